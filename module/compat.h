@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kptrace: every difference between the kernels kptrace supports (Debian
+ * 5.10 to 7.2) lives here, one small wrapper per upstream change, so that
+ * no .c file tests LINUX_VERSION_CODE.
+ */
+#ifndef _KPT_COMPAT_H
+#define _KPT_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/kprobes.h>
+
+#ifndef CONFIG_X86_64
+#error "kptrace supports x86_64 only (its stack walker uses the x86 unwinder)"
+#endif
+
+/*
+ * v5.11, d741bf41d7c7 ("kprobes: Remove kretprobe hash"): the instance no
+ * longer points at its kretprobe directly; get_kretprobe() reads it.
+ */
+static inline struct kretprobe *kpt_get_kretprobe(struct kretprobe_instance *ri)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+	return get_kretprobe(ri);
+#else
+	return ri->rp;
+#endif
+}
+
+#endif /* _KPT_COMPAT_H */

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptrace: /sys/kernel/debug/kptrace/
+ *
+ *   trace       consuming text read of the pending events; EOF when none
+ *   trace_pipe  the same, blocking until events arrive
+ *   probes      one line per probe
+ *   stats       "name value" counters, totals then per CPU
+ *
+ * Every file is 0400: debugfs under kernel lockdown refuses writable files,
+ * and the trace holds other users' data.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "kptrace.h"
+
+static struct dentry *kpt_dir;
+
+struct kpt_text_reader {
+	void	*rec;		/* one binary record */
+	char	*text;		/* its rendering */
+	size_t	len;		/* characters in text */
+	size_t	off;		/* already returned */
+	bool	block;
+};
+
+static int kpt_text_open(struct inode *inode, struct file *file)
+{
+	struct kpt_text_reader *rd;
+
+	rd = kzalloc(sizeof(*rd), GFP_KERNEL);
+	if (!rd)
+		return -ENOMEM;
+	rd->rec = kmalloc(kpt_cfg.max_record, GFP_KERNEL);
+	rd->text = kvmalloc(KPT_TEXT_MAX, GFP_KERNEL);
+	if (!rd->rec || !rd->text) {
+		kfree(rd->rec);
+		kvfree(rd->text);
+		kfree(rd);
+		return -ENOMEM;
+	}
+	rd->block = (uintptr_t)inode->i_private;
+	file->private_data = rd;
+	return nonseekable_open(inode, file);
+}
+
+static int kpt_text_release(struct inode *inode, struct file *file)
+{
+	struct kpt_text_reader *rd = file->private_data;
+
+	kfree(rd->rec);
+	kvfree(rd->text);
+	kfree(rd);
+	return 0;
+}
+
+static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct kpt_text_reader *rd = file->private_data;
+	size_t done = 0, n;
+	int ret = 0;
+
+	while (done < count) {
+		if (rd->off == rd->len) {
+			ret = kpt_rings_read(rd->rec, kpt_cfg.max_record,
+					     rd->block && !done &&
+					     !(file->f_flags & O_NONBLOCK));
+			if (ret <= 0)
+				break;
+			rd->len = kpt_format_event(rd->rec, rd->text,
+						   KPT_TEXT_MAX);
+			rd->off = 0;
+		}
+		n = min(count - done, rd->len - rd->off);
+		if (copy_to_user(ubuf + done, rd->text + rd->off, n))
+			return done ? done : -EFAULT;
+		rd->off += n;
+		done += n;
+	}
+	if (done)
+		return done;
+	if (!ret && rd->block)
+		return -EAGAIN;		/* O_NONBLOCK on trace_pipe */
+	return ret;
+}
+
+static const struct file_operations kpt_text_fops = {
+	.owner		= THIS_MODULE,
+	.open		= kpt_text_open,
+	.read		= kpt_text_read,
+	.release	= kpt_text_release,
+};
+
+static int kpt_probes_seq_show(struct seq_file *m, void *v)
+{
+	kpt_probes_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kpt_probes_seq);
+
+static void kpt_stats_line(struct seq_file *m, const char *pfx,
+			   const struct kpt_cpu_stats *st, bool totals)
+{
+	u64 lost = 0;
+	int i;
+
+	for (i = 0; i < KPT_LOST_NR; i++)
+		lost += st->lost[i];
+	seq_printf(m, "%shits %llu\n", pfx, st->hits);
+	seq_printf(m, "%srecorded %llu\n", pfx, st->recorded);
+	if (totals)
+		seq_printf(m, "lost %llu\n", lost);
+	for (i = 0; i < KPT_LOST_NR; i++)
+		seq_printf(m, "%slost.%s %llu\n", pfx, kpt_lost_names[i],
+			   st->lost[i]);
+	if (totals)
+		seq_printf(m, "missed %llu\n", kpt_probes_missed());
+	seq_printf(m, "%sread %llu\n", pfx, st->read);
+	seq_printf(m, "%spending %llu\n", pfx, st->recorded - st->read);
+}
+
+static int kpt_stats_seq_show(struct seq_file *m, void *v)
+{
+	struct kpt_cpu_stats sum = {}, st;
+	unsigned int cpu;
+	char pfx[16];
+	int i;
+
+	for_each_possible_cpu(cpu) {
+		kpt_ring_stats(cpu, &st);
+		sum.hits += st.hits;
+		sum.recorded += st.recorded;
+		sum.read += st.read;
+		for (i = 0; i < KPT_LOST_NR; i++)
+			sum.lost[i] += st.lost[i];
+	}
+	kpt_stats_line(m, "", &sum, true);
+	for_each_possible_cpu(cpu) {
+		kpt_ring_stats(cpu, &st);
+		snprintf(pfx, sizeof(pfx), "cpu%u.", cpu);
+		kpt_stats_line(m, pfx, &st, false);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kpt_stats_seq);
+
+int kpt_debugfs_init(void)
+{
+	kpt_dir = debugfs_create_dir("kptrace", NULL);
+	if (IS_ERR(kpt_dir)) {
+		pr_warn("debugfs unavailable (%ld): only /dev/kptrace works\n",
+			PTR_ERR(kpt_dir));
+		kpt_dir = NULL;
+		return 0;
+	}
+	debugfs_create_file("trace", 0400, kpt_dir, (void *)0, &kpt_text_fops);
+	debugfs_create_file("trace_pipe", 0400, kpt_dir, (void *)1,
+			    &kpt_text_fops);
+	debugfs_create_file("probes", 0400, kpt_dir, NULL,
+			    &kpt_probes_seq_fops);
+	debugfs_create_file("stats", 0400, kpt_dir, NULL, &kpt_stats_seq_fops);
+	return 0;
+}
+
+void kpt_debugfs_exit(void)
+{
+	debugfs_remove_recursive(kpt_dir);
+	kpt_dir = NULL;
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptrace: module parameters, init and exit.
+ *
+ *   insmod kptrace.ko name=do_sys_openat2 retprobe=1 stack=16
+ *
+ * Every refused parameter fails the load with an errno and exactly one log
+ * line naming the value and the reason, and leaves nothing behind.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/security.h>
+#include "kptrace.h"
+
+#define KPT_RING_MAX_KB		(1024 * 1024)	/* 1 GiB per CPU */
+#define KPT_MAXACTIVE_MAX	4096
+
+static char *name;
+module_param(name, charp, 0444);
+MODULE_PARM_DESC(name, "probe points: comma-separated SYMBOL or SYMBOL+OFFSET");
+
+static char *address;
+module_param(address, charp, 0444);
+MODULE_PARM_DESC(address, "probe points: comma-separated hex kernel text addresses");
+
+static unsigned int args = KPT_MAX_ARGS;
+module_param(args, uint, 0444);
+MODULE_PARM_DESC(args, "register arguments recorded per entry, 0-6 (default 6)");
+
+static bool retprobe;
+module_param(retprobe, bool, 0444);
+MODULE_PARM_DESC(retprobe, "also record every return: value and latency (default 0)");
+
+static unsigned int stack = 16;
+module_param(stack, uint, 0444);
+MODULE_PARM_DESC(stack, "kernel stack frames per entry, 0-64 (default 16)");
+
+static unsigned int bufsize_kb = 1024;
+module_param(bufsize_kb, uint, 0444);
+MODULE_PARM_DESC(bufsize_kb, "ring size per possible CPU in KiB, rounded up to a power of two (default 1024)");
+
+static bool overwrite;
+module_param(overwrite, bool, 0444);
+MODULE_PARM_DESC(overwrite, "when a ring is full: 0 drop new events, 1 overwrite the oldest (default 0)");
+
+static unsigned int maxactive;
+module_param(maxactive, uint, 0444);
+MODULE_PARM_DESC(maxactive, "kretprobe instances in flight, up to 4096 (default max(20, 2 x CPUs))");
+
+struct kpt_config kpt_cfg __read_mostly;
+
+static int __init kpt_check_params(void)
+{
+	unsigned int reserve = KPT_ENTRY_SIZE(args, stack + !!stack);
+	unsigned long bytes;
+
+	if (args > KPT_MAX_ARGS) {
+		pr_err("args=%u: at most %d register arguments (-EINVAL)\n",
+		       args, KPT_MAX_ARGS);
+		return -EINVAL;
+	}
+	if (stack > KPT_MAX_STACK) {
+		pr_err("stack=%u: at most %d frames (-EINVAL)\n",
+		       stack, KPT_MAX_STACK);
+		return -EINVAL;
+	}
+	if (maxactive > KPT_MAXACTIVE_MAX) {
+		pr_err("maxactive=%u: at most %d instances (-EINVAL)\n",
+		       maxactive, KPT_MAXACTIVE_MAX);
+		return -EINVAL;
+	}
+	if (!maxactive)
+		maxactive = max(20U, 2 * num_possible_cpus());
+
+	if (bufsize_kb > KPT_RING_MAX_KB) {
+		pr_err("bufsize_kb=%u: larger than the %u KiB per CPU limit (-EINVAL)\n",
+		       bufsize_kb, KPT_RING_MAX_KB);
+		return -EINVAL;
+	}
+	bytes = roundup_pow_of_two(max(bufsize_kb, 1U) * 1024UL);
+	if (!bufsize_kb || bytes < 2UL * reserve) {
+		pr_err("bufsize_kb=%u: too small, a ring must hold two records of %u bytes (-EINVAL)\n",
+		       bufsize_kb, reserve);
+		return -EINVAL;
+	}
+	if ((bytes >> PAGE_SHIFT) * num_possible_cpus() > totalram_pages() / 2) {
+		pr_err("bufsize_kb=%u: %u rings of %lu KiB need more than half of RAM (-ENOMEM)\n",
+		       bufsize_kb, num_possible_cpus(), bytes >> 10);
+		return -ENOMEM;
+	}
+
+	kpt_cfg.args = args;
+	kpt_cfg.stack = stack;
+	kpt_cfg.overwrite = overwrite;
+	kpt_cfg.ring_bytes = bytes;
+	kpt_cfg.max_record = max3(KPT_ENTRY_SIZE(args, stack),
+				  KPT_RET_SIZE, KPT_LOST_SIZE);
+	return 0;
+}
+
+static int __init kpt_init(void)
+{
+	int ret;
+
+	ret = kpt_check_params();
+	if (ret)
+		return ret;
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret) {
+		pr_err("kernel lockdown forbids kprobes (%d)\n", ret);
+		return ret;
+	}
+
+	ret = kpt_rings_alloc(kpt_cfg.ring_bytes);
+	if (ret) {
+		pr_err("bufsize_kb=%u: cannot allocate %u rings of %lu KiB (%d)\n",
+		       bufsize_kb, num_possible_cpus(),
+		       kpt_cfg.ring_bytes >> 10, ret);
+		return ret;
+	}
+	ret = kpt_debugfs_init();
+	if (ret)
+		goto err_rings;
+	ret = kpt_chardev_init();
+	if (ret)
+		goto err_debugfs;
+	ret = kpt_probes_register(name, address, retprobe, maxactive);
+	if (ret)
+		goto err_chardev;
+
+	if (!kpt_probes_count())
+		pr_info("no probes given (name= or address=): loaded idle\n");
+	return 0;
+
+err_chardev:
+	kpt_chardev_exit();
+err_debugfs:
+	kpt_debugfs_exit();
+err_rings:
+	kpt_rings_free();
+	return ret;
+}
+
+static void __exit kpt_exit(void)
+{
+	kpt_probes_unregister();
+	kpt_chardev_exit();
+	kpt_debugfs_exit();
+	kpt_rings_free();
+}
+
+module_init(kpt_init);
+module_exit(kpt_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("kptrace developers");
+MODULE_DESCRIPTION("kptrace: kprobe tracer with per-CPU lock-free rings");
+MODULE_VERSION("0.1.0");

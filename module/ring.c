@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptrace: per-CPU lock-free ring buffers.
+ *
+ * Concurrency contract
+ * ====================
+ *
+ * There is one ring per possible CPU. Positions (head, tail) are byte
+ * counters that only grow; the offset in the buffer is pos & mask, and the
+ * buffer size is a power of two. A 64-bit counter never wraps, so there
+ * is no ABA problem in the compare-and-exchange loops below.
+ *
+ * Writers. Only probe handlers write, and only to the ring of the CPU they
+ * run on, with preemption disabled (the kprobe core guarantees this, on
+ * PREEMPT_RT too). The kprobe core also refuses to run a handler while
+ * another kprobe handler is active on the same CPU (it counts the hit in
+ * the probe's nmissed instead), so an irq or NMI cannot start a second
+ * write into a ring that is half written. kptrace does not rely on that:
+ * every write is bracketed by a per-CPU nesting counter (local_t, NMI-safe),
+ * and a write that finds it already held is dropped and counted as
+ * lost.nested. So at most one writer is ever between reserve and commit on
+ * a ring, and the writer owns everything from head onwards.
+ *
+ * A write reserves room for the largest record it may produce, fills the
+ * record in place (no intermediate copy), then commits its real size with
+ * smp_store_release(&head), which orders the record's bytes before the new
+ * head (pairs with the reader's smp_load_acquire(&head)). A record that does
+ * not fit before the end of the buffer is preceded by a padding record that
+ * fills the end; padding is published together with the record.
+ *
+ * Reader. Readers run in process context and are serialised by
+ * kpt_read_mutex; a reader may run on any CPU. It loads head with acquire,
+ * copies the oldest record out, and only then releases the space by moving
+ * tail with cmpxchg(), which is fully ordered on success: the copy is
+ * complete before the space can be reused. A writer checking for room loads
+ * tail with acquire, pairing with that cmpxchg.
+ *
+ * Overwrite mode (the flight recorder). When the ring is full, the writer
+ * frees the oldest record itself by moving tail with cmpxchg() before it
+ * writes into that space (cmpxchg is a full barrier, so the new tail is
+ * visible before any new byte). If a reader was copying that record, its own
+ * cmpxchg of tail then fails: it drops the copy, which may be torn, and
+ * starts again from the new tail. The writer counted that record as
+ * lost.overwritten, so every record is counted exactly once, as read or as
+ * lost.
+ *
+ * Counting. Every reserve is one hit. It ends in exactly one of: committed,
+ * lost.full, lost.nested, lost.too_big; a committed record can later become
+ * lost.overwritten. Hence, when no write is in flight,
+ *	hits = recorded + lost, with recorded = committed - overwritten,
+ * and recorded = read + pending. The writer's counters are local_t on the
+ * writer's cache line; `read' is the reader's, under kpt_read_mutex.
+ *
+ * Wake-ups. A writer never wakes a reader directly (that takes the wait
+ * queue lock, a sleeping lock on PREEMPT_RT, and is not NMI-safe). A reader
+ * about to sleep sets kpt_wake_armed and then, after a full barrier,
+ * rechecks the rings; a writer, after committing, issues a full barrier and
+ * tests kpt_wake_armed. One of the two sees the other (store-buffer
+ * pattern). The first writer that sees the flag clears it with xchg() and
+ * queues its CPU's irq_work, which wakes the readers: one wake-up per
+ * reader sleep however many events arrive, never one per event.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/irq_work.h>
+#include <linux/kprobes.h>
+#include <asm/local.h>
+#include "kptrace.h"
+
+struct kpt_ring {
+	/* Writer side: only the owning CPU writes these. */
+	unsigned long	head ____cacheline_aligned;	/* published */
+	unsigned long	wpos;		/* start of the reserved record */
+	u64		seq;
+	local_t		nest;
+	local_t		hits;
+	local_t		committed;
+	local_t		lost[KPT_LOST_NR];
+
+	/* Reader side (and the writer, in overwrite mode). */
+	unsigned long	tail ____cacheline_aligned;
+	u64		read;
+	u64		reported[KPT_LOST_NR];	/* lost already reported */
+
+	/* Constant after allocation. */
+	void		*data ____cacheline_aligned;
+	unsigned long	mask;
+	unsigned int	cpu;
+	struct irq_work	wake_work;
+};
+
+const char * const kpt_lost_names[KPT_LOST_NR] = {
+	[KPT_LOST_FULL]		= "full",
+	[KPT_LOST_OVERWRITTEN]	= "overwritten",
+	[KPT_LOST_NESTED]	= "nested",
+	[KPT_LOST_TOO_BIG]	= "too_big",
+};
+
+static struct kpt_ring **kpt_rings;
+static unsigned long kpt_wake_armed;
+
+static DEFINE_MUTEX(kpt_read_mutex);
+DECLARE_WAIT_QUEUE_HEAD(kpt_read_wait);
+
+/* The first 8 bytes of every record: magic, type, flags, size. */
+static __always_inline void kpt_ring_hdr(const void *rec, u8 *type, u32 *size)
+{
+	const struct kpt_event *ev = rec;
+
+	*type = READ_ONCE(ev->type);
+	*size = READ_ONCE(ev->size);
+}
+
+static void kpt_ring_wake(struct irq_work *work)
+{
+	wake_up_all(&kpt_read_wait);
+}
+
+static nokprobe_inline void kpt_ring_kick(void)
+{
+	struct kpt_ring *r;
+
+	/* Pairs with the smp_mb() in kpt_rings_ready_or_arm(). */
+	smp_mb();
+	if (likely(!READ_ONCE(kpt_wake_armed)) || !xchg(&kpt_wake_armed, 0))
+		return;
+	r = kpt_rings[smp_processor_id()];
+	irq_work_queue(&r->wake_work);
+}
+
+/*
+ * Overwrite mode: free the oldest record. Returns the new tail, which is
+ * the reader's if the reader moved it first.
+ */
+static unsigned long kpt_ring_drop_oldest(struct kpt_ring *r,
+					  unsigned long tail)
+{
+	unsigned long old;
+	u32 size;
+	u8 type;
+
+	kpt_ring_hdr(r->data + (tail & r->mask), &type, &size);
+	/* Records between tail and head are ours and intact: size is sane. */
+	old = cmpxchg(&r->tail, tail, tail + size);
+	if (old != tail)
+		return old;
+	if (type != KPT_EV_PAD)
+		local_inc(&r->lost[KPT_LOST_OVERWRITTEN]);
+	return tail + size;
+}
+NOKPROBE_SYMBOL(kpt_ring_drop_oldest);
+
+/**
+ * kpt_ring_reserve() - reserve room for one record on this CPU's ring
+ * @rp: where to store the ring, to pass to kpt_ring_commit()
+ * @size: the largest size the record may have, a multiple of 8
+ *
+ * Counts one hit. Returns where to write the record, or NULL when the hit
+ * was lost (and counted by cause). Must run with preemption disabled; every
+ * non-NULL return must be followed by kpt_ring_commit() on the same CPU.
+ */
+void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size)
+{
+	struct kpt_ring *r = kpt_rings[smp_processor_id()];
+	unsigned long cap = r->mask + 1;
+	unsigned long head, tail, off, pad;
+	enum kpt_lost_cause cause;
+
+	local_inc(&r->hits);
+	if (unlikely(local_inc_return(&r->nest) != 1)) {
+		cause = KPT_LOST_NESTED;
+		goto lost;
+	}
+	if (unlikely(size > cap / 2)) {
+		cause = KPT_LOST_TOO_BIG;
+		goto lost;
+	}
+
+	head = r->head;
+	off = head & r->mask;
+	pad = off + size > cap ? cap - off : 0;
+	tail = smp_load_acquire(&r->tail);
+	while (unlikely(head + pad + size - tail > cap)) {
+		if (!kpt_cfg.overwrite) {
+			cause = KPT_LOST_FULL;
+			goto lost;
+		}
+		tail = kpt_ring_drop_oldest(r, tail);
+	}
+
+	if (pad) {
+		struct kpt_event *ev = r->data + off;
+
+		ev->magic = KPT_MAGIC;
+		ev->type = KPT_EV_PAD;
+		ev->flags = 0;
+		ev->size = pad;
+		head += pad;
+	}
+	r->wpos = head;
+	*rp = r;
+	return r->data + (head & r->mask);
+
+lost:
+	local_inc(&r->lost[cause]);
+	local_dec(&r->nest);
+	kpt_ring_kick();	/* let a sleeping reader report the loss */
+	return NULL;
+}
+NOKPROBE_SYMBOL(kpt_ring_reserve);
+
+/**
+ * kpt_ring_commit() - publish a record filled after kpt_ring_reserve()
+ * @r: the ring kpt_ring_reserve() returned
+ * @ev: the record; its header is completed here (magic, size, seq)
+ * @size: its real size, at most the reserved size, a multiple of 8
+ */
+void kpt_ring_commit(struct kpt_ring *r, struct kpt_event *ev,
+		     unsigned int size)
+{
+	ev->magic = KPT_MAGIC;
+	ev->size = size;
+	ev->seq = ++r->seq;
+	local_inc(&r->committed);
+	/* The record's bytes before the new head: pairs with the reader. */
+	smp_store_release(&r->head, r->wpos + size);
+	local_dec(&r->nest);
+	kpt_ring_kick();
+}
+NOKPROBE_SYMBOL(kpt_ring_commit);
+
+static bool kpt_ring_lost_pending(struct kpt_ring *r)
+{
+	int i;
+
+	for (i = 0; i < KPT_LOST_NR; i++)
+		if (local_read(&r->lost[i]) != r->reported[i])
+			return true;
+	return false;
+}
+
+/* Reader: a pending loss report becomes a KPT_EV_LOST record in @buf. */
+static int kpt_ring_report_lost(struct kpt_ring *r, void *buf, size_t len)
+{
+	struct kpt_event *ev = buf;
+	struct kpt_lost *lost = (struct kpt_lost *)ev->data;
+	u64 now;
+	int i;
+
+	for (i = 0; i < KPT_LOST_NR; i++) {
+		now = local_read(&r->lost[i]);
+		if (now != r->reported[i])
+			break;
+	}
+	if (i == KPT_LOST_NR)
+		return 0;
+	if (len < KPT_LOST_SIZE)
+		return -EINVAL;
+
+	memset(ev, 0, KPT_LOST_SIZE);
+	ev->magic = KPT_MAGIC;
+	ev->type = KPT_EV_LOST;
+	ev->size = KPT_LOST_SIZE;
+	ev->ts_ns = ktime_get_mono_fast_ns();
+	ev->cpu = r->cpu;
+	lost->cause = i;
+	lost->count = now - r->reported[i];
+	r->reported[i] = now;
+	return KPT_LOST_SIZE;
+}
+
+/*
+ * Reader: the oldest record of @r, skipping (and freeing) padding. Returns
+ * its offset in r->data and sets *tailp and *sizep, or returns -1 when the
+ * ring is empty.
+ */
+static long kpt_ring_peek(struct kpt_ring *r, unsigned long *tailp,
+			  u32 *sizep)
+{
+	unsigned long head, tail, off;
+	u32 size;
+	u8 type;
+
+	for (;;) {
+		tail = smp_load_acquire(&r->tail);
+		head = smp_load_acquire(&r->head);
+		if (tail == head)
+			return -1;
+		off = tail & r->mask;
+		kpt_ring_hdr(r->data + off, &type, &size);
+		if (unlikely(size < 8 || size % 8 || off + size > r->mask + 1 ||
+			     size > head - tail)) {
+			/* Only a writer overwriting it can make this torn. */
+			if (READ_ONCE(r->tail) != tail)
+				continue;
+			WARN_ONCE(1, "kptrace: corrupt record on cpu %u\n",
+				  r->cpu);
+			cmpxchg(&r->tail, tail, head);
+			continue;
+		}
+		if (type == KPT_EV_PAD) {
+			cmpxchg(&r->tail, tail, tail + size);
+			continue;
+		}
+		*tailp = tail;
+		*sizep = size;
+		return off;
+	}
+}
+
+/*
+ * Reader: copy the record kpt_ring_peek() found into @buf and free it.
+ * Returns its size, 0 if it was overwritten meanwhile (try again), -EINVAL
+ * if it does not fit in @len. @size was validated by kpt_ring_peek(): it is
+ * not read again, since an overwriting writer may change it.
+ */
+static int kpt_ring_consume(struct kpt_ring *r, long off, unsigned long tail,
+			    u32 size, void *buf, size_t len)
+{
+	const struct kpt_event *ev = r->data + off;
+
+	if (size > len)
+		return READ_ONCE(r->tail) == tail ? -EINVAL : 0;
+	memcpy(buf, ev, size);
+	/* Fully ordered on success: the copy is done before the space is. */
+	if (cmpxchg(&r->tail, tail, tail + size) != tail)
+		return 0;
+	r->read++;
+	return size;
+}
+
+/**
+ * kpt_rings_next() - take the next record, in time order across CPUs
+ * @buf: where to copy it
+ * @len: room in @buf
+ *
+ * Loss reports come first, as KPT_EV_LOST records. Returns the record's
+ * size, 0 when nothing is pending, -EINVAL when the next record is larger
+ * than @len. Caller holds kpt_read_mutex.
+ */
+static int kpt_rings_next(void *buf, size_t len)
+{
+	struct kpt_ring *r, *best;
+	unsigned long tail, best_tail = 0;
+	u32 size, best_size = 0;
+	long off, best_off = 0;
+	u64 ts, best_ts = 0;
+	unsigned int cpu;
+	int ret;
+
+	lockdep_assert_held(&kpt_read_mutex);
+again:
+	best = NULL;
+	for_each_possible_cpu(cpu) {
+		r = kpt_rings[cpu];
+		ret = kpt_ring_report_lost(r, buf, len);
+		if (ret)
+			return ret;
+		off = kpt_ring_peek(r, &tail, &size);
+		if (off < 0)
+			continue;
+		ts = READ_ONCE(((struct kpt_event *)(r->data + off))->ts_ns);
+		if (!best || ts < best_ts) {
+			best = r;
+			best_off = off;
+			best_tail = tail;
+			best_size = size;
+			best_ts = ts;
+		}
+	}
+	if (!best)
+		return 0;
+	ret = kpt_ring_consume(best, best_off, best_tail, best_size, buf, len);
+	if (!ret)
+		goto again;
+	return ret;
+}
+
+/**
+ * kpt_rings_read() - take the next record, waiting for one if @block
+ * @buf: where to copy it
+ * @len: room in @buf
+ * @block: sleep (interruptibly) until a record is pending
+ *
+ * Returns the record's size, 0 when none is pending and !@block, -EINVAL
+ * when the next record does not fit in @len, -ERESTARTSYS on a signal.
+ */
+int kpt_rings_read(void *buf, size_t len, bool block)
+{
+	int ret;
+
+	for (;;) {
+		if (mutex_lock_interruptible(&kpt_read_mutex))
+			return -ERESTARTSYS;
+		ret = kpt_rings_next(buf, len);
+		mutex_unlock(&kpt_read_mutex);
+		if (ret || !block)
+			return ret;
+		ret = wait_event_interruptible(kpt_read_wait,
+					       kpt_rings_ready_or_arm());
+		if (ret)
+			return ret;
+	}
+}
+
+static bool kpt_rings_pending(void)
+{
+	struct kpt_ring *r;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		r = kpt_rings[cpu];
+		if (smp_load_acquire(&r->head) != READ_ONCE(r->tail) ||
+		    kpt_ring_lost_pending(r))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * kpt_rings_ready_or_arm() - is anything pending? If not, ask for a wake-up
+ *
+ * Use as the condition of wait_event*() and in poll(): it arms the wake-up
+ * before it looks, so an event committed after the look wakes the reader.
+ */
+bool kpt_rings_ready_or_arm(void)
+{
+	WRITE_ONCE(kpt_wake_armed, 1);
+	/* Pairs with the smp_mb() in kpt_ring_kick(). */
+	smp_mb();
+	return kpt_rings_pending();
+}
+
+void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st)
+{
+	struct kpt_ring *r = kpt_rings[cpu];
+	u64 overwritten;
+	int i;
+
+	st->hits = local_read(&r->hits);
+	for (i = 0; i < KPT_LOST_NR; i++)
+		st->lost[i] = local_read(&r->lost[i]);
+	overwritten = st->lost[KPT_LOST_OVERWRITTEN];
+	st->recorded = local_read(&r->committed) - overwritten;
+	st->read = READ_ONCE(r->read);
+}
+
+/**
+ * kpt_rings_alloc() - one ring per possible CPU
+ * @bytes: the size of each, a power of two
+ *
+ * Returns 0 or -ENOMEM, with nothing left allocated on failure.
+ */
+int kpt_rings_alloc(unsigned long bytes)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
+			  __GFP_RETRY_MAYFAIL;
+	struct kpt_ring *r;
+	unsigned int cpu;
+
+	kpt_rings = kcalloc(nr_cpu_ids, sizeof(*kpt_rings), GFP_KERNEL);
+	if (!kpt_rings)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		r = kzalloc_node(sizeof(*r), GFP_KERNEL, cpu_to_node(cpu));
+		if (!r)
+			goto err_free;
+		kpt_rings[cpu] = r;
+		r->data = kvmalloc_node(bytes, gfp, cpu_to_node(cpu));
+		if (!r->data)
+			goto err_free;
+		r->mask = bytes - 1;
+		r->cpu = cpu;
+		init_irq_work(&r->wake_work, kpt_ring_wake);
+	}
+	return 0;
+
+err_free:
+	kpt_rings_free();
+	return -ENOMEM;
+}
+
+/* After every probe is unregistered: no writer is left. */
+void kpt_rings_free(void)
+{
+	struct kpt_ring *r;
+	unsigned int cpu;
+
+	if (!kpt_rings)
+		return;
+	for_each_possible_cpu(cpu) {
+		r = kpt_rings[cpu];
+		if (!r)
+			continue;
+		irq_work_sync(&r->wake_work);
+		kvfree(r->data);
+		kfree(r);
+	}
+	kfree(kpt_rings);
+	kpt_rings = NULL;
+}
