@@ -183,6 +183,7 @@ void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size)
 	head = r->head;
 	off = head & r->mask;
 	pad = off + size > cap ? cap - off : 0;
+	/* Pairs with the reader's cmpxchg(): its copy is done. */
 	tail = smp_load_acquire(&r->tail);
 	while (unlikely(head + pad + size - tail > cap)) {
 		if (!kpt_cfg.overwrite) {
@@ -286,7 +287,9 @@ static long kpt_ring_peek(struct kpt_ring *r, unsigned long *tailp,
 	u8 type;
 
 	for (;;) {
+		/* Pairs with an overwriting writer's cmpxchg() */
 		tail = smp_load_acquire(&r->tail);
+		/* Pairs with kpt_ring_commit(): the record is complete */
 		head = smp_load_acquire(&r->head);
 		if (tail == head)
 			return -1;
@@ -414,6 +417,7 @@ static bool kpt_rings_pending(void)
 
 	for_each_possible_cpu(cpu) {
 		r = kpt_rings[cpu];
+		/* Pairs with kpt_ring_commit() */
 		if (smp_load_acquire(&r->head) != READ_ONCE(r->tail) ||
 		    kpt_ring_lost_pending(r))
 			return true;
