@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpt_read: the selftests' own minimal reader of /dev/kptrace.
+ *
+ * It checks the character device against include/uapi/kptrace.h without
+ * depending on tools/kptrace, and prints one-line results the shell tests
+ * assert on. Every mode exits 0 when it could do what it was asked (the
+ * result is in the output) and 1 on an unexpected error (with a message on
+ * stderr). Modes:
+ *
+ *   info         ioctl(KPT_IOC_INFO): "info magic=0x4b50 version=1 ..."
+ *                (exit 1 if magic or version is not the one built in)
+ *   nonblock     O_NONBLOCK read: "nonblock EAGAIN" or "nonblock read=N"
+ *   poll MS      poll(POLLIN, MS): "poll POLLIN" or "poll timeout"
+ *   small        read(fd, buf, 8) with a record pending: "small EINVAL",
+ *                then reads that record with a big buffer: "small next=ok"
+ *   perm         drops to uid/gid 65534 (no capabilities), then open():
+ *                "perm errno=EACCES" / "perm errno=EPERM" / "perm open=ok"
+ *   nocap        stays uid 0, drops CAP_SYS_ADMIN and CAP_PERFMON, open():
+ *                "nocap errno=EPERM" / "nocap open=ok"
+ *   read N       blocking read() until N records were read (or -t SEC)
+ *   follow       poll()+read() until SIGTERM/SIGINT (or -t SEC), then reads
+ *                what is still pending with O_NONBLOCK until EAGAIN
+ *   drain        O_NONBLOCK reads until EAGAIN
+ *
+ * read, follow and drain validate every record (magic, size, type-specific
+ * size, per-CPU seq strictly increasing) and end with
+ *   "summary records=R entry=E return=X lost=L lost_events=S ..."
+ * and one "cpu C records=... first_seq=... last_seq=... gaps=..." line per
+ * CPU seen. -v prints one "rec ..." line per record as it is read.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#include <uapi/kptrace.h>
+
+#define MAX_CPUS	1024
+#define BUF_SIZE	(1 << 20)
+
+static const char *dev = "/dev/kptrace";
+static int verbose;
+static unsigned int timeout_sec;
+static volatile sig_atomic_t exiting;
+
+static const char *const cause_names[KPT_LOST_NR] = {
+	"full", "overwritten", "nested", "too_big",
+};
+
+struct cpu_state {
+	uint64_t records;	/* entry + return records */
+	uint64_t first_seq;
+	uint64_t last_seq;
+	uint64_t gaps;		/* seq != last_seq + 1 */
+	uint64_t lost_records;
+};
+
+static struct {
+	uint64_t records, entry, ret, lost, lost_events, unknown, bad;
+	uint64_t seq_errors, bytes;
+	uint64_t lost_by_cause[KPT_LOST_NR];
+	uint32_t nr_cpus;	/* from KPT_IOC_INFO, 0 if unknown */
+	struct cpu_state cpu[MAX_CPUS];
+} st;
+
+static const char *errno_name(int err)
+{
+	switch (err) {
+	case EPERM: return "EPERM";
+	case ENOENT: return "ENOENT";
+	case EINTR: return "EINTR";
+	case EIO: return "EIO";
+	case E2BIG: return "E2BIG";
+	case EBADF: return "EBADF";
+	case EAGAIN: return "EAGAIN";
+	case ENOMEM: return "ENOMEM";
+	case EACCES: return "EACCES";
+	case EFAULT: return "EFAULT";
+	case EBUSY: return "EBUSY";
+	case ENODEV: return "ENODEV";
+	case EINVAL: return "EINVAL";
+	case ENOTTY: return "ENOTTY";
+	case ENOSPC: return "ENOSPC";
+	case EILSEQ: return "EILSEQ";
+	case ENXIO: return "ENXIO";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	default: return "E?";
+	}
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	exiting = 1;
+}
+
+static void setup_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: read() gets EINTR */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	if (timeout_sec)
+		alarm(timeout_sec);
+}
+
+static int open_dev(int flags)
+{
+	int fd = open(dev, flags);
+
+	if (fd < 0)
+		fprintf(stderr, "kpt_read: open %s: %s\n", dev, strerror(errno));
+	return fd;
+}
+
+static int get_info(int fd, struct kpt_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	if (ioctl(fd, KPT_IOC_INFO, info)) {
+		fprintf(stderr, "kpt_read: ioctl KPT_IOC_INFO: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void print_record(const struct kpt_event *e)
+{
+	char comm[KPT_COMM_LEN + 1];
+	unsigned int i;
+
+	memcpy(comm, e->comm, KPT_COMM_LEN);
+	comm[KPT_COMM_LEN] = 0;
+	printf("rec cpu=%u seq=%llu ts=%llu type=", e->cpu,
+	       (unsigned long long)e->seq, (unsigned long long)e->ts_ns);
+	switch (e->type) {
+	case KPT_EV_ENTRY:
+		printf("entry pid=%u tid=%u comm=%s probe=%u flags=0x%x nargs=%u nstack=%u args=",
+		       e->pid, e->tid, comm, e->probe_id, e->flags,
+		       e->nr_args, e->nr_stack);
+		for (i = 0; i < e->nr_args; i++)
+			printf("%s0x%llx", i ? "," : "",
+			       (unsigned long long)e->data[i]);
+		printf("\n");
+		break;
+	case KPT_EV_RETURN: {
+		const struct kpt_ret *r = (const void *)e->data;
+
+		printf("return pid=%u tid=%u comm=%s probe=%u ret=%lld lat_ns=%llu entry_ts=%llu\n",
+		       e->pid, e->tid, comm, e->probe_id, (long long)r->ret,
+		       (unsigned long long)r->lat_ns,
+		       (unsigned long long)r->entry_ts_ns);
+		break;
+	}
+	case KPT_EV_LOST: {
+		const struct kpt_lost *l = (const void *)e->data;
+
+		printf("lost cause=%s count=%llu\n",
+		       l->cause < KPT_LOST_NR ? cause_names[l->cause] : "?",
+		       (unsigned long long)l->count);
+		break;
+	}
+	default:
+		printf("%u size=%u\n", e->type, e->size);
+	}
+}
+
+static void bad(const struct kpt_event *e, const char *why)
+{
+	st.bad++;
+	fprintf(stderr, "kpt_read: bad record (%s): type=%u size=%u cpu=%u seq=%llu\n",
+		why, e->type, e->size, e->cpu, (unsigned long long)e->seq);
+}
+
+/* Validates the records of one read() result. Returns -1 if it is torn. */
+static int account(const unsigned char *buf, size_t len)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		const struct kpt_event *e = (const void *)(buf + off);
+		struct cpu_state *c;
+		size_t want;
+
+		if (len - off < sizeof(*e)) {
+			fprintf(stderr, "kpt_read: read() ended inside a record header (%zu bytes left)\n",
+				len - off);
+			st.bad++;
+			return -1;
+		}
+		if (e->magic != KPT_MAGIC || e->size < sizeof(*e) ||
+		    e->size % 8 || e->size > len - off) {
+			bad(e, "header");
+			return -1;
+		}
+		st.bytes += e->size;
+		off += e->size;
+		if (verbose)
+			print_record(e);
+		if (e->cpu >= MAX_CPUS || (st.nr_cpus && e->cpu >= st.nr_cpus)) {
+			bad(e, "cpu");
+			continue;
+		}
+		c = &st.cpu[e->cpu];
+		switch (e->type) {
+		case KPT_EV_ENTRY:
+			want = sizeof(*e) + 8 * (e->nr_args + e->nr_stack);
+			if (e->nr_args > KPT_MAX_ARGS ||
+			    e->nr_stack > KPT_MAX_STACK || e->size != want) {
+				bad(e, "entry size");
+				continue;
+			}
+			st.entry++;
+			break;
+		case KPT_EV_RETURN:
+			if (e->size != sizeof(*e) + sizeof(struct kpt_ret)) {
+				bad(e, "return size");
+				continue;
+			}
+			st.ret++;
+			break;
+		case KPT_EV_LOST: {
+			const struct kpt_lost *l = (const void *)e->data;
+
+			if (e->size != sizeof(*e) + sizeof(*l) ||
+			    l->cause >= KPT_LOST_NR || !l->count) {
+				bad(e, "lost record");
+				continue;
+			}
+			st.lost++;
+			st.lost_events += l->count;
+			st.lost_by_cause[l->cause] += l->count;
+			c->lost_records++;
+			continue;	/* LOST reports are not numbered events */
+		}
+		case KPT_EV_PAD:
+			bad(e, "padding returned by read");
+			continue;
+		default:
+			st.unknown++;
+			continue;
+		}
+		st.records++;
+		if (!c->records) {
+			c->first_seq = e->seq;
+			if (!e->seq) {
+				st.seq_errors++;
+				fprintf(stderr, "kpt_read: cpu %u: seq 0\n",
+					e->cpu);
+			}
+		} else if (e->seq <= c->last_seq) {
+			st.seq_errors++;
+			fprintf(stderr, "kpt_read: cpu %u: seq %llu after %llu\n",
+				e->cpu, (unsigned long long)e->seq,
+				(unsigned long long)c->last_seq);
+		} else if (e->seq != c->last_seq + 1) {
+			c->gaps++;
+		}
+		c->records++;
+		c->last_seq = e->seq;
+	}
+	return 0;
+}
+
+static void summary(void)
+{
+	unsigned int i;
+
+	printf("summary records=%llu entry=%llu return=%llu lost=%llu lost_events=%llu lost_full=%llu lost_overwritten=%llu lost_nested=%llu lost_too_big=%llu unknown=%llu bad=%llu seq_errors=%llu bytes=%llu\n",
+	       (unsigned long long)st.records, (unsigned long long)st.entry,
+	       (unsigned long long)st.ret, (unsigned long long)st.lost,
+	       (unsigned long long)st.lost_events,
+	       (unsigned long long)st.lost_by_cause[KPT_LOST_FULL],
+	       (unsigned long long)st.lost_by_cause[KPT_LOST_OVERWRITTEN],
+	       (unsigned long long)st.lost_by_cause[KPT_LOST_NESTED],
+	       (unsigned long long)st.lost_by_cause[KPT_LOST_TOO_BIG],
+	       (unsigned long long)st.unknown, (unsigned long long)st.bad,
+	       (unsigned long long)st.seq_errors,
+	       (unsigned long long)st.bytes);
+	for (i = 0; i < MAX_CPUS; i++) {
+		struct cpu_state *c = &st.cpu[i];
+
+		if (!c->records && !c->lost_records)
+			continue;
+		printf("cpu %u records=%llu first_seq=%llu last_seq=%llu gaps=%llu lost_records=%llu\n",
+		       i, (unsigned long long)c->records,
+		       (unsigned long long)c->first_seq,
+		       (unsigned long long)c->last_seq,
+		       (unsigned long long)c->gaps,
+		       (unsigned long long)c->lost_records);
+	}
+	fflush(stdout);
+}
+
+/* Reads with O_NONBLOCK until EAGAIN. */
+static int drain(int fd, unsigned char *buf)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) {
+		perror("kpt_read: fcntl");
+		return -1;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf, BUF_SIZE);
+
+		if (n < 0) {
+			if (errno == EAGAIN)
+				return 0;
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "kpt_read: read: %s\n", strerror(errno));
+			return -1;
+		}
+		if (n == 0) {
+			fprintf(stderr, "kpt_read: read returned 0\n");
+			return -1;
+		}
+		if (account(buf, n))
+			return -1;
+	}
+}
+
+static int fill_info(int fd)
+{
+	struct kpt_info info;
+
+	if (get_info(fd, &info))
+		return -1;
+	if (info.magic != KPT_MAGIC || info.version != KPT_VERSION) {
+		fprintf(stderr, "kpt_read: module speaks magic 0x%x version %u, expected 0x%x version %u\n",
+			info.magic, info.version, KPT_MAGIC, KPT_VERSION);
+		return -1;
+	}
+	st.nr_cpus = info.nr_cpus;
+	return 0;
+}
+
+static int mode_stream(const char *mode, uint64_t count)
+{
+	unsigned char *buf = malloc(BUF_SIZE);
+	int fd, err = 0;
+
+	if (!buf)
+		return 1;
+	fd = open_dev(strcmp(mode, "drain") ? O_RDONLY : O_RDONLY | O_NONBLOCK);
+	if (fd < 0 || fill_info(fd))
+		return 1;
+	setup_signals();
+
+	if (!strcmp(mode, "read")) {
+		/* Plain blocking read(): the test of read()'s wait. */
+		while (!exiting && st.records + st.lost < count) {
+			ssize_t n = read(fd, buf, BUF_SIZE);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				fprintf(stderr, "kpt_read: read: %s\n",
+					n ? strerror(errno) : "returned 0");
+				err = 1;
+				break;
+			}
+			if (account(buf, n)) {
+				err = 1;
+				break;
+			}
+		}
+		if (exiting && st.records + st.lost < count)
+			fprintf(stderr, "kpt_read: timed out after %llu of %llu records\n",
+				(unsigned long long)(st.records + st.lost),
+				(unsigned long long)count);
+	} else if (!strcmp(mode, "follow")) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		while (!exiting) {
+			int r = poll(&p, 1, 100);
+			ssize_t n;
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0) {
+				perror("kpt_read: poll");
+				err = 1;
+				break;
+			}
+			if (!r)
+				continue;
+			n = read(fd, buf, BUF_SIZE);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				fprintf(stderr, "kpt_read: read: %s\n",
+					n ? strerror(errno) : "returned 0");
+				err = 1;
+				break;
+			}
+			if (account(buf, n)) {
+				err = 1;
+				break;
+			}
+		}
+	}
+	if (!err && drain(fd, buf))
+		err = 1;
+	summary();
+	close(fd);
+	free(buf);
+	return err;
+}
+
+static int mode_info(void)
+{
+	struct kpt_info info;
+	int fd = open_dev(O_RDONLY);
+
+	if (fd < 0 || get_info(fd, &info))
+		return 1;
+	printf("info magic=0x%x version=%u nr_cpus=%u nr_probes=%u ring_bytes=%llu max_record=%u\n",
+	       info.magic, info.version, info.nr_cpus, info.nr_probes,
+	       (unsigned long long)info.ring_bytes, info.max_record);
+	return info.magic != KPT_MAGIC || info.version != KPT_VERSION;
+}
+
+static int mode_nonblock(void)
+{
+	unsigned char buf[4096];
+	int fd = open_dev(O_RDONLY | O_NONBLOCK);
+	ssize_t n;
+
+	if (fd < 0)
+		return 1;
+	n = read(fd, buf, sizeof(buf));
+	if (n < 0)
+		printf("nonblock %s\n", errno_name(errno));
+	else
+		printf("nonblock read=%zd\n", n);
+	return 0;
+}
+
+static int mode_poll(int ms)
+{
+	struct pollfd p;
+	int fd = open_dev(O_RDONLY), r;
+
+	if (fd < 0)
+		return 1;
+	p.fd = fd;
+	p.events = POLLIN;
+	p.revents = 0;
+	r = poll(&p, 1, ms);
+	if (r < 0) {
+		perror("kpt_read: poll");
+		return 1;
+	}
+	if (!r)
+		printf("poll timeout\n");
+	else
+		printf("poll %s revents=0x%x\n",
+		       p.revents & POLLIN ? "POLLIN" : "other", p.revents);
+	return 0;
+}
+
+static int mode_small(void)
+{
+	unsigned char *buf = malloc(BUF_SIZE);
+	int fd = open_dev(O_RDONLY | O_NONBLOCK);
+	ssize_t n;
+
+	if (!buf || fd < 0 || fill_info(fd))
+		return 1;
+	n = read(fd, buf, 8);
+	if (n < 0)
+		printf("small %s\n", errno_name(errno));
+	else
+		printf("small read=%zd\n", n);
+	/* The refused read must not have consumed the record. */
+	n = read(fd, buf, BUF_SIZE);
+	if (n > 0 && !account(buf, n) && st.records + st.lost > 0)
+		printf("small next=ok records=%llu\n",
+		       (unsigned long long)(st.records + st.lost));
+	else
+		printf("small next=%s\n", n < 0 ? errno_name(errno) : "bad");
+	return 0;
+}
+
+static int mode_perm(void)
+{
+	int fd;
+
+	if (getuid() != 0) {
+		fprintf(stderr, "kpt_read: perm must start as root\n");
+		return 1;
+	}
+	/* From uid 0 to 65534 without KEEP_CAPS: every capability goes. */
+	if (setgroups(0, NULL) || setgid(65534) || setuid(65534)) {
+		perror("kpt_read: dropping to 65534");
+		return 1;
+	}
+	fd = open(dev, O_RDONLY);
+	if (fd < 0)
+		printf("perm errno=%s\n", errno_name(errno));
+	else
+		printf("perm open=ok\n");
+	return 0;
+}
+
+static int mode_nocap(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+	int i, fd;
+
+	if (syscall(SYS_capget, &hdr, data)) {
+		perror("kpt_read: capget");
+		return 1;
+	}
+	for (i = 0; i < 2; i++) {
+		unsigned int drop = 0;
+
+		if (CAP_SYS_ADMIN / 32 == i)
+			drop |= 1u << (CAP_SYS_ADMIN % 32);
+		if (CAP_PERFMON / 32 == i)
+			drop |= 1u << (CAP_PERFMON % 32);
+		data[i].effective &= ~drop;
+		data[i].permitted &= ~drop;
+		data[i].inheritable &= ~drop;
+	}
+	if (syscall(SYS_capset, &hdr, data)) {
+		perror("kpt_read: capset");
+		return 1;
+	}
+	fd = open(dev, O_RDONLY);
+	if (fd < 0)
+		printf("nocap errno=%s\n", errno_name(errno));
+	else
+		printf("nocap open=ok\n");
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: kpt_read [-d DEV] [-t SEC] [-v] MODE [ARG]\n"
+		"modes: info | nonblock | poll MS | small | perm | nocap |\n"
+		"       read N | follow | drain\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "d:t:v")) != -1) {
+		switch (opt) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 't':
+			timeout_sec = strtoul(optarg, NULL, 0);
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind >= argc)
+		usage();
+	mode = argv[optind];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (!strcmp(mode, "info"))
+		return mode_info();
+	if (!strcmp(mode, "nonblock"))
+		return mode_nonblock();
+	if (!strcmp(mode, "poll") && optind + 1 < argc)
+		return mode_poll(atoi(argv[optind + 1]));
+	if (!strcmp(mode, "small"))
+		return mode_small();
+	if (!strcmp(mode, "perm"))
+		return mode_perm();
+	if (!strcmp(mode, "nocap"))
+		return mode_nocap();
+	if (!strcmp(mode, "read") && optind + 1 < argc)
+		return mode_stream(mode, strtoull(argv[optind + 1], NULL, 0));
+	if (!strcmp(mode, "follow") || !strcmp(mode, "drain"))
+		return mode_stream(mode, 0);
+	usage();
+	return 2;
+}

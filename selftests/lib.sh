@@ -1,0 +1,437 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# lib.sh: helpers shared by the kptrace selftests. Source it first:
+#
+#	. "$(dirname "$0")/lib.sh"
+#
+# Only POSIX sh and busybox applets are used, so the same tests run in the
+# QEMU initramfs (selftests/vm) and on a real test box as root.
+#
+# Everything is found through environment variables, with defaults that fit
+# both layouts (the repository, and the initramfs where selftests/ is
+# /selftests and the module is /kptrace.ko):
+#	KPT_SELFTESTS	this directory
+#	KPT_KO		kptrace.ko	  (default ../kptrace.ko)
+#	KPT_TEST_KO	kpt_test.ko	  (default test_modules/kpt_test.ko)
+#	KPTRACE		the reader	  (default ../tools/kptrace)
+#	KPT_READ	helpers/kpt_read  (the selftests' own reader)
+#	KPT_INSMOD	helpers/kpt_insmod (insmod that reports the errno name)
+#	KPT_CPU		the CPU kpt_call runs on (default 0)
+#
+# Exit codes: 0 pass, 1 fail, 4 skip (kselftest).
+
+KPT_SELFTESTS=${KPT_SELFTESTS:-$(cd "$(dirname "$0")" && pwd)}
+KPT_DEBUGFS=${KPT_DEBUGFS:-/sys/kernel/debug}
+KPT_DIR=$KPT_DEBUGFS/kptrace
+KPT_TEST_DIR=$KPT_DEBUGFS/kpt_test
+KPT_DEV=${KPT_DEV:-/dev/kptrace}
+KPT_CPU=${KPT_CPU:-0}
+KPT_TMP=${KPT_TMP:-${TMPDIR:-/tmp}/kpt_selftest.$$}
+KSFT_SKIP=4
+
+# The first of its arguments that exists, or nothing.
+kpt_first()
+{
+	for _f in "$@"; do
+		if [ -e "$_f" ]; then
+			echo "$_f"
+			return 0
+		fi
+	done
+	return 1
+}
+
+KPT_KO=${KPT_KO:-$(kpt_first "$KPT_SELFTESTS/../kptrace.ko" \
+	/kptrace.ko /lib/modules/kptrace.ko /modules/kptrace.ko)}
+KPT_TEST_KO=${KPT_TEST_KO:-$(kpt_first \
+	"$KPT_SELFTESTS/test_modules/kpt_test.ko" "$KPT_SELFTESTS/kpt_test.ko" \
+	/kpt_test.ko /lib/modules/kpt_test.ko /modules/kpt_test.ko)}
+KPTRACE=${KPTRACE:-$(kpt_first "$KPT_SELFTESTS/../tools/kptrace" \
+	/kptrace /tools/kptrace /bin/kptrace /usr/bin/kptrace \
+	/usr/local/bin/kptrace /usr/sbin/kptrace)}
+KPT_READ=${KPT_READ:-$(kpt_first "$KPT_SELFTESTS/helpers/kpt_read" \
+	/bin/kpt_read /usr/bin/kpt_read)}
+KPT_INSMOD=${KPT_INSMOD:-$(kpt_first "$KPT_SELFTESTS/helpers/kpt_insmod" \
+	/bin/kpt_insmod /usr/bin/kpt_insmod)}
+
+# ---------------------------------------------------------------- results
+
+# fail MSG: the test failed; says why, shows the recent kernel log, exits 1.
+fail()
+{
+	echo "# FAIL: $*" >&2
+	echo "# last kernel messages:"
+	dmesg 2>/dev/null | tail -n 10 | sed 's/^/#   /'
+	exit 1
+}
+
+# skip MSG: the test cannot run here (exit 4); run_tests.sh prints MSG.
+skip()
+{
+	echo "SKIP: $*"
+	exit $KSFT_SKIP
+}
+
+# info MSG: a diagnostic line.
+info()
+{
+	echo "# $*"
+}
+
+# assert_eq WHAT GOT EXPECTED
+assert_eq()
+{
+	if [ "$2" != "$3" ]; then
+		fail "$1: expected '$3', got '$2'"
+	fi
+}
+
+# assert_match WHAT TEXT REGEX (grep -E)
+assert_match()
+{
+	if ! printf '%s\n' "$2" | grep -Eq -- "$3"; then
+		fail "$1: '$2' does not match /$3/"
+	fi
+}
+
+# assert_ge WHAT GOT MIN
+assert_ge()
+{
+	if [ "$2" -lt "$3" ] 2>/dev/null || ! [ "$2" -ge "$3" ] 2>/dev/null
+	then
+		fail "$1: expected >= $3, got '$2'"
+	fi
+}
+
+# ---------------------------------------------------------- requirements
+
+require_root()
+{
+	[ "$(id -u)" = 0 ] || skip "needs root"
+}
+
+# Mounts debugfs when it is not mounted yet (the initramfs may not have).
+require_debugfs()
+{
+	if [ ! -d "$KPT_DEBUGFS/tracing" ] && ! grep -q " $KPT_DEBUGFS debugfs " /proc/mounts; then
+		mount -t debugfs none "$KPT_DEBUGFS" 2>/dev/null ||
+			skip "debugfs is not mounted and cannot be mounted"
+	fi
+}
+
+require_ko()
+{
+	[ -n "$KPT_KO" ] && [ -f "$KPT_KO" ] ||
+		skip "kptrace.ko not found (build it, or set KPT_KO)"
+}
+
+require_test_ko()
+{
+	[ -n "$KPT_TEST_KO" ] && [ -f "$KPT_TEST_KO" ] ||
+		skip "kpt_test.ko not found (make -C selftests, or set KPT_TEST_KO)"
+}
+
+require_kptrace()
+{
+	[ -n "$KPTRACE" ] && [ -x "$KPTRACE" ] ||
+		skip "kptrace reader not found (make -C tools, or set KPTRACE)"
+}
+
+require_kpt_read()
+{
+	[ -n "$KPT_READ" ] && [ -x "$KPT_READ" ] ||
+		skip "helpers/kpt_read not built (make -C selftests helpers)"
+}
+
+require_cmd()
+{
+	for _c in "$@"; do
+		command -v "$_c" >/dev/null 2>&1 || skip "needs the command $_c"
+	done
+}
+
+# The usual start of a test: root, debugfs, both modules, a clean state,
+# a scratch directory, and the cleanup trap.
+kpt_setup()
+{
+	require_root
+	require_debugfs
+	require_ko
+	require_test_ko
+	mkdir -p "$KPT_TMP" || fail "cannot create $KPT_TMP"
+	trap kpt_cleanup EXIT
+	trap 'exit 1' INT TERM HUP
+	kpt_unload
+	kpt_test_unload
+}
+
+# Runs the test's own cleanup (a function named cleanup, if defined), then
+# puts the system back: background jobs killed, modules unloaded, scratch
+# files removed. The exit status of the test is kept.
+kpt_cleanup()
+{
+	_rc=$?
+	trap - EXIT
+	if command -v cleanup >/dev/null 2>&1; then
+		cleanup || true
+	fi
+	for _p in $KPT_BG_PIDS; do
+		kill "$_p" 2>/dev/null
+	done
+	for _p in $KPT_BG_PIDS; do
+		wait "$_p" 2>/dev/null
+	done
+	kpt_rmmod_quiet kptrace
+	kpt_rmmod_quiet kpt_test
+	rm -rf "$KPT_TMP"
+	exit $_rc
+}
+
+# kpt_bg CMD...: runs CMD in the background and remembers its pid for the
+# cleanup; the pid is in $KPT_BG.
+kpt_bg()
+{
+	"$@" &
+	KPT_BG=$!
+	KPT_BG_PIDS="$KPT_BG_PIDS $KPT_BG"
+}
+
+# ----------------------------------------------------------- kernel log
+
+# kpt_mark: puts a unique marker line into the kernel log; kpt_log_since
+# prints the messages logged after it, without the "[ time]" prefix.
+KPT_MARK_N=0
+kpt_mark()
+{
+	KPT_MARK_N=$((KPT_MARK_N + 1))
+	KPT_MARK="kpt_selftest: mark $$.$KPT_MARK_N"
+	echo "$KPT_MARK" > /dev/kmsg ||
+		fail "cannot write to /dev/kmsg"
+}
+
+kpt_log_since()
+{
+	dmesg | sed -e 's/^\[[ 0-9.]*\] //' | awk -v m="$KPT_MARK" '
+		found { print }
+		$0 == m { found = 1; n = 0 }'
+}
+
+# The lines kptrace logged since the mark: those starting with "kptrace: ",
+# less the kernel's own one-per-boot taint notices.
+kpt_log_kptrace()
+{
+	kpt_log_since | grep '^kptrace: ' |
+		grep -v -e 'taints kernel' -e 'tainting kernel'
+}
+
+# ------------------------------------------------------------ modules
+
+kpt_loaded()
+{
+	[ -e "/sys/module/$1/initstate" ] || [ -e "/sys/module/$1/refcnt" ]
+}
+
+kpt_rmmod_quiet()
+{
+	_i=0
+	while kpt_loaded "$1" && [ $_i -lt 20 ]; do
+		rmmod "$1" 2>/dev/null && break
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+}
+
+# kpt_load [PARAM=VALUE ...]: loads kptrace.ko; on error shows the log and
+# fails the test.
+kpt_load()
+{
+	kpt_loaded kptrace && fail "kpt_load: kptrace is already loaded"
+	kpt_mark
+	if ! _out=$(insmod "$KPT_KO" "$@" 2>&1); then
+		info "insmod $KPT_KO $*: $_out"
+		kpt_log_since | tail -n 20 | sed 's/^/#   /'
+		fail "kptrace.ko did not load with: $*"
+	fi
+	[ -d "$KPT_DIR" ] || fail "kptrace loaded but $KPT_DIR is missing"
+}
+
+kpt_unload()
+{
+	if kpt_loaded kptrace; then
+		_out=$(rmmod kptrace 2>&1) || fail "rmmod kptrace: $_out"
+	fi
+	kpt_loaded kptrace && fail "kptrace still loaded after rmmod"
+	return 0
+}
+
+kpt_test_load()
+{
+	kpt_loaded kpt_test && return 0
+	_out=$(insmod "$KPT_TEST_KO" 2>&1) ||
+		fail "insmod $KPT_TEST_KO: $_out"
+	[ -e "$KPT_TEST_DIR/call" ] || fail "kpt_test loaded without $KPT_TEST_DIR/call"
+}
+
+kpt_test_unload()
+{
+	if kpt_loaded kpt_test; then
+		_out=$(rmmod kpt_test 2>&1) || fail "rmmod kpt_test: $_out"
+	fi
+	return 0
+}
+
+# kpt_call N: N calls of kpt_test_func(i, 0x1111, ..., 0x5555) in this
+# order, from one task pinned to $KPT_CPU when taskset is there.
+kpt_call()
+{
+	if command -v taskset >/dev/null 2>&1; then
+		taskset -c "$KPT_CPU" sh -c "echo $1 > $KPT_TEST_DIR/call" ||
+			fail "kpt_call $1 failed"
+	else
+		echo "$1" > "$KPT_TEST_DIR/call" || fail "kpt_call $1 failed"
+	fi
+}
+
+# kpt_call_all N: N calls on every online CPU at once.
+kpt_call_all()
+{
+	echo "$1" > "$KPT_TEST_DIR/call_all" || fail "kpt_call_all $1 failed"
+}
+
+kpt_sleep_call()
+{
+	echo "$1" > "$KPT_TEST_DIR/sleep" || fail "kpt_sleep_call $1 failed"
+}
+
+kpt_nr_online_cpus()
+{
+	if command -v nproc >/dev/null 2>&1; then
+		nproc
+	else
+		grep -c '^processor' /proc/cpuinfo
+	fi
+}
+
+# kpt_stat NAME: the value of NAME in the stats file (fails if missing).
+# (Not called "stat", which would hide stat(1).)
+kpt_stat()
+{
+	_v=$(awk -v n="$1" '$1 == n { print $2; f = 1 } END { exit !f }' \
+		"$KPT_DIR/stats") || fail "stats has no '$1'"
+	echo "$_v"
+}
+
+# kpt_stats_check: the exact invariants of the stats file, for a quiet
+# system (no hit in flight).
+kpt_stats_check()
+{
+	_s=$(cat "$KPT_DIR/stats") || fail "cannot read stats"
+	echo "$_s" | awk '
+		{ v[$1] = $2 }
+		END {
+			err = 0
+			lsum = v["lost.full"] + v["lost.overwritten"] + \
+			       v["lost.nested"] + v["lost.too_big"]
+			if (v["hits"] != v["recorded"] + v["lost"]) {
+				print "# hits " v["hits"] " != recorded " v["recorded"] " + lost " v["lost"]; err = 1
+			}
+			if (v["lost"] != lsum) {
+				print "# lost " v["lost"] " != sum of lost.* " lsum; err = 1
+			}
+			if (v["recorded"] != v["read"] + v["pending"]) {
+				print "# recorded " v["recorded"] " != read " v["read"] " + pending " v["pending"]; err = 1
+			}
+			exit err
+		}' || { echo "$_s" | sed 's/^/#   /'; fail "stats invariants broken"; }
+}
+
+# ----------------------------------------------------- refused loads
+
+# Text insmod prints for an errno: busybox (moderror()), then kmod, then
+# the C library's strerror().
+kpt_errno_text()
+{
+	case $1 in
+	ENOENT) echo "unknown symbol in module, or unknown parameter|Unknown symbol in module|No such file or directory" ;;
+	EINVAL) echo "Invalid argument|Invalid parameters" ;;
+	EILSEQ) echo "Invalid or incomplete multibyte or wide character|Illegal byte sequence" ;;
+	E2BIG) echo "Argument list too long" ;;
+	ENOMEM) echo "Cannot allocate memory|Out of memory" ;;
+	ERANGE) echo "Numerical result out of range|Result not representable" ;;
+	EBUSY) echo "Device or resource busy|Resource busy" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# expect_insmod_fail [-w WORD] ERRNO|ERRNO1/ERRNO2 PARAM=VALUE...
+#
+# Loading kptrace.ko with the parameters must fail with that errno (or one
+# of the /-separated ones), leave the module unloaded, and log exactly one
+# line starting "kptrace: " that contains WORD (default: the value of the
+# last parameter). Then a load with good parameters and an unload must work.
+expect_insmod_fail()
+{
+	_word=
+	if [ "$1" = "-w" ]; then
+		_word=$2
+		shift 2
+	fi
+	_want=$1
+	shift
+	if [ -z "$_word" ]; then
+		for _p in "$@"; do
+			_word=${_p#*=}
+		done
+	fi
+	kpt_loaded kptrace && fail "expect_insmod_fail: kptrace already loaded"
+	kpt_mark
+	if [ -n "$KPT_INSMOD" ] && [ -x "$KPT_INSMOD" ]; then
+		_out=$("$KPT_INSMOD" "$KPT_KO" "$@" 2>&1)
+		_rc=$?
+		_got=$(echo "$_out" | sed -n 's/^errno=\([A-Z0-9?]*\).*/\1/p')
+		[ $_rc = 0 ] && _got=success
+		case "/$_want/" in
+		*"/$_got/"*) ;;
+		*) kpt_unload; fail "insmod $*: expected $_want, got $_got ($_out)" ;;
+		esac
+	else
+		_out=$(insmod "$KPT_KO" "$@" 2>&1) &&
+			{ kpt_unload; fail "insmod $* succeeded, expected $_want"; }
+		_re=
+		for _e in $(echo "$_want" | tr / ' '); do
+			_re="$_re${_re:+|}$(kpt_errno_text "$_e")"
+		done
+		echo "$_out" | grep -Eq "$_re" ||
+			fail "insmod $*: expected $_want ($_re), got: $_out"
+	fi
+	kpt_loaded kptrace && { kpt_unload; fail "insmod $* failed but kptrace is loaded"; }
+
+	_lines=$(kpt_log_kptrace)
+	_n=$(printf '%s' "$_lines" | grep -c '^')
+	if [ "$_n" != 1 ]; then
+		printf '%s\n' "$_lines" | sed 's/^/#   /'
+		fail "insmod $*: expected exactly one 'kptrace: ' log line, got $_n"
+	fi
+	case $_lines in
+	*"$_word"*) ;;
+	*) fail "insmod $*: log line does not name '$_word': $_lines" ;;
+	esac
+	info "refused $* ($_want): $_lines"
+
+	# The refusal left nothing behind: a good load and an unload work.
+	kpt_load
+	kpt_unload
+}
+
+# ------------------------------------------------------- trace reading
+
+# kpt_trace_read FILE: consumes everything the 'trace' file holds now.
+kpt_trace_read()
+{
+	timeout 20 cat "$KPT_DIR/trace" > "$1" ||
+		fail "cat $KPT_DIR/trace failed or did not return at EOF"
+}
+
+# A regex for the start of a text event line: "<comm>-<tid> [<cpu>] <s>.<us>: "
+KPT_RE_HEAD='^.+-[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: '

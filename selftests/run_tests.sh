@@ -1,0 +1,151 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run_tests.sh: runs the kptrace selftests and prints KTAP.
+#
+#	sh run_tests.sh [NAME...]
+#
+# runs every kpt_*.sh beside this script in sorted order (or only the named
+# ones, with or without ".sh"), each under `timeout` ($KPT_TIMEOUT seconds,
+# default 120), with kptrace and kpt_test unloaded before and after each
+# test. A test's output becomes "# " diagnostic lines; exit code 4 is a
+# skip, whose reason is the test's last line starting with "SKIP:". A test
+# also fails when it leaves a module loaded or when the kernel logged an
+# Oops, BUG, WARNING, hung task or Call Trace while it ran. Exit status: 0 if
+# no test failed, 1 otherwise. See lib.sh for the environment variables.
+
+KPT_SELFTESTS=$(cd "$(dirname "$0")" && pwd)
+export KPT_SELFTESTS
+KPT_TIMEOUT=${KPT_TIMEOUT:-120}
+KPT_RUNDIR=${TMPDIR:-/tmp}/kpt_run.$$
+KERNEL_BAD='Oops|BUG:|WARNING:|Call Trace:|general protection fault|Kernel panic|blocked for more than|soft lockup|hard LOCKUP|RCU stall|rcu_sched self-detected|kernel NULL pointer'
+
+mkdir -p "$KPT_RUNDIR" || exit 1
+trap 'rm -rf "$KPT_RUNDIR"' EXIT
+
+loaded()
+{
+	[ -e "/sys/module/$1/initstate" ] || [ -e "/sys/module/$1/refcnt" ]
+}
+
+# Kills what a dead test left holding kptrace files open (its own
+# background readers), so the module can be unloaded.
+kill_holders()
+{
+	for _d in /proc/[0-9]*; do
+		_pid=${_d#/proc/}
+		[ "$_pid" = $$ ] && continue
+		if ls -l "$_d/fd" 2>/dev/null |
+			grep -q -e '/dev/kptrace' -e '/kptrace/' -e '/kpt_test/'; then
+			echo "# killing leftover process $_pid ($(cat "$_d/comm" 2>/dev/null))"
+			kill -9 "$_pid" 2>/dev/null
+		fi
+	done
+}
+
+# Unloads kptrace and kpt_test; returns 1 if one of them was loaded.
+clean_state()
+{
+	_was=0
+	for _m in kptrace kpt_test; do
+		loaded $_m || continue
+		_was=1
+		_i=0
+		while loaded $_m && [ $_i -lt 25 ]; do
+			rmmod $_m 2>/dev/null && break
+			[ $_i = 5 ] && kill_holders
+			sleep 0.2
+			_i=$((_i + 1))
+		done
+		loaded $_m && echo "# cannot unload $_m: $(rmmod $_m 2>&1)"
+	done
+	return $_was
+}
+
+if [ $# -gt 0 ]; then
+	tests=
+	for _n in "$@"; do
+		_n=${_n%.sh}
+		_n=${_n##*/}
+		[ -f "$KPT_SELFTESTS/$_n.sh" ] || { echo "no test $_n" >&2; exit 1; }
+		tests="$tests $KPT_SELFTESTS/$_n.sh"
+	done
+else
+	tests=$(ls "$KPT_SELFTESTS"/kpt_*.sh 2>/dev/null | sort)
+fi
+
+n=0
+for _t in $tests; do
+	n=$((n + 1))
+done
+
+echo "TAP version 13"
+echo "1..$n"
+if [ "$(id -u)" != 0 ]; then
+	echo "# not root: every test will skip"
+fi
+
+pass=0
+fail=0
+skip=0
+i=0
+for t in $tests; do
+	i=$((i + 1))
+	name=$(basename "$t")
+	log=$KPT_RUNDIR/$name.log
+	echo "# ---- $name"
+	if ! clean_state; then
+		echo "# (unloaded modules left by an earlier step)"
+	fi
+	mark="kpt_run: start $name $$.$i"
+	[ -w /dev/kmsg ] && echo "$mark" > /dev/kmsg
+	start=$(date +%s)
+
+	( cd "$KPT_SELFTESTS" &&
+	  timeout -k 10 "$KPT_TIMEOUT" sh "$t" 2>&1
+	  echo $? > "$KPT_RUNDIR/rc" ) | tee "$log" | sed -e 's/^/# /'
+	rc=$(cat "$KPT_RUNDIR/rc" 2>/dev/null || echo 1)
+	rm -f "$KPT_RUNDIR/rc"
+	secs=$(($(date +%s) - start))
+
+	reason=
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ] || [ "$rc" = 143 ]; then
+		reason="timed out after ${KPT_TIMEOUT}s (rc $rc)"
+		rc=1
+	fi
+	if ! clean_state && [ "$rc" = 0 ]; then
+		reason="left kptrace or kpt_test loaded"
+		rc=1
+	fi
+	if [ -r /dev/kmsg ] || dmesg >/dev/null 2>&1; then
+		bad=$(dmesg 2>/dev/null | sed -e 's/^\[[ 0-9.]*\] //' |
+			awk -v m="$mark" 'f { print } $0 == m { f = 1 }' |
+			grep -E "$KERNEL_BAD")
+		if [ -n "$bad" ]; then
+			echo "$bad" | head -n 20 | sed -e 's/^/# kernel: /'
+			reason="${reason:+$reason; }the kernel logged: $(echo "$bad" | head -n 1)"
+			rc=1
+		fi
+	fi
+
+	case $rc in
+	0)
+		pass=$((pass + 1))
+		echo "ok $i $name"
+		;;
+	4)
+		skip=$((skip + 1))
+		why=$(grep '^SKIP:' "$log" | tail -n 1 | sed -e 's/^SKIP:[ ]*//')
+		echo "ok $i $name # SKIP ${why:-no reason given}"
+		;;
+	*)
+		fail=$((fail + 1))
+		[ -n "$reason" ] && echo "# $name: $reason"
+		echo "not ok $i $name"
+		;;
+	esac
+	echo "# $name: ${secs}s"
+done
+
+echo "# totals: pass:$pass fail:$fail skip:$skip"
+[ "$fail" = 0 ]
