@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * event: checking, decoding and printing kptrace records.
+ */
+#ifndef __KPTRACE_EVENT_H
+#define __KPTRACE_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <uapi/kptrace.h>
+
+struct ksyms;
+struct probes;
+
+struct event_fmt {
+	FILE *out;
+	bool json;		/* one JSON object per line, else text */
+	bool stack;		/* print the call trace of entries */
+	const struct ksyms *ksyms;	/* NULL: frames as bare addresses */
+	struct probes *probes;
+};
+
+enum event_check {
+	EVENT_OK,		/* decode it, or skip it by size if unknown */
+	EVENT_PARTIAL,		/* sound so far, but cut by the buffer's end */
+	EVENT_BAD,		/* garbage: nothing after it can be trusted */
+};
+
+/*
+ * Checks the record at @rec, @avail bytes before the end of the buffer,
+ * which must be 8-byte aligned: magic, size (at least the header, a
+ * multiple of 8, within @avail) and, for the types it knows, that the
+ * payload the header announces fits in size. On EVENT_BAD and
+ * EVENT_PARTIAL, *@why says what is wrong. Only on EVENT_OK is
+ * ((struct kpt_event *)rec)->size safe to advance by.
+ */
+enum event_check event__check(const void *rec, size_t avail,
+			      const char **why);
+
+/* Prints a checked entry, return or lost record; ignores other types. */
+void event__print(const struct event_fmt *fmt, const struct kpt_event *e);
+
+/* "full", "overwritten", "nested", "too_big", or "unknown" */
+const char *event__lost_cause(__u32 cause);
+
+static inline const __u64 *event__args(const struct kpt_event *e)
+{
+	return e->data;
+}
+
+static inline const __u64 *event__stack(const struct kpt_event *e)
+{
+	return e->data + e->nr_args;
+}
+
+#endif /* __KPTRACE_EVENT_H */

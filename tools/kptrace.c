@@ -1,0 +1,785 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptrace: reads the records of the kptrace module from /dev/kptrace and
+ * prints them as text or JSON lines, saves them raw (-w) or decodes a saved
+ * file (-r), and prints the module's statistics (-s).
+ *
+ * Data goes to stdout, diagnostics and the summary to stderr. Exit status:
+ * 0 ok, 1 error, 2 usage error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <uapi/kptrace.h>
+
+#include "event.h"
+#include "ksyms.h"
+#include "probes.h"
+#include "stats.h"
+
+#define KPTRACE_VERSION	"0.1"
+
+#define READ_BUF_SIZE	(1 << 20)	/* one read(): many records */
+#define OUT_BUF_SIZE	(1 << 20)	/* stdio buffer of stdout */
+
+/* Each can be replaced by an environment variable, for tests. */
+#define DEVICE_PATH	"/dev/kptrace"
+#define KALLSYMS_PATH	"/proc/kallsyms"
+#define PROBES_PATH	"/sys/kernel/debug/kptrace/probes"
+#define STATS_PATH	"/sys/kernel/debug/kptrace/stats"
+
+#define EXIT_USAGE	2
+
+static struct env {
+	unsigned long long count;	/* -n: events to print, 0: all */
+	unsigned int duration;		/* -d: seconds, 0: until stopped */
+	long long pid;			/* -p: tgid to keep, -1: all */
+	char comm[KPT_COMM_LEN];	/* -c: comm to keep, "": all */
+	bool json;
+	bool stats;
+	bool no_stack;
+	bool quiet;
+	bool trace_opts;		/* an option other than -s and -q */
+	const char *save_path;		/* -w */
+	const char *replay_path;	/* -r */
+} env = {
+	.pid = -1,
+};
+
+static volatile sig_atomic_t exiting;
+
+/* What the records said, for the summary. */
+static struct counts {
+	unsigned long long entries;
+	unsigned long long returns;
+	unsigned long long filtered;
+	unsigned long long lost[KPT_LOST_NR + 1];	/* last: unknown cause */
+	unsigned long long unknown;	/* records of unknown type skipped */
+	unsigned long long bad;		/* bad records met */
+	unsigned long long dropped;	/* bytes dropped with them */
+	unsigned long long saved;	/* bytes written by -w */
+} counts;
+
+/* Where records come from and go to, and what a buffer of them needs. */
+struct source {
+	const char *path;
+	int fd;
+	bool device;		/* whole records per read(), else a stream */
+	off_t size;		/* of a replayed regular file, else -1 */
+	unsigned long long offset;	/* of buf[0] in a replayed stream */
+};
+
+struct sink {
+	const char *path;	/* -w */
+	int fd;			/* -w, else -1: print */
+	struct event_fmt fmt;
+};
+
+static const char usage_text[] =
+"Usage: kptrace [OPTION]...\n"
+"Print the events recorded by the kptrace kernel module: entries of the\n"
+"probed functions with their arguments and call trace, returns with their\n"
+"value and latency, and reports of lost events.\n"
+"\n"
+"  -n, --count=COUNT      stop after COUNT events (entries and returns)\n"
+"  -d, --duration=SECS    stop after SECS seconds\n"
+"  -p, --pid=PID          only the events of process PID (its tgid)\n"
+"  -c, --comm=COMM        only the events whose comm is exactly COMM\n"
+"                         (the kernel keeps its first 15 bytes)\n"
+"  -j, --json             print one JSON object per line\n"
+"      --no-stack         do not print call traces\n"
+"  -w, --write=FILE       save the raw records to FILE ('-': stdout)\n"
+"                         instead of printing them: the fastest mode\n"
+"  -r, --read=FILE        decode FILE, saved with -w, instead of reading\n"
+"                         /dev/kptrace ('-': stdin); needs no module\n"
+"  -s, --stats            print the module's statistics and exit; with\n"
+"                         other options, trace and print them at the end\n"
+"  -q, --quiet            no banner, no summary at exit\n"
+"  -h, --help             print this help and exit\n"
+"  -V, --version          print the version and exit\n"
+"\n"
+"Stops on Ctrl-C (SIGINT) or SIGTERM. Opening /dev/kptrace needs root\n"
+"(CAP_PERFMON or CAP_SYS_ADMIN); -r needs neither root nor the module.\n"
+"\n"
+"EXAMPLES:\n"
+"    kptrace                    # trace until Ctrl-C\n"
+"    kptrace -n 100 -j          # 100 events as JSON lines\n"
+"    kptrace -p 1234 -d 5       # only process 1234, for 5 seconds\n"
+"    kptrace -c ls --no-stack   # only commands named ls, no call traces\n"
+"    kptrace -w trace.bin       # save the raw records, then...\n"
+"    kptrace -r trace.bin       # ...decode them, on any machine\n"
+"    kptrace --stats            # the module's counters\n"
+"\n"
+"ENVIRONMENT:\n"
+"    KPTRACE_DEVICE, KPTRACE_KALLSYMS, KPTRACE_PROBES and KPTRACE_STATS\n"
+"    replace /dev/kptrace, /proc/kallsyms, " PROBES_PATH "\n"
+"    and " STATS_PATH " (for tests).\n"
+"\n"
+"Exit status: 0 ok, 1 error, 2 usage error.\n";
+
+enum {
+	OPT_NO_STACK = 256,
+};
+
+static const struct option long_opts[] = {
+	{ "count",	required_argument,	NULL, 'n' },
+	{ "duration",	required_argument,	NULL, 'd' },
+	{ "pid",	required_argument,	NULL, 'p' },
+	{ "comm",	required_argument,	NULL, 'c' },
+	{ "json",	no_argument,		NULL, 'j' },
+	{ "no-stack",	no_argument,		NULL, OPT_NO_STACK },
+	{ "write",	required_argument,	NULL, 'w' },
+	{ "read",	required_argument,	NULL, 'r' },
+	{ "stats",	no_argument,		NULL, 's' },
+	{ "quiet",	no_argument,		NULL, 'q' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ NULL,		0,			NULL, 0 },
+};
+
+static const char *path_from_env(const char *var, const char *def)
+{
+	const char *path = getenv(var);
+
+	return path && *path ? path : def;
+}
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kptrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'kptrace --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* A decimal in [min, max], nothing else: no sign, no spaces, no suffix. */
+static bool parse_ull(const char *s, unsigned long long min,
+		      unsigned long long max, unsigned long long *val)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*val = strtoull(s, &end, 10);
+	return !errno && !*end && *val >= min && *val <= max;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv)
+{
+	unsigned long long val;
+	int opt;
+
+	opterr = 0;	/* our own messages, below */
+	while ((opt = getopt_long(argc, argv, ":n:d:p:c:jw:r:sqhV", long_opts,
+				  NULL)) != -1) {
+		if (opt != 's' && opt != 'q')
+			env.trace_opts = true;
+		switch (opt) {
+		case 'n':
+			if (!parse_ull(optarg, 1, ~0ULL, &val))
+				return usage_error("invalid count '%s': a number of events > 0",
+						   optarg);
+			env.count = val;
+			break;
+		case 'd':
+			if (!parse_ull(optarg, 1, 365 * 24 * 3600, &val))
+				return usage_error("invalid duration '%s': a number of seconds > 0",
+						   optarg);
+			env.duration = val;
+			break;
+		case 'p':
+			if (!parse_ull(optarg, 0, 0xffffffffULL, &val))
+				return usage_error("invalid pid '%s'", optarg);
+			env.pid = val;
+			break;
+		case 'c':
+			if (!*optarg)
+				return usage_error("empty comm");
+			/* as the kernel truncates it */
+			snprintf(env.comm, sizeof(env.comm), "%s", optarg);
+			break;
+		case 'j':
+			env.json = true;
+			break;
+		case OPT_NO_STACK:
+			env.no_stack = true;
+			break;
+		case 'w':
+			env.save_path = optarg;
+			break;
+		case 'r':
+			env.replay_path = optarg;
+			break;
+		case 's':
+			env.stats = true;
+			break;
+		case 'q':
+			env.quiet = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case 'V':
+			printf("kptrace %s (record format version %d)\n",
+			       KPTRACE_VERSION, KPT_VERSION);
+			return 0;
+		case ':':
+			return usage_error("option '%s' needs an argument",
+					   argv[optind - 1]);
+		default:
+			if (optopt && argv[optind - 1][1] != '-')
+				return usage_error("invalid option '-%c'",
+						   optopt);
+			return usage_error("invalid option '%s'",
+					   argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (env.save_path && (env.json || env.no_stack))
+		return usage_error("-j and --no-stack are for printing: -w saves the raw records");
+	if (env.stats && env.replay_path)
+		return usage_error("-s shows the module's statistics: it does not apply to -r");
+	return -1;
+}
+
+static void sig_handler(int sig)
+{
+	(void)sig;
+	exiting = 1;
+	/*
+	 * A signal that lands between the test of exiting and the read() is
+	 * not seen until read() returns: this alarm interrupts it soon.
+	 */
+	alarm(1);
+}
+
+static int signals__setup(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sig_handler;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;	/* no SA_RESTART: read() returns EINTR */
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGALRM, &sa, NULL)) {
+		fprintf(stderr, "kptrace: cannot set signal handlers: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int device__open(struct source *src, struct kpt_info *info)
+{
+	const char *path = src->path;
+
+	src->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (src->fd < 0) {
+		switch (errno) {
+		case ENOENT:
+			fprintf(stderr, "kptrace: %s not found: is the kptrace module loaded? (insmod kptrace.ko name=SYMBOL)\n",
+				path);
+			break;
+		case EACCES:
+		case EPERM:
+			fprintf(stderr, "kptrace: opening %s needs root (CAP_PERFMON or CAP_SYS_ADMIN)\n",
+				path);
+			break;
+		case ENXIO:
+		case ENODEV:
+			fprintf(stderr, "kptrace: %s has no driver behind it: is the kptrace module loaded?\n",
+				path);
+			break;
+		case EBUSY:
+			fprintf(stderr, "kptrace: %s is busy: is another kptrace reader running?\n",
+				path);
+			break;
+		default:
+			fprintf(stderr, "kptrace: cannot open %s: %s\n", path,
+				strerror(errno));
+			break;
+		}
+		return -1;
+	}
+
+	memset(info, 0, sizeof(*info));
+	if (ioctl(src->fd, KPT_IOC_INFO, info)) {
+		if (errno == ENOTTY || errno == EINVAL)
+			fprintf(stderr, "kptrace: %s is not a kptrace device (it does not answer KPT_IOC_INFO)\n",
+				path);
+		else
+			fprintf(stderr, "kptrace: KPT_IOC_INFO on %s failed: %s\n",
+				path, strerror(errno));
+		return -1;
+	}
+	if (info->magic != KPT_MAGIC) {
+		fprintf(stderr, "kptrace: %s is not a kptrace device (magic 0x%x, expected 0x%x)\n",
+			path, info->magic, KPT_MAGIC);
+		return -1;
+	}
+	if (info->version != KPT_VERSION) {
+		fprintf(stderr, "kptrace: the module writes record format version %u but this reader knows only version %d: use the kptrace tool built with the module\n",
+			info->version, KPT_VERSION);
+		return -1;
+	}
+	src->device = true;
+	src->size = -1;
+	return 0;
+}
+
+static int replay__open(struct source *src)
+{
+	struct stat st;
+
+	if (!strcmp(src->path, "-")) {
+		src->path = "standard input";
+		src->fd = STDIN_FILENO;
+	} else {
+		src->fd = open(src->path, O_RDONLY | O_CLOEXEC);
+		if (src->fd < 0) {
+			fprintf(stderr, "kptrace: cannot open %s: %s\n",
+				src->path, strerror(errno));
+			return -1;
+		}
+	}
+	src->size = -1;
+	if (!fstat(src->fd, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "kptrace: %s is a directory, not a trace saved with -w\n",
+				src->path);
+			return -1;
+		}
+		if (S_ISREG(st.st_mode))
+			src->size = st.st_size;
+	}
+	return 0;
+}
+
+static int sink__open_file(struct sink *sink)
+{
+	if (!strcmp(sink->path, "-")) {
+		if (isatty(STDOUT_FILENO)) {
+			fputs("kptrace: -w - would write binary records to a terminal: redirect stdout\n",
+			      stderr);
+			return -1;
+		}
+		sink->path = "standard output";
+		sink->fd = STDOUT_FILENO;
+		return 0;
+	}
+	/* the records hold kernel addresses: keep them private */
+	sink->fd = open(sink->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			0600);
+	if (sink->fd < 0) {
+		fprintf(stderr, "kptrace: cannot create %s: %s\n", sink->path,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int sink__write(struct sink *sink, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(sink->fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "kptrace: cannot write %s: %s\n",
+				sink->path, strerror(errno));
+			return -1;
+		}
+		buf += n;
+		len -= n;
+		counts.saved += n;
+	}
+	return 0;
+}
+
+static bool event__wanted(const struct kpt_event *e)
+{
+	if (env.pid >= 0 && e->pid != env.pid)
+		return false;
+	if (env.comm[0] && strncmp(e->comm, env.comm, KPT_COMM_LEN))
+		return false;
+	return true;
+}
+
+/*
+ * Handles the records of buf[0..len): prints them, or, when saving, packs
+ * the ones to keep at the front of buf. Returns the bytes handled: less
+ * than len when the last record is cut (a stream goes on with it at the
+ * next read) or when garbage was met, which sets *bad. *kept gets the bytes
+ * to save; *done says that -n is reached.
+ */
+static size_t records__handle(struct sink *sink, char *buf, size_t len,
+			      size_t *kept, bool *bad, bool *done)
+{
+	static bool unknown_reported;
+	size_t off = 0, out = 0;
+	const char *why;
+
+	*bad = false;
+	while (off < len && !*done) {
+		struct kpt_event *e = (struct kpt_event *)(buf + off);
+		enum event_check check = event__check(e, len - off, &why);
+		bool keep = true;
+
+		if (check == EVENT_PARTIAL)
+			break;
+		if (check == EVENT_BAD) {
+			*bad = true;
+			break;
+		}
+
+		switch (e->type) {
+		case KPT_EV_ENTRY:
+		case KPT_EV_RETURN:
+			if (!event__wanted(e)) {
+				counts.filtered++;
+				keep = false;
+				break;
+			}
+			if (e->type == KPT_EV_ENTRY)
+				counts.entries++;
+			else
+				counts.returns++;
+			if (env.count && counts.entries + counts.returns >= env.count)
+				*done = true;
+			break;
+		case KPT_EV_LOST: {
+			const struct kpt_lost *l = (const void *)e->data;
+
+			counts.lost[l->cause < KPT_LOST_NR ? l->cause :
+				    KPT_LOST_NR] += l->count;
+			break;
+		}
+		default:
+			counts.unknown++;
+			if (!unknown_reported) {
+				unknown_reported = true;
+				fprintf(stderr, "kptrace: skipping records of unknown type %u (a newer module?)\n",
+					e->type);
+			}
+			/* saved as they came, but there is nothing to print */
+			keep = sink->fd >= 0;
+			break;
+		}
+
+		if (keep) {
+			if (sink->fd < 0)
+				event__print(&sink->fmt, e);
+			else if (out != off)
+				memmove(buf + out, e, e->size);
+			out += e->size;
+		}
+		off += e->size;
+	}
+	*kept = out;
+	return off;
+}
+
+static void report_bad(const struct source *src, size_t at, size_t len,
+		       const char *why)
+{
+	unsigned long long rest;
+
+	counts.bad++;
+	if (src->device) {
+		rest = len - at;
+		counts.dropped += rest;
+		if (counts.bad > 1)
+			return;
+		fprintf(stderr, "kptrace: bad record from %s (%s) at offset %zu of a %zu-byte read: dropped its last %llu bytes\n",
+			src->path, why, at, len, rest);
+		return;
+	}
+	if (src->size >= 0)
+		rest = src->size - (src->offset + at);
+	else
+		rest = len - at;
+	counts.dropped += rest;
+	fprintf(stderr, "kptrace: %s: bad record (%s) at offset %llu: dropped the %s%llu bytes\n",
+		src->path, why, src->offset + at,
+		src->size >= 0 ? "remaining " : "rest of the input, at least ",
+		rest);
+}
+
+/*
+ * Reads, checks and handles records until the end of a replayed file,
+ * -n, -d or a signal. Returns 0, or -1 on an error or bad data.
+ */
+static int records__pump(struct source *src, struct sink *sink, char *buf,
+			 size_t buf_size)
+{
+	size_t have = 0;	/* bytes of a cut record, kept from last read */
+	bool done = false;
+	int ret = 0;
+
+	while (!exiting && !done) {
+		const char *why = NULL;
+		size_t used, kept;
+		ssize_t n;
+		bool bad;
+
+		n = read(src->fd, buf + have, buf_size - have);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EINVAL && src->device)
+				fprintf(stderr, "kptrace: read of %s failed: its next record is larger than the %zu-byte buffer\n",
+					src->path, buf_size);
+			else
+				fprintf(stderr, "kptrace: read of %s failed: %s\n",
+					src->path, strerror(errno));
+			return -1;
+		}
+		if (!n) {
+			if (have) {
+				fprintf(stderr, "kptrace: %s: truncated record at offset %llu: dropped the last %zu bytes\n",
+					src->path, src->offset, have);
+				counts.bad++;
+				counts.dropped += have;
+				ret = -1;
+			}
+			break;
+		}
+		have += n;
+
+		used = records__handle(sink, buf, have, &kept, &bad, &done);
+		if (sink->fd >= 0 && kept && sink__write(sink, buf, kept))
+			return -1;
+		/*
+		 * A device returns whole records: a cut one is garbage too.
+		 * In a stream, a cut record goes on in the next read, unless
+		 * it does not even fit in the buffer.
+		 */
+		if (bad) {
+			event__check(buf + used, have - used, &why);
+		} else if (!done && used < have && src->device) {
+			bad = true;
+			why = "record cut at the end of the read";
+		} else if (!done && used < have && have == buf_size && !used) {
+			bad = true;
+			why = "record larger than the read buffer";
+		}
+		if (bad) {
+			report_bad(src, used, have, why);
+			if (!src->device)
+				return -1;
+			ret = -1;
+			have = 0;
+			continue;
+		}
+		if (src->device) {
+			have = 0;
+			/* a batch at a time, so pipes see events promptly */
+			if (sink->fd < 0)
+				fflush(stdout);
+		} else {
+			memmove(buf, buf + used, have - used);
+			src->offset += used;
+			have -= used;
+		}
+	}
+	return ret;
+}
+
+static int stats__show(FILE *f, bool for_summary)
+{
+	const char *path = path_from_env("KPTRACE_STATS", STATS_PATH);
+	struct stats stats;
+	int err;
+
+	err = stats__read(path, &stats);
+	if (err) {
+		if (for_summary)
+			return err;
+		if (err == -ENOENT)
+			fprintf(stderr, "kptrace: %s not found: is the kptrace module loaded and debugfs mounted? (mount -t debugfs none /sys/kernel/debug)\n",
+				path);
+		else if (err == -EACCES || err == -EPERM)
+			fprintf(stderr, "kptrace: reading %s needs root\n",
+				path);
+		else
+			fprintf(stderr, "kptrace: cannot read %s: %s\n", path,
+				strerror(-err));
+		return err;
+	}
+	if (for_summary)
+		fprintf(f, "; module: hits %llu recorded %llu lost %llu missed %llu",
+			(unsigned long long)stats.hits,
+			(unsigned long long)stats.recorded,
+			(unsigned long long)stats.lost,
+			(unsigned long long)stats.missed);
+	else
+		stats__print(f, &stats);
+	stats__free(&stats);
+	return 0;
+}
+
+static void summary__print(const struct source *src, const struct sink *sink)
+{
+	unsigned long long lost = 0;
+	const char *sep = " (";
+	unsigned int cause;
+
+	fprintf(stderr, "kptrace: %llu events (%llu entries, %llu returns",
+		counts.entries + counts.returns, counts.entries,
+		counts.returns);
+	if (counts.filtered)
+		fprintf(stderr, ", %llu filtered out", counts.filtered);
+	for (cause = 0; cause <= KPT_LOST_NR; cause++)
+		lost += counts.lost[cause];
+	fprintf(stderr, "), %llu lost", lost);
+	for (cause = 0; cause <= KPT_LOST_NR; cause++) {
+		if (!counts.lost[cause])
+			continue;
+		fprintf(stderr, "%s%s %llu", sep, event__lost_cause(cause),
+			counts.lost[cause]);
+		sep = ", ";
+	}
+	if (lost)
+		fputc(')', stderr);
+	if (sink->fd >= 0)
+		fprintf(stderr, ", %llu bytes saved to %s", counts.saved,
+			sink->path);
+	if (counts.unknown)
+		fprintf(stderr, ", %llu record%s of unknown type skipped",
+			counts.unknown, counts.unknown == 1 ? "" : "s");
+	if (counts.bad)
+		fprintf(stderr, ", %llu bad record%s (%llu bytes dropped)",
+			counts.bad, counts.bad == 1 ? "" : "s",
+			counts.dropped);
+	if (src->device)
+		stats__show(stderr, true);
+	fputc('\n', stderr);
+}
+
+int main(int argc, char **argv)
+{
+	struct source src = { .fd = -1, .size = -1 };
+	struct sink sink = { .fd = -1 };
+	struct ksyms *ksyms = NULL;
+	struct probes *probes = NULL;
+	size_t buf_size = READ_BUF_SIZE;
+	static char out_buf[OUT_BUF_SIZE];
+	struct kpt_info info;
+	char *buf = NULL;
+	int err;
+
+	err = parse_args(argc, argv);
+	if (err >= 0)
+		return err;
+
+	if (env.stats && !env.trace_opts)
+		return stats__show(stdout, false) ? 1 : 0;
+
+	if (isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOLBF, 0);
+	else
+		setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
+
+	err = 1;
+	if (env.replay_path) {
+		src.path = env.replay_path;
+		if (replay__open(&src))
+			goto cleanup;
+	} else {
+		src.path = path_from_env("KPTRACE_DEVICE", DEVICE_PATH);
+		if (device__open(&src, &info))
+			goto cleanup;
+		if (info.max_record > buf_size)
+			buf_size = info.max_record;
+	}
+
+	if (env.save_path) {
+		sink.path = env.save_path;
+		if (sink__open_file(&sink))
+			goto cleanup;
+	} else {
+		const char *path = path_from_env("KPTRACE_KALLSYMS",
+						 KALLSYMS_PATH);
+
+		probes = probes__load(path_from_env("KPTRACE_PROBES",
+						    PROBES_PATH));
+		if (!probes) {
+			fputs("kptrace: out of memory\n", stderr);
+			goto cleanup;
+		}
+		if (!env.no_stack) {
+			ksyms = ksyms__load(path);
+			if (!ksyms)
+				fprintf(stderr, "kptrace: cannot read %s (%s): call traces will show bare addresses\n",
+					path, strerror(errno));
+			else if (!ksyms__count(ksyms))
+				fprintf(stderr, "kptrace: %s shows no addresses (kptr_restrict?): call traces will show bare addresses\n",
+					path);
+		}
+		sink.fmt.out = stdout;
+		sink.fmt.json = env.json;
+		sink.fmt.stack = !env.no_stack;
+		sink.fmt.ksyms = ksyms;
+		sink.fmt.probes = probes;
+	}
+
+	buf = malloc(buf_size);
+	if (!buf) {
+		fputs("kptrace: out of memory\n", stderr);
+		goto cleanup;
+	}
+	if (signals__setup())
+		goto cleanup;
+	if (src.device && !env.quiet)
+		fprintf(stderr, "kptrace: tracing %u probes on %u CPUs%s%s... Hit Ctrl-C to end.\n",
+			info.nr_probes, info.nr_cpus,
+			sink.fd >= 0 ? ", saving to " : "",
+			sink.fd >= 0 ? sink.path : "");
+	if (env.duration)
+		alarm(env.duration);
+
+	err = records__pump(&src, &sink, buf, buf_size) ? 1 : 0;
+	alarm(0);
+
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "kptrace: cannot write the standard output: %s\n",
+			strerror(errno));
+		err = 1;
+	}
+	if (!env.quiet)
+		summary__print(&src, &sink);
+	if (env.stats && src.device)
+		stats__show(stderr, false);
+
+cleanup:
+	if (sink.fd > STDOUT_FILENO && close(sink.fd)) {
+		fprintf(stderr, "kptrace: cannot write %s: %s\n", sink.path,
+			strerror(errno));
+		err = 1;
+	}
+	if (src.fd > STDIN_FILENO)
+		close(src.fd);
+	free(buf);
+	ksyms__free(ksyms);
+	probes__free(probes);
+	return err;
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gen_trace: writes synthetic kptrace record files, as `kptrace -w` saves
+ * them, for the host tests of `kptrace -r`. The addresses match the fake
+ * kallsyms in test/data/kallsyms.
+ *
+ *	gen_trace KIND FILE
+ *
+ * KIND is one of:
+ *	good		every record type and corner the decoder knows
+ *	big		COUNT entry/return pairs (env GEN_COUNT, default
+ *			100000), records cut across the reader's 1 MiB reads
+ *	empty		no record at all
+ *	bad-magic	two good records, then one with a wrong magic
+ *	bad-size	a record whose size is not a multiple of 8
+ *	small-size	a record whose size is smaller than the header
+ *	bad-payload	an entry whose nr_args + nr_stack overflow its size
+ *	too-many-args	an entry with nr_args > KPT_MAX_ARGS
+ *	truncated	a good record, then one cut in the middle
+ *	short-header	a good record, then 20 bytes
+ *	huge-size	a record that claims 4 GiB
+ *	random		64 KiB of pseudo-random bytes
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uapi/kptrace.h>
+
+#define MAX_RECORD	(sizeof(struct kpt_event) + \
+			 (KPT_MAX_ARGS + KPT_MAX_STACK) * sizeof(__u64))
+
+static FILE *out;
+
+static void emit(const void *rec, size_t len)
+{
+	if (fwrite(rec, 1, len, out) != len) {
+		perror("gen_trace: write");
+		exit(1);
+	}
+}
+
+static void head(struct kpt_event *e, __u8 type, __u32 size, __u64 ts,
+		 __u32 cpu, __u32 probe, __u32 pid, __u32 tid, const char *comm)
+{
+	static __u64 seq;
+
+	memset(e, 0, size);
+	e->magic = KPT_MAGIC;
+	e->type = type;
+	e->size = size;
+	e->seq = ++seq;
+	e->ts_ns = ts;
+	e->cpu = cpu;
+	e->probe_id = probe;
+	e->pid = pid;
+	e->tid = tid;
+	/* up to 16 bytes, not necessarily NUL-terminated */
+	memcpy(e->comm, comm, strnlen(comm, KPT_COMM_LEN));
+}
+
+static void entry(__u64 ts, __u32 cpu, __u32 probe, __u32 pid, __u32 tid,
+		  const char *comm, __u8 flags, unsigned int nr_args,
+		  const __u64 *args, unsigned int nr_stack, const __u64 *stack)
+{
+	__u64 rec[MAX_RECORD / 8];
+	struct kpt_event *e = (struct kpt_event *)rec;
+	__u32 size = sizeof(*e) + (nr_args + nr_stack) * sizeof(__u64);
+
+	head(e, KPT_EV_ENTRY, size, ts, cpu, probe, pid, tid, comm);
+	e->flags = flags;
+	e->nr_args = nr_args;
+	e->nr_stack = nr_stack;
+	memcpy(e->data, args, nr_args * sizeof(__u64));
+	memcpy(e->data + nr_args, stack, nr_stack * sizeof(__u64));
+	emit(e, size);
+}
+
+static void ret(__u64 ts, __u32 cpu, __u32 probe, __u32 pid, __u32 tid,
+		const char *comm, __s64 val, __u64 lat)
+{
+	__u64 rec[(sizeof(struct kpt_event) + sizeof(struct kpt_ret)) / 8];
+	struct kpt_event *e = (struct kpt_event *)rec;
+	struct kpt_ret *r = (struct kpt_ret *)e->data;
+
+	head(e, KPT_EV_RETURN, sizeof(rec), ts, cpu, probe, pid, tid, comm);
+	r->ret = val;
+	r->lat_ns = lat;
+	r->entry_ts_ns = ts - lat;
+	emit(e, sizeof(rec));
+}
+
+static void lost(__u64 ts, __u32 cpu, __u32 cause, __u64 count)
+{
+	__u64 rec[(sizeof(struct kpt_event) + sizeof(struct kpt_lost)) / 8];
+	struct kpt_event *e = (struct kpt_event *)rec;
+	struct kpt_lost *l = (struct kpt_lost *)e->data;
+
+	head(e, KPT_EV_LOST, sizeof(rec), ts, cpu, 0, 0, 0, "");
+	l->cause = cause;
+	l->count = count;
+	emit(e, sizeof(rec));
+}
+
+static const __u64 args6[] = {
+	0xffffff9c, 0x7ffc12345678, 0x8000, 0, 0xffffffffffffffff, 1,
+};
+
+static void gen_good(void)
+{
+	static const __u64 stack[] = {
+		0xffffffff81234500,	/* do_sys_openat2+0x0/0x1a0 */
+		0xffffffff812346b0,	/* do_sys_open+0x10/0x50 */
+		0xffffffffc0400090,	/* kpt_test_func+0x10/0x40 [kpt_test] */
+		0xffffffffc0400004,	/* kpt_test_call_loop+0x4/0x80 [...] */
+		0xffffffff81300020,	/* alias: first name listed */
+		0xffffffff80000000,	/* before the first symbol */
+		0xffffffffc0500000,	/* past the last symbol */
+	};
+	static const __u64 hidden[] = { 0, 0 };
+	static const __u64 zero_frame[] = { 0xffffffff81234500, 0 };
+	static const __u64 trunc[] = { 0xffffffff812346a0 };
+	__u64 unknown[10] = { 0 };
+	struct kpt_event *u = (struct kpt_event *)unknown;
+
+	entry(1000000123456ULL, 0, 0, 100, 101, "ls", 0, 6, args6, 7, stack);
+	ret(1000000124690ULL, 0, 0, 100, 101, "ls", -2, 1234);
+	lost(1000000200000ULL, 1, KPT_LOST_FULL, 17);
+	entry(1000001000000ULL, 2, 1, 200, 200, "cat", KPT_F_ADDR_HIDDEN, 2,
+	      args6, 2, hidden);
+	entry(1000001000001ULL, 2, 0, 200, 200, "cat", 0, 1, args6, 2,
+	      zero_frame);
+
+	/* a type from the future: skipped by its size */
+	head(u, 9, sizeof(unknown), 1000001500000ULL, 0, 0, 1, 1, "future");
+	emit(u, sizeof(unknown));
+
+	/* probe id 5 is not in the probes file; 16-byte comm with no NUL */
+	entry(1000002000000ULL, 3, 5, 300, 301, "q\"b\\n\n\t\xff\x80\x7f" "abcdefg",
+	      0, 0, NULL, 0, NULL);
+	ret(1000002000100ULL, 3, 5, 300, 301, "q\"b\\n\n\t\xff\x80\x7f" "abcdefg",
+	    0x7fffffffffffffffLL, 100);
+	ret(1000002000200ULL, 3, 1, 300, 301, "neg", -0x7fffffffffffffffLL - 1,
+	    0);
+	entry(1000003000000ULL, 1, 0, 4242, 4243, "kworker/0:1",
+	      KPT_F_STACK_TRUNC | KPT_F_SOFTIRQ, 3, args6, 1, trunc);
+	lost(1000004000000ULL, 3, KPT_LOST_NESTED, 2);
+	lost(1000004000001ULL, 0, KPT_LOST_OVERWRITTEN, 5);
+	lost(1000004000002ULL, 0, KPT_LOST_TOO_BIG, 1);
+	lost(1000004000003ULL, 0, 7, 1);
+	ret(1000005000000ULL, 1, 0, 4242, 4243, "kworker/0:1", 3, 999999999);
+}
+
+static void gen_big(void)
+{
+	static const __u64 stack[] = {
+		0xffffffffc0400080, 0xffffffffc0400010, 0xffffffff81234510,
+	};
+	const char *env = getenv("GEN_COUNT");
+	unsigned long i, count = env ? strtoul(env, NULL, 10) : 100000;
+
+	for (i = 1; i <= count; i++) {
+		__u64 args[KPT_MAX_ARGS] = { i, 0x1111, 0x2222, 0x3333,
+					     0x4444, 0x5555 };
+
+		/* sizes vary, so the 1 MiB reads cut records */
+		entry(i * 1000, i % 4, 1, 77, 78, "kpt_test", 0,
+		      i % 7 ? 6 : 1, args, i % 3 + 1, stack);
+		ret(i * 1000 + 500, i % 4, 1, 77, 78, "kpt_test", -(long)i,
+		    500);
+		if (i % 10000 == 0)
+			lost(i * 1000 + 600, 1, KPT_LOST_FULL, 3);
+	}
+}
+
+static void gen_bad(const char *kind)
+{
+	__u64 rec[MAX_RECORD / 8];
+	struct kpt_event *e = (struct kpt_event *)rec;
+
+	entry(1000, 0, 0, 1, 1, "ok", 0, 2, args6, 0, NULL);
+	ret(2000, 0, 0, 1, 1, "ok", 0, 1000);
+
+	if (!strcmp(kind, "bad-magic")) {
+		head(e, KPT_EV_LOST, 80, 3000, 0, 0, 0, 0, "");
+		e->magic = 0x4b51;
+		emit(e, 80);
+	} else if (!strcmp(kind, "bad-size")) {
+		head(e, KPT_EV_LOST, 84, 3000, 0, 0, 0, 0, "");
+		emit(e, 88);
+	} else if (!strcmp(kind, "small-size")) {
+		head(e, KPT_EV_LOST, 32, 3000, 0, 0, 0, 0, "");
+		emit(e, 80);
+	} else if (!strcmp(kind, "bad-payload")) {
+		head(e, KPT_EV_ENTRY, 64 + 2 * 8, 3000, 0, 0, 1, 1, "x");
+		e->nr_args = 3;
+		e->nr_stack = 5;
+		emit(e, 64 + 2 * 8);
+	} else if (!strcmp(kind, "too-many-args")) {
+		head(e, KPT_EV_ENTRY, 64 + 7 * 8, 3000, 0, 0, 1, 1, "x");
+		e->nr_args = 7;
+		emit(e, 64 + 7 * 8);
+	} else if (!strcmp(kind, "truncated")) {
+		/* the file ends in the middle of a record */
+		head(e, KPT_EV_ENTRY, 64 + 4 * 8, 3000, 0, 0, 1, 1, "x");
+		e->nr_args = 4;
+		emit(e, 64 + 8);
+		return;
+	} else if (!strcmp(kind, "short-header")) {
+		head(e, KPT_EV_ENTRY, 64, 3000, 0, 0, 1, 1, "x");
+		emit(e, 20);
+		return;
+	} else if (!strcmp(kind, "huge-size")) {
+		/* sound header of an unknown type, but 4 GiB long */
+		head(e, 42, 64, 3000, 0, 0, 1, 1, "x");
+		e->size = 0xfffffff8;
+		emit(e, 64);
+	} else {
+		fprintf(stderr, "gen_trace: unknown kind '%s'\n", kind);
+		exit(2);
+	}
+	/* good records after garbage must not be decoded */
+	ret(4000, 0, 0, 1, 1, "after", 0, 1000);
+}
+
+static void gen_random(void)
+{
+	unsigned long long x = 0x9e3779b97f4a7c15ULL;
+	unsigned char b[65536];
+	size_t i;
+
+	for (i = 0; i < sizeof(b); i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		b[i] = x;
+	}
+	/* a valid magic at the start, so the size is what gets checked */
+	b[0] = KPT_MAGIC & 0xff;
+	b[1] = KPT_MAGIC >> 8;
+	emit(b, sizeof(b));
+}
+
+int main(int argc, char **argv)
+{
+	const char *kind;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: gen_trace KIND FILE\n");
+		return 2;
+	}
+	kind = argv[1];
+	out = fopen(argv[2], "w");
+	if (!out) {
+		perror(argv[2]);
+		return 1;
+	}
+	if (!strcmp(kind, "good"))
+		gen_good();
+	else if (!strcmp(kind, "big"))
+		gen_big();
+	else if (!strcmp(kind, "random"))
+		gen_random();
+	else if (strcmp(kind, "empty"))
+		gen_bad(kind);
+	if (fclose(out)) {
+		perror(argv[2]);
+		return 1;
+	}
+	return 0;
+}
