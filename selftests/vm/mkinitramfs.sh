@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
 	--init)		init=$2; shift ;;
 	--add)		adds+=("$2"); shift ;;
 	--strip-ko)	strip_ko=1 ;;
-	-h|--help)	sed -n '3,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help)	sed -n '3,/^set -e/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*)		die "unknown option: $1" ;;
 	esac
 	shift

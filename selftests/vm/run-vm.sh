@@ -4,7 +4,8 @@
 # run the selftests (or the demo, or any command) in it and judge the run.
 #
 # usage: run-vm.sh [options]
-#   --kernel PATH        vmlinuz to boot (default: newest /boot/vmlinuz-*-amd64)
+#   --kernel PATH        vmlinuz to boot (default: default-kver.sh's, the
+#                        kernel of linux-image-amd64)
 #   --mode MODE          check: sh /selftests/run_tests.sh, KTAP expected
 #                        run:   sh /selftests/vm/demo.sh (kptrace on openat2)
 #                        cmd:   the --guest-cmd command
@@ -25,7 +26,7 @@
 #
 # Guest layout mirrors the repository with / as its root: /kptrace.ko,
 # /tools/kptrace, /selftests/..., /selftests/test_modules/kpt_test.ko; the
-# environment has KPTRACE_KO, KPT_TEST_KO and KPTRACE (the reader) set.
+# environment has KPT_KO, KPT_TEST_KO and KPTRACE (the reader) set.
 #
 # The run fails on: a timeout, a missing end marker, a non-zero exit code of
 # the guest command, a kernel fault (vmlib.sh: VM_FAULT_RE) on the console
@@ -78,7 +79,7 @@ while [ $# -gt 0 ]; do
 	--mem)		mem=$2; shift ;;
 	--no-retry)	retry=0 ;;
 	-v)		verbose=1 ;;
-	-h|--help)	sed -n '3,35s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help)	sed -n '3,/^set -e/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*)		die "unknown option: $1 (see --help)" ;;
 	esac
 	shift
@@ -91,9 +92,9 @@ cmd)	[ -n "$guest_cmd" ] || die "--mode cmd needs --guest-cmd" ;;
 esac
 [ "$verbose" = 1 ] || verbose=0
 if [ -z "$kernel" ]; then
-	kernel=$(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -n 1) ||
-		true
-	[ -n "$kernel" ] || die "no /boot/vmlinuz-*-amd64: give --kernel"
+	kver=$("$here/default-kver.sh") ||
+		die "no Debian kernel in /boot: give --kernel"
+	kernel=/boot/vmlinuz-$kver
 fi
 [ -r "$kernel" ] || die "cannot read kernel $kernel"
 command -v "$qemu" >/dev/null ||
@@ -173,9 +174,9 @@ esac
 	printf 'VM_TOKEN=%s\n' "$token"
 	printf 'VM_MODE=%s\n' "$mode"
 	printf "VM_CMD='%s'\n" "$cmd"
-	printf 'KPTRACE_KO=/kptrace.ko\nKPT_TEST_KO=/selftests/test_modules/kpt_test.ko\n'
+	printf 'KPT_KO=/kptrace.ko\nKPT_TEST_KO=/selftests/test_modules/kpt_test.ko\n'
 	printf 'KPTRACE=/tools/kptrace\n'
-	printf 'export VM_MODE KPTRACE_KO KPT_TEST_KO KPTRACE\n'
+	printf 'export VM_MODE KPT_KO KPT_TEST_KO KPTRACE\n'
 } >"$work/kptrace-vm.env"
 pack+=(--add "$work/kptrace-vm.env:/etc/kptrace-vm.env")
 

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# kptrace top-level Makefile.  Quiet by default, V=1 shows the commands.
+#
+#   make [KDIR=...]     kptrace.ko (from ./Kbuild) and tools/kptrace
+#   make module         kptrace.ko only
+#   make tools          tools/kptrace only
+#   make test-module    selftests/test_modules/kpt_test.ko
+#   make install        modules_install, tools/kptrace to /usr/local/sbin
+#   make clean
+#   make style          checkpatch.pl --strict over module/, tools/, kpt_test.c
+#   make check          selftests in QEMU on the Debian kernel (KTAP)
+#   make run            demo in QEMU: kptrace on do_sys_openat2
+#   make dkms-check     dkms add + build of this tree, then remove (root)
+#
+# KDIR defaults to the running kernel's headers.  check, run and dkms-check
+# use the Debian kernel of linux-image-amd64 (bookworm: 6.1.0-N-amd64;
+# KVER= overrides, e.g. KVER=6.1.0-56-rt-amd64), and install the Debian packages they need when missing.
+# VM_TIMEOUT= (seconds, default 600) bounds one guest boot; VM_ARGS= passes
+# more options to selftests/vm/run-vm.sh.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+DESTDIR ?=
+SBINDIR ?= /usr/local/sbin
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+VM_DEBS := qemu-system-x86 busybox-static cpio kmod linux-image-amd64 \
+	   linux-headers-amd64 gcc make libc6-dev
+STYLE_FILES = $(wildcard module/*.[ch] tools/*.[ch] selftests/test_modules/*.c)
+CHECKPATCH ?= $(firstword $(wildcard \
+	$(KDIR)/scripts/checkpatch.pl \
+	$(KDIR)/source/scripts/checkpatch.pl \
+	/usr/src/linux-headers-*/scripts/checkpatch.pl \
+	/usr/src/linux-source-*/scripts/checkpatch.pl))
+
+# The Debian kernel linux-image-amd64 installs (evaluated when used, so
+# after vm-deps installed it).
+debian_kver = $(shell selftests/vm/default-kver.sh)
+
+all: module tools
+
+kdir-ok:
+	@[ -f "$(KDIR)/Makefile" ] || { \
+	  echo "No kernel headers at KDIR=$(KDIR)."; \
+	  echo "Install linux-headers-$$(uname -r), or pass KDIR=/lib/modules/<version>/build"; \
+	  echo "(installed: $$(ls -d /lib/modules/*/build 2>/dev/null | tr '\n' ' '))"; \
+	  exit 1; }
+
+module: kdir-ok
+	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+tools:
+	@$(if $(Q),echo "  MAKE    tools/kptrace")
+	$(Q)$(MAKE) $(if $(Q),-s) -C tools
+
+test-module: kdir-ok
+	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/test_modules modules
+
+# The selftests' own static helpers, when their Makefile has them.
+selftests-helpers:
+	@$(if $(Q),echo "  MAKE    selftests/helpers")
+	$(Q)if [ -f selftests/Makefile ]; then \
+		$(MAKE) $(if $(Q),-s) -C selftests helpers; fi
+
+install: all
+	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(Q)install -D -m 0755 tools/kptrace $(DESTDIR)$(SBINDIR)/kptrace
+
+clean:
+	$(Q)if [ -f "$(KDIR)/Makefile" ]; then \
+		$(MAKE) -C $(KDIR) M=$(CURDIR) clean; \
+		$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/test_modules clean; \
+	else \
+		find . -path ./.git -prune -o \( -name '*.o' -o -name '*.ko' \
+		  -o -name '*.mod' -o -name '*.mod.c' -o -name '.*.cmd' \
+		  -o -name '*.o.d' -o -name Module.symvers \
+		  -o -name modules.order \) -type f -print0 | xargs -0 rm -f; \
+	fi
+	$(Q)if [ -f tools/Makefile ]; then $(MAKE) -C tools clean; fi
+	$(Q)if [ -f selftests/Makefile ]; then \
+		rm -f selftests/helpers/kpt_read selftests/helpers/kpt_insmod; fi
+
+style:
+	@if [ -z "$(CHECKPATCH)" ]; then \
+	  echo "style: checkpatch.pl not found in $(KDIR)/scripts or"; \
+	  echo "style: /usr/src/linux-{headers,source}-*/scripts. Debian ships it"; \
+	  echo "style: only in linux-source-X.Y; for example:"; \
+	  echo "style:   apt-get install linux-source-6.1 && tar -C /usr/src -xJf \\"; \
+	  echo "style:   /usr/src/linux-source-6.1.tar.xz linux-source-6.1/scripts"; \
+	  echo "style: or pass CHECKPATCH=/path/to/checkpatch.pl"; \
+	  exit 1; fi
+	$(Q)$(CHECKPATCH) --no-tree --strict --terse -f $(STYLE_FILES) && \
+		echo "style: clean ($(words $(STYLE_FILES)) files)"
+
+vm-deps:
+	$(Q)selftests/vm/install-deps.sh $(VM_DEBS)
+
+# Everything the guest needs, built against KDIR (given by check and run).
+vm-build: module tools test-module selftests-helpers
+
+check run: vm-deps
+	$(Q)kver='$(KVER)'; [ -n "$$kver" ] || kver='$(debian_kver)'; \
+	[ -n "$$kver" ] || { echo "no /boot/vmlinuz-*-amd64"; exit 2; }; \
+	$(MAKE) --no-print-directory KDIR=/lib/modules/$$kver/build vm-build && \
+	V='$(V)' VM_TIMEOUT='$(VM_TIMEOUT)' selftests/vm/run-vm.sh \
+		--kernel /boot/vmlinuz-$$kver --mode $@ $(VM_ARGS)
+
+dkms-check:
+	$(Q)V='$(V)' selftests/vm/dkms-check.sh $(KVER)
+
+.PHONY: all kdir-ok module tools test-module selftests-helpers install \
+	clean style vm-deps vm-build check run dkms-check
