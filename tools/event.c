@@ -281,7 +281,8 @@ static void print_lost(const struct event_fmt *fmt, const struct kpt_event *e)
 	const struct kpt_lost *l = (const void *)e->data;
 
 	if (fmt->json)
-		fprintf(fmt->out, "{\"type\":\"lost\",\"cpu\":%u,\"cause\":\"%s\",\"count\":%llu}\n",
+		fprintf(fmt->out,
+			"{\"type\":\"lost\",\"cpu\":%u,\"cause\":\"%s\",\"count\":%llu}\n",
 			e->cpu, event__lost_cause(l->cause),
 			(unsigned long long)l->count);
 	else

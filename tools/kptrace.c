@@ -29,8 +29,8 @@
 
 #define KPTRACE_VERSION	"0.1"
 
-#define READ_BUF_SIZE	(1 << 20)	/* one read(): many records */
-#define OUT_BUF_SIZE	(1 << 20)	/* stdio buffer of stdout */
+#define READ_BUF_SIZE	(1024 * 1024)	/* one read(): many records */
+#define OUT_BUF_SIZE	(1024 * 1024)	/* stdio buffer of stdout */
 
 /* Each can be replaced by an environment variable, for tests. */
 #define DEVICE_PATH	"/dev/kptrace"
@@ -56,6 +56,7 @@ static struct env {
 	.pid = -1,
 };
 
+/* set by the signal handler: volatile sig_atomic_t is what C allows there */
 static volatile sig_atomic_t exiting;
 
 /* What the records said, for the summary. */
@@ -104,7 +105,7 @@ static const char usage_text[] =
 "                         /dev/kptrace ('-': stdin); needs no module\n"
 "  -s, --stats            print the module's statistics and exit; with\n"
 "                         other options, trace and print them at the end\n"
-"  -q, --quiet            no banner, no summary at exit\n"
+"  -q, --quiet            no banner, no notes, no summary at exit\n"
 "  -h, --help             print this help and exit\n"
 "  -V, --version          print the version and exit\n"
 "\n"
@@ -295,17 +296,20 @@ static int device__open(struct source *src, struct kpt_info *info)
 	if (src->fd < 0) {
 		switch (errno) {
 		case ENOENT:
-			fprintf(stderr, "kptrace: %s not found: is the kptrace module loaded? (insmod kptrace.ko name=SYMBOL)\n",
+			fprintf(stderr,
+				"kptrace: %s not found: is the kptrace module loaded? (insmod kptrace.ko name=SYMBOL)\n",
 				path);
 			break;
 		case EACCES:
 		case EPERM:
-			fprintf(stderr, "kptrace: opening %s needs root (CAP_PERFMON or CAP_SYS_ADMIN)\n",
+			fprintf(stderr,
+				"kptrace: opening %s needs root (CAP_PERFMON or CAP_SYS_ADMIN)\n",
 				path);
 			break;
 		case ENXIO:
 		case ENODEV:
-			fprintf(stderr, "kptrace: %s has no driver behind it: is the kptrace module loaded?\n",
+			fprintf(stderr,
+				"kptrace: %s has no driver behind it: is the kptrace module loaded?\n",
 				path);
 			break;
 		case EBUSY:
@@ -323,7 +327,8 @@ static int device__open(struct source *src, struct kpt_info *info)
 	memset(info, 0, sizeof(*info));
 	if (ioctl(src->fd, KPT_IOC_INFO, info)) {
 		if (errno == ENOTTY || errno == EINVAL)
-			fprintf(stderr, "kptrace: %s is not a kptrace device (it does not answer KPT_IOC_INFO)\n",
+			fprintf(stderr,
+				"kptrace: %s is not a kptrace device (it does not answer KPT_IOC_INFO)\n",
 				path);
 		else
 			fprintf(stderr, "kptrace: KPT_IOC_INFO on %s failed: %s\n",
@@ -336,7 +341,8 @@ static int device__open(struct source *src, struct kpt_info *info)
 		return -1;
 	}
 	if (info->version != KPT_VERSION) {
-		fprintf(stderr, "kptrace: the module writes record format version %u but this reader knows only version %d: use the kptrace tool built with the module\n",
+		fprintf(stderr,
+			"kptrace: the module speaks record format version %u, this reader only version %d: use the reader built with the module\n",
 			info->version, KPT_VERSION);
 		return -1;
 	}
@@ -377,8 +383,8 @@ static int sink__open_file(struct sink *sink)
 {
 	if (!strcmp(sink->path, "-")) {
 		if (isatty(STDOUT_FILENO)) {
-			fputs("kptrace: -w - would write binary records to a terminal: redirect stdout\n",
-			      stderr);
+			fprintf(stderr,
+				"kptrace: -w - would write binary records to a terminal: redirect stdout\n");
 			return -1;
 		}
 		sink->path = "standard output";
@@ -475,9 +481,10 @@ static size_t records__handle(struct sink *sink, char *buf, size_t len,
 		}
 		default:
 			counts.unknown++;
-			if (!unknown_reported) {
+			if (!unknown_reported && !env.quiet) {
 				unknown_reported = true;
-				fprintf(stderr, "kptrace: skipping records of unknown type %u (a newer module?)\n",
+				fprintf(stderr,
+					"kptrace: skipping records of unknown type %u (a newer module?)\n",
 					e->type);
 			}
 			/* saved as they came, but there is nothing to print */
@@ -509,7 +516,8 @@ static void report_bad(const struct source *src, size_t at, size_t len,
 		counts.dropped += rest;
 		if (counts.bad > 1)
 			return;
-		fprintf(stderr, "kptrace: bad record from %s (%s) at offset %zu of a %zu-byte read: dropped its last %llu bytes\n",
+		fprintf(stderr,
+			"kptrace: bad record from %s (%s) at offset %zu of a %zu-byte read: dropped its last %llu bytes\n",
 			src->path, why, at, len, rest);
 		return;
 	}
@@ -546,7 +554,8 @@ static int records__pump(struct source *src, struct sink *sink, char *buf,
 			if (errno == EINTR)
 				continue;
 			if (errno == EINVAL && src->device)
-				fprintf(stderr, "kptrace: read of %s failed: its next record is larger than the %zu-byte buffer\n",
+				fprintf(stderr,
+					"kptrace: read of %s failed: its next record is larger than the %zu-byte buffer\n",
 					src->path, buf_size);
 			else
 				fprintf(stderr, "kptrace: read of %s failed: %s\n",
@@ -555,7 +564,8 @@ static int records__pump(struct source *src, struct sink *sink, char *buf,
 		}
 		if (!n) {
 			if (have) {
-				fprintf(stderr, "kptrace: %s: truncated record at offset %llu: dropped the last %zu bytes\n",
+				fprintf(stderr,
+					"kptrace: %s: truncated record at offset %llu: dropped the last %zu bytes\n",
 					src->path, src->offset, have);
 				counts.bad++;
 				counts.dropped += have;
@@ -615,7 +625,8 @@ static int stats__show(FILE *f, bool for_summary)
 		if (for_summary)
 			return err;
 		if (err == -ENOENT)
-			fprintf(stderr, "kptrace: %s not found: is the kptrace module loaded and debugfs mounted? (mount -t debugfs none /sys/kernel/debug)\n",
+			fprintf(stderr,
+				"kptrace: %s not found: is the kptrace module loaded and debugfs mounted? (mount -t debugfs none /sys/kernel/debug)\n",
 				path);
 		else if (err == -EACCES || err == -EPERM)
 			fprintf(stderr, "kptrace: reading %s needs root\n",
@@ -729,10 +740,12 @@ int main(int argc, char **argv)
 		if (!env.no_stack) {
 			ksyms = ksyms__load(path);
 			if (!ksyms)
-				fprintf(stderr, "kptrace: cannot read %s (%s): call traces will show bare addresses\n",
+				fprintf(stderr,
+					"kptrace: cannot read %s (%s): call traces will show bare addresses\n",
 					path, strerror(errno));
 			else if (!ksyms__count(ksyms))
-				fprintf(stderr, "kptrace: %s shows no addresses (kptr_restrict?): call traces will show bare addresses\n",
+				fprintf(stderr,
+					"kptrace: %s shows no addresses (kptr_restrict?): call traces will show bare addresses\n",
 					path);
 		}
 		sink.fmt.out = stdout;

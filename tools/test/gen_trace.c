@@ -136,9 +136,9 @@ static void gen_good(void)
 	emit(u, sizeof(unknown));
 
 	/* probe id 5 is not in the probes file; 16-byte comm with no NUL */
-	entry(1000002000000ULL, 3, 5, 300, 301, "q\"b\\n\n\t\xff\x80\x7f" "abcdefg",
+	entry(1000002000000ULL, 3, 5, 300, 301, "q\"b\\n\n\t\377\200\177abcdefg",
 	      0, 0, NULL, 0, NULL);
-	ret(1000002000100ULL, 3, 5, 300, 301, "q\"b\\n\n\t\xff\x80\x7f" "abcdefg",
+	ret(1000002000100ULL, 3, 5, 300, 301, "q\"b\\n\n\t\377\200\177abcdefg",
 	    0x7fffffffffffffffLL, 100);
 	ret(1000002000200ULL, 3, 1, 300, 301, "neg", -0x7fffffffffffffffLL - 1,
 	    0);

@@ -1,0 +1,432 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of tools/kptrace; no kernel, no module, no root needed.
+#
+# test/gen_trace writes synthetic record files (as `kptrace -w` saves them);
+# `kptrace -r` decodes them against the fake test/data/kallsyms and
+# test/data/probes, and the exact text and JSON outputs are compared with
+# test/expected/. Garbage and truncated files must be refused with one
+# message and exit status 1, never a crash. The command line, the error
+# messages and --stats (on test/data/stats) are checked too, and the decoder
+# runs under valgrind when it is installed.
+#
+# Output: KTAP-ish "ok N name" / "not ok N name" lines, then "N passed,
+# N failed". Exit status 1 if any test failed.
+# UPDATE=1 test/run.sh rewrites test/expected/ from the current output.
+
+set -u
+cd "$(dirname "$0")/.." || exit 1
+
+KPT=./kptrace
+DATA=test/data
+EXP=test/expected
+OUT=test/out
+export KPTRACE_KALLSYMS=$DATA/kallsyms
+export KPTRACE_PROBES=$DATA/probes
+export KPTRACE_STATS=$DATA/stats
+export KPTRACE_DEVICE=$OUT/no-such-device
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+nr=0
+passed=0
+failed=0
+skipped=0
+
+echo "TAP version 13"
+
+ok()
+{
+	nr=$((nr + 1))
+	passed=$((passed + 1))
+	echo "ok $nr $1"
+}
+
+not_ok()
+{
+	nr=$((nr + 1))
+	failed=$((failed + 1))
+	echo "not ok $nr $1"
+	if [ -n "${2:-}" ]; then
+		printf '%s\n' "$2" | head -40 | sed 's/^/# /'
+	fi
+}
+
+skip()
+{
+	nr=$((nr + 1))
+	skipped=$((skipped + 1))
+	echo "ok $nr $1 # SKIP $2"
+}
+
+# run NAME CMD...: runs CMD, stdout in $OUT/NAME.out, stderr in
+# $OUT/NAME.err, exit status in $rc.
+run()
+{
+	local name=$1
+
+	shift
+	"$@" >"$OUT/$name.out" 2>"$OUT/$name.err"
+	rc=$?
+}
+
+# same FILE EXPECTED: empty if equal, else a diff
+same()
+{
+	if [ "${UPDATE:-}" = 1 ] && [[ $2 == "$EXP"/* ]]; then
+		cp "$1" "$2"
+	fi
+	diff -u "$2" "$1" 2>&1
+}
+
+# check_run NAME RC CMD...: the output must equal $EXP/NAME.out and, if
+# it exists, $EXP/NAME.err; the exit status must be RC.
+check_run()
+{
+	local name=$1 want_rc=$2 d
+
+	shift 2
+	run "$name" "$@"
+	if [ "$rc" != "$want_rc" ]; then
+		not_ok "$name" "exit status $rc, expected $want_rc
+$(cat "$OUT/$name.err")"
+		return
+	fi
+	d=$(same "$OUT/$name.out" "$EXP/$name.out")
+	if [ -z "$d" ] && [ -e "$EXP/$name.err" ]; then
+		d=$(same "$OUT/$name.err" "$EXP/$name.err")
+	fi
+	if [ -n "$d" ]; then
+		not_ok "$name" "$d"
+	else
+		ok "$name"
+	fi
+}
+
+# check_msg NAME RC MESSAGE CMD...: exit status RC, nothing on stdout, and
+# exactly MESSAGE (one line, or two for usage errors) on stderr.
+check_msg()
+{
+	local name=$1 want_rc=$2 msg=$3
+
+	shift 3
+	run "$name" "$@"
+	if [ "$rc" != "$want_rc" ]; then
+		not_ok "$name" "exit status $rc, expected $want_rc
+$(cat "$OUT/$name.err")"
+	elif [ -s "$OUT/$name.out" ]; then
+		not_ok "$name" "unexpected output: $(head -3 "$OUT/$name.out")"
+	elif [ "$(cat "$OUT/$name.err")" != "$msg" ]; then
+		not_ok "$name" "stderr: $(cat "$OUT/$name.err")
+expected: $msg"
+	else
+		ok "$name"
+	fi
+}
+
+usage_msg()
+{
+	printf 'kptrace: %s\nTry '\''kptrace --help'\'' for more information.' "$1"
+}
+
+# --- synthetic traces ---------------------------------------------------
+
+gen_ok=1
+for kind in good empty bad-magic bad-size small-size bad-payload \
+	    too-many-args truncated short-header huge-size random; do
+	test/gen_trace "$kind" "$OUT/$kind.bin" || gen_ok=
+done
+GEN_COUNT=100000 test/gen_trace big "$OUT/big.bin" || gen_ok=
+if [ -n "$gen_ok" ]; then
+	ok "gen_trace writes the synthetic traces"
+else
+	not_ok "gen_trace writes the synthetic traces"
+fi
+
+run ksyms test/test_ksyms "$DATA/kallsyms"
+if [ "$rc" = 0 ]; then
+	ok "ksyms: sizes, aliases, modules, table ends"
+else
+	not_ok "ksyms: sizes, aliases, modules, table ends" "$(cat "$OUT/ksyms.out" "$OUT/ksyms.err")"
+fi
+
+# --- decoding -----------------------------------------------------------
+
+check_run text 0 $KPT -r "$OUT/good.bin"
+check_run json 0 $KPT -r "$OUT/good.bin" -j
+check_run no-stack 0 $KPT -r "$OUT/good.bin" --no-stack -q
+check_run json-no-stack 0 $KPT -r "$OUT/good.bin" --json --no-stack -q
+
+# every line is one valid JSON object: json.tool, then exact values
+bad_lines=0
+while IFS= read -r line; do
+	printf '%s\n' "$line" | python3 -m json.tool >/dev/null 2>&1 ||
+		bad_lines=$((bad_lines + 1))
+done <"$OUT/json.out"
+if [ "$bad_lines" = 0 ] && [ -s "$OUT/json.out" ]; then
+	ok "json: every line passes python3 -m json.tool"
+else
+	not_ok "json: every line passes python3 -m json.tool" "$bad_lines bad lines"
+fi
+
+d=$(python3 - "$OUT/json.out" <<'EOF' 2>&1
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1], "rb")]
+e = ev[0]
+assert e["type"] == "entry" and e["probe"] == "do_sys_openat2", e
+assert e["args"][4] == 2**64 - 1 and e["args"][0] == 0xffffff9c, e["args"]
+assert e["stack"][2] == {"addr": "0xffffffffc0400090",
+                         "sym": "kpt_test_func+0x10/0x40 [kpt_test]",
+                         "module": "kpt_test"}, e["stack"][2]
+assert e["stack"][5]["sym"] is None
+r = ev[1]
+assert (r["ret"], r["lat_ns"], r["entry_ts_ns"]) == (-2, 1234, r["ts_ns"] - 1234)
+assert ev[2] == {"type": "lost", "cpu": 1, "cause": "full", "count": 17}
+odd = [x for x in ev if x.get("probe") == "probe5"][0]
+assert odd["comm"] == 'q"b\\n\n\t\xff\x80\x7fabcdef', repr(odd["comm"])
+assert min(x.get("ret", 0) for x in ev) == -2**63
+assert max(x.get("ret", 0) for x in ev) == 2**63 - 1
+assert [x for x in ev if x.get("stack_truncated")][0]["pid"] == 4242
+EOF
+)
+if [ -z "$d" ]; then
+	ok "json: exact u64/s64 values, escapes, module frames"
+else
+	not_ok "json: exact u64/s64 values, escapes, module frames" "$d"
+fi
+
+check_run pid-filter 0 $KPT -r "$OUT/good.bin" -p 4242
+check_run comm-filter 0 $KPT -r "$OUT/good.bin" -c cat --no-stack
+check_run count 0 $KPT -r "$OUT/good.bin" -n 2
+
+run quiet $KPT -r "$OUT/good.bin" -q
+if [ "$rc" = 0 ] && [ ! -s "$OUT/quiet.err" ] &&
+   cmp -s "$OUT/quiet.out" "$OUT/text.out"; then
+	ok "quiet: same output, nothing on stderr"
+else
+	not_ok "quiet: same output, nothing on stderr" "$(cat "$OUT/quiet.err")"
+fi
+
+run stdin $KPT -r - <"$OUT/good.bin"
+if [ "$rc" = 0 ] && cmp -s "$OUT/stdin.out" "$OUT/text.out"; then
+	ok "replay from stdin"
+else
+	not_ok "replay from stdin" "$(cat "$OUT/stdin.err")"
+fi
+
+run no-probes env KPTRACE_PROBES=/nonexistent $KPT -r "$OUT/good.bin" -q
+if [ "$rc" = 0 ] &&
+   [ "$(head -1 "$OUT/no-probes.out")" = "ls-101 [000] 1000.000123: probe0: arg0=0xffffff9c arg1=0x7ffc12345678 arg2=0x8000 arg3=0x0 arg4=0xffffffffffffffff arg5=0x1" ]; then
+	ok "no probes file: names fall back to probe<id>"
+else
+	not_ok "no probes file: names fall back to probe<id>" "$(head -2 "$OUT/no-probes.out" "$OUT/no-probes.err")"
+fi
+
+run no-kallsyms env KPTRACE_KALLSYMS=/nonexistent $KPT -r "$OUT/good.bin" -q
+if [ "$rc" = 0 ] &&
+   [ "$(cat "$OUT/no-kallsyms.err")" = "kptrace: cannot read /nonexistent (No such file or directory): call traces will show bare addresses" ] &&
+   grep -qx '  \[<ffffffff81234500>\] 0xffffffff81234500' "$OUT/no-kallsyms.out"; then
+	ok "no kallsyms: one warning, bare addresses"
+else
+	not_ok "no kallsyms: one warning, bare addresses" "$(cat "$OUT/no-kallsyms.err")"
+fi
+
+# kptr_restrict: every address 0
+sed 's/^[0-9a-f]*/0000000000000000/' "$DATA/kallsyms" >"$OUT/kallsyms.zero"
+run zero-kallsyms env KPTRACE_KALLSYMS=$OUT/kallsyms.zero $KPT -r "$OUT/good.bin" -q
+if [ "$rc" = 0 ] && grep -q 'shows no addresses' "$OUT/zero-kallsyms.err" &&
+   grep -qx '  \[<ffffffff81234500>\] 0xffffffff81234500' "$OUT/zero-kallsyms.out"; then
+	ok "zeroed kallsyms (kptr_restrict): bare addresses"
+else
+	not_ok "zeroed kallsyms (kptr_restrict): bare addresses" "$(cat "$OUT/zero-kallsyms.err")"
+fi
+
+# 100000 entry/return pairs with 10 lost records: records cut by the 1 MiB
+# reads must be carried over, not lost
+run big $KPT -r "$OUT/big.bin" --no-stack
+lines=$(wc -l <"$OUT/big.out")
+summary="kptrace: 200000 events (100000 entries, 100000 returns), 30 lost (full 30)"
+if [ "$rc" = 0 ] && [ "$lines" = 200010 ] &&
+   [ "$(cat "$OUT/big.err")" = "$summary" ] &&
+   [ "$(tail -2 "$OUT/big.out" | head -1)" = "kpt_test-78 [000] 0.100000: kpt_test_func+0x4: ret=-100000 lat_ns=500" ]; then
+	ok "big trace across many reads: every record once"
+else
+	not_ok "big trace across many reads: every record once" "rc=$rc lines=$lines $(cat "$OUT/big.err")"
+fi
+
+# --- saving (-w), tested on a replay --------------------------------------
+
+run save $KPT -r "$OUT/good.bin" -w "$OUT/copy.bin" -q
+if [ "$rc" = 0 ] && [ ! -s "$OUT/save.out" ] &&
+   cmp -s "$OUT/good.bin" "$OUT/copy.bin"; then
+	ok "save: -w writes the records as they came"
+else
+	not_ok "save: -w writes the records as they came" "$(cat "$OUT/save.err")"
+fi
+
+run save-count $KPT -r "$OUT/good.bin" -w "$OUT/copy2.bin" -n 2
+# the first entry (64 + 13 * 8) and return (64 + 24) records
+head -c 256 "$OUT/good.bin" >"$OUT/first2.bin"
+if [ "$rc" = 0 ] && cmp -s "$OUT/first2.bin" "$OUT/copy2.bin" &&
+   [ "$(cat "$OUT/save-count.err")" = "kptrace: 2 events (1 entries, 1 returns), 0 lost, 256 bytes saved to $OUT/copy2.bin" ]; then
+	ok "save: -n stops at a record boundary"
+else
+	not_ok "save: -n stops at a record boundary" "$(cat "$OUT/save-count.err")"
+fi
+
+run save-pid $KPT -r "$OUT/good.bin" -w "$OUT/copy3.bin" -p 4242 -q
+run replay-pid $KPT -r "$OUT/copy3.bin" -q
+if [ "$rc" = 0 ] && cmp -s "$OUT/replay-pid.out" "$OUT/pid-filter.out"; then
+	ok "save: -p keeps the matching and lost records"
+else
+	not_ok "save: -p keeps the matching and lost records" "$(diff "$OUT/replay-pid.out" "$OUT/pid-filter.out")"
+fi
+
+# --- garbage ------------------------------------------------------------
+
+for kind in bad-magic bad-size small-size bad-payload too-many-args \
+	    truncated short-header huge-size random; do
+	run "$kind" $KPT -r "$OUT/$kind.bin"
+	if [ "$rc" != 1 ]; then
+		not_ok "garbage: $kind" "exit status $rc, expected 1"
+	elif grep -q after "$OUT/$kind.out"; then
+		not_ok "garbage: $kind" "decoded records after the bad one"
+	else
+		d=$(same "$OUT/$kind.err" "$EXP/$kind.err")
+		if [ -n "$d" ]; then
+			not_ok "garbage: $kind" "$d"
+		else
+			ok "garbage: $kind"
+		fi
+	fi
+done
+
+# every prefix of the good trace: cut records are refused, never crash
+bad=0
+size=$(stat -c %s "$OUT/good.bin")
+for cut in $(seq 1 7 "$size"); do
+	head -c "$cut" "$OUT/good.bin" >"$OUT/cut.bin"
+	$KPT -r "$OUT/cut.bin" -j >/dev/null 2>&1
+	rc=$?
+	[ "$rc" -le 1 ] || bad=$((bad + 1))
+done
+if [ "$bad" = 0 ]; then
+	ok "garbage: every cut of the good trace exits 0 or 1"
+else
+	not_ok "garbage: every cut of the good trace exits 0 or 1" "$bad crashes"
+fi
+
+run empty $KPT -r "$OUT/empty.bin"
+if [ "$rc" = 0 ] && [ ! -s "$OUT/empty.out" ] &&
+   [ "$(cat "$OUT/empty.err")" = "kptrace: 0 events (0 entries, 0 returns), 0 lost" ]; then
+	ok "empty trace"
+else
+	not_ok "empty trace" "rc=$rc $(cat "$OUT/empty.err")"
+fi
+
+# --- the device: errors only, on the host ---------------------------------
+
+check_msg no-device 1 \
+	"kptrace: $OUT/no-such-device not found: is the kptrace module loaded? (insmod kptrace.ko name=SYMBOL)" \
+	$KPT
+check_msg not-kptrace 1 \
+	"kptrace: /dev/null is not a kptrace device (it does not answer KPT_IOC_INFO)" \
+	env KPTRACE_DEVICE=/dev/null $KPT
+# a 0600 file of root's, opened by nobody: EACCES
+if [ "$(id -u)" != 0 ]; then
+	skip device-eacces "needs root, to run kptrace as nobody"
+elif ! command -v setpriv >/dev/null; then
+	skip device-eacces "setpriv (util-linux) not installed"
+else
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"
+	cp $KPT "$tmp/kptrace"
+	: >"$tmp/kptrace-dev"
+	chmod 600 "$tmp/kptrace-dev"
+	check_msg device-eacces 1 \
+		"kptrace: opening $tmp/kptrace-dev needs root (CAP_PERFMON or CAP_SYS_ADMIN)" \
+		env KPTRACE_DEVICE="$tmp/kptrace-dev" setpriv --reuid=65534 \
+		--regid=65534 --clear-groups "$tmp/kptrace"
+	rm -rf "$tmp"
+fi
+check_msg replay-missing 1 \
+	"kptrace: cannot open /nonexistent.bin: No such file or directory" \
+	$KPT -r /nonexistent.bin
+check_msg replay-dir 1 \
+	"kptrace: test is a directory, not a trace saved with -w" \
+	$KPT -r test
+
+# --- command line -------------------------------------------------------
+
+check_msg usage-count 2 "$(usage_msg "invalid count '0': a number of events > 0")" $KPT -n 0
+check_msg usage-count-junk 2 "$(usage_msg "invalid count '12x': a number of events > 0")" $KPT -n 12x
+check_msg usage-duration 2 "$(usage_msg "invalid duration '-1': a number of seconds > 0")" $KPT -d -1
+check_msg usage-pid 2 "$(usage_msg "invalid pid 'abc'")" $KPT -p abc
+check_msg usage-option 2 "$(usage_msg "invalid option '-x'")" $KPT -x
+check_msg usage-long-option 2 "$(usage_msg "invalid option '--bogus'")" $KPT --bogus
+check_msg usage-missing 2 "$(usage_msg "option '-n' needs an argument")" $KPT -n
+check_msg usage-argument 2 "$(usage_msg "unexpected argument 'foo'")" $KPT foo
+check_msg usage-write-json 2 "$(usage_msg "-j and --no-stack are for printing: -w saves the raw records")" $KPT -w x -j
+check_msg usage-stats-replay 2 "$(usage_msg "-s shows the module's statistics: it does not apply to -r")" $KPT -s -r x
+
+run help $KPT --help
+if [ "$rc" = 0 ] && grep -q '^EXAMPLES:' "$OUT/help.out" &&
+   grep -q 'kptrace -w trace.bin' "$OUT/help.out" && [ ! -s "$OUT/help.err" ]; then
+	ok "help: on stdout, with EXAMPLES"
+else
+	not_ok "help: on stdout, with EXAMPLES"
+fi
+
+run version $KPT -V
+if [ "$rc" = 0 ] && grep -q '^kptrace .* (record format version 1)$' "$OUT/version.out"; then
+	ok "version"
+else
+	not_ok "version"
+fi
+
+# --- stats --------------------------------------------------------------
+
+check_run stats 0 $KPT --stats
+check_msg stats-missing 1 \
+	"kptrace: /nonexistent not found: is the kptrace module loaded and debugfs mounted? (mount -t debugfs none /sys/kernel/debug)" \
+	env KPTRACE_STATS=/nonexistent $KPT -s
+
+# --- valgrind -----------------------------------------------------------
+
+if [ ! -x ./kptrace-dyn ]; then
+	skip valgrind "kptrace-dyn not built"
+elif ! command -v valgrind >/dev/null; then
+	skip valgrind "valgrind not installed"
+else
+	vg_bad=
+	GEN_COUNT=3000 test/gen_trace big "$OUT/medium.bin"
+	for args in "-r $OUT/good.bin" "-r $OUT/good.bin -j" \
+		    "-r $OUT/medium.bin -j -p 77" "-r $OUT/bad-magic.bin" \
+		    "-r $OUT/truncated.bin" "-r $OUT/random.bin -j" \
+		    "-r $OUT/huge-size.bin" "-r $OUT/good.bin -w $OUT/vg.bin" \
+		    "-s" "-n 0"; do
+		# shellcheck disable=SC2086
+		valgrind -q --error-exitcode=99 --leak-check=full \
+			--show-leak-kinds=all --errors-for-leak-kinds=all \
+			./kptrace-dyn $args >/dev/null 2>"$OUT/valgrind.err"
+		if [ $? = 99 ]; then
+			vg_bad="$vg_bad
+$args: $(cat "$OUT/valgrind.err")"
+		fi
+	done
+	if [ -z "$vg_bad" ]; then
+		ok "valgrind: no errors, no leaks"
+	else
+		not_ok "valgrind: no errors, no leaks" "$vg_bad"
+	fi
+fi
+
+echo "1..$nr"
+if [ "$skipped" != 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" = 0 ]
