@@ -31,7 +31,8 @@ endif
 
 VM_DEBS := qemu-system-x86 busybox-static cpio kmod linux-image-amd64 \
 	   linux-headers-amd64 gcc make libc6-dev
-STYLE_FILES = $(wildcard module/*.[ch] tools/*.[ch] selftests/test_modules/*.c)
+STYLE_FILES = $(filter-out %.mod.c,$(wildcard module/*.[ch] tools/*.[ch] \
+		selftests/test_modules/*.c))
 CHECKPATCH ?= $(firstword $(wildcard \
 	$(KDIR)/scripts/checkpatch.pl \
 	$(KDIR)/source/scripts/checkpatch.pl \
@@ -52,14 +53,14 @@ kdir-ok:
 	  exit 1; }
 
 module: kdir-ok
-	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(Q)$(MAKE) $(if $(Q),--no-print-directory) -C $(KDIR) M=$(CURDIR) modules
 
 tools:
 	@$(if $(Q),echo "  MAKE    tools/kptrace")
 	$(Q)$(MAKE) $(if $(Q),-s) -C tools
 
 test-module: kdir-ok
-	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/test_modules modules
+	$(Q)$(MAKE) $(if $(Q),--no-print-directory) -C $(KDIR) M=$(CURDIR)/selftests/test_modules modules
 
 # The selftests' own static helpers, when their Makefile has them.
 selftests-helpers:
@@ -68,7 +69,7 @@ selftests-helpers:
 		$(MAKE) $(if $(Q),-s) -C selftests helpers; fi
 
 install: all
-	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(Q)$(MAKE) $(if $(Q),--no-print-directory) -C $(KDIR) M=$(CURDIR) modules_install
 	$(Q)install -D -m 0755 tools/kptrace $(DESTDIR)$(SBINDIR)/kptrace
 
 clean:
