@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: every refused parameter fails the load with its errno and
+#   exactly one "kptrace: " log line naming it, and leaves nothing behind
+# requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_insmod
+#   (else insmod's message is matched, and busybox insmod's second try
+#   with init_module() logs every line twice)
+#
+# Each case (CONTRACT.md, "Refusals"), then a clean load and unload:
+#   unknown symbol                      ENOENT
+#   unknown symbol after a good one     ENOENT (the good one is rolled back)
+#   blacklisted (kprobe_int3_handler)   EINVAL
+#   offset inside an instruction        EILSEQ (kpt_test_func+1 is inside
+#                                       the 5-byte __fentry__ call/nop, or
+#                                       inside endbr64 on IBT kernels)
+#   65 probe points (name=, name=+address=)  E2BIG; 64 are accepted
+#   args=7, stack=65, maxactive=4097    EINVAL
+#   bufsize_kb=0                        EINVAL
+#   bufsize_kb=1 stack=64               EINVAL (a 1 KiB ring cannot hold two
+#                                       records of 632 bytes)
+#   bufsize_kb=1073741824               EINVAL or ENOMEM
+#   bufsize_kb=1048576 (1 GiB per CPU)  EINVAL or ENOMEM in a small guest
+#   address=0x1000 (not kernel text)    EINVAL (unprobeable)
+#   address=<kpt_test_func + 1>         EILSEQ
+#   retprobe=1 name=kpt_test_func+0x5   EINVAL (kretprobes need the entry)
+
+. "$(dirname "$0")/lib.sh"
+kpt_setup
+kpt_test_load
+[ -x "$KPT_INSMOD" ] ||
+	info "helpers/kpt_insmod not built: matching insmod's messages"
+
+# kpt_test_func+0x5 must be an instruction boundary for the retprobe case:
+# the first instruction is the 5-byte __fentry__ call (nop), or on IBT
+# kernels endbr64 (4 bytes) then the call, where +0x4 is the boundary.
+if grep -q ' kpt_test_func' /proc/kallsyms && [ -r /proc/config.gz ] &&
+	zcat /proc/config.gz | grep -q '^CONFIG_X86_KERNEL_IBT=y'; then
+	boundary=0x4
+else
+	boundary=0x5
+fi
+
+# lists of N items
+items()
+{
+	awk -v n="$1" -v s="$2" 'BEGIN {
+		for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? "," : ""), s
+		print "" }'
+}
+
+expect_insmod_fail ENOENT name=kpt_no_such_function_xyz
+expect_insmod_fail -w kpt_no_such_function_xyz ENOENT \
+	name=kpt_test_func,kpt_no_such_function_xyz
+expect_insmod_fail EINVAL name=kprobe_int3_handler
+expect_insmod_fail -w kpt_test_func+1 EILSEQ name=kpt_test_func+1
+expect_insmod_fail -w 65 E2BIG "name=$(items 65 kpt_test_func)"
+addr=$(awk '$3 == "kpt_test_func" { print "0x" $1; exit }' /proc/kallsyms)
+[ -n "$addr" ] || fail "kpt_test_func is not in /proc/kallsyms"
+expect_insmod_fail -w 65 E2BIG "name=$(items 60 kpt_test_func)" \
+	"address=$(items 5 "$addr")"
+expect_insmod_fail -w args=7 EINVAL args=7
+expect_insmod_fail -w stack=65 EINVAL stack=65
+expect_insmod_fail -w maxactive=4097 EINVAL maxactive=4097
+expect_insmod_fail -w bufsize_kb=0 EINVAL bufsize_kb=0
+expect_insmod_fail -w bufsize_kb=1 EINVAL bufsize_kb=1 stack=64
+expect_insmod_fail -w bufsize_kb=1073741824 EINVAL/ENOMEM bufsize_kb=1073741824
+memkb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+if [ "$memkb" -lt 2000000 ]; then
+	expect_insmod_fail -w bufsize_kb=1048576 EINVAL/ENOMEM bufsize_kb=1048576
+else
+	info "more than 2 GB of RAM: bufsize_kb=1048576 may load, not tried"
+fi
+expect_insmod_fail -w 0x1000 EINVAL address=0x1000
+# kpt_test_func is 16-byte aligned: +1 is the same address ending in 1.
+case $addr in
+*0)	inside=${addr%0}1
+	expect_insmod_fail -w "$inside" EILSEQ address="$inside" ;;
+*)	fail "kpt_test_func at $addr is not 16-byte aligned" ;;
+esac
+expect_insmod_fail -w "kpt_test_func+$boundary" EINVAL retprobe=1 \
+	"name=kpt_test_func+$boundary"
+
+# The limits themselves are accepted.
+kpt_load "name=$(items 64 kpt_test_func)" args=6 stack=64 maxactive=4096
+assert_eq "probe lines with 64 probe points" \
+	"$(grep -c . "$KPT_DIR/probes")" 64
+kpt_unload
+kpt_load "name=kpt_test_func+$boundary"
+kpt_unload
+kpt_load args=0 stack=0 bufsize_kb=1
+kpt_unload
+info "every refusal as in the contract"

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: with retprobe=1 every entry is followed by its return event,
+#   with the return value and the latency
+# requires: root, debugfs, kptrace.ko, kpt_test.ko
+#
+# name=kpt_test_func retprobe=1 args=1 stack=0, 5 calls: exactly 10 lines,
+# entry i ("arg0=0x<i>") then its return ("ret=-<i> lat_ns=<n>", n > 0)
+# from the same tid; the probes line says kretprobe with hits=5 missed=0
+# (entry hits), stats hits=10 (entries and returns each count one).
+# name=kpt_test_sleep retprobe=1: a 100 ms sleep returns ret=100 with
+# lat_ns >= 100000000.
+
+. "$(dirname "$0")/lib.sh"
+kpt_setup
+kpt_test_load
+
+kpt_load name=kpt_test_func retprobe=1 args=1 stack=0
+kpt_call 5
+kpt_trace_read "$KPT_TMP/trace"
+sed 's/^/#   /' "$KPT_TMP/trace"
+assert_eq "lines in trace" "$(grep -c '' "$KPT_TMP/trace")" 10
+i=1
+while [ $i -le 5 ]; do
+	entry=$(sed -n "$((2 * i - 1))p" "$KPT_TMP/trace")
+	ret=$(sed -n "$((2 * i))p" "$KPT_TMP/trace")
+	assert_match "entry $i" "$entry" "$KPT_RE_HEAD"'kpt_test_func: arg0=0x'$i'$'
+	assert_match "return $i" "$ret" "$KPT_RE_HEAD"'kpt_test_func: ret=-'$i' lat_ns=[0-9]+$'
+	lat=${ret##*lat_ns=}
+	[ "$lat" -gt 0 ] || fail "return $i: lat_ns=$lat, expected > 0"
+	etid=$(echo "$entry" | sed 's/^[^ ]*-\([0-9]*\) .*/\1/')
+	rtid=$(echo "$ret" | sed 's/^[^ ]*-\([0-9]*\) .*/\1/')
+	assert_eq "tid of return $i" "$rtid" "$etid"
+	i=$((i + 1))
+done
+
+probe=$(cat "$KPT_DIR/probes")
+info "probes: $probe"
+assert_eq "probe kind" "$(echo "$probe" | awk '{ print $4 }')" kretprobe
+assert_match "probes line" "$probe" ' kretprobe (ftrace|optimized|int3) hits=5 missed=0$'
+assert_eq "hits (entries + returns)" "$(kpt_stat hits)" 10
+assert_eq "recorded" "$(kpt_stat recorded)" 10
+assert_eq "missed" "$(kpt_stat missed)" 0
+kpt_unload
+
+kpt_load name=kpt_test_sleep retprobe=1 args=1 stack=0
+kpt_sleep_call 100
+kpt_trace_read "$KPT_TMP/trace"
+sed 's/^/#   /' "$KPT_TMP/trace"
+assert_eq "lines in trace (sleep)" "$(grep -c '' "$KPT_TMP/trace")" 2
+assert_match "sleep entry" "$(sed -n 1p "$KPT_TMP/trace")" \
+	"$KPT_RE_HEAD"'kpt_test_sleep: arg0=0x64$'
+ret=$(sed -n 2p "$KPT_TMP/trace")
+assert_match "sleep return" "$ret" "$KPT_RE_HEAD"'kpt_test_sleep: ret=100 lat_ns=[0-9]+$'
+lat=${ret##*lat_ns=}
+[ "$lat" -ge 100000000 ] || fail "100 ms sleep: lat_ns=$lat, expected >= 100000000"
+kpt_unload
+info "every entry followed by its return, values and latencies right"

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: debugfs `stats` has every counter of the contract, in its
+#   order, with exact values and the invariants
+# requires: root, debugfs, kptrace.ko, kpt_test.ko
+#
+# Names: hits recorded lost lost.full lost.overwritten lost.nested
+# lost.too_big missed read pending, then for every possible CPU N:
+# cpuN.hits cpuN.recorded cpuN.lost.full cpuN.lost.overwritten
+# cpuN.lost.nested cpuN.lost.too_big cpuN.read cpuN.pending; every value a
+# decimal number. After 4 calls on CPU 0: hits=recorded=pending=4, read=0,
+# cpu0.hits=4, every other CPU 0; after reading: read=4, pending=0; the
+# invariants hits = recorded + lost, lost = sum of lost.*, recorded = read +
+# pending hold throughout.
+
+. "$(dirname "$0")/lib.sh"
+kpt_setup
+require_cmd taskset
+kpt_test_load
+kpt_load name=kpt_test_func stack=0
+
+# possible CPUs, one per line
+cpus=$(tr ',' '\n' < /sys/devices/system/cpu/possible | awk -F- '
+	{ hi = (NF == 2 ? $2 : $1); for (c = $1; c <= hi; c++) print c }')
+
+expected="hits recorded lost lost.full lost.overwritten lost.nested lost.too_big missed read pending"
+for c in $cpus; do
+	for n in hits recorded lost.full lost.overwritten lost.nested lost.too_big read pending; do
+		expected="$expected cpu$c.$n"
+	done
+done
+got=$(awk '{ printf "%s%s", (NR > 1 ? " " : ""), $1 }' "$KPT_DIR/stats")
+assert_eq "stats names, in order" "$got" "$expected"
+bad=$(awk 'NF != 2 || $2 !~ /^[0-9]+$/' "$KPT_DIR/stats")
+[ -z "$bad" ] || fail "stats lines not '<name> <decimal>': $bad"
+for n in $expected; do
+	assert_eq "$n when idle" "$(kpt_stat "$n")" 0
+done
+
+KPT_CPU=0
+kpt_call 4
+kpt_stats_check
+assert_eq hits "$(kpt_stat hits)" 4
+assert_eq recorded "$(kpt_stat recorded)" 4
+assert_eq pending "$(kpt_stat pending)" 4
+assert_eq read "$(kpt_stat read)" 0
+assert_eq lost "$(kpt_stat lost)" 0
+assert_eq missed "$(kpt_stat missed)" 0
+assert_eq cpu0.hits "$(kpt_stat cpu0.hits)" 4
+assert_eq cpu0.recorded "$(kpt_stat cpu0.recorded)" 4
+assert_eq cpu0.pending "$(kpt_stat cpu0.pending)" 4
+for c in $cpus; do
+	[ "$c" = 0 ] && continue
+	assert_eq "cpu$c.hits" "$(kpt_stat "cpu$c.hits")" 0
+done
+
+kpt_trace_read "$KPT_TMP/trace"
+assert_eq "events read" "$(grep -c '' "$KPT_TMP/trace")" 4
+kpt_stats_check
+assert_eq "read after reading" "$(kpt_stat read)" 4
+assert_eq "pending after reading" "$(kpt_stat pending)" 0
+assert_eq "cpu0.read after reading" "$(kpt_stat cpu0.read)" 4
+assert_eq "cpu0.pending after reading" "$(kpt_stat cpu0.pending)" 0
+info "stats names, values and invariants as in the contract"

@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: debugfs `trace` is a consuming read that ends at EOF;
+#   `trace_pipe` is the same but blocks until events arrive
+# requires: root, debugfs, kptrace.ko, kpt_test.ko
+#
+# - cat trace with nothing recorded returns at once, empty;
+# - 3 calls: cat trace gives exactly the 3 lines, a second cat is empty;
+# - `timeout 2 cat trace_pipe` with nothing recorded is still blocked when
+#   killed, and printed nothing;
+# - a cat trace_pipe started before 2 calls prints those 2 lines (arg0=0x1,
+#   arg0=0x2) and keeps waiting;
+# - afterwards pending=0, read=5.
+
+. "$(dirname "$0")/lib.sh"
+kpt_setup
+kpt_test_load
+kpt_load name=kpt_test_func args=1 stack=0
+
+kpt_trace_read "$KPT_TMP/t0"
+assert_eq "bytes of an empty trace" "$(wc -c < "$KPT_TMP/t0")" 0
+
+kpt_call 3
+kpt_trace_read "$KPT_TMP/t1"
+sed 's/^/#   /' "$KPT_TMP/t1"
+assert_eq "lines of the first read" "$(grep -c '' "$KPT_TMP/t1")" 3
+i=1
+while [ $i -le 3 ]; do
+	assert_match "line $i" "$(sed -n "${i}p" "$KPT_TMP/t1")" \
+		"$KPT_RE_HEAD"'kpt_test_func: arg0=0x'$i'$'
+	i=$((i + 1))
+done
+kpt_trace_read "$KPT_TMP/t2"
+assert_eq "bytes of the second read" "$(wc -c < "$KPT_TMP/t2")" 0
+
+# trace_pipe blocks when there is nothing.
+start=$(date +%s)
+timeout 2 cat "$KPT_DIR/trace_pipe" > "$KPT_TMP/p0"
+rc=$?
+[ "$rc" = 0 ] && fail "cat trace_pipe returned on an empty buffer"
+[ "$(($(date +%s) - start))" -ge 1 ] || fail "cat trace_pipe did not block ($rc)"
+assert_eq "bytes from an empty trace_pipe" "$(wc -c < "$KPT_TMP/p0")" 0
+
+# trace_pipe wakes up when events come.
+kpt_bg cat "$KPT_DIR/trace_pipe" > "$KPT_TMP/p1"
+pipe_pid=$KPT_BG
+sleep 1
+kill -0 "$pipe_pid" 2>/dev/null || fail "cat trace_pipe ended before any event"
+kpt_call 2
+i=0
+while [ "$(grep -c '' "$KPT_TMP/p1")" -lt 2 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sed 's/^/#   /' "$KPT_TMP/p1"
+assert_eq "lines from trace_pipe" "$(grep -c '' "$KPT_TMP/p1")" 2
+assert_match "trace_pipe line 1" "$(sed -n 1p "$KPT_TMP/p1")" \
+	"$KPT_RE_HEAD"'kpt_test_func: arg0=0x1$'
+assert_match "trace_pipe line 2" "$(sed -n 2p "$KPT_TMP/p1")" \
+	"$KPT_RE_HEAD"'kpt_test_func: arg0=0x2$'
+kill -0 "$pipe_pid" 2>/dev/null || fail "cat trace_pipe ended after the events"
+kill "$pipe_pid"
+wait "$pipe_pid" 2>/dev/null
+
+assert_eq "pending" "$(kpt_stat pending)" 0
+assert_eq "read" "$(kpt_stat read)" 5
+assert_eq "hits" "$(kpt_stat hits)" 5
+info "trace consumes and ends, trace_pipe blocks and wakes"
