@@ -20,13 +20,16 @@
 #include <linux/capability.h>
 #include "kptrace.h"
 
+/* Records are copied out in batches of up to this many bytes. */
+#define KPT_DEV_BATCH	(64 * 1024)
+
 static int kpt_dev_open(struct inode *inode, struct file *file)
 {
 	void *buf;
 
 	if (!perfmon_capable())
 		return -EPERM;
-	buf = kmalloc(kpt_cfg.max_record, GFP_KERNEL);
+	buf = kvmalloc(KPT_DEV_BATCH, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	file->private_data = buf;
@@ -35,7 +38,7 @@ static int kpt_dev_open(struct inode *inode, struct file *file)
 
 static int kpt_dev_release(struct inode *inode, struct file *file)
 {
-	kfree(file->private_data);
+	kvfree(file->private_data);
 	return 0;
 }
 
@@ -45,11 +48,11 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 	bool block = !(file->f_flags & O_NONBLOCK);
 	void *buf = file->private_data;
 	size_t done = 0;
-	int ret = 0;
+	ssize_t ret = 0;
 
 	while (done < count) {
 		ret = kpt_rings_read(buf, min_t(size_t, count - done,
-						kpt_cfg.max_record),
+						KPT_DEV_BATCH),
 				     block && !done);
 		if (ret <= 0)
 			break;
@@ -62,12 +65,6 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 	if (done)
 		return done;
 	return ret ? ret : -EAGAIN;
-}
-
-static __poll_t kpt_dev_poll(struct file *file, poll_table *wait)
-{
-	poll_wait(file, &kpt_read_wait, wait);
-	return kpt_rings_ready_or_arm() ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
 static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
@@ -94,7 +91,7 @@ static const struct file_operations kpt_dev_fops = {
 	.open		= kpt_dev_open,
 	.release	= kpt_dev_release,
 	.read		= kpt_dev_read,
-	.poll		= kpt_dev_poll,
+	.poll		= kpt_rings_poll,
 	.unlocked_ioctl	= kpt_dev_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };

@@ -23,12 +23,16 @@
 static struct dentry *kpt_dir;
 
 struct kpt_text_reader {
-	void	*rec;		/* one binary record */
-	char	*text;		/* its rendering */
+	void	*rec;		/* binary records */
+	size_t	rec_len;	/* bytes in rec */
+	size_t	rec_off;	/* already rendered */
+	char	*text;		/* rendering of one record */
 	size_t	len;		/* characters in text */
 	size_t	off;		/* already returned */
 	bool	block;
 };
+
+#define KPT_TEXT_BATCH	(16 * 1024)
 
 static int kpt_text_open(struct inode *inode, struct file *file)
 {
@@ -37,10 +41,10 @@ static int kpt_text_open(struct inode *inode, struct file *file)
 	rd = kzalloc(sizeof(*rd), GFP_KERNEL);
 	if (!rd)
 		return -ENOMEM;
-	rd->rec = kmalloc(kpt_cfg.max_record, GFP_KERNEL);
+	rd->rec = kvmalloc(KPT_TEXT_BATCH, GFP_KERNEL);
 	rd->text = kvmalloc(KPT_TEXT_MAX, GFP_KERNEL);
 	if (!rd->rec || !rd->text) {
-		kfree(rd->rec);
+		kvfree(rd->rec);
 		kvfree(rd->text);
 		kfree(rd);
 		return -ENOMEM;
@@ -54,7 +58,7 @@ static int kpt_text_release(struct inode *inode, struct file *file)
 {
 	struct kpt_text_reader *rd = file->private_data;
 
-	kfree(rd->rec);
+	kvfree(rd->rec);
 	kvfree(rd->text);
 	kfree(rd);
 	return 0;
@@ -64,18 +68,24 @@ static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	struct kpt_text_reader *rd = file->private_data;
+	struct kpt_event *ev;
 	size_t done = 0, n;
-	int ret = 0;
+	ssize_t ret = 0;
 
 	while (done < count) {
-		if (rd->off == rd->len) {
-			ret = kpt_rings_read(rd->rec, kpt_cfg.max_record,
+		if (rd->off == rd->len && rd->rec_off == rd->rec_len) {
+			ret = kpt_rings_read(rd->rec, KPT_TEXT_BATCH,
 					     rd->block && !done &&
 					     !(file->f_flags & O_NONBLOCK));
 			if (ret <= 0)
 				break;
-			rd->len = kpt_format_event(rd->rec, rd->text,
-						   KPT_TEXT_MAX);
+			rd->rec_len = ret;
+			rd->rec_off = 0;
+		}
+		if (rd->off == rd->len) {
+			ev = rd->rec + rd->rec_off;
+			rd->rec_off += ev->size;
+			rd->len = kpt_format_event(ev, rd->text, KPT_TEXT_MAX);
 			rd->off = 0;
 		}
 		n = min(count - done, rd->len - rd->off);

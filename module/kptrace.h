@@ -45,9 +45,10 @@ void kpt_ring_commit(struct kpt_ring *r, struct kpt_event *ev,
 		     unsigned int size);
 
 /* The reader side, process context only. */
-extern wait_queue_head_t kpt_read_wait;
-int kpt_rings_read(void *buf, size_t len, bool block);
-bool kpt_rings_ready_or_arm(void);
+struct file;
+struct poll_table_struct;
+ssize_t kpt_rings_read(void *buf, size_t len, bool block);
+__poll_t kpt_rings_poll(struct file *file, struct poll_table_struct *wait);
 
 struct kpt_cpu_stats {
 	u64 hits;

@@ -56,9 +56,16 @@
  * about to sleep sets kpt_wake_armed and then, after a full barrier,
  * rechecks the rings; a writer, after committing, issues a full barrier and
  * tests kpt_wake_armed. One of the two sees the other (store-buffer
- * pattern). The first writer that sees the flag clears it with xchg() and
+ * pattern). The writer that decides to wake clears the flag with xchg() and
  * queues its CPU's irq_work, which wakes the readers: one wake-up per
  * reader sleep however many events arrive, never one per event.
+ *
+ * A blocking read() arms KPT_WAKE_BATCH: writers wake it only once their
+ * ring holds a quarter of its size, and the reader sleeps at most
+ * KPT_WAKE_TIMEOUT, then takes whatever is there. A reader faster than the
+ * writers therefore wakes a few times per ring, not once per event, and a
+ * quiet probe's events still arrive within KPT_WAKE_TIMEOUT. poll() arms
+ * KPT_WAKE_ANY: the first event wakes it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -68,6 +75,7 @@
 #include <linux/mm.h>
 #include <linux/irq_work.h>
 #include <linux/kprobes.h>
+#include <linux/poll.h>
 #include <asm/local.h>
 #include "kptrace.h"
 
@@ -101,10 +109,15 @@ const char * const kpt_lost_names[KPT_LOST_NR] = {
 };
 
 static struct kpt_ring **kpt_rings;
+/* kpt_wake_armed: who waits, and for how much */
+#define KPT_WAKE_ANY		1
+#define KPT_WAKE_BATCH		2
+#define KPT_WAKE_TIMEOUT	(HZ / 10)
+
 static unsigned long kpt_wake_armed;
 
 static DEFINE_MUTEX(kpt_read_mutex);
-DECLARE_WAIT_QUEUE_HEAD(kpt_read_wait);
+static DECLARE_WAIT_QUEUE_HEAD(kpt_read_wait);
 
 /* The first 8 bytes of every record: magic, type, flags, size. */
 static __always_inline void kpt_ring_hdr(const void *rec, u8 *type, u32 *size)
@@ -120,16 +133,20 @@ static void kpt_ring_wake(struct irq_work *work)
 	wake_up_all(&kpt_read_wait);
 }
 
-static nokprobe_inline void kpt_ring_kick(void)
+static nokprobe_inline void kpt_ring_kick(struct kpt_ring *r)
 {
-	struct kpt_ring *r;
+	unsigned long armed;
 
 	/* Pairs with the smp_mb() in kpt_rings_ready_or_arm(). */
 	smp_mb();
-	if (likely(!READ_ONCE(kpt_wake_armed)) || !xchg(&kpt_wake_armed, 0))
+	armed = READ_ONCE(kpt_wake_armed);
+	if (likely(!armed))
 		return;
-	r = kpt_rings[smp_processor_id()];
-	irq_work_queue(&r->wake_work);
+	if (armed == KPT_WAKE_BATCH &&
+	    r->head - READ_ONCE(r->tail) < (r->mask + 1) / 4)
+		return;
+	if (xchg(&kpt_wake_armed, 0))
+		irq_work_queue(&r->wake_work);
 }
 
 /*
@@ -209,7 +226,7 @@ void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size)
 lost:
 	local_inc(&r->lost[cause]);
 	local_dec(&r->nest);
-	kpt_ring_kick();	/* let a sleeping reader report the loss */
+	kpt_ring_kick(r);	/* a full ring wakes the reader */
 	return NULL;
 }
 NOKPROBE_SYMBOL(kpt_ring_reserve);
@@ -230,7 +247,7 @@ void kpt_ring_commit(struct kpt_ring *r, struct kpt_event *ev,
 	/* The record's bytes before the new head: pairs with the reader. */
 	smp_store_release(&r->head, r->wpos + size);
 	local_dec(&r->nest);
-	kpt_ring_kick();
+	kpt_ring_kick(r);
 }
 NOKPROBE_SYMBOL(kpt_ring_commit);
 
@@ -275,12 +292,10 @@ static int kpt_ring_report_lost(struct kpt_ring *r, void *buf, size_t len)
 }
 
 /*
- * Reader: the oldest record of @r, skipping (and freeing) padding. Returns
- * its offset in r->data and sets *tailp and *sizep, or returns -1 when the
- * ring is empty.
+ * Reader: the timestamp of the oldest record of @r, skipping (and freeing)
+ * padding. Returns false when the ring is empty.
  */
-static long kpt_ring_peek(struct kpt_ring *r, unsigned long *tailp,
-			  u32 *sizep)
+static bool kpt_ring_peek(struct kpt_ring *r, u64 *ts)
 {
 	unsigned long head, tail, off;
 	u32 size;
@@ -292,125 +307,166 @@ static long kpt_ring_peek(struct kpt_ring *r, unsigned long *tailp,
 		/* Pairs with kpt_ring_commit(): the record is complete */
 		head = smp_load_acquire(&r->head);
 		if (tail == head)
-			return -1;
+			return false;
 		off = tail & r->mask;
 		kpt_ring_hdr(r->data + off, &type, &size);
-		if (unlikely(size < 8 || size % 8 || off + size > r->mask + 1 ||
-			     size > head - tail)) {
-			/* Only a writer overwriting it can make this torn. */
-			if (READ_ONCE(r->tail) != tail)
-				continue;
-			WARN_ONCE(1, "kptrace: corrupt record on cpu %u\n",
-				  r->cpu);
-			cmpxchg(&r->tail, tail, head);
-			continue;
+		if (type != KPT_EV_PAD) {
+			*ts = READ_ONCE(((struct kpt_event *)
+					 (r->data + off))->ts_ns);
+			return true;
 		}
-		if (type == KPT_EV_PAD) {
-			cmpxchg(&r->tail, tail, tail + size);
-			continue;
-		}
-		*tailp = tail;
-		*sizep = size;
-		return off;
+		cmpxchg(&r->tail, tail, tail + size);
 	}
 }
 
 /*
- * Reader: copy the record kpt_ring_peek() found into @buf and free it.
- * Returns its size, 0 if it was overwritten meanwhile (try again), -EINVAL
- * if it does not fit in @len. @size was validated by kpt_ring_peek(): it is
- * not read again, since an overwriting writer may change it.
+ * Reader: copy the oldest records of @r into @buf, as many as fit in @len
+ * and are not younger than @until, then free them. Returns the bytes
+ * copied, 0 if they were overwritten meanwhile (try again), -EINVAL if the
+ * first record does not fit in @len.
+ *
+ * In overwrite mode a writer may free (and rewrite) records under the
+ * copy; then the cmpxchg() of tail fails and the whole batch, possibly
+ * torn, is dropped: the writer has counted it as overwritten. Batches are
+ * kept small in that mode so that the reader still makes progress.
  */
-static int kpt_ring_consume(struct kpt_ring *r, long off, unsigned long tail,
-			    u32 size, void *buf, size_t len)
+static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
+				u64 until)
 {
-	const struct kpt_event *ev = r->data + off;
+	unsigned long head, tail, pos, off, cap = r->mask + 1;
+	const struct kpt_event *ev;
+	size_t done = 0;
+	u64 nr = 0;
+	u32 size;
+	u8 type;
 
-	if (size > len)
-		return READ_ONCE(r->tail) == tail ? -EINVAL : 0;
-	memcpy(buf, ev, size);
+	if (kpt_cfg.overwrite)
+		len = min_t(size_t, len, 4 * kpt_cfg.max_record);
+	/* Pairs with an overwriting writer's cmpxchg() */
+	tail = smp_load_acquire(&r->tail);
+	/* Pairs with kpt_ring_commit(): the records are complete */
+	head = smp_load_acquire(&r->head);
+	for (pos = tail; pos != head; pos += size) {
+		off = pos & r->mask;
+		ev = r->data + off;
+		kpt_ring_hdr(ev, &type, &size);
+		if (unlikely(size < 8 || size % 8 || off + size > cap ||
+			     size > head - pos)) {
+			/* Only a writer overwriting it can make this torn. */
+			if (READ_ONCE(r->tail) != tail)
+				return 0;
+			WARN_ONCE(1, "kptrace: corrupt record on cpu %u\n",
+				  r->cpu);
+			pos = head;
+			break;
+		}
+		if (type == KPT_EV_PAD)
+			continue;
+		if (done && (size > len - done || READ_ONCE(ev->ts_ns) > until))
+			break;
+		if (size > len)
+			return READ_ONCE(r->tail) == tail ? -EINVAL : 0;
+		memcpy(buf + done, ev, size);
+		done += size;
+		nr++;
+	}
 	/* Fully ordered on success: the copy is done before the space is. */
-	if (cmpxchg(&r->tail, tail, tail + size) != tail)
+	if (pos != tail && cmpxchg(&r->tail, tail, pos) != tail)
 		return 0;
-	r->read++;
-	return size;
+	r->read += nr;
+	return done;
 }
 
-/**
- * kpt_rings_next() - take the next record, in time order across CPUs
- * @buf: where to copy it
- * @len: room in @buf
- *
- * Loss reports come first, as KPT_EV_LOST records. Returns the record's
- * size, 0 when nothing is pending, -EINVAL when the next record is larger
- * than @len. Caller holds kpt_read_mutex.
+/*
+ * Take the next records, in time order across CPUs: the oldest CPU's
+ * records up to the oldest record of any other CPU, in one batch. Loss
+ * reports come first, as KPT_EV_LOST records. Returns the bytes copied, 0
+ * when nothing is pending, -EINVAL when the next record is larger than
+ * @len. Caller holds kpt_read_mutex.
  */
-static int kpt_rings_next(void *buf, size_t len)
+static ssize_t kpt_rings_next(void *buf, size_t len)
 {
 	struct kpt_ring *r, *best;
-	unsigned long tail, best_tail = 0;
-	u32 size, best_size = 0;
-	long off, best_off = 0;
-	u64 ts, best_ts = 0;
+	u64 ts, best_ts, next_ts;
 	unsigned int cpu;
-	int ret;
+	ssize_t ret;
 
 	lockdep_assert_held(&kpt_read_mutex);
 again:
 	best = NULL;
+	best_ts = U64_MAX;
+	next_ts = U64_MAX;
 	for_each_possible_cpu(cpu) {
 		r = kpt_rings[cpu];
 		ret = kpt_ring_report_lost(r, buf, len);
 		if (ret)
 			return ret;
-		off = kpt_ring_peek(r, &tail, &size);
-		if (off < 0)
+		if (!kpt_ring_peek(r, &ts))
 			continue;
-		ts = READ_ONCE(((struct kpt_event *)(r->data + off))->ts_ns);
-		if (!best || ts < best_ts) {
-			best = r;
-			best_off = off;
-			best_tail = tail;
-			best_size = size;
+		if (ts < best_ts) {
+			next_ts = best_ts;
 			best_ts = ts;
+			best = r;
+		} else if (ts < next_ts) {
+			next_ts = ts;
 		}
 	}
 	if (!best)
 		return 0;
-	ret = kpt_ring_consume(best, best_off, best_tail, best_size, buf, len);
+	ret = kpt_ring_consume(best, buf, len, next_ts);
 	if (!ret)
 		goto again;
 	return ret;
 }
 
-/**
- * kpt_rings_read() - take the next record, waiting for one if @block
- * @buf: where to copy it
- * @len: room in @buf
- * @block: sleep (interruptibly) until a record is pending
- *
- * Returns the record's size, 0 when none is pending and !@block, -EINVAL
- * when the next record does not fit in @len, -ERESTARTSYS on a signal.
- */
-int kpt_rings_read(void *buf, size_t len, bool block)
+static bool kpt_rings_ready_or_arm(unsigned long how);
+
+/* As many whole records as fit in @len; caller holds kpt_read_mutex. */
+static ssize_t kpt_rings_fill(void *buf, size_t len)
 {
-	int ret;
+	size_t done = 0;
+	ssize_t ret;
+
+	while (done < len) {
+		ret = kpt_rings_next(buf + done, len - done);
+		if (ret <= 0)
+			return done ? done : ret;
+		done += ret;
+	}
+	return done;
+}
+
+/**
+ * kpt_rings_read() - take the next records, waiting for some if @block
+ * @buf: where to copy them
+ * @len: room in @buf
+ * @block: sleep (interruptibly) until records are pending
+ *
+ * Returns the number of bytes copied, whole records only, 0 when none is
+ * pending and !@block, -EINVAL when the next record does not fit in @len,
+ * -ERESTARTSYS on a signal.
+ */
+ssize_t kpt_rings_read(void *buf, size_t len, bool block)
+{
+	ssize_t ret;
+	long left;
 
 	for (;;) {
 		if (mutex_lock_interruptible(&kpt_read_mutex))
 			return -ERESTARTSYS;
-		ret = kpt_rings_next(buf, len);
+		ret = kpt_rings_fill(buf, len);
 		mutex_unlock(&kpt_read_mutex);
 		if (ret || !block)
 			return ret;
-		ret = wait_event_interruptible(kpt_read_wait,
-					       kpt_rings_ready_or_arm());
-		if (ret)
-			return ret;
+		left = wait_event_interruptible_timeout(kpt_read_wait,
+							kpt_rings_ready_or_arm(KPT_WAKE_BATCH),
+							KPT_WAKE_TIMEOUT);
+		if (left < 0)
+			return left;
 	}
 }
 
-static bool kpt_rings_pending(void)
+static bool kpt_rings_pending(unsigned long min_bytes)
 {
 	struct kpt_ring *r;
 	unsigned int cpu;
@@ -418,25 +474,39 @@ static bool kpt_rings_pending(void)
 	for_each_possible_cpu(cpu) {
 		r = kpt_rings[cpu];
 		/* Pairs with kpt_ring_commit() */
-		if (smp_load_acquire(&r->head) != READ_ONCE(r->tail) ||
-		    kpt_ring_lost_pending(r))
+		if (smp_load_acquire(&r->head) - READ_ONCE(r->tail) >=
+		    min_bytes || kpt_ring_lost_pending(r))
 			return true;
 	}
 	return false;
 }
 
 /**
- * kpt_rings_ready_or_arm() - is anything pending? If not, ask for a wake-up
+ * kpt_rings_ready_or_arm() - is enough pending? If not, ask for a wake-up
+ * @how: KPT_WAKE_ANY (one record is enough) or KPT_WAKE_BATCH (a quarter
+ *	 of a ring, or a loss)
  *
- * Use as the condition of wait_event*() and in poll(): it arms the wake-up
- * before it looks, so an event committed after the look wakes the reader.
+ * Use as the condition of wait_event*(): it arms the wake-up before it
+ * looks, so an event committed after the look wakes the reader.
  */
-bool kpt_rings_ready_or_arm(void)
+static bool kpt_rings_ready_or_arm(unsigned long how)
 {
-	WRITE_ONCE(kpt_wake_armed, 1);
+	WRITE_ONCE(kpt_wake_armed, how);
 	/* Pairs with the smp_mb() in kpt_ring_kick(). */
 	smp_mb();
-	return kpt_rings_pending();
+	return kpt_rings_pending(how == KPT_WAKE_ANY ? 1 :
+				 (kpt_rings[0]->mask + 1) / 4);
+}
+
+/**
+ * kpt_rings_poll() - poll() for readers: is a record pending?
+ * @file: the file being polled
+ * @wait: the poll table
+ */
+__poll_t kpt_rings_poll(struct file *file, poll_table *wait)
+{
+	poll_wait(file, &kpt_read_wait, wait);
+	return kpt_rings_ready_or_arm(KPT_WAKE_ANY) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
 void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st)
