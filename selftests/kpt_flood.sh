@@ -6,7 +6,7 @@
 #
 # name=kpt_test_func stack=16, helpers/kpt_read following /dev/kptrace
 # while every online CPU makes N calls at once (KPT_FLOOD_N, default
-# 20000). After the reader stopped and drained the rings:
+# 200000). After the reader stopped and drained the rings:
 # - stats: hits = recorded + lost, lost = sum of lost.*, recorded = read +
 #   pending, pending = 0;
 # - hits + missed = N x CPUs (hits = N x CPUs when missed = 0), and per CPU
@@ -21,7 +21,7 @@ kpt_setup
 require_kpt_read
 kpt_test_load
 
-N=${KPT_FLOOD_N:-20000}
+N=${KPT_FLOOD_N:-200000}
 ncpu=$(kpt_nr_online_cpus)
 
 kpt_load name=kpt_test_func stack=16
