@@ -31,8 +31,11 @@ VM_TOKEN=none
 VM_CMD='echo "init: no /etc/kptrace-vm.env"; exit 1'
 [ -r /etc/kptrace-vm.env ] && . /etc/kptrace-vm.env
 
+# The 8250 driver registers ttyS1 even without a UART behind it (type 0,
+# PORT_UNKNOWN), and writes to it then vanish: check the type.
 out=/dev/ttyS1
-if (: >"$out") 2>/dev/null; then
+type=$(cat /sys/class/tty/ttyS1/type 2>/dev/null)
+if [ -n "$type" ] && [ "$type" != 0 ] && (: >"$out") 2>/dev/null; then
 	stty -F "$out" raw -echo 2>/dev/null
 else
 	out=/dev/console

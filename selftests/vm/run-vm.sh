@@ -22,6 +22,8 @@
 #   --append ARGS        more kernel command line
 #   --smp N, --mem SIZE  guest CPUs (2) and memory (1G)
 #   --no-retry           never boot twice
+#   --one-serial         no ttyS1: the guest output shares the console
+#                        (what a kernel without a second 8250 port gets)
 #   -v, V=1              stream the kernel console too
 #
 # Guest layout mirrors the repository with / as its root: /kptrace.ko,
@@ -55,6 +57,7 @@ append_extra=
 smp=2
 mem=1G
 retry=1
+one_serial=0
 verbose=${V:-0}
 qemu=${QEMU:-qemu-system-x86_64}
 
@@ -78,6 +81,7 @@ while [ $# -gt 0 ]; do
 	--smp)		smp=$2; shift ;;
 	--mem)		mem=$2; shift ;;
 	--no-retry)	retry=0 ;;
+	--one-serial)	one_serial=1 ;;
 	-v)		verbose=1 ;;
 	-h|--help)	sed -n '3,/^set -e/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*)		die "unknown option: $1 (see --help)" ;;
@@ -201,13 +205,16 @@ boot()
 	: >"$out"
 	started=0
 	boot_status=
+	boot_secs=
+	out_serial=(-chardev "file,id=out,path=$out" -serial chardev:out)
+	[ "$one_serial" = 0 ] || out_serial=()
 	t0=$(date +%s%3N)
 	timeout -k 10 "$timeout" "$qemu" -accel tcg -cpu max -smp "$smp" \
 		-m "$mem" -nodefaults -no-user-config -display none \
 		-monitor none -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" -append "$append" \
 		-chardev "file,id=con,path=$con" -serial chardev:con \
-		-chardev "file,id=out,path=$out" -serial chardev:out \
+		"${out_serial[@]}" \
 		</dev/null >"$logdir/qemu.log" 2>&1 &
 	qpid=$!
 	# Stream the guest output (without markers and dmesg) as it comes.
@@ -225,7 +232,8 @@ boot()
 	fi
 	while kill -0 "$qpid" 2>/dev/null; do
 		now=$(date +%s%3N)
-		if [ "$started" = 0 ] && grep -aq "^KPTRACE-VM-START $token" "$out"; then
+		if [ "$started" = 0 ] &&
+		   grep -aqs "^KPTRACE-VM-START $token" "$out" "$con"; then
 			started=1
 			boot_secs=$(secs $((now - t0)))
 		fi
@@ -244,9 +252,17 @@ boot()
 		wait "$p" 2>/dev/null || true
 	done
 	tailpids=()
-	[ "$started" = 1 ] || ! grep -aq "^KPTRACE-VM-START $token" "$out" ||
-		started=1
+	# A guest without a usable ttyS1 writes everything to the console.
+	if [ ! -s "$out" ] && grep -aq "^KPTRACE-VM-START $token" "$con"; then
+		say "note: no ttyS1 in the guest: output taken from the console"
+		cp "$con" "$out"
+		vm_section "$out" "$token" out
+	fi
 	wall_secs=$(secs $(($(date +%s%3N) - t0)))
+	if [ "$started" = 0 ] && grep -aq "^KPTRACE-VM-START $token" "$out"; then
+		started=1
+		boot_secs="<$wall_secs"
+	fi
 	if [ -z "$boot_status" ]; then
 		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 			boot_status=timeout
