@@ -435,3 +435,86 @@ kpt_trace_read()
 
 # A regex for the start of a text event line: "<comm>-<tid> [<cpu>] <s>.<us>: "
 KPT_RE_HEAD='^.+-[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: '
+
+# --------------------------------------------------------------- JSON
+
+# kpt_json_check FILE: every line of FILE is one valid JSON value (a small
+# recursive-descent parser in awk). Prints the bad lines; fails if any.
+kpt_json_check()
+{
+	awk '
+	function perr(m) { if (err == "") err = m " at column " pos; return 0 }
+	function ws() { while (pos <= n && index(" \t\r", substr(s, pos, 1))) pos++ }
+	function value(    c) {
+		ws(); c = substr(s, pos, 1)
+		if (c == "{") return obj()
+		if (c == "[") return arr()
+		if (c == "\"") return str()
+		if (c ~ /[-0-9]/) return num()
+		if (substr(s, pos, 4) == "true" || substr(s, pos, 4) == "null") { pos += 4; return 1 }
+		if (substr(s, pos, 5) == "false") { pos += 5; return 1 }
+		return perr("unexpected \"" c "\"")
+	}
+	function obj(    c) {
+		pos++; ws()
+		if (substr(s, pos, 1) == "}") { pos++; return 1 }
+		for (;;) {
+			ws()
+			if (substr(s, pos, 1) != "\"") return perr("key expected")
+			if (!str()) return 0
+			ws()
+			if (substr(s, pos, 1) != ":") return perr("colon expected")
+			pos++
+			if (!value()) return 0
+			ws(); c = substr(s, pos, 1); pos++
+			if (c == "}") return 1
+			if (c != ",") return perr("comma or } expected")
+		}
+	}
+	function arr(    c) {
+		pos++; ws()
+		if (substr(s, pos, 1) == "]") { pos++; return 1 }
+		for (;;) {
+			if (!value()) return 0
+			ws(); c = substr(s, pos, 1); pos++
+			if (c == "]") return 1
+			if (c != ",") return perr("comma or ] expected")
+		}
+	}
+	function str(    c) {
+		pos++
+		while (pos <= n) {
+			c = substr(s, pos, 1)
+			if (c == "\"") { pos++; return 1 }
+			if (c == "\\") {
+				c = substr(s, pos + 1, 1)
+				if (c == "u") {
+					if (substr(s, pos + 2, 4) !~ /^[0-9a-fA-F][0-9a-fA-F][0-9a-fA-F][0-9a-fA-F]$/)
+						return perr("bad \\u escape")
+					pos += 6
+				} else if (index("\"\\/bfnrt", c)) {
+					pos += 2
+				} else {
+					return perr("bad escape")
+				}
+				continue
+			}
+			if (c < " ") return perr("control character in a string")
+			pos++
+		}
+		return perr("unterminated string")
+	}
+	function num() {
+		if (match(substr(s, pos), /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/)) {
+			pos += RLENGTH; return 1
+		}
+		return perr("bad number")
+	}
+	{
+		s = $0; n = length(s); pos = 1; err = ""
+		ok = value(); ws()
+		if (ok && pos <= n) { ok = 0; perr("trailing characters") }
+		if (!ok) { print "# bad JSON, line " NR ": " err ": " $0; bad++ }
+	}
+	END { exit bad > 0 }' "$1" || fail "$1 has lines that are not valid JSON"
+}
