@@ -41,7 +41,7 @@ CHECKPATCH ?= $(firstword $(wildcard \
 
 # The Debian kernel linux-image-amd64 installs (evaluated when used, so
 # after vm-deps installed it).
-debian_kver = $(shell selftests/vm/default-kver.sh)
+debian_kver = $(shell $(CURDIR)/selftests/vm/default-kver.sh)
 
 all: module tools
 
