@@ -184,7 +184,7 @@ esac
 } >"$work/kptrace-vm.env"
 pack+=(--add "$work/kptrace-vm.env:/etc/kptrace-vm.env")
 
-initrd=$logdir/initramfs.gz
+initrd=$work/initramfs.gz
 "$here/mkinitramfs.sh" -o "$initrd" --init "$here/init.sh" --strip-ko \
 	"${pack[@]}"
 
@@ -194,12 +194,12 @@ append+=" loglevel=7 $append_extra"
 say "kernel $kernel, mode $mode, timeout ${timeout}s"
 say "logs in $logdir (console.log: kernel console, output.log: guest output)"
 
-# boot N: one QEMU run.  Sets boot_status to ok, timeout, boot-timeout or
+# boot: one QEMU run.  Sets boot_status to ok, timeout, boot-timeout or
 # died (QEMU ended before the end marker), and started=1 once the guest
 # command started.
 boot()
 {
-	local n=$1 con=$logdir/console.log out=$logdir/output.log
+	local con=$logdir/console.log out=$logdir/output.log
 	local t0 now
 	: >"$con"
 	: >"$out"
@@ -278,7 +278,7 @@ boot()
 
 attempt=1
 while :; do
-	boot "$attempt"
+	boot
 	[ "$started" = 0 ] || break
 	[ "$retry" = 1 ] && [ "$attempt" = 1 ] || break
 	say "RETRY: guest died before its command started ($boot_status); booting once more"
