@@ -10,6 +10,8 @@
 #   killed, and printed nothing;
 # - a cat trace_pipe started before 2 calls prints those 2 lines (arg0=0x1,
 #   arg0=0x2) and keeps waiting;
+# - with O_NONBLOCK (helpers/kpt_read), an empty trace_pipe fails with
+#   EAGAIN and an empty trace returns 0 (EOF);
 # - afterwards pending=0, read=5.
 
 . "$(dirname "$0")/lib.sh"
@@ -61,6 +63,14 @@ assert_match "trace_pipe line 2" "$(sed -n 2p "$KPT_TMP/p1")" \
 kill -0 "$pipe_pid" 2>/dev/null || fail "cat trace_pipe ended after the events"
 kill "$pipe_pid"
 wait "$pipe_pid" 2>/dev/null
+
+# O_NONBLOCK: trace_pipe says EAGAIN when empty, trace gives EOF.
+if [ -x "$KPT_READ" ]; then
+	assert_eq "O_NONBLOCK read of an empty trace_pipe" \
+		"$("$KPT_READ" -d "$KPT_DIR/trace_pipe" nonblock)" "nonblock EAGAIN"
+	assert_eq "O_NONBLOCK read of an empty trace" \
+		"$("$KPT_READ" -d "$KPT_DIR/trace" nonblock)" "nonblock read=0"
+fi
 
 assert_eq "pending" "$(kpt_stat pending)" 0
 assert_eq "read" "$(kpt_stat read)" 5
