@@ -15,7 +15,7 @@ kpt_setup
 kpt_test_load
 
 kpt_load name=kpt_test_sleep retprobe=1 maxactive=1 args=1 stack=0
-for i in 1 2 3; do
+for _ in 1 2 3; do
 	kpt_bg sh -c "echo 1500 > $KPT_TEST_DIR/sleep"
 done
 for p in $KPT_BG_PIDS; do

@@ -35,11 +35,14 @@ kill_holders()
 	for _d in /proc/[0-9]*; do
 		_pid=${_d#/proc/}
 		[ "$_pid" = $$ ] && continue
-		if ls -l "$_d/fd" 2>/dev/null |
-			grep -q -e '/dev/kptrace' -e '/kptrace/' -e '/kpt_test/'; then
-			echo "# killing leftover process $_pid ($(cat "$_d/comm" 2>/dev/null))"
-			kill -9 "$_pid" 2>/dev/null
-		fi
+		for _fd in "$_d"/fd/*; do
+			case $(readlink "$_fd" 2>/dev/null) in
+			/dev/kptrace|*/kptrace/*|*/kpt_test/*)
+				echo "# killing leftover process $_pid ($(cat "$_d/comm" 2>/dev/null))"
+				kill -9 "$_pid" 2>/dev/null
+				break ;;
+			esac
+		done
 	done
 }
 
