@@ -31,8 +31,8 @@ endif
 
 VM_DEBS := qemu-system-x86 busybox-static cpio kmod linux-image-amd64 \
 	   linux-headers-amd64 gcc make libc6-dev
-STYLE_FILES = $(filter-out %.mod.c,$(wildcard module/*.[ch] \
-		selftests/test_modules/*.c))
+STYLE_FILES = $(filter-out %.mod.c module/compat.h,$(wildcard module/*.[ch] \
+		selftests/test_modules/*.c include/uapi/*.h))
 CHECKPATCH ?= $(firstword $(wildcard \
 	$(KDIR)/scripts/checkpatch.pl \
 	$(KDIR)/source/scripts/checkpatch.pl \
@@ -88,6 +88,11 @@ clean:
 
 # module/ and the test module here; tools/ through its own style target,
 # which knows its exceptions (the signal flag's volatile).
+# LINE_SPACING: checkpatch wants a blank line between a function and the
+# NOKPROBE_SYMBOL() that follows it, which kernel style (kernel/kprobes.c)
+# puts right after the closing brace, as for EXPORT_SYMBOL(). Version
+# tests are allowed in module/compat.h only, and nowhere else.
+STYLE_IGNORE := --ignore LINE_SPACING,FILE_PATH_CHANGES
 style:
 	@if [ -z "$(CHECKPATCH)" ]; then \
 	  echo "style: checkpatch.pl not found in $(KDIR)/scripts or"; \
@@ -98,7 +103,13 @@ style:
 	  echo "style: or pass CHECKPATCH=/path/to/checkpatch.pl"; \
 	  exit 1; fi
 	$(Q)rc=0; \
-	$(CHECKPATCH) --no-tree --strict --terse -f $(STYLE_FILES) || rc=1; \
+	$(CHECKPATCH) --no-tree --strict --terse $(STYLE_IGNORE) \
+		-f $(STYLE_FILES) || rc=1; \
+	$(CHECKPATCH) --no-tree --strict --terse $(STYLE_IGNORE) \
+		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON \
+		-f module/compat.h || rc=1; \
+	if grep -n LINUX_VERSION_CODE module/*.c; then \
+		echo "style: version tests belong in module/compat.h"; rc=1; fi; \
 	$(MAKE) $(if $(Q),-s) -C tools style CHECKPATCH=$(CHECKPATCH) || rc=1; \
 	if [ $$rc = 0 ]; then echo "style: clean"; else echo "style: FAILED"; fi; \
 	exit $$rc

@@ -259,6 +259,12 @@ static int kpt_probe_register(struct kpt_probe *p, const char *param,
 		p->kp.pre_handler = kpt_kprobe_handler;
 		ret = register_kprobe(&p->kp);
 	}
+	/* An address with no symbol: the kprobe core says -ENOENT. */
+	if (ret == -ENOENT && !kp->symbol_name) {
+		pr_err("%s=%s: not a kernel text address (-EINVAL)\n",
+		       param, item);
+		return -EINVAL;
+	}
 	if (ret) {
 		pr_err("%s=%s: %s (%d)\n", param, item, kpt_reason(ret), ret);
 		return ret;
@@ -415,6 +421,29 @@ u64 kpt_probes_missed(void)
 	return missed;
 }
 
+/*
+ * "sym+0xoff/0xsize", or "mod:sym+0xoff/0xsize" for a module symbol (the
+ * MOD:SYM form of ftrace's kprobe_events): one field, no raw address.
+ * @buf holds 2 * KSYM_SYMBOL_LEN bytes.
+ */
+static const char *kpt_probe_where(struct kprobe *kp, char *buf)
+{
+	char *out = buf + KSYM_SYMBOL_LEN;
+	char *mod, *end;
+
+	sprint_symbol(buf, (unsigned long)kp->addr);
+	mod = strstr(buf, " [");
+	if (!mod)
+		return buf;
+	*mod = '\0';
+	mod += 2;
+	end = strchr(mod, ']');
+	if (end)
+		*end = '\0';
+	snprintf(out, KSYM_SYMBOL_LEN, "%s:%s", mod, buf);
+	return out;
+}
+
 /* One line per probe, see the README ("probes"). */
 void kpt_probes_show(struct seq_file *m)
 {
@@ -422,8 +451,12 @@ void kpt_probes_show(struct seq_file *m)
 	struct kprobe *kp;
 	unsigned int i, cpu;
 	const char *mode;
+	char *buf;
 	u64 hits;
 
+	buf = kmalloc(2 * KSYM_SYMBOL_LEN, GFP_KERNEL);
+	if (!buf)
+		return;
 	for (i = 0; i < kpt_nr_probes; i++) {
 		p = &kpt_probes[i];
 		kp = kpt_kprobe(p);
@@ -438,9 +471,10 @@ void kpt_probes_show(struct seq_file *m)
 			mode = "optimized";
 		else
 			mode = "int3";
-		seq_printf(m, "%u %s %pS %s %s hits=%llu missed=%llu\n",
-			   p->id, p->spec, kp->addr,
+		seq_printf(m, "%u %s %s %s %s hits=%llu missed=%llu\n",
+			   p->id, p->spec, kpt_probe_where(kp, buf),
 			   p->is_ret ? "kretprobe" : "kprobe", mode, hits,
 			   kpt_probe_missed(p));
 	}
+	kfree(buf);
 }
