@@ -48,36 +48,49 @@ items()
 		print "" }'
 }
 
-expect_insmod_fail ENOENT name=kpt_no_such_function_xyz
-expect_insmod_fail -w kpt_no_such_function_xyz ENOENT \
+# refused ARGS...: expect_insmod_fail in a subshell, so that every case
+# runs and reports even when an earlier one failed.
+failed=
+refused()
+{
+	if ! (expect_insmod_fail "$@"); then
+		failed="$failed
+#   $*"
+	fi
+	kpt_loaded kptrace && kpt_unload
+	return 0
+}
+
+refused ENOENT name=kpt_no_such_function_xyz
+refused -w kpt_no_such_function_xyz ENOENT \
 	name=kpt_test_func,kpt_no_such_function_xyz
-expect_insmod_fail EINVAL name=kprobe_int3_handler
-expect_insmod_fail -w kpt_test_func+1 EILSEQ name=kpt_test_func+1
-expect_insmod_fail -w 65 E2BIG "name=$(items 65 kpt_test_func)"
+refused EINVAL name=kprobe_int3_handler
+refused -w kpt_test_func+1 EILSEQ name=kpt_test_func+1
+refused -w 65 E2BIG "name=$(items 65 kpt_test_func)"
 addr=$(awk '$3 == "kpt_test_func" { print "0x" $1; exit }' /proc/kallsyms)
 [ -n "$addr" ] || fail "kpt_test_func is not in /proc/kallsyms"
-expect_insmod_fail -w 65 E2BIG "name=$(items 60 kpt_test_func)" \
+refused -w 65 E2BIG "name=$(items 60 kpt_test_func)" \
 	"address=$(items 5 "$addr")"
-expect_insmod_fail -w args=7 EINVAL args=7
-expect_insmod_fail -w stack=65 EINVAL stack=65
-expect_insmod_fail -w maxactive=4097 EINVAL maxactive=4097
-expect_insmod_fail -w bufsize_kb=0 EINVAL bufsize_kb=0
-expect_insmod_fail -w bufsize_kb=1 EINVAL bufsize_kb=1 stack=64
-expect_insmod_fail -w bufsize_kb=1073741824 EINVAL/ENOMEM bufsize_kb=1073741824
+refused -w args=7 EINVAL args=7
+refused -w stack=65 EINVAL stack=65
+refused -w maxactive=4097 EINVAL maxactive=4097
+refused -w bufsize_kb=0 EINVAL bufsize_kb=0
+refused -w bufsize_kb=1 EINVAL bufsize_kb=1 stack=64
+refused -w bufsize_kb=1073741824 EINVAL/ENOMEM bufsize_kb=1073741824
 memkb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
 if [ "$memkb" -lt 2000000 ]; then
-	expect_insmod_fail -w bufsize_kb=1048576 EINVAL/ENOMEM bufsize_kb=1048576
+	refused -w bufsize_kb=1048576 EINVAL/ENOMEM bufsize_kb=1048576
 else
 	info "more than 2 GB of RAM: bufsize_kb=1048576 may load, not tried"
 fi
-expect_insmod_fail -w 0x1000 EINVAL address=0x1000
+refused -w 0x1000 EINVAL address=0x1000
 # kpt_test_func is 16-byte aligned: +1 is the same address ending in 1.
 case $addr in
 *0)	inside=${addr%0}1
-	expect_insmod_fail -w "$inside" EILSEQ address="$inside" ;;
+	refused -w "$inside" EILSEQ address="$inside" ;;
 *)	fail "kpt_test_func at $addr is not 16-byte aligned" ;;
 esac
-expect_insmod_fail -w "kpt_test_func+$boundary" EINVAL retprobe=1 \
+refused -w "kpt_test_func+$boundary" EINVAL retprobe=1 \
 	"name=kpt_test_func+$boundary"
 
 # The limits themselves are accepted.
@@ -89,4 +102,6 @@ kpt_load "name=kpt_test_func+$boundary"
 kpt_unload
 kpt_load args=0 stack=0 bufsize_kb=1
 kpt_unload
+
+[ -z "$failed" ] || fail "refusals not as in the contract:$failed"
 info "every refusal as in the contract"

@@ -205,7 +205,8 @@ KPT_MARK_N=0
 kpt_mark()
 {
 	KPT_MARK_N=$((KPT_MARK_N + 1))
-	KPT_MARK="kpt_selftest: mark $$.$KPT_MARK_N"
+	# unique even in subshells, whose counter increments are lost
+	KPT_MARK="kpt_selftest: mark $$.$KPT_MARK_N.$(cut -d' ' -f1 /proc/uptime)"
 	echo "$KPT_MARK" > /dev/kmsg ||
 		fail "cannot write to /dev/kmsg"
 }
@@ -213,8 +214,9 @@ kpt_mark()
 kpt_log_since()
 {
 	dmesg | sed -e 's/^\[[ 0-9.]*\] //' | awk -v m="$KPT_MARK" '
-		found { print }
-		$0 == m { found = 1; n = 0 }'
+		$0 == m { n = 0; found = 1; next }
+		found { line[++n] = $0 }
+		END { for (i = 1; i <= n; i++) print line[i] }'
 }
 
 # The lines kptrace logged since the mark: those starting with "kptrace: ",
