@@ -149,14 +149,18 @@ static ssize_t kpt_test_call_all_write(struct file *file,
 	for_each_online_cpu(cpu) {
 		workers[cpu].n = n;
 		init_completion(&workers[cpu].done);
-		tasks[cpu] = kthread_create_on_cpu(kpt_test_thread,
-						   &workers[cpu], cpu,
-						   "kpt_test/%u");
+		/*
+		 * kthread_create() + kthread_bind(), not
+		 * kthread_create_on_cpu(): 5.10 does not export that one.
+		 */
+		tasks[cpu] = kthread_create(kpt_test_thread, &workers[cpu],
+					    "kpt_test/%u", cpu);
 		if (IS_ERR(tasks[cpu])) {
 			ret = PTR_ERR(tasks[cpu]);
 			tasks[cpu] = NULL;
 			goto out_stop;
 		}
+		kthread_bind(tasks[cpu], cpu);
 	}
 	/* Start them together, so the CPUs really run concurrently. */
 	for_each_online_cpu(cpu)
