@@ -7,6 +7,8 @@
  * with -EINVAL when the buffer cannot hold the next record. poll() reports
  * EPOLLIN when a record is pending. Opening needs CAP_PERFMON or
  * CAP_SYS_ADMIN: records hold kernel addresses and other users' data.
+ * A reader that may not see kernel addresses (no CAP_SYSLOG, or
+ * kptr_restrict=2) gets its stack addresses zeroed and KPT_F_ADDR_HIDDEN.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,27 +20,73 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/capability.h>
+#include <linux/string.h>
 #include "kptrace.h"
 
 /* Records are copied out in batches of up to this many bytes. */
 #define KPT_DEV_BATCH	(64 * 1024)
 
+struct kpt_dev_reader {
+	void	*buf;
+	bool	hide_addrs;
+};
+
+/*
+ * May this opener see kernel addresses? The rule of /proc/kallsyms
+ * (kallsyms_show_value(), which is not exported): CAP_SYSLOG, and
+ * kptr_restrict below 2. %pK applies kptr_restrict: at 2 it prints zeros.
+ */
+static bool kpt_addrs_visible(void)
+{
+	char probe[24];
+
+	if (!capable(CAP_SYSLOG))
+		return false;
+	snprintf(probe, sizeof(probe), "%pK", &kpt_cfg);
+	return strspn(probe, "0") != strlen(probe);
+}
+
+/* Zero the stack addresses of every entry record in @buf. */
+static void kpt_hide_addrs(void *buf, size_t len)
+{
+	struct kpt_event *ev;
+	size_t off;
+
+	for (off = 0; off < len; off += ev->size) {
+		ev = buf + off;
+		if (ev->type != KPT_EV_ENTRY || !ev->nr_stack)
+			continue;
+		memset(ev->data + ev->nr_args, 0,
+		       ev->nr_stack * sizeof(__u64));
+		ev->flags |= KPT_F_ADDR_HIDDEN;
+	}
+}
+
 static int kpt_dev_open(struct inode *inode, struct file *file)
 {
-	void *buf;
+	struct kpt_dev_reader *rd;
 
 	if (!perfmon_capable())
 		return -EPERM;
-	buf = kvmalloc(KPT_DEV_BATCH, GFP_KERNEL);
-	if (!buf)
+	rd = kzalloc(sizeof(*rd), GFP_KERNEL);
+	if (!rd)
 		return -ENOMEM;
-	file->private_data = buf;
+	rd->buf = kvmalloc(KPT_DEV_BATCH, GFP_KERNEL);
+	if (!rd->buf) {
+		kfree(rd);
+		return -ENOMEM;
+	}
+	rd->hide_addrs = !kpt_addrs_visible();
+	file->private_data = rd;
 	return nonseekable_open(inode, file);
 }
 
 static int kpt_dev_release(struct inode *inode, struct file *file)
 {
-	kvfree(file->private_data);
+	struct kpt_dev_reader *rd = file->private_data;
+
+	kvfree(rd->buf);
+	kfree(rd);
 	return 0;
 }
 
@@ -46,7 +94,8 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	bool block = !(file->f_flags & O_NONBLOCK);
-	void *buf = file->private_data;
+	struct kpt_dev_reader *rd = file->private_data;
+	void *buf = rd->buf;
 	size_t done = 0;
 	ssize_t ret = 0;
 
@@ -56,6 +105,8 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 				     block && !done);
 		if (ret <= 0)
 			break;
+		if (rd->hide_addrs)
+			kpt_hide_addrs(buf, ret);
 		if (copy_to_user(ubuf + done, buf, ret)) {
 			ret = -EFAULT;
 			break;
