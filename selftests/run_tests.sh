@@ -11,8 +11,10 @@
 # test. A test's output becomes "# " diagnostic lines; exit code 4 is a
 # skip, whose reason is the test's last line starting with "SKIP:". A test
 # also fails when it leaves a module loaded or when the kernel logged an
-# Oops, BUG, WARNING, hung task or Call Trace while it ran. Exit status: 0 if
-# no test failed, 1 otherwise. See lib.sh for the environment variables.
+# Oops, BUG, WARNING, hung task or Call Trace while it ran. With
+# KPT_STRICT=1 a skip counts as a failure (for CI, where everything must
+# be there). Exit status: 0 if no test failed, 1 otherwise. See lib.sh for
+# the environment variables.
 
 KPT_SELFTESTS=$(cd "$(dirname "$0")" && pwd)
 export KPT_SELFTESTS
@@ -137,9 +139,15 @@ for t in $tests; do
 		echo "ok $i $name"
 		;;
 	4)
-		skip=$((skip + 1))
 		why=$(grep '^SKIP:' "$log" | tail -n 1 | sed -e 's/^SKIP:[ ]*//')
-		echo "ok $i $name # SKIP ${why:-no reason given}"
+		if [ "${KPT_STRICT:-0}" = 1 ]; then
+			fail=$((fail + 1))
+			echo "# $name skipped (${why:-no reason given}), a failure with KPT_STRICT=1"
+			echo "not ok $i $name"
+		else
+			skip=$((skip + 1))
+			echo "ok $i $name # SKIP ${why:-no reason given}"
+		fi
 		;;
 	*)
 		fail=$((fail + 1))
