@@ -12,6 +12,14 @@
 #   make check          selftests in QEMU on the Debian kernel (KTAP)
 #   make run            demo in QEMU: kptrace on do_sys_openat2
 #   make dkms-check     dkms add + build of this tree, then remove (root)
+#   make check-kernels  every kernel of the matrix (5.10 6.1 6.1-rt 6.12
+#                       6.12-rt 7.2): W=1 build with its suite's compiler
+#                       (mmdebstrap chroots in KPT_CACHE=/var/cache/kptrace),
+#                       dkms build, selftests in QEMU, a table and the total
+#                       "N passed, N failed, N skipped"; KERNELS="6.12 7.2"
+#                       picks some (selftests/vm/kernels.sh --help)
+#   make build-kernels  the same without booting (W=1 build + dkms build)
+#   make dkms-check-kernels   dkms build only, for every kernel
 #
 # KDIR defaults to the running kernel's headers.  check, run and dkms-check
 # use the Debian kernel of linux-image-amd64 (bookworm: 6.1.0-N-amd64;
@@ -130,5 +138,16 @@ check run: vm-deps
 dkms-check:
 	$(Q)V='$(V)' selftests/vm/dkms-check.sh $(KVER)
 
+# The kernel matrix; KERNELS= picks some, VM_TIMEOUT= bounds each boot.
+KERNELS_ENV = V='$(V)' VM_TIMEOUT='$(VM_TIMEOUT)' VM_ARGS='$(VM_ARGS)' \
+	KERNELS='$(KERNELS)'
+check-kernels:
+	$(Q)$(KERNELS_ENV) selftests/vm/kernels.sh
+build-kernels:
+	$(Q)$(KERNELS_ENV) selftests/vm/kernels.sh --build-only
+dkms-check-kernels:
+	$(Q)$(KERNELS_ENV) selftests/vm/kernels.sh --dkms-only
+
 .PHONY: all kdir-ok module tools test-module selftests-helpers install \
-	clean style vm-deps vm-build check run dkms-check
+	clean style vm-deps vm-build check run dkms-check check-kernels \
+	build-kernels dkms-check-kernels

@@ -1,0 +1,563 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The kernel matrix: build kptrace for every Debian kernel from 5.10 to 7.2
+# (PREEMPT_RT included) with that kernel's own suite compiler and headers,
+# check that DKMS builds it too, boot each kernel in QEMU and run the full
+# selftests there.  `make check-kernels` runs this.
+#
+# usage: kernels.sh [options] [KERNEL...]     (default: $KERNELS, else all)
+#
+#   kernels   5.10 (bullseye, gcc-10)   6.1, 6.1-rt (bookworm, gcc-12)
+#             6.12, 6.12-rt (trixie, gcc-14)   7.2 (sid, gcc-16)
+#   --build-only     build (W=1) and DKMS, no boot
+#   --dkms-only      DKMS only
+#   --prepare-only   make or check the chroots, nothing else
+#   --no-dkms        skip `dkms build`
+#   --out DIR        builds and logs (default: a new /tmp/kptrace-kernels.*)
+#   --timeout SEC    hard limit of one guest boot (default 900, env VM_TIMEOUT)
+#   --list           print the matrix and the kernel each name resolves to
+#
+# Environment: KPT_CACHE (chroots, default /var/cache/kptrace),
+# KPT_MIRROR (default http://deb.debian.org/debian), VM_ARGS (more
+# run-vm.sh options), V=1 (the kernel console too).
+#
+# A suite that is the host's own (bookworm on a Debian 12 machine) builds
+# with the host's compiler and headers, installed with apt-get when missing.
+# Every other suite lives in a chroot made by mmdebstrap in
+# $KPT_CACHE/chroot-SUITE; the host's apt sources are never touched.  A
+# chroot is made under a temporary name and renamed only once complete and
+# stamped (.kptrace-chroot), so a half-made one is never used; a later run
+# installs what a grown recipe adds.  Builds inside a chroot run in a private
+# mount namespace with its own /proc (objtool needs it), which disappears
+# with the build.
+#
+# Each kernel: kptrace.ko, kpt_test.ko and the selftests' static helpers are
+# built with W=1, and any compiler, objtool or modpost warning from
+# kptrace's own files fails the kernel (warnings inside kernel headers are
+# shown, not counted).  Then `dkms build` in the same root, then a QEMU
+# boot (run-vm.sh --mode check) with the reader tools/kptrace, built once
+# on the host (static).  The table at the end has one line per kernel; the
+# last line is the total "N passed, N failed, N skipped".  Exit 0 when every
+# kernel built and passed, 1 otherwise, 2 on a usage error.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+
+ALL_KERNELS="5.10 6.1 6.1-rt 6.12 6.12-rt 7.2"
+cache=${KPT_CACHE:-/var/cache/kptrace}
+mirror=${KPT_MIRROR:-http://deb.debian.org/debian}
+timeout=${VM_TIMEOUT:-900}
+out=
+mode=check
+dkms=1
+list=0
+
+say() { echo "kernels: $*"; }
+die() { echo "kernels: error: $*" >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build-only)	mode=build ;;
+	--dkms-only)	mode=dkms ;;
+	--prepare-only)	mode=prepare ;;
+	--no-dkms)	dkms=0 ;;
+	--out)		out=$2; shift ;;
+	--timeout)	timeout=$2; shift ;;
+	--list)		list=1 ;;
+	-h|--help)	sed -n '3,/^set -e/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-*)		die "unknown option: $1 (see --help)" ;;
+	*)		break ;;
+	esac
+	shift
+done
+# shellcheck disable=SC2206
+kernels=(${*:-${KERNELS:-$ALL_KERNELS}})
+[ ${#kernels[@]} -gt 0 ] || read -r -a kernels <<<"$ALL_KERNELS"
+
+# The matrix: name -> Debian suite and kernel flavour.
+kernel_suite()
+{
+	case $1 in
+	5.10)		echo bullseye ;;
+	6.1|6.1-rt)	echo bookworm ;;
+	6.12|6.12-rt)	echo trixie ;;
+	7.2)		echo sid ;;
+	*)		return 1 ;;
+	esac
+}
+kernel_flavour() { case $1 in *-rt) echo rt-amd64 ;; *) echo amd64 ;; esac; }
+
+for k in "${kernels[@]}"; do
+	kernel_suite "$k" >/dev/null ||
+		die "unknown kernel '$k' (known: $ALL_KERNELS)"
+done
+
+# shellcheck disable=SC1091
+host_suite=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+
+# What a chroot of SUITE holds: the build tools, dkms, perl (kernel-doc at
+# W=1), busybox-static and kmod, and the kernel images and headers of the
+# suite's flavours.
+suite_pkgs()
+{
+	local p="make gcc libc6-dev perl dkms busybox-static kmod"
+	p+=" linux-image-amd64 linux-headers-amd64"
+	case $1 in
+	bookworm|trixie) p+=" linux-image-rt-amd64 linux-headers-rt-amd64" ;;
+	esac
+	echo "$p"
+}
+
+# root_of SUITE: the filesystem root a suite builds in ("" is the host).
+root_of()
+{
+	if [ "$1" = "$host_suite" ]; then
+		echo ""
+	else
+		echo "$cache/chroot-$1"
+	fi
+}
+
+# meta_kver ROOT FLAVOUR: the kernel version linux-image-FLAVOUR depends on
+# (e.g. 6.12.107+deb13-rt-amd64), as installed in ROOT.
+meta_kver()
+{
+	dpkg-query --admindir="$1/var/lib/dpkg" -W -f='${Depends}' \
+		"linux-image-$2" 2>/dev/null | tr ',' '\n' |
+		sed -n 's/^ *linux-image-\([^ ]*\).*/\1/p' | head -n 1
+}
+
+# pkg_version ROOT PACKAGE
+pkg_version()
+{
+	dpkg-query --admindir="$1/var/lib/dpkg" -W -f='${Version}' "$2" \
+		2>/dev/null || true
+}
+
+# in_root ROOT CMD...: run CMD in ROOT ("" = the host) with a clean
+# environment.  A chroot gets a private mount namespace with /proc and its
+# own /dev/pts (apt wants a pty for its log).
+in_root()
+{
+	local root=$1
+	shift
+	local env=(env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
+		   LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive)
+	if [ -z "$root" ]; then
+		"${env[@]}" "$@"
+	else
+		unshare --mount --propagation private -- /bin/sh -c \
+			'mount -t proc proc "$0/proc" || exit 1
+			 mount -t devpts -o newinstance,ptmxmode=0666 devpts \
+				"$0/dev/pts" 2>/dev/null
+			 exec chroot "$0" "$@"' \
+			"$root" "${env[@]}" "$@"
+	fi
+}
+
+# Missing packages among the arguments, as installed in ROOT.
+missing_pkgs()
+{
+	local root=$1 p st
+	shift
+	for p in "$@"; do
+		st=$(dpkg-query --admindir="$root/var/lib/dpkg" -W \
+			-f='${Status}' "$p" 2>/dev/null || true)
+		[ "$st" = "install ok installed" ] || echo "$p"
+	done
+}
+
+# Remove a directory tree of the cache: unmount what is mounted below it
+# first, and never cross into another filesystem.
+remove_tree()
+{
+	local d=$1 m
+	[ -e "$d" ] || return 0
+	case $d in "$cache"/chroot-*) ;; *) die "refusing to remove $d" ;; esac
+	for m in $(findmnt -rn -o TARGET | grep -F "$d/" | sort -r); do
+		umount -l "$m" 2>/dev/null || true
+	done
+	rm -rf --one-file-system "$d"
+}
+
+# chroot_install ROOT PKG...: apt-get install inside a chroot.
+chroot_install()
+{
+	local root=$1
+	shift
+	local log=$root.apt.log
+	say "installing in $root: $* (log $log)"
+	if ! { in_root "$root" apt-get -q -o Acquire::Check-Valid-Until=false \
+			update &&
+	       in_root "$root" apt-get -y -q -o Acquire::Check-Valid-Until=false \
+			--no-install-recommends install "$@"; } >"$log" 2>&1; then
+		tail -n 20 "$log"
+		return 1
+	fi
+}
+
+# ensure_chroot SUITE: a complete chroot of SUITE in $cache/chroot-SUITE.
+# Returns non-zero (with a message) when it cannot be had.
+ensure_chroot()
+{
+	local suite=$1 root=$cache/chroot-$1 new=$cache/chroot-$1.new
+	local stamp=.kptrace-chroot pkgs t0 miss lockfd
+
+	read -r -a pkgs <<<"$(suite_pkgs "$suite")"
+	mkdir -p "$cache"
+	exec {lockfd}>"$cache/chroot-$suite.lock"
+	flock "$lockfd"
+
+	if [ -d "$root" ] && [ ! -f "$root/$stamp" ]; then
+		# Not made by this script: adopt it only when dpkg says it is
+		# whole (no half-installed package, apt present).
+		if [ -x "$root/usr/bin/apt-get" ] && [ -f "$root/var/lib/dpkg/status" ] &&
+		   [ -z "$(in_root "$root" dpkg --audit 2>&1)" ]; then
+			say "adopting $root (no stamp, dpkg consistent)"
+			printf 'suite=%s\nadopted=%s\n' "$suite" "$(date -u +%F)" \
+				>"$root/$stamp"
+		else
+			say "$root is incomplete (no stamp, dpkg not consistent): making it again"
+			remove_tree "$root"
+		fi
+	fi
+
+	if [ ! -d "$root" ]; then
+		command -v mmdebstrap >/dev/null ||
+			"$here/install-deps.sh" mmdebstrap || return 1
+		remove_tree "$new"
+		say "making the $suite chroot (mmdebstrap, log $cache/chroot-$suite.log)"
+		t0=$(date +%s)
+		if ! mmdebstrap --variant=apt \
+			--aptopt='Acquire::Check-Valid-Until "false"' \
+			--include="$(echo "${pkgs[*]}" | tr ' ' ',')" \
+			"$suite" "$new" "$mirror" >"$cache/chroot-$suite.log" 2>&1; then
+			tail -n 20 "$cache/chroot-$suite.log"
+			remove_tree "$new"
+			say "FAIL: mmdebstrap $suite"
+			exec {lockfd}>&-
+			return 1
+		fi
+		printf 'suite=%s\nmade=%s\nmirror=%s\n' "$suite" \
+			"$(date -u +%FT%TZ)" "$mirror" >"$new/$stamp"
+		mv "$new" "$root"
+		say "$suite chroot made in $(($(date +%s) - t0))s"
+	fi
+
+	# The recipe may have grown since the chroot was made.
+	read -r -a miss <<<"$(missing_pkgs "$root" "${pkgs[@]}" | tr '\n' ' ')"
+	if [ ${#miss[@]} -gt 0 ] && ! chroot_install "$root" "${miss[@]}"; then
+		say "FAIL: cannot install ${miss[*]} in $root"
+		exec {lockfd}>&-
+		return 1
+	fi
+	exec {lockfd}>&-
+}
+
+# The host's suite: its packages, installed with apt-get when missing.
+ensure_host()
+{
+	local p=(gcc make libc6-dev perl dkms linux-image-amd64 linux-headers-amd64)
+	for k in "${kernels[@]}"; do
+		[ "$(kernel_suite "$k")" = "$host_suite" ] || continue
+		case $k in *-rt) p+=(linux-image-rt-amd64 linux-headers-rt-amd64) ;; esac
+	done
+	"$here/install-deps.sh" "${p[@]}"
+}
+
+# The sources, as in the working tree: the files git knows (tracked, or
+# new and not ignored), else everything but build products.
+copy_sources()
+{
+	local dst=$1
+	mkdir -p "$dst"
+	if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+		(cd "$top" && git ls-files -z -c -o --exclude-standard |
+			xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+			xargs -0 cp --parents -t "$dst")
+	else
+		(cd "$top" && tar --exclude=.git --exclude='*.o' --exclude='*.ko' \
+			--exclude='*.cmd' --exclude='*.mod' --exclude='*.mod.c' \
+			--exclude=Module.symvers --exclude=modules.order \
+			-cf - .) | tar -C "$dst" -xf -
+	fi
+}
+
+# check_warnings LOG BUILDDIR HOSTDIR: print the warnings of a build log
+# that are kptrace's own (a compiler warning in one of its files, objtool,
+# modpost, kbuild's compiler check) and return 1 if there is one.  BUILDDIR
+# is the build directory as the build saw it, HOSTDIR the same seen from the
+# host.  Warnings located in kernel headers are printed as notes only.
+check_warnings()
+{
+	local log=$1 bdir=$2 hdir=$3 line path own=0 foreign=0
+	while IFS= read -r line; do
+		path=
+		if [[ $line =~ ^([^\ :]+):[0-9]+(:[0-9]+)?:\ warning: ]]; then
+			path=${BASH_REMATCH[1]}
+		fi
+		if [ -n "$path" ] && [[ $line != *objtool* ]] &&
+		   ! { [ "${path#"$bdir"/}" != "$path" ] || [ -e "$hdir/$path" ] ||
+		       [ -e "$hdir/selftests/test_modules/$path" ]; }; then
+			foreign=$((foreign + 1))
+			[ $foreign -gt 5 ] || echo "  note (kernel header, not counted): $line"
+		else
+			own=$((own + 1))
+			echo "  WARNING: $line"
+		fi
+	done < <(grep -aiE 'warning:' "$log" || true)
+	[ "$own" = 0 ]
+}
+
+# Per-kernel results: r_res is "ok" or the failures, r_why the details.
+declare -A r_ver r_pkg r_res r_pass r_fail r_skip r_tbuild r_tvm r_why
+overall=0
+note_fail()
+{
+	r_res[$1]=${r_res[$1]:+${r_res[$1]},}$2
+	[ -z "${3:-}" ] || r_why[$1]=${r_why[$1]:+${r_why[$1]}; }$3
+	overall=1
+}
+
+# build KERNEL: kptrace.ko, kpt_test.ko and the helpers, W=1, in its root;
+# the results land in $out/KERNEL/.  Fails when nothing bootable was built
+# (W=1 warnings are recorded, but the modules are still tested).
+build_kernel()
+{
+	local k=$1 suite root flavour kver bdir hbdir log t0 cc_k cc_u
+	suite=$(kernel_suite "$k")
+	root=$(root_of "$suite")
+	flavour=$(kernel_flavour "$k")
+	kver=$(meta_kver "$root" "$flavour")
+	if [ -z "$kver" ]; then
+		note_fail "$k" no-kernel "linux-image-$flavour not installed in ${root:-the host}"
+		return 1
+	fi
+	r_ver[$k]=$kver
+	r_pkg[$k]=$(pkg_version "$root" "linux-image-$kver")
+	# build is an absolute symbolic link: test it from inside the root.
+	if [ ! -r "$root/boot/vmlinuz-$kver" ] ||
+	   ! in_root "$root" test -f "/lib/modules/$kver/build/Makefile"; then
+		note_fail "$k" no-kernel "no $root/boot/vmlinuz-$kver or headers"
+		return 1
+	fi
+
+	bdir=/tmp/kptrace-build.$$/$k
+	hbdir=$root$bdir
+	log=$out/$k/build.log
+	rm -rf "$hbdir"
+	mkdir -p "$out/$k" "$(dirname "$hbdir")"
+	cp -a "$out/src" "$hbdir"
+	cc_k=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"/\1/p' \
+		"$root/boot/config-$kver" 2>/dev/null || true)
+	cc_u=$(in_root "$root" gcc --version 2>/dev/null | head -n 1)
+	say "$k: $kver (${r_pkg[$k]}), ${root:-host} root"
+	say "$k: kernel built by: $cc_k"
+	say "$k: building with:   $cc_u"
+
+	t0=$(date +%s)
+	if ! in_root "$root" make -C "$bdir" \
+		KDIR="/lib/modules/$kver/build" W=1 \
+		module test-module selftests-helpers >"$log" 2>&1; then
+		tail -n 40 "$log"
+		note_fail "$k" build-fail "make failed, log $log"
+		rm -rf "$root/tmp/kptrace-build.$$"
+		return 1
+	fi
+	r_tbuild[$k]=$(($(date +%s) - t0))
+	if ! check_warnings "$log" "$bdir" "$hbdir"; then
+		note_fail "$k" warnings "W=1 warnings in kptrace's files, log $log"
+	else
+		say "$k: W=1, no warning from kptrace's files"
+	fi
+	cp "$hbdir/kptrace.ko" "$hbdir/selftests/test_modules/kpt_test.ko" \
+		"$out/$k/"
+	mkdir -p "$out/$k/helpers"
+	find "$hbdir/selftests/helpers" -maxdepth 1 -type f -perm -u+x \
+		-exec cp {} "$out/$k/helpers/" \;
+	rm -rf "$root/tmp/kptrace-build.$$"
+	cp "$root/boot/vmlinuz-$kver" "$out/$k/vmlinuz"
+	say "$k: built in ${r_tbuild[$k]}s, vermagic $(modinfo -F vermagic "$out/$k/kptrace.ko" 2>/dev/null || echo '?')"
+}
+
+# dkms KERNEL: dkms-check.sh (add, build -k KVER, remove) in its root.
+dkms_kernel()
+{
+	local k=$1 suite root kver src lockfd t0 t rc=0
+	suite=$(kernel_suite "$k")
+	root=$(root_of "$suite")
+	kver=$(meta_kver "$root" "$(kernel_flavour "$k")")
+	[ -n "$kver" ] || { note_fail "$k" no-kernel; return 1; }
+	r_ver[$k]=$kver
+	r_pkg[$k]=$(pkg_version "$root" "linux-image-$kver")
+	mkdir -p "$out/$k"
+	# One DKMS tree per root: serialise with other runs.
+	mkdir -p "$cache"
+	exec {lockfd}>"$cache/dkms-${suite}.lock"
+	flock "$lockfd"
+	t0=$(date +%s)
+	src=/tmp/kptrace-dkms.$$
+	rm -rf "$root$src"
+	mkdir -p "$root/tmp"
+	cp -a "$out/src" "$root$src"
+	in_root "$root" bash "$src/selftests/vm/dkms-check.sh" "$kver" \
+		>"$out/$k/dkms.log" 2>&1 || rc=$?
+	rm -rf "$root$src"
+	exec {lockfd}>&-
+	t=$(($(date +%s) - t0))
+	r_tbuild[$k]=$((${r_tbuild[$k]:-0} + t))
+	if [ "$rc" != 0 ]; then
+		tail -n 40 "$out/$k/dkms.log"
+		note_fail "$k" dkms-fail "dkms build failed, log $out/$k/dkms.log"
+		return 1
+	fi
+	say "$k: $(tail -n 1 "$out/$k/dkms.log") (${t}s)"
+}
+
+# vm KERNEL: boot it with the selftests.
+vm_kernel()
+{
+	local k=$1 t0 rc=0 line args=() h
+	for h in "$out/$k"/helpers/*; do
+		[ -e "$h" ] || continue
+		args+=(--add "$h:/selftests/helpers/$(basename "$h")")
+	done
+	# shellcheck disable=SC2206
+	args+=(${VM_ARGS:-})
+	t0=$(date +%s)
+	V=${V:-0} "$here/run-vm.sh" --kernel "$out/$k/vmlinuz" \
+		--modules-from "$out/$k" --tools "$top/tools/kptrace" \
+		--mode check --timeout "$timeout" --logdir "$out/$k/vm" \
+		"${args[@]}" 2>&1 | tee "$out/$k/vm.log" || rc=${PIPESTATUS[0]}
+	r_tvm[$k]=$(($(date +%s) - t0))
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' \
+		"$out/$k/vm.log" | tail -n 1 || true)
+	if [ -n "$line" ]; then
+		read -r "r_pass[$k]" _ "r_fail[$k]" _ "r_skip[$k]" _ <<<"$line"
+	fi
+	if [ "$rc" != 0 ]; then
+		note_fail "$k" vm-fail "$(grep -m 3 '^vm: FAIL' "$out/$k/vm.log" |
+			sed 's/^vm: FAIL: //' | tr '\n' ' ')"
+		return 1
+	fi
+	! grep -q '^vm: RETRY' "$out/$k/vm.log" ||
+		r_why[$k]=${r_why[$k]:+${r_why[$k]}; }"booted twice (RETRY)"
+}
+
+dkms_conf_check()
+{
+	local re v bad=0
+	re=$(sed -n 's/^BUILD_EXCLUSIVE_KERNEL="\(.*\)"$/\1/p' "$top/dkms.conf")
+	for v in 5.10.0-32-amd64 5.15.0 5.19.17 6.0.1 6.1.0-56-rt-amd64 \
+		 6.12.107+deb13-amd64 7.0.0 7.2.13+deb14-amd64 7.19.1; do
+		[[ $v =~ $re ]] || { say "dkms.conf: $v should build, '$re' refuses it"; bad=1; }
+	done
+	for v in 4.19.0-27-amd64 5.4.0 5.9.16 5.1.0 8.0.0 10.1.0 16.1.0; do
+		[[ ! $v =~ $re ]] || { say "dkms.conf: $v is out of range, '$re' accepts it"; bad=1; }
+	done
+	[ $bad = 0 ] && say "dkms.conf: BUILD_EXCLUSIVE_KERNEL '$re' covers 5.10 to 7.x"
+	return $bad
+}
+
+if [ "$list" = 1 ]; then
+	printf '%-8s %-9s %-9s %-28s %s\n' name suite root kernel image
+	for k in $ALL_KERNELS; do
+		s=$(kernel_suite "$k")
+		r=$(root_of "$s")
+		v=$(meta_kver "$r" "$(kernel_flavour "$k")" 2>/dev/null || true)
+		w=host
+		[ -z "$r" ] || w=chroot
+		printf '%-8s %-9s %-9s %-28s %s\n' "$k" "$s" "$w" \
+			"${v:-(not installed)}" "${v:+$r/boot/vmlinuz-$v}"
+	done
+	exit 0
+fi
+
+[ "$(id -u)" = 0 ] || die "must run as root (chroots, dkms, apt-get)"
+if [ -z "$out" ]; then
+	out=$(mktemp -d "${TMPDIR:-/tmp}/kptrace-kernels.XXXXXX")
+else
+	mkdir -p "$out"
+	out=$(cd "$out" && pwd)
+fi
+t_all=$(date +%s)
+say "kernels: ${kernels[*]}; chroots in $cache; logs in $out"
+
+# Host side: QEMU and the initramfs pieces, the host's suite, the reader.
+deps=(gcc make libc6-dev)
+[ "$mode" != check ] || deps+=(qemu-system-x86 busybox-static cpio kmod)
+"$here/install-deps.sh" "${deps[@]}"
+for k in "${kernels[@]}"; do
+	if [ "$(kernel_suite "$k")" = "$host_suite" ]; then
+		ensure_host
+		break
+	fi
+done
+if [ "$mode" = check ]; then
+	say "building tools/kptrace (static, one binary for every kernel)"
+	make -s -C "$top/tools" kptrace || die "cannot build tools/kptrace"
+fi
+rm -rf "$out/src"
+copy_sources "$out/src"
+[ "$mode" = prepare ] || dkms_conf_check || overall=1
+
+# The chroots, each once.
+declare -A suite_ok
+t_prep=$(date +%s)
+for k in "${kernels[@]}"; do
+	s=$(kernel_suite "$k")
+	[ -z "${suite_ok[$s]:-}" ] || continue
+	if [ -z "$(root_of "$s")" ]; then
+		suite_ok[$s]=1
+	elif ensure_chroot "$s"; then
+		suite_ok[$s]=1
+	else
+		suite_ok[$s]=0
+	fi
+done
+t_prep=$(($(date +%s) - t_prep))
+say "roots ready in ${t_prep}s"
+
+for k in "${kernels[@]}"; do
+	s=$(kernel_suite "$k")
+	if [ "${suite_ok[$s]}" != 1 ]; then
+		note_fail "$k" no-chroot "the $s chroot could not be made"
+		continue
+	fi
+	if [ "$mode" = prepare ]; then
+		r_ver[$k]=$(meta_kver "$(root_of "$s")" "$(kernel_flavour "$k")")
+		continue
+	fi
+	printf '\n===== %s =====\n' "$k"
+	built=1
+	if [ "$mode" != dkms ]; then
+		build_kernel "$k" || built=0
+	fi
+	if [ "$dkms" = 1 ] || [ "$mode" = dkms ]; then
+		dkms_kernel "$k" || true
+	fi
+	if [ "$mode" = check ] && [ "$built" = 1 ]; then
+		vm_kernel "$k" || true
+	fi
+done
+
+# The table.
+printf '\n%-8s %-30s %6s %6s %7s %6s %5s  %s\n' kernel version passed \
+	failed skipped build vm result
+tp=0 tf=0 ts=0
+for k in "${kernels[@]}"; do
+	printf '%-8s %-30s %6s %6s %7s %6s %5s  %s %s\n' "$k" \
+		"${r_ver[$k]:-?}" "${r_pass[$k]:--}" "${r_fail[$k]:--}" \
+		"${r_skip[$k]:--}" "${r_tbuild[$k]:--}" "${r_tvm[$k]:--}" \
+		"${r_res[$k]:-ok}" "${r_why[$k]:-}"
+	tp=$((tp + ${r_pass[$k]:-0}))
+	tf=$((tf + ${r_fail[$k]:-0}))
+	ts=$((ts + ${r_skip[$k]:-0}))
+done
+say "seconds: build = W=1 build + dkms, vm = boot + selftests; roots ${t_prep}s, all $(($(date +%s) - t_all))s"
+say "logs in $out"
+if [ "$mode" = check ]; then
+	echo "$tp passed, $tf failed, $ts skipped"
+fi
+exit "$overall"
