@@ -10,6 +10,8 @@
 #   make clean
 #   make style          checkpatch.pl --strict: module/, kpt_test.c, tools/
 #   make check          selftests in QEMU on the Debian kernel (KTAP)
+#   make check-debug    the same plus lockdown boots on a KASAN + lockdep
+#                       kernel built from linux-source-6.1 (selftests/debug/)
 #   make run            demo in QEMU: kptrace on do_sys_openat2
 #   make dkms-check     dkms add + build of this tree, then remove (root)
 #   make check-kernels  every kernel of the matrix (5.10 6.1 6.1-rt 6.12
@@ -125,8 +127,13 @@ style:
 vm-deps:
 	$(Q)selftests/vm/install-deps.sh $(VM_DEBS)
 
+# The hazard tests' module and static helper (selftests/hazard_modules/).
+hazard-module: kdir-ok
+	$(Q)$(MAKE) $(if $(Q),--no-print-directory) -C $(KDIR) M=$(CURDIR)/selftests/hazard_modules modules
+	$(Q)$(MAKE) $(if $(Q),-s) -C selftests/hazard_modules helper
+
 # Everything the guest needs, built against KDIR (given by check and run).
-vm-build: module tools test-module selftests-helpers
+vm-build: module tools test-module selftests-helpers hazard-module
 
 check run: vm-deps
 	$(Q)kver='$(KVER)'; [ -n "$$kver" ] || kver='$(debian_kver)'; \
@@ -137,6 +144,9 @@ check run: vm-deps
 
 dkms-check:
 	$(Q)V='$(V)' selftests/vm/dkms-check.sh $(KVER)
+
+check-debug: vm-deps
+	$(Q)V='$(V)' VM_TIMEOUT='$(VM_TIMEOUT)' selftests/debug/check-debug.sh $(VM_ARGS)
 
 # The kernel matrix; KERNELS= picks some, VM_TIMEOUT= bounds each boot.
 KERNELS_ENV = V='$(V)' VM_TIMEOUT='$(VM_TIMEOUT)' VM_ARGS='$(VM_ARGS)' \
@@ -149,5 +159,6 @@ dkms-check-kernels:
 	$(Q)$(KERNELS_ENV) selftests/vm/kernels.sh --dkms-only
 
 .PHONY: all kdir-ok module tools test-module selftests-helpers install \
-	clean style vm-deps vm-build check run dkms-check check-kernels \
+	clean style vm-deps vm-build check run dkms-check hazard-module \
+	check-debug check-kernels \
 	build-kernels dkms-check-kernels

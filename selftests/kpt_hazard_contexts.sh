@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: one probe hit from task, softirq, hardirq and NMI context at
+#   once on every CPU, with a reader: every hit accounted, no torn record,
+#   per-CPU seq strictly increasing, each record flagged with its context
+# requires: root, debugfs, kptrace.ko, hazard_modules/kpt_hazard.ko,
+#   helpers/kpt_read
+#
+# kpt_hazard's run file (N calls per CPU, KPT_HAZ_CTX_N, default 100000, 20000
+# on a debug kernel) calls the noinline kpt_hazard_target(ctx, i) from a
+# bound kthread on every online CPU (task) while each CPU's HARD hrtimer
+# (hardirq) schedules a tasklet (softirq) and sends itself an NMI through
+# the local APIC (or a perf cycle counter overflows, where there is a PMU),
+# all calling the target; a hard irq_work adds hardirq calls. kptrace probes
+# the target with args=2 stack=8, helpers/kpt_read follows /dev/kptrace.
+# Then:
+# - hits + missed = the calls kpt_hazard counted (missed: the kprobe core
+#   refused a hit nested in another handler, e.g. an NMI during a task hit);
+# - hits = recorded + lost, recorded = read, pending = 0;
+# - the reader saw no bad record, no seq error, read = stats read;
+# - every record's context flag matches its arg0 (1 task: none, 2 softirq:
+#   SOFTIRQ, 3 hardirq: HARDIRQ, 4 NMI: NMI), and each context that made
+#   calls has records. NMI is skipped (and said) when no source works.
+
+. "$(dirname "$0")/lib.sh"
+. "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"
+kpt_setup
+require_kpt_read
+require_haz_ko
+
+cleanup()
+{
+	kpt_rmmod_quiet kptrace
+	kpt_rmmod_quiet kpt_hazard
+}
+
+N=${KPT_HAZ_CTX_N:-$(kpt_haz_n 100000 20000)}
+kpt_haz_load
+info "kpt_hazard: NMI source $(kpt_haz_count nmi_source)"
+kpt_load name=kpt_hazard_target args=2 stack=8 bufsize_kb=8192
+kpt_bg "$KPT_READ" -v follow > "$KPT_TMP/reader" 2> "$KPT_TMP/reader.err"
+reader=$KPT_BG
+sleep 1
+kill -0 "$reader" 2>/dev/null || fail "reader ended early: $(cat "$KPT_TMP/reader.err")"
+
+start=$(date +%s)
+echo "$N" > "$KPT_HAZ_DIR/run" || fail "kpt_hazard run $N failed"
+info "run $N on $(kpt_nr_online_cpus) CPUs took $(kpt_haz_elapsed "$start")s"
+sed 's/^/#   counts: /' "$KPT_HAZ_DIR/counts"
+sleep 1
+kill -TERM "$reader"
+wait "$reader"
+rc=$?
+KPT_BG_PIDS=
+grep -v '^rec ' "$KPT_TMP/reader" | sed 's/^/#   reader: /'
+sed 's/^/#   reader: /' "$KPT_TMP/reader.err" | head -n 20
+[ "$rc" = 0 ] || fail "reader failed ($rc)"
+sed 's/^/#   /' "$KPT_DIR/probes"
+sed 's/^/#   /' "$KPT_DIR/stats" | grep -v ' 0$'
+
+total=$(kpt_haz_count total)
+kpt_stats_check
+hits=$(kpt_stat hits)
+missed=$(kpt_stat missed)
+assert_eq "pending after the drain" "$(kpt_stat pending)" 0
+assert_eq "hits + missed = calls" $((hits + missed)) "$total"
+
+summary=$(grep '^summary ' "$KPT_TMP/reader")
+[ -n "$summary" ] || fail "no summary from the reader"
+assert_eq "bad records" "$(kpt_haz_field bad "$summary")" 0
+assert_eq "per-CPU seq errors" "$(kpt_haz_field seq_errors "$summary")" 0
+assert_eq "records read = stats read" "$(kpt_haz_field records "$summary")" "$(kpt_stat read)"
+assert_eq "lost reported = stats lost" "$(kpt_haz_field lost_events "$summary")" "$(kpt_stat lost)"
+
+# Context of each record: flags against arg0.
+awk 'function hex(s,    i, v) {
+	v = 0; s = tolower(s); sub(/^0x/, "", s)
+	for (i = 1; i <= length(s); i++)
+		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}
+/^rec .*type=entry/ {
+	f = ""; a = ""
+	for (i = 1; i <= NF; i++) {
+		if ($i ~ /^flags=/) f = substr($i, 7)
+		if ($i ~ /^args=/) { a = substr($i, 6); sub(/,.*/, "", a) }
+	}
+	fl = hex(f)
+	ctx = (and(fl, 1) ? 4 : and(fl, 2) ? 3 : and(fl, 4) ? 2 : 1)
+	n[a]++
+	if (sprintf("0x%x", ctx) != a) { bad++; if (bad < 5) print "# mismatch: " $0 }
+} END {
+	printf "task=%d softirq=%d hardirq=%d nmi=%d bad=%d\n",
+		n["0x1"], n["0x2"], n["0x3"], n["0x4"], bad
+}' "$KPT_TMP/reader" > "$KPT_TMP/ctx" 2>&1 ||
+	fail "cannot classify the records"
+cat "$KPT_TMP/ctx" | sed 's/^/#   by context: /'
+by=$(tail -n 1 "$KPT_TMP/ctx")
+assert_eq "records whose flags contradict their context" "$(kpt_haz_field bad "$by")" 0
+covered=
+for c in task softirq hardirq nmi; do
+	calls=$(kpt_haz_count $c)
+	recs=$(kpt_haz_field $c "$by")
+	if [ "$calls" -gt 0 ]; then
+		assert_ge "$c records" "$recs" 1
+		covered="$covered $c"
+	elif [ "$c" = nmi ]; then
+		info "no NMI source in this guest (nmi_source $(kpt_haz_count nmi_source)): NMI not covered"
+	else
+		fail "kpt_hazard made no $c calls"
+	fi
+done
+info "covered:$covered; calls=$total hits=$hits missed=$missed read=$(kpt_stat read) lost=$(kpt_stat lost)"
