@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The guest side of check-debug's main boot (selftests/debug/check-debug.sh):
+# every selftest (run_tests.sh, KTAP) with loops and timeouts sized for a
+# KASAN + lockdep kernel under TCG, then a kmemleak scan. Exits non-zero
+# when a test failed or kmemleak suspects an object allocated by kptrace,
+# kpt_test or kpt_hazard (their symbols in the allocation trace, an address
+# inside an unloaded module, or the module loader's parameter copies).
+# The scan's verdict is "# " lines after the KTAP totals, so the plan of
+# run_tests.sh stays the only KTAP.
+
+cd /selftests || exit 1
+# Several times slower under KASAN: a longer limit per test, smaller floods.
+KPT_TIMEOUT=${KPT_TIMEOUT:-900}
+KPT_FLOOD_N=${KPT_FLOOD_N:-50000}
+KPT_HAZ_BUDGET=${KPT_HAZ_BUDGET:-600}
+KPT_HAZ_SLOW=1
+export KPT_TIMEOUT KPT_FLOOD_N KPT_HAZ_BUDGET KPT_HAZ_SLOW
+echo "# debug kernel $(uname -r): $(cat /proc/cmdline)"
+sh ./run_tests.sh "$@"
+rc=$?
+
+kml=/sys/kernel/debug/kmemleak
+if [ ! -e "$kml" ]; then
+	echo "# kmemleak: $kml missing (kmemleak off?): FAIL"
+	exit 1
+fi
+# Objects younger than 5 s are never reported; two scans, as the kernel's
+# documentation advises against transient false positives.
+sleep 6
+echo scan > "$kml" || { echo "# kmemleak: scan refused: FAIL"; exit 1; }
+sleep 6
+echo scan > "$kml"
+cat "$kml" > /tmp/kmemleak.txt
+all=$(grep -c '^unreferenced object' /tmp/kmemleak.txt)
+ours=$(awk '
+	/^unreferenced object/ { if (blk != "" && bad) print blk; blk = $0; bad = 0; next }
+	{ blk = blk "\n" $0 }
+	/\[(kptrace|kpt_test|kpt_hazard)\]/ { bad = 1 }
+	/\] 0xffffffff[a-f][0-9a-f]+$/ { bad = 1 }
+	/load_module|do_init_module|param_set|param_attr/ { bad = 1 }
+	END { if (blk != "" && bad) print blk }' /tmp/kmemleak.txt)
+if [ -n "$ours" ]; then
+	echo "# kmemleak: suspected leaks from kptrace or the test modules: FAIL"
+	printf '%s\n' "$ours" | head -n 200 | sed 's/^/#   /'
+	rc=1
+else
+	echo "# kmemleak: $all suspected objects in all, none from kptrace, kpt_test or kpt_hazard: ok"
+	[ "$all" = 0 ] || head -n 40 /tmp/kmemleak.txt | sed 's/^/#   other: /'
+fi
+exit $rc

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# cycles.sh: the body of kpt_hazard_cycles_flood.sh and
+# kpt_hazard_cycles_reader.sh, sourced with READER=0 or 1 set.
+#
+# A flood runs on every CPU (kpt_hazard's run file in a loop: task,
+# softirq, hardirq and NMI hits of kpt_hazard_target) while kptrace is
+# loaded on kpt_hazard_target and unloaded, CYCLES times (KPT_HAZ_CYCLES,
+# default 1000; 200 on a debug kernel), or until KPT_HAZ_BUDGET seconds are
+# spent, which the test says. With READER=1 each cycle also reads what is
+# pending before the unload, alternately through /dev/kptrace
+# (helpers/kpt_read drain, every record validated) and the text `trace`.
+# Each load must work, each unload must work, and at least MIN_CYCLES
+# (KPT_HAZ_MIN_CYCLES, default 20) must have run.
+
+kpt_setup
+require_haz_ko
+[ "$READER" = 0 ] || require_kpt_read
+
+cleanup()
+{
+	[ -n "$KPT_TMP" ] && : > "$KPT_TMP/stop"
+	for _p in $KPT_BG_PIDS; do
+		wait "$_p" 2>/dev/null
+	done
+	KPT_BG_PIDS=
+	kpt_rmmod_quiet kptrace
+	kpt_rmmod_quiet kpt_hazard
+}
+
+CYCLES=${KPT_HAZ_CYCLES:-$(kpt_haz_n 1000 200)}
+MIN_CYCLES=${KPT_HAZ_MIN_CYCLES:-20}
+kpt_haz_load
+rm -f "$KPT_TMP/stop"
+kpt_bg sh -c "while [ ! -e $KPT_TMP/stop ]; do echo 5000 > $KPT_HAZ_DIR/run || exit 1; done"
+flood=$KPT_BG
+sleep 1
+
+i=0
+bad=0
+start=$(date +%s)
+while [ $i -lt "$CYCLES" ]; do
+	if [ "$(kpt_haz_elapsed "$start")" -ge "$KPT_HAZ_BUDGET" ]; then
+		info "budget of ${KPT_HAZ_BUDGET}s spent after $i cycles: stopped there"
+		break
+	fi
+	out=$(insmod "$KPT_KO" name=kpt_hazard_target args=2 stack=4 bufsize_kb=64 2>&1) ||
+		fail "cycle $i: insmod: $out"
+	if [ "$READER" = 1 ]; then
+		if [ $((i % 2)) = 0 ]; then
+			r=$("$KPT_READ" drain 2>&1) || fail "cycle $i: kpt_read drain: $r"
+			s=$(echo "$r" | grep '^summary ')
+			[ "$(kpt_haz_field bad "$s")" = 0 ] &&
+			[ "$(kpt_haz_field seq_errors "$s")" = 0 ] ||
+				fail "cycle $i: bad records: $r"
+		else
+			timeout 20 cat "$KPT_DIR/trace" > /dev/null ||
+				fail "cycle $i: cat trace failed"
+		fi
+	fi
+	out=$(rmmod kptrace 2>&1) || fail "cycle $i: rmmod: $out"
+	i=$((i + 1))
+done
+secs=$(kpt_haz_elapsed "$start")
+kill -0 "$flood" 2>/dev/null || fail "the flood stopped during the cycles"
+: > "$KPT_TMP/stop"
+wait "$flood" || fail "the flood failed"
+KPT_BG_PIDS=
+assert_ge "cycles run" "$i" "$MIN_CYCLES"
+with=without
+[ "$READER" = 1 ] && with=with
+info "$i load/unload cycles under a flood on $(kpt_nr_online_cpus) CPUs, $with a reader, in ${secs}s"

@@ -1,0 +1,13 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: kptrace loaded and unloaded many times while its probe is hit
+#   from every context on every CPU, no reader
+# requires: root, debugfs, kptrace.ko, hazard_modules/kpt_hazard.ko
+#
+# See hazard_modules/cycles.sh: KPT_HAZ_CYCLES cycles (default 1000, 200 on
+# a debug kernel) within KPT_HAZ_BUDGET seconds, at least 20.
+
+. "$(dirname "$0")/lib.sh"
+. "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"
+READER=0
+. "$KPT_SELFTESTS/hazard_modules/cycles.sh"

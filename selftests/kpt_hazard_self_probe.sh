@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: probing what kptrace's own handler calls (the clock, the
+#   stack unwinder, irq_work_queue, memcpy) next to a normal target: no
+#   hang, no recursion, every skipped hit counted in missed
+# requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_read
+#
+# Candidates: ktime_get_mono_fast_ns (every handler), __unwind_start,
+# unwind_next_frame, unwind_get_return_address (every handler with
+# stack>0), irq_work_queue (a handler waking a reader), memcpy (the comm
+# copy; a C function under KASAN). Each is first loaded alone: it is either
+# probed, or refused with EINVAL (blacklisted, noinstr) and left out, and
+# said. Then kptrace loads kpt_test_func plus every probeable candidate,
+# stack=16, with helpers/kpt_read following /dev/kptrace, and
+# kpt_test_func is called N times (KPT_HAZ_SELF_N, default 2000) on one CPU.
+# - the calls return (no hang, no recursion: the test's timeout);
+# - kpt_test_func: hits = N, missed = 0;
+# - every candidate the handler always calls (the clock, the unwinder):
+#   missed >= N, since each of kptrace's N handler runs hit it once at
+#   least and the kprobe core refused to re-enter;
+# - stats: missed = the sum of the probes' missed; hits = recorded + lost.
+
+. "$(dirname "$0")/lib.sh"
+. "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"
+kpt_setup
+require_kpt_read
+kpt_test_load
+
+N=${KPT_HAZ_SELF_N:-$(kpt_haz_n 2000 500)}
+ALWAYS="ktime_get_mono_fast_ns __unwind_start unwind_next_frame unwind_get_return_address"
+CANDIDATES="$ALWAYS irq_work_queue memcpy"
+
+names=kpt_test_func
+probed=
+for s in $CANDIDATES; do
+	if ! grep -q " [tT] $s\$" /proc/kallsyms; then
+		info "$s: not in kallsyms, left out"
+		continue
+	fi
+	kpt_mark
+	if out=$(insmod "$KPT_KO" name="$s" args=1 stack=0 2>&1); then
+		kpt_unload
+		names="$names,$s"
+		probed="$probed $s"
+		info "$s: probeable"
+	else
+		why=$(kpt_log_kptrace | head -n 1)
+		case $why in
+		*"(-22)"*) info "$s: refused, $why" ;;
+		*) fail "$s: load failed, not with EINVAL: $out / $why" ;;
+		esac
+	fi
+done
+[ -n "$probed" ] || skip "none of $CANDIDATES is probeable on this kernel"
+
+kpt_load name="$names" stack=16 bufsize_kb=4096
+sed 's/^/#   /' "$KPT_DIR/probes"
+kpt_bg "$KPT_READ" follow > "$KPT_TMP/reader" 2> "$KPT_TMP/reader.err"
+reader=$KPT_BG
+sleep 1
+start=$(date +%s)
+kpt_call "$N"
+info "$N calls took $(kpt_haz_elapsed "$start")s"
+sleep 1
+kill -TERM "$reader"
+wait "$reader" || fail "reader failed: $(cat "$KPT_TMP/reader.err")"
+KPT_BG_PIDS=
+grep '^summary' "$KPT_TMP/reader" | sed 's/^/#   reader: /'
+sed 's/^/#   /' "$KPT_DIR/probes"
+
+assert_eq "kpt_test_func hits" "$(kpt_haz_probe_field 0 hits)" "$N"
+assert_eq "kpt_test_func missed" "$(kpt_haz_probe_field 0 missed)" 0
+id=0
+sum=0
+for s in $(echo "$names" | tr , ' '); do
+	m=$(kpt_haz_probe_field $id missed)
+	sum=$((sum + m))
+	case " $ALWAYS " in
+	*" $s "*) assert_ge "$s missed (handler runs: $N)" "$m" "$N" ;;
+	esac
+	id=$((id + 1))
+done
+summary=$(grep '^summary ' "$KPT_TMP/reader")
+assert_eq "bad records" "$(kpt_haz_field bad "$summary")" 0
+assert_eq "per-CPU seq errors" "$(kpt_haz_field seq_errors "$summary")" 0
+kpt_stats_check
+assert_eq "stats missed = sum of the probes' missed" "$(kpt_stat missed)" "$sum"
+kpt_unload
+info "probed alongside kpt_test_func:$probed; all skipped hits counted (missed=$sum)"
