@@ -160,13 +160,17 @@ static unsigned long kpt_ring_drop_oldest(struct kpt_ring *r,
 	u32 size;
 	u8 type;
 
-	kpt_ring_hdr(r->data + (tail & r->mask), &type, &size);
+	struct kpt_event *ev = r->data + (tail & r->mask);
+
+	kpt_ring_hdr(ev, &type, &size);
 	/* Records between tail and head are ours and intact: size is sane. */
 	old = cmpxchg(&r->tail, tail, tail + size);
 	if (old != tail)
 		return old;
-	if (type != KPT_EV_PAD)
+	if (type != KPT_EV_PAD) {
 		local_inc(&r->lost[KPT_LOST_OVERWRITTEN]);
+		kpt_probe_overwritten(ev->probe_id);
+	}
 	return tail + size;
 }
 NOKPROBE_SYMBOL(kpt_ring_drop_oldest);
@@ -175,25 +179,26 @@ NOKPROBE_SYMBOL(kpt_ring_drop_oldest);
  * kpt_ring_reserve() - reserve room for one record on this CPU's ring
  * @rp: where to store the ring, to pass to kpt_ring_commit()
  * @size: the largest size the record may have, a multiple of 8
+ * @cause: why, when the hit was lost
  *
  * Counts one hit. Returns where to write the record, or NULL when the hit
  * was lost (and counted by cause). Must run with preemption disabled; every
  * non-NULL return must be followed by kpt_ring_commit() on the same CPU.
  */
-void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size)
+void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size,
+		       enum kpt_lost_cause *cause)
 {
 	struct kpt_ring *r = kpt_rings[smp_processor_id()];
 	unsigned long cap = r->mask + 1;
 	unsigned long head, tail, off, pad;
-	enum kpt_lost_cause cause;
 
 	local_inc(&r->hits);
 	if (unlikely(local_inc_return(&r->nest) != 1)) {
-		cause = KPT_LOST_NESTED;
+		*cause = KPT_LOST_NESTED;
 		goto lost;
 	}
 	if (unlikely(size > cap / 2)) {
-		cause = KPT_LOST_TOO_BIG;
+		*cause = KPT_LOST_TOO_BIG;
 		goto lost;
 	}
 
@@ -204,7 +209,7 @@ void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size)
 	tail = smp_load_acquire(&r->tail);
 	while (unlikely(head + pad + size - tail > cap)) {
 		if (!kpt_cfg.overwrite) {
-			cause = KPT_LOST_FULL;
+			*cause = KPT_LOST_FULL;
 			goto lost;
 		}
 		tail = kpt_ring_drop_oldest(r, tail);
@@ -224,7 +229,7 @@ void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size)
 	return r->data + (head & r->mask);
 
 lost:
-	local_inc(&r->lost[cause]);
+	local_inc(&r->lost[*cause]);
 	local_dec(&r->nest);
 	kpt_ring_kick(r);	/* a full ring wakes the reader */
 	return NULL;
@@ -341,7 +346,7 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 	u8 type;
 
 	if (kpt_cfg.overwrite)
-		len = min_t(size_t, len, 4 * kpt_cfg.max_record);
+		len = min_t(size_t, len, 4 * kpt_probes_max_record());
 	/* Pairs with an overwriting writer's cmpxchg() */
 	tail = smp_load_acquire(&r->tail);
 	/* Pairs with kpt_ring_commit(): the records are complete */

@@ -35,7 +35,9 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/errno.h>
+#include <linux/kprobes.h>
 #else
+#define NOKPROBE_SYMBOL(fn)
 #include <string.h>
 #include <errno.h>
 #include <stdio.h>
@@ -95,6 +97,7 @@ int kpt_type_is_string(unsigned int type)
 	return type == KPT_T_STRING || type == KPT_T_USTRING ||
 	       type == KPT_T_STR;
 }
+NOKPROBE_SYMBOL(kpt_type_is_string);
 
 /* Shell-style glob with '*' and '?', as for a comm filter. */
 int kpt_glob_match(const char *glob, const char *str)
@@ -119,6 +122,7 @@ int kpt_glob_match(const char *glob, const char *str)
 		glob++;
 	return !*glob;
 }
+NOKPROBE_SYMBOL(kpt_glob_match);
 
 /* The parser's cursor: the whole line, for error positions. */
 struct kpt_cursor {
