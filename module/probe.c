@@ -18,6 +18,7 @@
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/ctype.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/timekeeping.h>
@@ -645,6 +646,7 @@ static const char *kpt_probe_where(struct kprobe *kp, char *buf)
 {
 	char *out = buf + KSYM_SYMBOL_LEN;
 	char *mod, *end;
+	size_t n;
 
 	sprint_symbol(buf, (unsigned long)kp->addr);
 	mod = strstr(buf, " [");
@@ -655,7 +657,10 @@ static const char *kpt_probe_where(struct kprobe *kp, char *buf)
 	end = strchr(mod, ']');
 	if (end)
 		*end = '\0';
-	snprintf(out, KSYM_SYMBOL_LEN, "%s:%s", mod, buf);
+	n = strlen(mod);
+	memcpy(out, mod, n);
+	out[n] = ':';
+	strscpy(out + n + 1, buf, KSYM_SYMBOL_LEN - n - 1);
 	return out;
 }
 
@@ -685,7 +690,8 @@ void kpt_probes_show(struct seq_file *m)
 	struct kpt_probe *p;
 	char *buf;
 
-	buf = kmalloc(max(2 * KSYM_SYMBOL_LEN, KPT_SPEC_LINE_MAX), GFP_KERNEL);
+	buf = kmalloc(max_t(size_t, 2 * KSYM_SYMBOL_LEN, KPT_SPEC_LINE_MAX),
+		      GFP_KERNEL);
 	if (!buf)
 		return;
 	mutex_lock(&kpt_probes_mutex);

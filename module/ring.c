@@ -30,10 +30,13 @@
  *
  * Reader. Readers run in process context and are serialised by
  * kpt_read_mutex; a reader may run on any CPU. It loads head with acquire,
- * copies the oldest record out, and only then releases the space by moving
- * tail with cmpxchg(), which is fully ordered on success: the copy is
- * complete before the space can be reused. A writer checking for room loads
- * tail with acquire, pairing with that cmpxchg.
+ * copies records out, and only then releases the space by moving tail with
+ * cmpxchg(), which is fully ordered on success: the copy is complete
+ * before the space can be reused. A writer checking for room loads tail
+ * with acquire, pairing with that cmpxchg. With overwrite=0 no writer ever
+ * moves tail, so the reader merges all rings by timestamp with a private
+ * cursor per ring (rpos) and moves each tail once per read; with
+ * overwrite=1 it takes small batches from one ring at a time, below.
  *
  * Overwrite mode (the flight recorder). When the ring is full, the writer
  * frees the oldest record itself by moving tail with cmpxchg() before it
@@ -93,6 +96,12 @@ struct kpt_ring {
 	unsigned long	tail ____cacheline_aligned;
 	u64		read;
 	u64		reported[KPT_LOST_NR];	/* lost already reported */
+	/* The merge's cursor, under kpt_read_mutex (overwrite=0 only). */
+	unsigned long	rtail;		/* tail when the merge began */
+	unsigned long	rpos;		/* next record to copy */
+	unsigned long	rhead;		/* head when the merge began */
+	u64		rts;		/* timestamp of the record at rpos */
+	u64		rnr;		/* records copied */
 
 	/* Constant after allocation. */
 	void		*data ____cacheline_aligned;
@@ -109,6 +118,7 @@ const char * const kpt_lost_names[KPT_LOST_NR] = {
 };
 
 static struct kpt_ring **kpt_rings;
+static struct kpt_ring **kpt_merge;	/* the rings a merge takes from */
 /* kpt_wake_armed: who waits, and for how much */
 #define KPT_WAKE_ANY		1
 #define KPT_WAKE_BATCH		2
@@ -426,12 +436,115 @@ again:
 
 static bool kpt_rings_ready_or_arm(unsigned long how);
 
+/*
+ * Move @r's cursor past padding to its next record, and read that
+ * record's timestamp. Returns false at the head the merge began with.
+ */
+static bool kpt_merge_peek(struct kpt_ring *r)
+{
+	const struct kpt_event *ev;
+	unsigned long off;
+	u32 size;
+	u8 type;
+
+	while (r->rpos != r->rhead) {
+		off = r->rpos & r->mask;
+		ev = r->data + off;
+		kpt_ring_hdr(ev, &type, &size);
+		if (WARN_ONCE(size < 8 || size % 8 || off + size > r->mask + 1 ||
+			      size > r->rhead - r->rpos,
+			      "kptrace: corrupt record on cpu %u\n", r->cpu)) {
+			r->rpos = r->rhead;
+			return false;
+		}
+		if (type != KPT_EV_PAD) {
+			r->rts = ev->ts_ns;
+			return true;
+		}
+		r->rpos += size;
+	}
+	return false;
+}
+
+/*
+ * overwrite=0: merge the rings by timestamp into @buf with a cursor per
+ * ring, then free what was copied with one tail update per ring. No writer
+ * moves tail in this mode, so nothing copied can have changed under us.
+ */
+static ssize_t kpt_rings_merge(void *buf, size_t len)
+{
+	struct kpt_ring *r, *best;
+	unsigned int cpu, n = 0, i, bi;
+	size_t done = 0;
+	u32 size;
+	u8 type;
+
+	for_each_possible_cpu(cpu) {
+		r = kpt_rings[cpu];
+		r->rtail = READ_ONCE(r->tail);
+		r->rpos = r->rtail;
+		/* Pairs with kpt_ring_commit(): the records are complete */
+		r->rhead = smp_load_acquire(&r->head);
+		r->rnr = 0;
+		if (kpt_merge_peek(r))
+			kpt_merge[n++] = r;
+	}
+	while (n) {
+		bi = 0;
+		for (i = 1; i < n; i++)
+			if (kpt_merge[i]->rts < kpt_merge[bi]->rts)
+				bi = i;
+		best = kpt_merge[bi];
+		kpt_ring_hdr(best->data + (best->rpos & best->mask), &type,
+			     &size);
+		if (size > len - done)
+			break;
+		memcpy(buf + done, best->data + (best->rpos & best->mask),
+		       size);
+		done += size;
+		best->rpos += size;
+		best->rnr++;
+		if (!kpt_merge_peek(best))
+			kpt_merge[bi] = kpt_merge[--n];
+	}
+	for_each_possible_cpu(cpu) {
+		r = kpt_rings[cpu];
+		if (r->rpos == r->rtail)
+			continue;
+		/* Fully ordered: the copy is done before the space is free. */
+		if (WARN_ON_ONCE(cmpxchg(&r->tail, r->rtail, r->rpos) !=
+				 r->rtail))
+			continue;
+		r->read += r->rnr;
+	}
+	if (!done && n)
+		return -EINVAL;		/* the next record is larger than len */
+	return done;
+}
+
 /* As many whole records as fit in @len; caller holds kpt_read_mutex. */
 static ssize_t kpt_rings_fill(void *buf, size_t len)
 {
+	struct kpt_ring *r;
+	unsigned int cpu;
 	size_t done = 0;
 	ssize_t ret;
 
+	if (!kpt_cfg.overwrite) {
+		/* Loss reports first, then the merged records. */
+		for_each_possible_cpu(cpu) {
+			r = kpt_rings[cpu];
+			while ((ret = kpt_ring_report_lost(r, buf + done,
+							   len - done)) > 0)
+				done += ret;
+			if (ret < 0)
+				return done ? done : ret;
+		}
+		ret = kpt_rings_merge(buf + done, len - done);
+		if (ret < 0)
+			return done ? done : ret;
+		return done + ret;
+	}
 	while (done < len) {
 		ret = kpt_rings_next(buf + done, len - done);
 		if (ret <= 0)
@@ -542,8 +655,14 @@ int kpt_rings_alloc(unsigned long bytes)
 	unsigned int cpu;
 
 	kpt_rings = kcalloc(nr_cpu_ids, sizeof(*kpt_rings), GFP_KERNEL);
-	if (!kpt_rings)
+	kpt_merge = kcalloc(nr_cpu_ids, sizeof(*kpt_merge), GFP_KERNEL);
+	if (!kpt_rings || !kpt_merge) {
+		kfree(kpt_rings);
+		kfree(kpt_merge);
+		kpt_rings = NULL;
+		kpt_merge = NULL;
 		return -ENOMEM;
+	}
 	for_each_possible_cpu(cpu) {
 		r = kzalloc_node(sizeof(*r), GFP_KERNEL, cpu_to_node(cpu));
 		if (!r)
@@ -580,5 +699,7 @@ void kpt_rings_free(void)
 		kfree(r);
 	}
 	kfree(kpt_rings);
+	kfree(kpt_merge);
 	kpt_rings = NULL;
+	kpt_merge = NULL;
 }
