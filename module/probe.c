@@ -700,6 +700,8 @@ void kpt_probes_show(struct seq_file *m)
 			continue;
 		kpt_spec_print(p->spec, buf, KPT_SPEC_LINE_MAX);
 		seq_printf(m, "%s # id=%u", buf, p->id);
+		if (strcmp(p->label, p->spec->name))
+			seq_printf(m, " label=%s", p->label);
 		if (p->state == KPT_PROBE_ARMED)
 			seq_printf(m, " at=%s",
 				   kpt_probe_where(kpt_probe_kprobe(p), buf));
