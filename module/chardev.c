@@ -7,6 +7,8 @@
  * with -EINVAL when the buffer cannot hold the next record. poll() reports
  * EPOLLIN when a record is pending. Opening needs CAP_PERFMON or
  * CAP_SYS_ADMIN: records hold kernel addresses and other users' data.
+ * write() (or ioctl(KPT_IOC_PROBE)) takes probe specs, one per line, and
+ * adds or removes probes while kptrace runs.
  * A reader that may not see kernel addresses (no CAP_SYSLOG, or
  * kptr_restrict=2) gets its stack addresses zeroed and KPT_F_ADDR_HIDDEN.
  */
@@ -118,6 +120,30 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 	return ret ? ret : -EAGAIN;
 }
 
+/* Probe specs from userspace: at most one page of lines at a time. */
+static int kpt_dev_specs(const char __user *ubuf, size_t len)
+{
+	char *text;
+	int ret;
+
+	if (len > PAGE_SIZE)
+		return -E2BIG;
+	text = memdup_user(ubuf, len);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	ret = kpt_probes_write(text, len, '\n');
+	kfree(text);
+	return ret;
+}
+
+static ssize_t kpt_dev_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	int ret = kpt_dev_specs(ubuf, count);
+
+	return ret ? ret : count;
+}
+
 static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
@@ -127,14 +153,22 @@ static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 		.nr_cpus	= nr_cpu_ids,
 		.nr_probes	= kpt_probes_count(),
 		.ring_bytes	= kpt_cfg.ring_bytes,
-		.max_record	= kpt_cfg.max_record,
+		.max_record	= KPT_RECORD_MAX,
 	};
+	struct kpt_probe_cmd pc;
 
-	if (cmd != KPT_IOC_INFO)
+	switch (cmd) {
+	case KPT_IOC_INFO:
+		if (copy_to_user((void __user *)arg, &info, sizeof(info)))
+			return -EFAULT;
+		return 0;
+	case KPT_IOC_PROBE:
+		if (copy_from_user(&pc, (void __user *)arg, sizeof(pc)))
+			return -EFAULT;
+		return kpt_dev_specs(u64_to_user_ptr(pc.text), pc.len);
+	default:
 		return -ENOTTY;
-	if (copy_to_user((void __user *)arg, &info, sizeof(info)))
-		return -EFAULT;
-	return 0;
+	}
 }
 
 static const struct file_operations kpt_dev_fops = {
@@ -142,6 +176,7 @@ static const struct file_operations kpt_dev_fops = {
 	.open		= kpt_dev_open,
 	.release	= kpt_dev_release,
 	.read		= kpt_dev_read,
+	.write		= kpt_dev_write,
 	.poll		= kpt_rings_poll,
 	.unlocked_ioctl	= kpt_dev_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,

@@ -4,8 +4,10 @@
  *
  *   trace       consuming text read of the pending events; EOF when none
  *   trace_pipe  the same, blocking until events arrive
- *   probes      one line per probe
+ *   probes      one line per probe, in the spec language (replayable)
+ *   probe_stats per probe and per CPU: hits and every kind of miss
  *   stats       "name value" counters, totals then per CPU
+ *   error_log   the last refused probe specs, with the column at fault
  *
  * Every file is 0400: debugfs under kernel lockdown refuses writable files,
  * and the trace holds other users' data.
@@ -32,7 +34,7 @@ struct kpt_text_reader {
 	bool	block;
 };
 
-#define KPT_TEXT_BATCH	(16 * 1024)
+#define KPT_TEXT_BATCH	KPT_RECORD_MAX
 
 static int kpt_text_open(struct inode *inode, struct file *file)
 {
@@ -115,6 +117,20 @@ static int kpt_probes_seq_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(kpt_probes_seq);
 
+static int kpt_probe_stats_seq_show(struct seq_file *m, void *v)
+{
+	kpt_probes_show_stats(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kpt_probe_stats_seq);
+
+static int kpt_error_log_seq_show(struct seq_file *m, void *v)
+{
+	kpt_errors_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kpt_error_log_seq);
+
 static void kpt_stats_line(struct seq_file *m, const char *pfx,
 			   const struct kpt_cpu_stats *st, bool totals)
 {
@@ -130,8 +146,10 @@ static void kpt_stats_line(struct seq_file *m, const char *pfx,
 	for (i = 0; i < KPT_LOST_NR; i++)
 		seq_printf(m, "%slost.%s %llu\n", pfx, kpt_lost_names[i],
 			   st->lost[i]);
-	if (totals)
+	if (totals) {
 		seq_printf(m, "missed %llu\n", kpt_probes_missed());
+		seq_printf(m, "filtered %llu\n", kpt_probes_filtered());
+	}
 	seq_printf(m, "%sread %llu\n", pfx, st->read);
 	seq_printf(m, "%spending %llu\n", pfx, st->recorded - st->read);
 }
@@ -175,7 +193,11 @@ int kpt_debugfs_init(void)
 			    &kpt_text_fops);
 	debugfs_create_file("probes", 0400, kpt_dir, NULL,
 			    &kpt_probes_seq_fops);
+	debugfs_create_file("probe_stats", 0400, kpt_dir, NULL,
+			    &kpt_probe_stats_seq_fops);
 	debugfs_create_file("stats", 0400, kpt_dir, NULL, &kpt_stats_seq_fops);
+	debugfs_create_file("error_log", 0400, kpt_dir, NULL,
+			    &kpt_error_log_seq_fops);
 	return 0;
 }
 

@@ -19,14 +19,87 @@
 #include <linux/math64.h>
 #include "kptrace.h"
 
-static int kpt_format_head(const struct kpt_event *ev, char *buf, size_t len)
+static int kpt_format_head(const struct kpt_event *ev,
+			   const struct kpt_probe *p, char *buf, size_t len)
 {
 	u32 rem;
 	u64 sec = div_u64_rem(ev->ts_ns, NSEC_PER_SEC, &rem);
 
+	if (!p)
+		return scnprintf(buf, len, "%.*s-%u [%03u] %llu.%06u: probe%u:",
+				 KPT_COMM_LEN, ev->comm, ev->tid, ev->cpu, sec,
+				 rem / 1000, ev->probe_id);
 	return scnprintf(buf, len, "%.*s-%u [%03u] %llu.%06u: %s:",
 			 KPT_COMM_LEN, ev->comm, ev->tid, ev->cpu, sec,
-			 rem / 1000, kpt_probe_name(ev->probe_id));
+			 rem / 1000, p->label);
+}
+
+/* A string argument, quoted, escaped as C does, or (fault). */
+static int kpt_format_str(const struct kpt_event *ev, u64 slot, char *buf,
+			  size_t len)
+{
+	const unsigned char *s = (const unsigned char *)ev + KPT_STR_OFF(slot);
+	unsigned int i, n = KPT_STR_LEN(slot);
+	int out;
+
+	if (KPT_STR_FLAGS(slot) & KPT_STR_FAULT)
+		return scnprintf(buf, len, "(fault)");
+	if (KPT_STR_OFF(slot) + n > ev->size)
+		return scnprintf(buf, len, "(bad)");
+	out = scnprintf(buf, len, "\"");
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			out += scnprintf(buf + out, len - out, "\\%c", s[i]);
+		else if (s[i] >= 0x20 && s[i] < 0x7f)
+			out += scnprintf(buf + out, len - out, "%c", s[i]);
+		else
+			out += scnprintf(buf + out, len - out, "\\x%02x",
+					 s[i]);
+	}
+	out += scnprintf(buf + out, len - out, "\"");
+	if (KPT_STR_FLAGS(slot) & KPT_STR_TRUNC)
+		out += scnprintf(buf + out, len - out, "...");
+	return out;
+}
+
+/* " name=value" for each argument, as its type says. */
+static int kpt_format_args(const struct kpt_event *ev,
+			   const struct kpt_probe *p, const u64 *slots,
+			   char *buf, size_t len)
+{
+	const struct kpt_fetch *f;
+	int n = 0, i;
+
+	for (i = 0; i < ev->nr_args; i++) {
+		if (!p || i >= p->spec->nargs) {
+			n += scnprintf(buf + n, len - n, " arg%d=0x%llx", i,
+				       slots[i]);
+			continue;
+		}
+		f = &p->spec->args[i];
+		n += scnprintf(buf + n, len - n, " %s=", f->name);
+		if (kpt_type_is_string(f->type)) {
+			n += kpt_format_str(ev, slots[i], buf + n, len - n);
+			continue;
+		}
+		switch (f->type) {
+		case KPT_T_U8: case KPT_T_U16: case KPT_T_U32: case KPT_T_U64:
+			n += scnprintf(buf + n, len - n, "%llu", slots[i]);
+			break;
+		case KPT_T_S8: case KPT_T_S16: case KPT_T_S32: case KPT_T_S64:
+			n += scnprintf(buf + n, len - n, "%lld",
+				       (s64)slots[i]);
+			break;
+		case KPT_T_SYMBOL:
+			n += scnprintf(buf + n, len - n, "%pS",
+				       (void *)(unsigned long)slots[i]);
+			break;
+		default:
+			n += scnprintf(buf + n, len - n, "0x%llx", slots[i]);
+			break;
+		}
+	}
+	return n;
 }
 
 /**
@@ -42,15 +115,17 @@ int kpt_format_event(const struct kpt_event *ev, char *buf, size_t len)
 	const struct kpt_ret *ret = (const struct kpt_ret *)ev->data;
 	const struct kpt_lost *lost = (const struct kpt_lost *)ev->data;
 	const u64 *stack = ev->data + ev->nr_args;
+	const struct kpt_probe *p = NULL;
 	int n = 0;
 	int i;
 
+	if (ev->type == KPT_EV_ENTRY || ev->type == KPT_EV_RETURN)
+		p = kpt_probe_lookup(ev->probe_id);
+
 	switch (ev->type) {
 	case KPT_EV_ENTRY:
-		n = kpt_format_head(ev, buf, len);
-		for (i = 0; i < ev->nr_args; i++)
-			n += scnprintf(buf + n, len - n, " arg%d=0x%llx", i,
-				       ev->data[i]);
+		n = kpt_format_head(ev, p, buf, len);
+		n += kpt_format_args(ev, p, ev->data, buf + n, len - n);
 		n += scnprintf(buf + n, len - n, "\n");
 		if (!ev->nr_stack)
 			break;
@@ -63,9 +138,12 @@ int kpt_format_event(const struct kpt_event *ev, char *buf, size_t len)
 			n += scnprintf(buf + n, len - n, "  ...\n");
 		break;
 	case KPT_EV_RETURN:
-		n = kpt_format_head(ev, buf, len);
-		n += scnprintf(buf + n, len - n, " ret=%lld lat_ns=%llu\n",
+		n = kpt_format_head(ev, p, buf, len);
+		n += scnprintf(buf + n, len - n, " ret=%lld lat_ns=%llu",
 			       ret->ret, ret->lat_ns);
+		n += kpt_format_args(ev, p, ev->data + KPT_RET_SLOTS, buf + n,
+				     len - n);
+		n += scnprintf(buf + n, len - n, "\n");
 		break;
 	case KPT_EV_LOST:
 		n = scnprintf(buf, len, "CPU:%u [LOST %llu EVENTS: %s]\n",

@@ -3,7 +3,9 @@
  * kptrace: declarations shared by the module's files.
  *
  *   main.c     module parameters, init and exit
- *   probe.c    kprobe/kretprobe registration and the probe handlers
+ *   spec.c     the probe spec language (also built into the tools)
+ *   probe.c    probes: creating, arming, listing, deleting, module reloads
+ *   fetch.c    the probe handlers' work: fetchargs, conditions, records
  *   ring.c     the per-CPU lock-free ring buffers and their reader
  *   format.c   text rendering of a record (trace, trace_pipe)
  *   debugfs.c  /sys/kernel/debug/kptrace/
@@ -16,20 +18,26 @@
 #include <linux/wait.h>
 #include <linux/mutex.h>
 #include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/list.h>
 #include <uapi/kptrace.h>
+#include "spec.h"
 
 #define KPT_HDR_SIZE		sizeof(struct kpt_event)
 #define KPT_ENTRY_SIZE(args, stack) \
 	(KPT_HDR_SIZE + ((args) + (stack)) * sizeof(__u64))
 #define KPT_RET_SIZE		(KPT_HDR_SIZE + sizeof(struct kpt_ret))
+#define KPT_RECORD_MAX		(64 * 1024)	/* largest record of a probe */
+#define KPT_STRSIZE_MAX		4096
 #define KPT_LOST_SIZE		(KPT_HDR_SIZE + sizeof(struct kpt_lost))
 
 /* Settings fixed at load time, read by every probe hit. */
 struct kpt_config {
-	unsigned int	args;		/* register arguments per entry */
+	unsigned int	args;		/* register arguments, name=/address= */
 	unsigned int	stack;		/* stack frames per entry */
 	bool		overwrite;	/* flight recorder mode */
-	unsigned int	max_record;	/* largest record a hit may reserve */
+	unsigned int	strsize;	/* bytes per string argument */
+	unsigned int	maxactive;	/* default for return probes */
 	unsigned long	ring_bytes;	/* per CPU, a power of two */
 };
 
@@ -40,7 +48,8 @@ struct kpt_ring;
 
 int kpt_rings_alloc(unsigned long bytes);
 void kpt_rings_free(void);
-void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size);
+void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size,
+		       enum kpt_lost_cause *cause);
 void kpt_ring_commit(struct kpt_ring *r, struct kpt_event *ev,
 		     unsigned int size);
 
@@ -60,18 +69,80 @@ struct kpt_cpu_stats {
 void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st);
 extern const char * const kpt_lost_names[KPT_LOST_NR];
 
+/* Per probe and per CPU; the handlers count with this_cpu_inc(). */
+struct kpt_probe_stats {
+	u64	hits;		/* handler runs that meant an event */
+	u64	filtered;	/* ... that the condition dropped */
+	u64	committed;	/* ... written to the ring */
+	u64	lost[KPT_LOST_NR];
+	u64	num_fault;	/* numbers read as 0 after a fault */
+	u64	str_fault;
+	u64	str_trunc;
+	u64	stack_trunc;
+};
+
+enum kpt_probe_state {
+	KPT_PROBE_ARMED,	/* registered with the kprobe core */
+	KPT_PROBE_PENDING,	/* MOD:SYM whose module is not loaded */
+	KPT_PROBE_DELETED,	/* kept so that its events still decode */
+};
+
+struct kpt_probe {
+	struct kprobe		kp;	/* entry probes */
+	struct kretprobe	rp;	/* return probes */
+	struct list_head	list;	/* kpt_probe_list, kpt_probes_mutex */
+	u32			id;	/* kpt_event.probe_id, never reused */
+	u8			state;	/* enum kpt_probe_state */
+	bool			is_ret;	/* a kretprobe */
+	bool			legacy;	/* name=/address=: "argN" from 0, */
+					/* and entries too with retprobe=1 */
+	int			err;	/* last arming error, for pending */
+	unsigned int		nstr;	/* string fetchargs */
+	unsigned int		entry_size;	/* largest entry record */
+	unsigned int		ret_size;	/* largest return record */
+	unsigned int		ri_size;	/* kretprobe instance data */
+	unsigned int		size[KPT_SPEC_MAX_ARGS];  /* bytes read */
+	char			*label;	/* the name events carry */
+	char			*symname;	/* "mod:sym" or "sym" */
+	struct kpt_spec		*spec;
+	struct kpt_probe_stats __percpu *stats;
+};
+
+static inline struct kprobe *kpt_probe_kprobe(struct kpt_probe *p)
+{
+	return p->is_ret ? &p->rp.kp : &p->kp;
+}
+
 /* probe.c */
-int kpt_probes_register(const char *names, const char *addrs, bool retprobe,
-			int maxactive);
-void kpt_probes_unregister(void);
+int kpt_probes_init(void);
+void kpt_probes_exit(void);
+int kpt_probes_add_legacy(const char *param, const char *list,
+			  bool retprobe);
+int kpt_probes_write(const char *text, size_t len, char sep);
 unsigned int kpt_probes_count(void);
-const char *kpt_probe_name(unsigned int id);
+struct kpt_probe *kpt_probe_lookup(u32 id);
+void kpt_probe_commit(struct kpt_probe *p, struct kpt_ring *r,
+		      struct kpt_event *ev, unsigned int size);
+void kpt_probe_overwritten(u32 id);
 struct seq_file;
 void kpt_probes_show(struct seq_file *m);
+void kpt_probes_show_stats(struct seq_file *m);
+void kpt_errors_show(struct seq_file *m);
 u64 kpt_probes_missed(void);
+u64 kpt_probes_filtered(void);
+unsigned int kpt_probes_max_record(void);
+
+/* fetch.c */
+void kpt_probe_entry(struct kpt_probe *p, struct pt_regs *regs, u64 ts);
+void kpt_probe_ret_entry(struct kpt_probe *p, struct pt_regs *regs,
+			 void *data, u64 ts);
+void kpt_probe_return(struct kpt_probe *p, struct pt_regs *regs, void *data,
+		      u64 ts);
 
 /* format.c */
-#define KPT_TEXT_MAX	(KPT_MAX_STACK * (KSYM_SYMBOL_LEN + 8) + 1024)
+#define KPT_TEXT_MAX	(KPT_MAX_STACK * (KSYM_SYMBOL_LEN + 8) + \
+			 KPT_SPEC_MAX_ARGS * (KPT_SPEC_NAME_LEN + 64) + \
+			 4 * KPT_RECORD_MAX + 1024)
 int kpt_format_event(const struct kpt_event *ev, char *buf, size_t len);
 
 /* debugfs.c and chardev.c */

@@ -3,6 +3,7 @@
  * kptrace: module parameters, init and exit.
  *
  *   insmod kptrace.ko name=do_sys_openat2 retprobe=1 stack=16
+ *   insmod kptrace.ko probe='r do_sys_openat2 path=+0($arg2):ustring if retval < 0'
  *
  * Every refused parameter fails the load with an errno and exactly one log
  * line naming the value and the reason, and leaves nothing behind.
@@ -18,7 +19,6 @@
 #include "kptrace.h"
 
 #define KPT_RING_MAX_KB		(1024 * 1024)	/* 1 GiB per CPU */
-#define KPT_MAXACTIVE_MAX	4096
 
 static char *name;
 module_param(name, charp, 0444);
@@ -27,6 +27,10 @@ MODULE_PARM_DESC(name, "probe points: comma-separated SYMBOL or SYMBOL+OFFSET");
 static char *address;
 module_param(address, charp, 0444);
 MODULE_PARM_DESC(address, "probe points: comma-separated hex kernel text addresses");
+
+static char *probe;
+module_param(probe, charp, 0444);
+MODULE_PARM_DESC(probe, "probe specs in the kprobe_events language, ';'-separated");
 
 static unsigned int args = KPT_MAX_ARGS;
 module_param(args, uint, 0444);
@@ -52,7 +56,22 @@ static unsigned int maxactive;
 module_param(maxactive, uint, 0444);
 MODULE_PARM_DESC(maxactive, "kretprobe instances in flight, up to 4096 (default max(20, 2 x CPUs))");
 
+static unsigned int strsize = 256;
+module_param(strsize, uint, 0444);
+MODULE_PARM_DESC(strsize, "bytes kept of each string argument, 1-4096 (default 256)");
+
 struct kpt_config kpt_cfg __read_mostly;
+
+static int kpt_count_items(const char *list)
+{
+	int n;
+
+	if (!list || !*list)
+		return 0;
+	for (n = 1; *list; list++)
+		n += *list == ',';
+	return n;
+}
 
 static int __init kpt_check_params(void)
 {
@@ -68,6 +87,17 @@ static int __init kpt_check_params(void)
 		pr_err("stack=%u: at most %d frames (-EINVAL)\n",
 		       stack, KPT_MAX_STACK);
 		return -EINVAL;
+	}
+	if (!strsize || strsize > KPT_STRSIZE_MAX) {
+		pr_err("strsize=%u: must be 1 to %d bytes (-EINVAL)\n",
+		       strsize, KPT_STRSIZE_MAX);
+		return -EINVAL;
+	}
+	if (kpt_count_items(name) + kpt_count_items(address) > KPT_MAX_PROBES) {
+		pr_err("name=/address=: %d probe points, at most %d (-E2BIG)\n",
+		       kpt_count_items(name) + kpt_count_items(address),
+		       KPT_MAX_PROBES);
+		return -E2BIG;
 	}
 	if (maxactive > KPT_MAXACTIVE_MAX) {
 		pr_err("maxactive=%u: at most %d instances (-EINVAL)\n",
@@ -98,8 +128,8 @@ static int __init kpt_check_params(void)
 	kpt_cfg.stack = stack;
 	kpt_cfg.overwrite = overwrite;
 	kpt_cfg.ring_bytes = bytes;
-	kpt_cfg.max_record = max3(KPT_ENTRY_SIZE(args, stack),
-				  KPT_RET_SIZE, KPT_LOST_SIZE);
+	kpt_cfg.strsize = strsize;
+	kpt_cfg.maxactive = maxactive;
 	return 0;
 }
 
@@ -123,24 +153,33 @@ static int __init kpt_init(void)
 		       kpt_cfg.ring_bytes >> 10, ret);
 		return ret;
 	}
-	ret = kpt_debugfs_init();
+	ret = kpt_probes_init();
 	if (ret)
 		goto err_rings;
+	ret = kpt_debugfs_init();
+	if (ret)
+		goto err_probes;
 	ret = kpt_chardev_init();
 	if (ret)
 		goto err_debugfs;
-	ret = kpt_probes_register(name, address, retprobe, maxactive);
+	ret = kpt_probes_add_legacy("name", name, retprobe);
+	if (!ret)
+		ret = kpt_probes_add_legacy("address", address, retprobe);
+	if (!ret && probe)
+		ret = kpt_probes_write(probe, strlen(probe), ';');
 	if (ret)
 		goto err_chardev;
 
 	if (!kpt_probes_count())
-		pr_info("no probes given (name= or address=): loaded idle\n");
+		pr_info("no probes given (name=, address= or probe=): loaded idle\n");
 	return 0;
 
 err_chardev:
 	kpt_chardev_exit();
 err_debugfs:
 	kpt_debugfs_exit();
+err_probes:
+	kpt_probes_exit();
 err_rings:
 	kpt_rings_free();
 	return ret;
@@ -148,7 +187,7 @@ err_rings:
 
 static void __exit kpt_exit(void)
 {
-	kpt_probes_unregister();
+	kpt_probes_exit();
 	kpt_chardev_exit();
 	kpt_debugfs_exit();
 	kpt_rings_free();

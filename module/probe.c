@@ -1,184 +1,66 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kptrace: registering kprobes and kretprobes, and the probe handlers.
+ * kptrace: probes. Creating them (from module parameters, or lines written
+ * to /dev/kptrace at run time), arming them with the kprobe core, listing
+ * and deleting them, and re-arming MOD:SYM probes whenever their module
+ * loads.
  *
- * The handlers run in whatever context the probed function runs in, NMI
- * included, with preemption disabled. They never sleep, allocate, take a
- * lock or wake anybody: they reserve room in this CPU's ring, fill the
- * record in place and commit it (see ring.c). Everything they call is
- * nokprobe_inline or NOKPROBE_SYMBOL, so kptrace cannot probe itself.
+ * Every probe gets an id that is never reused while kptrace is loaded, and
+ * a deleted probe is kept (disarmed) until unload, so that events still in
+ * the rings decode with the right names and types. All changes happen
+ * under kpt_probes_mutex, in process context; the handlers only read a
+ * probe, which stays valid until kpt_probes_exit().
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/ctype.h>
 #include <linux/percpu.h>
-#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/timekeeping.h>
-#include <asm/unwind.h>
+#include <linux/xarray.h>
+#include <linux/mutex.h>
 #include "kptrace.h"
 #include "compat.h"
 
-#define KPT_NAME_LEN	(KSYM_NAME_LEN + 24)
+static LIST_HEAD(kpt_probe_list);
+static DEFINE_XARRAY_ALLOC(kpt_probe_ids);
+static DEFINE_MUTEX(kpt_probes_mutex);
+static unsigned int kpt_nr_live;	/* armed or pending */
+static unsigned int kpt_max_record;	/* over every probe ever made */
 
-struct kpt_probe {
-	struct kprobe		kp;	/* entry only (retprobe=0) */
-	struct kretprobe	rp;	/* entry and return (retprobe=1) */
-	bool			is_ret;
-	bool			registered;
-	unsigned int		id;
-	u64 __percpu		*hits;
-	char			sym[KSYM_NAME_LEN];	/* symbol_name */
-	char			spec[KPT_NAME_LEN];	/* as the user gave it */
-	char			name[KPT_NAME_LEN];	/* in every output */
+/* The last errors of written specs, like ftrace's error_log. */
+#define KPT_ERRLOG_LEN	8
+struct kpt_error {
+	u64	ts;
+	int	pos;		/* column, or -1 */
+	int	err;
+	char	msg[80];
+	char	line[160];
 };
+static struct kpt_error kpt_errlog[KPT_ERRLOG_LEN];
+static unsigned int kpt_errlog_next;
 
-/* What the kretprobe keeps between entry and return. */
-struct kpt_ri_data {
-	u64 entry_ts;
-};
-
-static struct kpt_probe *kpt_probes;
-static unsigned int kpt_nr_probes;
-
-static nokprobe_inline struct kprobe *kpt_kprobe(struct kpt_probe *p)
+static void kpt_error(const char *line, int pos, const char *msg, int err)
 {
-	return p->is_ret ? &p->rp.kp : &p->kp;
+	struct kpt_error *e = &kpt_errlog[kpt_errlog_next++ % KPT_ERRLOG_LEN];
+
+	lockdep_assert_held(&kpt_probes_mutex);
+	e->ts = ktime_get_ns();
+	e->pos = pos;
+	e->err = err;
+	strscpy(e->msg, msg, sizeof(e->msg));
+	strscpy(e->line, line, sizeof(e->line));
+	if (pos >= 0)
+		pr_err("\"%s\": %s, at column %d (%d)\n", e->line, msg, pos,
+		       err);
+	else
+		pr_err("\"%s\": %s (%d)\n", e->line, msg, err);
 }
-
-static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
-					    struct kpt_probe *p, u64 ts)
-{
-	struct task_struct *tsk = current;
-	u8 flags = 0;
-
-	if (in_nmi())
-		flags |= KPT_F_NMI;
-	else if (hardirq_count())
-		flags |= KPT_F_HARDIRQ;
-	else if (in_serving_softirq())
-		flags |= KPT_F_SOFTIRQ;
-
-	ev->type = type;
-	ev->flags = flags;
-	ev->ts_ns = ts;
-	ev->cpu = smp_processor_id();
-	ev->probe_id = p->id;
-	ev->pid = tsk->tgid;
-	ev->tid = tsk->pid;
-	memcpy(ev->comm, tsk->comm, KPT_COMM_LEN - 1);
-	ev->comm[KPT_COMM_LEN - 1] = '\0';
-	ev->__pad = 0;
-}
-
-/*
- * The callers of the probed function, from the probe's registers outwards.
- * This is arch_stack_walk() with regs, which stack_trace_save_regs() wraps
- * but does not export; the x86 unwinder it uses is exported.
- */
-static nokprobe_inline unsigned int kpt_save_stack(struct pt_regs *regs,
-						   u64 *out, unsigned int max)
-{
-	struct unwind_state state;
-	unsigned long addr;
-	unsigned int n = 0;
-
-	for (unwind_start(&state, current, regs, NULL);
-	     n < max && !unwind_done(&state); unwind_next_frame(&state)) {
-		addr = unwind_get_return_address(&state);
-		if (!addr)
-			break;
-		out[n++] = addr;
-	}
-	return n;
-}
-
-static nokprobe_inline void kpt_record_entry(struct kpt_probe *p,
-					     struct pt_regs *regs, u64 ts)
-{
-	unsigned int nargs = kpt_cfg.args, nstack = kpt_cfg.stack;
-	struct kpt_event *ev;
-	struct kpt_ring *r;
-	unsigned int i;
-
-	this_cpu_inc(*p->hits);
-	/* One spare stack slot tells whether the stack was truncated. */
-	ev = kpt_ring_reserve(&r, KPT_ENTRY_SIZE(nargs, nstack + !!nstack));
-	if (!ev)
-		return;
-	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts);
-	for (i = 0; i < nargs; i++)
-		ev->data[i] = regs_get_kernel_argument(regs, i);
-	if (nstack) {
-		/* regs->ip is the probe address + 1 here, as after an int3 */
-		ev->data[nargs] = (unsigned long)kpt_kprobe(p)->addr;
-		i = 1 + kpt_save_stack(regs, &ev->data[nargs + 1], nstack);
-		if (i > nstack) {
-			ev->flags |= KPT_F_STACK_TRUNC;
-			i = nstack;
-		}
-		nstack = i;
-	}
-	ev->nr_args = nargs;
-	ev->nr_stack = nstack;
-	kpt_ring_commit(r, ev, KPT_ENTRY_SIZE(nargs, nstack));
-}
-
-static int kpt_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
-{
-	struct kpt_probe *p = container_of(kp, struct kpt_probe, kp);
-
-	kpt_record_entry(p, regs, ktime_get_mono_fast_ns());
-	return 0;
-}
-NOKPROBE_SYMBOL(kpt_kprobe_handler);
-
-static int kpt_kretprobe_entry(struct kretprobe_instance *ri,
-			       struct pt_regs *regs)
-{
-	struct kretprobe *rp = kpt_get_kretprobe(ri);
-	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
-	u64 ts = ktime_get_mono_fast_ns();
-
-	d->entry_ts = ts;
-	if (rp)
-		kpt_record_entry(container_of(rp, struct kpt_probe, rp),
-				 regs, ts);
-	return 0;
-}
-NOKPROBE_SYMBOL(kpt_kretprobe_entry);
-
-static int kpt_kretprobe_return(struct kretprobe_instance *ri,
-				struct pt_regs *regs)
-{
-	struct kretprobe *rp = kpt_get_kretprobe(ri);
-	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
-	u64 ts = ktime_get_mono_fast_ns();
-	struct kpt_event *ev;
-	struct kpt_ring *r;
-	struct kpt_ret *ret;
-	struct kpt_probe *p;
-
-	if (unlikely(!rp))
-		return 0;
-	p = container_of(rp, struct kpt_probe, rp);
-	ev = kpt_ring_reserve(&r, KPT_RET_SIZE);
-	if (!ev)
-		return 0;
-	kpt_fill_header(ev, KPT_EV_RETURN, p, ts);
-	ev->nr_args = 0;
-	ev->nr_stack = 0;
-	ret = (struct kpt_ret *)ev->data;
-	ret->ret = (long)regs_return_value(regs);
-	ret->lat_ns = ts - d->entry_ts;
-	ret->entry_ts_ns = d->entry_ts;
-	kpt_ring_commit(r, ev, KPT_RET_SIZE);
-	return 0;
-}
-NOKPROBE_SYMBOL(kpt_kretprobe_return);
 
 static const char *kpt_reason(int err)
 {
@@ -198,108 +80,418 @@ static const char *kpt_reason(int err)
 	}
 }
 
-/* "sym" or "sym+off", off in hex (0x...) or decimal. */
-static int kpt_parse_sym(struct kpt_probe *p, const char *item)
+static int kpt_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
 {
-	char *plus;
-	unsigned int off = 0;
-	int ret;
-
-	if (strscpy(p->sym, item, sizeof(p->sym)) < 0) {
-		pr_err("name=%.32s...: symbol name too long (-EINVAL)\n", item);
-		return -EINVAL;
-	}
-	plus = strchr(p->sym, '+');
-	if (plus) {
-		ret = kstrtouint(plus + 1, 0, &off);
-		if (ret || plus == p->sym) {
-			pr_err("name=%s: expected SYMBOL or SYMBOL+OFFSET (-EINVAL)\n",
-			       item);
-			return -EINVAL;
-		}
-		*plus = '\0';
-	}
-	kpt_kprobe(p)->symbol_name = p->sym;
-	kpt_kprobe(p)->offset = off;
+	kpt_probe_entry(container_of(kp, struct kpt_probe, kp), regs,
+			ktime_get_mono_fast_ns());
 	return 0;
 }
+NOKPROBE_SYMBOL(kpt_kprobe_handler);
 
-static int kpt_parse_addr(struct kpt_probe *p, const char *item)
+static int kpt_kretprobe_entry(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
 {
-	unsigned long addr;
+	struct kretprobe *rp = kpt_get_kretprobe(ri);
 
-	if (kstrtoul(item, 16, &addr) || !addr) {
-		pr_err("address=%s: not a hexadecimal address (-EINVAL)\n",
-		       item);
-		return -EINVAL;
-	}
-	kpt_kprobe(p)->addr = (kprobe_opcode_t *)addr;
+	if (unlikely(!rp))
+		return 1;	/* being unregistered: no instance */
+	kpt_probe_ret_entry(container_of(rp, struct kpt_probe, rp), regs,
+			    ri->data, ktime_get_mono_fast_ns());
 	return 0;
 }
+NOKPROBE_SYMBOL(kpt_kretprobe_entry);
 
-static int kpt_probe_register(struct kpt_probe *p, const char *param,
-			      const char *item, int maxactive)
+static int kpt_kretprobe_return(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
 {
-	struct kprobe *kp = kpt_kprobe(p);
-	char *slash;
+	struct kretprobe *rp = kpt_get_kretprobe(ri);
+	u64 ts = ktime_get_mono_fast_ns();
+
+	if (likely(rp))
+		kpt_probe_return(container_of(rp, struct kpt_probe, rp), regs,
+				 ri->data, ts);
+	return 0;
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_return);
+
+/**
+ * kpt_probe_commit() - publish a record of @p and count it
+ * @p: the probe
+ * @r: the ring kpt_ring_reserve() gave
+ * @ev: the record
+ * @size: its size
+ */
+void kpt_probe_commit(struct kpt_probe *p, struct kpt_ring *r,
+		      struct kpt_event *ev, unsigned int size)
+{
+	this_cpu_inc(p->stats->committed);
+	kpt_ring_commit(r, ev, size);
+}
+NOKPROBE_SYMBOL(kpt_probe_commit);
+
+/* The ring overwrote a record of probe @id (any context). */
+void kpt_probe_overwritten(u32 id)
+{
+	struct kpt_probe *p = xa_load(&kpt_probe_ids, id);
+
+	if (p)
+		this_cpu_inc(p->stats->lost[KPT_LOST_OVERWRITTEN]);
+}
+NOKPROBE_SYMBOL(kpt_probe_overwritten);
+
+struct kpt_probe *kpt_probe_lookup(u32 id)
+{
+	return xa_load(&kpt_probe_ids, id);
+}
+
+/* Register @p with the kprobe core. */
+static int kpt_probe_arm(struct kpt_probe *p)
+{
+	struct kpt_spec *spec = p->spec;
+	struct kprobe *kp;
 	int ret;
 
 	if (p->is_ret) {
+		memset(&p->rp, 0, sizeof(p->rp));
 		p->rp.entry_handler = kpt_kretprobe_entry;
 		p->rp.handler = kpt_kretprobe_return;
-		p->rp.data_size = sizeof(struct kpt_ri_data);
-		p->rp.maxactive = maxactive;
-		ret = register_kretprobe(&p->rp);
-		if (ret == -EINVAL && kp->offset) {
-			pr_err("%s=%s: retprobe=1 needs a function entry, not an offset (-EINVAL)\n",
-			       param, item);
-			return ret;
-		}
+		p->rp.data_size = p->ri_size;
+		p->rp.maxactive = spec->maxactive ?: kpt_cfg.maxactive;
 	} else {
+		memset(&p->kp, 0, sizeof(p->kp));
 		p->kp.pre_handler = kpt_kprobe_handler;
-		ret = register_kprobe(&p->kp);
 	}
+	kp = kpt_probe_kprobe(p);
+	if (p->symname) {
+		kp->symbol_name = p->symname;
+		kp->offset = spec->offset;
+	} else {
+		kp->addr = (kprobe_opcode_t *)(unsigned long)spec->addr;
+	}
+	ret = p->is_ret ? register_kretprobe(&p->rp) : register_kprobe(&p->kp);
 	/* An address with no symbol: the kprobe core says -ENOENT. */
-	if (ret == -ENOENT && !kp->symbol_name) {
-		pr_err("%s=%s: not a kernel text address (-EINVAL)\n",
-		       param, item);
-		return -EINVAL;
+	if (ret == -ENOENT && !p->symname)
+		ret = -EFAULT;
+	p->err = ret;
+	if (!ret)
+		p->state = KPT_PROBE_ARMED;
+	return ret;
+}
+
+static void kpt_probe_disarm(struct kpt_probe *p)
+{
+	if (p->state != KPT_PROBE_ARMED)
+		return;
+	if (p->is_ret)
+		unregister_kretprobe(&p->rp);
+	else
+		unregister_kprobe(&p->kp);
+	p->state = KPT_PROBE_PENDING;
+}
+
+static void kpt_probe_free(struct kpt_probe *p)
+{
+	if (!p)
+		return;
+	free_percpu(p->stats);
+	kfree(p->spec);
+	kfree(p->label);
+	kfree(p->symname);
+	kfree(p);
+}
+
+/*
+ * A probe for a parsed spec, sized and checked but not armed. @label is
+ * the name its events carry. On error, returns an ERR_PTR and sets *why.
+ */
+static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
+				       const char *label, bool legacy,
+				       const char **why)
+{
+	unsigned int i, nstack = kpt_cfg.stack, strs = 0, retstrs = 0;
+	unsigned long ri_total;
+	struct kpt_probe *p;
+	struct kpt_fetch *f;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return ERR_PTR(-ENOMEM);
+	p->spec = spec;
+	p->legacy = legacy;
+	p->is_ret = spec->kind == KPT_SPEC_RETURN;
+	for (i = 0; i < spec->nargs; i++) {
+		f = &spec->args[i];
+		p->size[i] = kpt_type_size(f->type);
+		if (!kpt_type_is_string(f->type))
+			continue;
+		p->nstr++;
+		if (f->base == KPT_FB_RETVAL)
+			retstrs += kpt_cfg.strsize;
+		else
+			strs += f->base == KPT_FB_COMM ? KPT_COMM_LEN :
+							 kpt_cfg.strsize;
 	}
+	p->entry_size = KPT_HDR_SIZE +
+			(spec->nargs + nstack + !!nstack) * sizeof(u64) +
+			round_up(strs, 8);
+	p->ret_size = KPT_RET_SIZE + spec->nargs * sizeof(u64) +
+		      round_up(strs + retstrs, 8);
+	if (legacy) {
+		p->ret_size = KPT_RET_SIZE;
+		p->ri_size = sizeof(u64);
+	} else {
+		p->ri_size = sizeof(u64) + spec->nargs * sizeof(u64) + strs;
+	}
+	if (max(p->entry_size, p->ret_size) > min_t(unsigned long,
+						    KPT_RECORD_MAX,
+						    kpt_cfg.ring_bytes / 2)) {
+		*why = "its records would not fit the ring (raise bufsize_kb, lower strsize or stack)";
+		goto err_inval;
+	}
+	ri_total = (unsigned long)p->ri_size *
+		   (spec->maxactive ?: kpt_cfg.maxactive);
+	if (p->is_ret && ri_total > 16UL << 20) {
+		*why = "MAXACTIVE x the data kept per call is over 16 MiB";
+		goto err_inval;
+	}
+	p->stats = alloc_percpu(struct kpt_probe_stats);
+	p->label = kstrdup(label, GFP_KERNEL);
+	if (spec->sym[0])
+		p->symname = spec->mod[0] ?
+			     kasprintf(GFP_KERNEL, "%s:%s", spec->mod,
+				       spec->sym) :
+			     kstrdup(spec->sym, GFP_KERNEL);
+	if (!p->stats || !p->label || (spec->sym[0] && !p->symname)) {
+		p->spec = NULL;
+		kpt_probe_free(p);
+		return ERR_PTR(-ENOMEM);
+	}
+	return p;
+
+err_inval:
+	p->spec = NULL;
+	kpt_probe_free(p);
+	return ERR_PTR(-EINVAL);
+}
+
+static struct kpt_probe *kpt_probe_find(const char *group, const char *name)
+{
+	struct kpt_probe *p;
+
+	list_for_each_entry(p, &kpt_probe_list, list)
+		if (p->state != KPT_PROBE_DELETED &&
+		    !strcmp(p->spec->group, group) &&
+		    !strcmp(p->spec->name, name))
+			return p;
+	return NULL;
+}
+
+/*
+ * Make, arm and list a probe; takes ownership of @spec. @line is what the
+ * user wrote, for the error message. Caller holds kpt_probes_mutex.
+ */
+static int kpt_probe_create(struct kpt_spec *spec, const char *label,
+			    bool legacy, const char *line)
+{
+	const char *why = "out of memory";
+	struct kpt_probe *p;
+	u32 id;
+	int ret;
+
+	if (kpt_probe_find(spec->group, spec->name)) {
+		kpt_error(line, -1, "a probe of that name exists", -EEXIST);
+		kfree(spec);
+		return -EEXIST;
+	}
+	if (kpt_nr_live >= KPT_MAX_LIVE_PROBES) {
+		kpt_error(line, -1, "too many probes (1024)", -E2BIG);
+		kfree(spec);
+		return -E2BIG;
+	}
+	p = kpt_probe_new(spec, label, legacy, &why);
+	if (IS_ERR(p)) {
+		kfree(spec);
+		kpt_error(line, -1, why, PTR_ERR(p));
+		return PTR_ERR(p);
+	}
+	ret = xa_alloc(&kpt_probe_ids, &id, p, xa_limit_31b, GFP_KERNEL);
 	if (ret) {
-		pr_err("%s=%s: %s (%d)\n", param, item, kpt_reason(ret), ret);
+		kpt_probe_free(p);
+		kpt_error(line, -1, "out of probe ids", ret);
 		return ret;
 	}
-	p->registered = true;
-
-	/* Name events by the item as given, or "sym+0xoff" for an address. */
-	if (!strcmp(param, "name")) {
-		strscpy(p->name, item, sizeof(p->name));
-	} else {
-		snprintf(p->name, sizeof(p->name), "%pS", kp->addr);
-		slash = strchr(p->name, '/');
-		if (slash)
-			*slash = '\0';
+	p->id = id;
+	ret = kpt_probe_arm(p);
+	if (ret == -ENOENT && spec->mod[0]) {
+		/* Armed by kpt_module_notify() when the module loads. */
+		p->state = KPT_PROBE_PENDING;
+		ret = 0;
 	}
-	strscpy(p->spec, item, sizeof(p->spec));
+	if (ret) {
+		if (ret == -EFAULT)
+			kpt_error(line, -1, "not a kernel text address",
+				  -EINVAL);
+		else if (ret == -EINVAL && p->is_ret && spec->offset)
+			kpt_error(line, -1,
+				  "a return probe needs a function entry, not an offset",
+				  ret);
+		else
+			kpt_error(line, -1, kpt_reason(ret), ret);
+		xa_erase(&kpt_probe_ids, id);
+		kpt_probe_free(p);
+		return ret == -EFAULT ? -EINVAL : ret;
+	}
+	kpt_max_record = max3(kpt_max_record, p->entry_size, p->ret_size);
+	list_add_tail(&p->list, &kpt_probe_list);
+	kpt_nr_live++;
 	return 0;
 }
 
-static int kpt_count_items(const char *list)
+static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 {
-	int n = 0;
+	struct kpt_probe *p = kpt_probe_find(spec->group, spec->name);
 
-	if (!list || !*list)
-		return 0;
-	for (n = 1; *list; list++)
-		n += *list == ',';
-	return n;
+	kfree(spec);
+	if (!p) {
+		kpt_error(line, -1, "no probe of that name", -ENOENT);
+		return -ENOENT;
+	}
+	kpt_probe_disarm(p);
+	p->state = KPT_PROBE_DELETED;
+	kpt_nr_live--;
+	return 0;
 }
 
-static int kpt_add_list(const char *param, const char *list, bool retprobe,
-			int maxactive)
+/* One spec line: add or delete a probe. Caller holds kpt_probes_mutex. */
+static int kpt_probe_line(const char *line)
+{
+	struct kpt_spec *spec;
+	int ret;
+
+	spec = kmalloc(sizeof(*spec), GFP_KERNEL);
+	if (!spec)
+		return -ENOMEM;
+	ret = kpt_spec_parse(line, spec);
+	if (ret) {
+		kpt_error(line, spec->err_pos, spec->err_msg, ret);
+		kfree(spec);
+		return ret;
+	}
+	if (spec->kind == KPT_SPEC_DELETE)
+		return kpt_probe_delete(spec, line);
+	return kpt_probe_create(spec, spec->name, false, line);
+}
+
+/**
+ * kpt_probes_write() - apply spec lines, as written to /dev/kptrace
+ * @text: the lines, not necessarily NUL-terminated
+ * @len: bytes in @text
+ * @sep: the line separator ('\n', or ';' for the probe= parameter)
+ *
+ * Lines are applied in order; blank lines and "#" comments are skipped.
+ * Returns 0, or the error of the first line that failed (the lines before
+ * it stay applied, as with ftrace's kprobe_events).
+ */
+int kpt_probes_write(const char *text, size_t len, char sep)
+{
+	char *copy, *cur, *line;
+	int ret = 0;
+
+	copy = kmemdup_nul(text, len, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	mutex_lock(&kpt_probes_mutex);
+	cur = copy;
+	while (!ret && (line = strsep(&cur, sep == ';' ? ";\n" : "\n"))) {
+		line = strim(line);
+		if (!*line || *line == '#')
+			continue;
+		ret = kpt_probe_line(line);
+	}
+	mutex_unlock(&kpt_probes_mutex);
+	kfree(copy);
+	return ret;
+}
+
+/*
+ * name=/address= items: "sym", "sym+off" or a hex address, recording
+ * args= registers named arg0.. (and returns too with retprobe=1).
+ */
+static int kpt_probe_legacy(const char *param, const char *item,
+			    bool retprobe)
+{
+	struct kpt_spec *spec;
+	char *plus, line[KPT_SPEC_SYM_LEN + 32];
+	unsigned long addr;
+	unsigned int i, off = 0;
+	int ret;
+
+	spec = kzalloc(sizeof(*spec), GFP_KERNEL);
+	if (!spec)
+		return -ENOMEM;
+	spec->kind = retprobe ? KPT_SPEC_RETURN : KPT_SPEC_ENTRY;
+	strscpy(spec->group, "kptrace", sizeof(spec->group));
+	scnprintf(line, sizeof(line), "%s=%s", param, item);
+	if (!strcmp(param, "name")) {
+		if (strscpy(spec->sym, item, sizeof(spec->sym)) < 0) {
+			pr_err("name=%.32s...: symbol name too long (-EINVAL)\n",
+			       item);
+			ret = -EINVAL;
+			goto err;
+		}
+		plus = strchr(spec->sym, '+');
+		if (plus) {
+			if (plus == spec->sym || kstrtouint(plus + 1, 0, &off)) {
+				pr_err("name=%s: expected SYMBOL or SYMBOL+OFFSET (-EINVAL)\n",
+				       item);
+				ret = -EINVAL;
+				goto err;
+			}
+			*plus = '\0';
+		}
+		plus = strchr(spec->sym, ':');
+		if (plus) {
+			*plus = '\0';
+			strscpy(spec->mod, spec->sym, sizeof(spec->mod));
+			memmove(spec->sym, plus + 1, strlen(plus + 1) + 1);
+		}
+		spec->offset = off;
+	} else {
+		if (kstrtoul(item, 16, &addr) || !addr) {
+			pr_err("address=%s: not a hexadecimal address (-EINVAL)\n",
+			       item);
+			ret = -EINVAL;
+			goto err;
+		}
+		spec->addr = addr;
+	}
+	scnprintf(spec->name, sizeof(spec->name), "%s", item);
+	for (plus = spec->name; *plus; plus++)
+		if (!isalnum(*plus) && *plus != '_')
+			*plus = '_';
+	spec->nargs = kpt_cfg.args;
+	for (i = 0; i < spec->nargs; i++) {
+		spec->args[i].base = KPT_FB_ARG;
+		spec->args[i].index = i + 1;
+		spec->args[i].type = KPT_T_X64;
+		scnprintf(spec->args[i].name, KPT_SPEC_NAME_LEN, "arg%u", i);
+	}
+	return kpt_probe_create(spec, item, true, line);
+
+err:
+	kfree(spec);
+	return ret;
+}
+
+/**
+ * kpt_probes_add_legacy() - the probes of the name= or address= parameter
+ * @param: "name" or "address"
+ * @list: comma-separated items, or NULL
+ * @retprobe: the retprobe= parameter
+ */
+int kpt_probes_add_legacy(const char *param, const char *list, bool retprobe)
 {
 	char *copy, *cur, *item;
-	struct kpt_probe *p;
 	int ret = 0;
 
 	if (!list || !*list)
@@ -307,8 +499,9 @@ static int kpt_add_list(const char *param, const char *list, bool retprobe,
 	copy = kstrdup(list, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
+	mutex_lock(&kpt_probes_mutex);
 	cur = copy;
-	while ((item = strsep(&cur, ",")) != NULL) {
+	while (!ret && (item = strsep(&cur, ","))) {
 		item = strim(item);
 		if (!*item) {
 			pr_err("%s=%s: empty item in the list (-EINVAL)\n",
@@ -316,120 +509,144 @@ static int kpt_add_list(const char *param, const char *list, bool retprobe,
 			ret = -EINVAL;
 			break;
 		}
-		p = &kpt_probes[kpt_nr_probes];
-		p->id = kpt_nr_probes;
-		p->is_ret = retprobe;
-		p->hits = alloc_percpu(u64);
-		if (!p->hits) {
-			ret = -ENOMEM;
-			break;
-		}
-		kpt_nr_probes++;
-		ret = !strcmp(param, "name") ? kpt_parse_sym(p, item) :
-					       kpt_parse_addr(p, item);
-		if (!ret)
-			ret = kpt_probe_register(p, param, item, maxactive);
-		if (ret)
-			break;
+		ret = kpt_probe_legacy(param, item, retprobe);
 	}
+	mutex_unlock(&kpt_probes_mutex);
 	kfree(copy);
 	return ret;
 }
 
-/**
- * kpt_probes_register() - register the probes given as module parameters
- * @names: comma-separated "sym" or "sym+off" items, or NULL
- * @addrs: comma-separated hexadecimal addresses, or NULL
- * @retprobe: use a kretprobe at every point
- * @maxactive: kretprobe instances in flight
- *
- * On failure, logs one line naming the refused item and unregisters what
- * was registered.
- */
-int kpt_probes_register(const char *names, const char *addrs, bool retprobe,
-			int maxactive)
+/* MOD:SYM probes follow their module: armed on load, before its init. */
+static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
+			     void *data)
 {
-	int n = kpt_count_items(names) + kpt_count_items(addrs);
-	int ret;
+	struct module *mod = data;
+	struct kpt_probe *p;
 
-	if (n > KPT_MAX_PROBES) {
-		pr_err("name=/address=: %d probe points, at most %d (-E2BIG)\n",
-		       n, KPT_MAX_PROBES);
-		return -E2BIG;
+	if (action != MODULE_STATE_COMING && action != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&kpt_probes_mutex);
+	list_for_each_entry(p, &kpt_probe_list, list) {
+		if (strcmp(p->spec->mod, mod->name))
+			continue;
+		if (action == MODULE_STATE_COMING &&
+		    p->state == KPT_PROBE_PENDING) {
+			if (kpt_probe_arm(p))
+				pr_warn("%s: cannot arm on %s:%s (%d)\n",
+					p->label, mod->name, p->spec->sym,
+					p->err);
+		} else if (action == MODULE_STATE_GOING) {
+			kpt_probe_disarm(p);
+		}
 	}
-	if (!n)
-		return 0;
-	kpt_probes = kcalloc(n, sizeof(*kpt_probes), GFP_KERNEL);
-	if (!kpt_probes)
-		return -ENOMEM;
-	ret = kpt_add_list("name", names, retprobe, maxactive);
-	if (!ret)
-		ret = kpt_add_list("address", addrs, retprobe, maxactive);
-	if (ret)
-		kpt_probes_unregister();
-	return ret;
+	mutex_unlock(&kpt_probes_mutex);
+	return NOTIFY_DONE;
 }
 
-void kpt_probes_unregister(void)
-{
-	struct kpt_probe *p;
-	unsigned int i;
+static struct notifier_block kpt_module_nb = {
+	.notifier_call = kpt_module_notify,
+	.priority = 1,		/* after the kprobe core's own callback */
+};
 
-	for (i = 0; i < kpt_nr_probes; i++) {
-		p = &kpt_probes[i];
-		if (!p->registered)
-			continue;
-		if (p->is_ret)
-			unregister_kretprobe(&p->rp);
-		else
-			unregister_kprobe(&p->kp);
-		p->registered = false;
+int kpt_probes_init(void)
+{
+	return register_module_notifier(&kpt_module_nb);
+}
+
+/* Disarm everything, then free: no handler runs once this returns. */
+void kpt_probes_exit(void)
+{
+	struct kpt_probe *p, *tmp;
+
+	unregister_module_notifier(&kpt_module_nb);
+	mutex_lock(&kpt_probes_mutex);
+	list_for_each_entry(p, &kpt_probe_list, list)
+		kpt_probe_disarm(p);
+	list_for_each_entry_safe(p, tmp, &kpt_probe_list, list) {
+		list_del(&p->list);
+		xa_erase(&kpt_probe_ids, p->id);
+		kpt_probe_free(p);
 	}
-	for (i = 0; i < kpt_nr_probes; i++)
-		free_percpu(kpt_probes[i].hits);
-	kfree(kpt_probes);
-	kpt_probes = NULL;
-	kpt_nr_probes = 0;
+	kpt_nr_live = 0;
+	mutex_unlock(&kpt_probes_mutex);
+	xa_destroy(&kpt_probe_ids);
 }
 
 unsigned int kpt_probes_count(void)
 {
-	return kpt_nr_probes;
+	return READ_ONCE(kpt_nr_live);
 }
 
-const char *kpt_probe_name(unsigned int id)
+unsigned int kpt_probes_max_record(void)
 {
-	return id < kpt_nr_probes ? kpt_probes[id].name : "?";
+	return READ_ONCE(kpt_max_record);
 }
 
 static u64 kpt_probe_missed(struct kpt_probe *p)
 {
-	u64 missed = kpt_kprobe(p)->nmissed;
+	u64 missed = kpt_probe_kprobe(p)->nmissed;
 
 	if (p->is_ret)
 		missed += p->rp.nmissed;
 	return missed;
 }
 
+static void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
+{
+	struct kpt_probe_stats *st;
+	unsigned int cpu, i;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		st = per_cpu_ptr(p->stats, cpu);
+		sum->hits += st->hits;
+		sum->filtered += st->filtered;
+		sum->committed += st->committed;
+		for (i = 0; i < KPT_LOST_NR; i++)
+			sum->lost[i] += st->lost[i];
+		sum->num_fault += st->num_fault;
+		sum->str_fault += st->str_fault;
+		sum->str_trunc += st->str_trunc;
+		sum->stack_trunc += st->stack_trunc;
+	}
+}
+
 u64 kpt_probes_missed(void)
 {
+	struct kpt_probe *p;
 	u64 missed = 0;
-	unsigned int i;
 
-	for (i = 0; i < kpt_nr_probes; i++)
-		missed += kpt_probe_missed(&kpt_probes[i]);
+	mutex_lock(&kpt_probes_mutex);
+	list_for_each_entry(p, &kpt_probe_list, list)
+		missed += kpt_probe_missed(p);
+	mutex_unlock(&kpt_probes_mutex);
 	return missed;
 }
 
+u64 kpt_probes_filtered(void)
+{
+	struct kpt_probe_stats sum;
+	struct kpt_probe *p;
+	u64 filtered = 0;
+
+	mutex_lock(&kpt_probes_mutex);
+	list_for_each_entry(p, &kpt_probe_list, list) {
+		kpt_probe_sum(p, &sum);
+		filtered += sum.filtered;
+	}
+	mutex_unlock(&kpt_probes_mutex);
+	return filtered;
+}
+
 /*
- * "sym+0xoff/0xsize", or "mod:sym+0xoff/0xsize" for a module symbol (the
- * MOD:SYM form of ftrace's kprobe_events): one field, no raw address.
- * @buf holds 2 * KSYM_SYMBOL_LEN bytes.
+ * "sym+0xoff/0xsize", or "mod:sym+0xoff/0xsize" for a module symbol: one
+ * field, no raw address. @buf holds 2 * KSYM_SYMBOL_LEN bytes.
  */
 static const char *kpt_probe_where(struct kprobe *kp, char *buf)
 {
 	char *out = buf + KSYM_SYMBOL_LEN;
 	char *mod, *end;
+	size_t n;
 
 	sprint_symbol(buf, (unsigned long)kp->addr);
 	mod = strstr(buf, " [");
@@ -440,41 +657,128 @@ static const char *kpt_probe_where(struct kprobe *kp, char *buf)
 	end = strchr(mod, ']');
 	if (end)
 		*end = '\0';
-	snprintf(out, KSYM_SYMBOL_LEN, "%s:%s", mod, buf);
+	n = strlen(mod);
+	memcpy(out, mod, n);
+	out[n] = ':';
+	strscpy(out + n + 1, buf, KSYM_SYMBOL_LEN - n - 1);
 	return out;
 }
 
-/* One line per probe, see the README ("probes"). */
+static const char *kpt_probe_mode(struct kpt_probe *p)
+{
+	struct kprobe *kp = kpt_probe_kprobe(p);
+
+	if (p->state == KPT_PROBE_PENDING)
+		return "pending";
+	if (kprobe_disabled(kp))
+		return "disabled";
+	if (kprobe_ftrace(kp))
+		return "ftrace";
+	if (kp->flags & KPROBE_FLAG_OPTIMIZED)
+		return "optimized";
+	return "int3";
+}
+
+/*
+ * The probes file: one line per live probe, its spec in the language a
+ * write takes, then a "#" comment with what kptrace made of it, so that
+ * the file can be written back as it is.
+ */
 void kpt_probes_show(struct seq_file *m)
 {
+	struct kpt_probe_stats sum;
 	struct kpt_probe *p;
-	struct kprobe *kp;
-	unsigned int i, cpu;
-	const char *mode;
 	char *buf;
-	u64 hits;
 
-	buf = kmalloc(2 * KSYM_SYMBOL_LEN, GFP_KERNEL);
+	buf = kmalloc(max_t(size_t, 2 * KSYM_SYMBOL_LEN, KPT_SPEC_LINE_MAX),
+		      GFP_KERNEL);
 	if (!buf)
 		return;
-	for (i = 0; i < kpt_nr_probes; i++) {
-		p = &kpt_probes[i];
-		kp = kpt_kprobe(p);
-		hits = 0;
-		for_each_possible_cpu(cpu)
-			hits += *per_cpu_ptr(p->hits, cpu);
-		if (kprobe_disabled(kp))
-			mode = "disabled";
-		else if (kprobe_ftrace(kp))
-			mode = "ftrace";
-		else if (kp->flags & KPROBE_FLAG_OPTIMIZED)
-			mode = "optimized";
+	mutex_lock(&kpt_probes_mutex);
+	list_for_each_entry(p, &kpt_probe_list, list) {
+		if (p->state == KPT_PROBE_DELETED)
+			continue;
+		kpt_spec_print(p->spec, buf, KPT_SPEC_LINE_MAX);
+		seq_printf(m, "%s # id=%u", buf, p->id);
+		if (strcmp(p->label, p->spec->name))
+			seq_printf(m, " label=%s", p->label);
+		if (p->state == KPT_PROBE_ARMED)
+			seq_printf(m, " at=%s",
+				   kpt_probe_where(kpt_probe_kprobe(p), buf));
 		else
-			mode = "int3";
-		seq_printf(m, "%u %s %s %s %s hits=%llu missed=%llu\n",
-			   p->id, p->spec, kpt_probe_where(kp, buf),
-			   p->is_ret ? "kretprobe" : "kprobe", mode, hits,
-			   kpt_probe_missed(p));
+			seq_printf(m, " at=%s:%s", p->spec->mod, p->spec->sym);
+		kpt_probe_sum(p, &sum);
+		seq_printf(m, " %s %s hits=%llu missed=%llu\n",
+			   p->is_ret ? "kretprobe" : "kprobe",
+			   kpt_probe_mode(p), sum.hits, kpt_probe_missed(p));
 	}
+	mutex_unlock(&kpt_probes_mutex);
 	kfree(buf);
+}
+
+static void kpt_stats_line(struct seq_file *m, const char *who,
+			   const struct kpt_probe_stats *st)
+{
+	unsigned int i;
+
+	seq_printf(m, "%s hits=%llu filtered=%llu recorded=%llu", who,
+		   st->hits, st->filtered,
+		   st->committed - st->lost[KPT_LOST_OVERWRITTEN]);
+	for (i = 0; i < KPT_LOST_NR; i++)
+		seq_printf(m, " %s=%llu", kpt_lost_names[i], st->lost[i]);
+	seq_printf(m, " num_fault=%llu str_fault=%llu str_trunc=%llu stack_trunc=%llu",
+		   st->num_fault, st->str_fault, st->str_trunc,
+		   st->stack_trunc);
+}
+
+/*
+ * probe_stats: per probe, a total line with the kprobe core's misses, then
+ * one line per CPU. For each: hits = filtered + recorded + full + nested
+ * + too_big + overwritten.
+ */
+void kpt_probes_show_stats(struct seq_file *m)
+{
+	struct kpt_probe_stats sum;
+	struct kpt_probe *p;
+	unsigned int cpu;
+	char who[KPT_SPEC_NAME_LEN + 16];
+
+	mutex_lock(&kpt_probes_mutex);
+	list_for_each_entry(p, &kpt_probe_list, list) {
+		if (p->state == KPT_PROBE_DELETED)
+			continue;
+		kpt_probe_sum(p, &sum);
+		kpt_stats_line(m, p->spec->name, &sum);
+		seq_printf(m, " missed=%lu maxactive_missed=%d\n",
+			   kpt_probe_kprobe(p)->nmissed,
+			   p->is_ret ? p->rp.nmissed : 0);
+		for_each_possible_cpu(cpu) {
+			snprintf(who, sizeof(who), "%s cpu%u", p->spec->name,
+				 cpu);
+			kpt_stats_line(m, who, per_cpu_ptr(p->stats, cpu));
+			seq_puts(m, "\n");
+		}
+	}
+	mutex_unlock(&kpt_probes_mutex);
+}
+
+/* error_log: the last refused specs, as ftrace prints its own. */
+void kpt_errors_show(struct seq_file *m)
+{
+	struct kpt_error *e;
+	unsigned int i, n;
+
+	mutex_lock(&kpt_probes_mutex);
+	n = min_t(unsigned int, kpt_errlog_next, KPT_ERRLOG_LEN);
+	for (i = kpt_errlog_next - n; i != kpt_errlog_next; i++) {
+		e = &kpt_errlog[i % KPT_ERRLOG_LEN];
+		seq_printf(m, "[%5llu.%06llu] kptrace: error: %s (%d)\n",
+			   e->ts / NSEC_PER_SEC,
+			   (e->ts % NSEC_PER_SEC) / NSEC_PER_USEC, e->msg,
+			   e->err);
+		seq_printf(m, "  Command: %s\n", e->line);
+		if (e->pos >= 0)
+			seq_printf(m, "           %*s^\n", e->pos, "");
+	}
+	mutex_unlock(&kpt_probes_mutex);
 }

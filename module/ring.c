@@ -30,10 +30,13 @@
  *
  * Reader. Readers run in process context and are serialised by
  * kpt_read_mutex; a reader may run on any CPU. It loads head with acquire,
- * copies the oldest record out, and only then releases the space by moving
- * tail with cmpxchg(), which is fully ordered on success: the copy is
- * complete before the space can be reused. A writer checking for room loads
- * tail with acquire, pairing with that cmpxchg.
+ * copies records out, and only then releases the space by moving tail with
+ * cmpxchg(), which is fully ordered on success: the copy is complete
+ * before the space can be reused. A writer checking for room loads tail
+ * with acquire, pairing with that cmpxchg. With overwrite=0 no writer ever
+ * moves tail, so the reader merges all rings by timestamp with a private
+ * cursor per ring (rpos) and moves each tail once per read; with
+ * overwrite=1 it takes small batches from one ring at a time, below.
  *
  * Overwrite mode (the flight recorder). When the ring is full, the writer
  * frees the oldest record itself by moving tail with cmpxchg() before it
@@ -93,6 +96,12 @@ struct kpt_ring {
 	unsigned long	tail ____cacheline_aligned;
 	u64		read;
 	u64		reported[KPT_LOST_NR];	/* lost already reported */
+	/* The merge's cursor, under kpt_read_mutex (overwrite=0 only). */
+	unsigned long	rtail;		/* tail when the merge began */
+	unsigned long	rpos;		/* next record to copy */
+	unsigned long	rhead;		/* head when the merge began */
+	u64		rts;		/* timestamp of the record at rpos */
+	u64		rnr;		/* records copied */
 
 	/* Constant after allocation. */
 	void		*data ____cacheline_aligned;
@@ -109,6 +118,7 @@ const char * const kpt_lost_names[KPT_LOST_NR] = {
 };
 
 static struct kpt_ring **kpt_rings;
+static struct kpt_ring **kpt_merge;	/* the rings a merge takes from */
 /* kpt_wake_armed: who waits, and for how much */
 #define KPT_WAKE_ANY		1
 #define KPT_WAKE_BATCH		2
@@ -160,13 +170,17 @@ static unsigned long kpt_ring_drop_oldest(struct kpt_ring *r,
 	u32 size;
 	u8 type;
 
-	kpt_ring_hdr(r->data + (tail & r->mask), &type, &size);
+	struct kpt_event *ev = r->data + (tail & r->mask);
+
+	kpt_ring_hdr(ev, &type, &size);
 	/* Records between tail and head are ours and intact: size is sane. */
 	old = cmpxchg(&r->tail, tail, tail + size);
 	if (old != tail)
 		return old;
-	if (type != KPT_EV_PAD)
+	if (type != KPT_EV_PAD) {
 		local_inc(&r->lost[KPT_LOST_OVERWRITTEN]);
+		kpt_probe_overwritten(ev->probe_id);
+	}
 	return tail + size;
 }
 NOKPROBE_SYMBOL(kpt_ring_drop_oldest);
@@ -175,25 +189,26 @@ NOKPROBE_SYMBOL(kpt_ring_drop_oldest);
  * kpt_ring_reserve() - reserve room for one record on this CPU's ring
  * @rp: where to store the ring, to pass to kpt_ring_commit()
  * @size: the largest size the record may have, a multiple of 8
+ * @cause: why, when the hit was lost
  *
  * Counts one hit. Returns where to write the record, or NULL when the hit
  * was lost (and counted by cause). Must run with preemption disabled; every
  * non-NULL return must be followed by kpt_ring_commit() on the same CPU.
  */
-void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size)
+void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size,
+		       enum kpt_lost_cause *cause)
 {
 	struct kpt_ring *r = kpt_rings[smp_processor_id()];
 	unsigned long cap = r->mask + 1;
 	unsigned long head, tail, off, pad;
-	enum kpt_lost_cause cause;
 
 	local_inc(&r->hits);
 	if (unlikely(local_inc_return(&r->nest) != 1)) {
-		cause = KPT_LOST_NESTED;
+		*cause = KPT_LOST_NESTED;
 		goto lost;
 	}
 	if (unlikely(size > cap / 2)) {
-		cause = KPT_LOST_TOO_BIG;
+		*cause = KPT_LOST_TOO_BIG;
 		goto lost;
 	}
 
@@ -204,7 +219,7 @@ void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size)
 	tail = smp_load_acquire(&r->tail);
 	while (unlikely(head + pad + size - tail > cap)) {
 		if (!kpt_cfg.overwrite) {
-			cause = KPT_LOST_FULL;
+			*cause = KPT_LOST_FULL;
 			goto lost;
 		}
 		tail = kpt_ring_drop_oldest(r, tail);
@@ -224,7 +239,7 @@ void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size)
 	return r->data + (head & r->mask);
 
 lost:
-	local_inc(&r->lost[cause]);
+	local_inc(&r->lost[*cause]);
 	local_dec(&r->nest);
 	kpt_ring_kick(r);	/* a full ring wakes the reader */
 	return NULL;
@@ -341,7 +356,7 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 	u8 type;
 
 	if (kpt_cfg.overwrite)
-		len = min_t(size_t, len, 4 * kpt_cfg.max_record);
+		len = min_t(size_t, len, 4 * kpt_probes_max_record());
 	/* Pairs with an overwriting writer's cmpxchg() */
 	tail = smp_load_acquire(&r->tail);
 	/* Pairs with kpt_ring_commit(): the records are complete */
@@ -421,12 +436,115 @@ again:
 
 static bool kpt_rings_ready_or_arm(unsigned long how);
 
+/*
+ * Move @r's cursor past padding to its next record, and read that
+ * record's timestamp. Returns false at the head the merge began with.
+ */
+static bool kpt_merge_peek(struct kpt_ring *r)
+{
+	const struct kpt_event *ev;
+	unsigned long off;
+	u32 size;
+	u8 type;
+
+	while (r->rpos != r->rhead) {
+		off = r->rpos & r->mask;
+		ev = r->data + off;
+		kpt_ring_hdr(ev, &type, &size);
+		if (WARN_ONCE(size < 8 || size % 8 || off + size > r->mask + 1 ||
+			      size > r->rhead - r->rpos,
+			      "kptrace: corrupt record on cpu %u\n", r->cpu)) {
+			r->rpos = r->rhead;
+			return false;
+		}
+		if (type != KPT_EV_PAD) {
+			r->rts = ev->ts_ns;
+			return true;
+		}
+		r->rpos += size;
+	}
+	return false;
+}
+
+/*
+ * overwrite=0: merge the rings by timestamp into @buf with a cursor per
+ * ring, then free what was copied with one tail update per ring. No writer
+ * moves tail in this mode, so nothing copied can have changed under us.
+ */
+static ssize_t kpt_rings_merge(void *buf, size_t len)
+{
+	struct kpt_ring *r, *best;
+	unsigned int cpu, n = 0, i, bi;
+	size_t done = 0;
+	u32 size;
+	u8 type;
+
+	for_each_possible_cpu(cpu) {
+		r = kpt_rings[cpu];
+		r->rtail = READ_ONCE(r->tail);
+		r->rpos = r->rtail;
+		/* Pairs with kpt_ring_commit(): the records are complete */
+		r->rhead = smp_load_acquire(&r->head);
+		r->rnr = 0;
+		if (kpt_merge_peek(r))
+			kpt_merge[n++] = r;
+	}
+	while (n) {
+		bi = 0;
+		for (i = 1; i < n; i++)
+			if (kpt_merge[i]->rts < kpt_merge[bi]->rts)
+				bi = i;
+		best = kpt_merge[bi];
+		kpt_ring_hdr(best->data + (best->rpos & best->mask), &type,
+			     &size);
+		if (size > len - done)
+			break;
+		memcpy(buf + done, best->data + (best->rpos & best->mask),
+		       size);
+		done += size;
+		best->rpos += size;
+		best->rnr++;
+		if (!kpt_merge_peek(best))
+			kpt_merge[bi] = kpt_merge[--n];
+	}
+	for_each_possible_cpu(cpu) {
+		r = kpt_rings[cpu];
+		if (r->rpos == r->rtail)
+			continue;
+		/* Fully ordered: the copy is done before the space is free. */
+		if (WARN_ON_ONCE(cmpxchg(&r->tail, r->rtail, r->rpos) !=
+				 r->rtail))
+			continue;
+		r->read += r->rnr;
+	}
+	if (!done && n)
+		return -EINVAL;		/* the next record is larger than len */
+	return done;
+}
+
 /* As many whole records as fit in @len; caller holds kpt_read_mutex. */
 static ssize_t kpt_rings_fill(void *buf, size_t len)
 {
+	struct kpt_ring *r;
+	unsigned int cpu;
 	size_t done = 0;
 	ssize_t ret;
 
+	if (!kpt_cfg.overwrite) {
+		/* Loss reports first, then the merged records. */
+		for_each_possible_cpu(cpu) {
+			r = kpt_rings[cpu];
+			while ((ret = kpt_ring_report_lost(r, buf + done,
+							   len - done)) > 0)
+				done += ret;
+			if (ret < 0)
+				return done ? done : ret;
+		}
+		ret = kpt_rings_merge(buf + done, len - done);
+		if (ret < 0)
+			return done ? done : ret;
+		return done + ret;
+	}
 	while (done < len) {
 		ret = kpt_rings_next(buf + done, len - done);
 		if (ret <= 0)
@@ -537,8 +655,14 @@ int kpt_rings_alloc(unsigned long bytes)
 	unsigned int cpu;
 
 	kpt_rings = kcalloc(nr_cpu_ids, sizeof(*kpt_rings), GFP_KERNEL);
-	if (!kpt_rings)
+	kpt_merge = kcalloc(nr_cpu_ids, sizeof(*kpt_merge), GFP_KERNEL);
+	if (!kpt_rings || !kpt_merge) {
+		kfree(kpt_rings);
+		kfree(kpt_merge);
+		kpt_rings = NULL;
+		kpt_merge = NULL;
 		return -ENOMEM;
+	}
 	for_each_possible_cpu(cpu) {
 		r = kzalloc_node(sizeof(*r), GFP_KERNEL, cpu_to_node(cpu));
 		if (!r)
@@ -575,5 +699,7 @@ void kpt_rings_free(void)
 		kfree(r);
 	}
 	kfree(kpt_rings);
+	kfree(kpt_merge);
 	kpt_rings = NULL;
+	kpt_merge = NULL;
 }

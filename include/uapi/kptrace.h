@@ -8,10 +8,18 @@
  * starts with struct kpt_event and is kpt_event.size bytes long, a multiple
  * of 8. The payload after the header depends on the type:
  *
- *   KPT_EV_ENTRY   __u64 args[nr_args]; __u64 stack[nr_stack];
+ *   KPT_EV_ENTRY   __u64 args[nr_args]; __u64 stack[nr_stack]; then
+ *                  string bytes up to size.
  *                  stack[0] is the probed address, then the callers outward.
- *   KPT_EV_RETURN  struct kpt_ret
+ *   KPT_EV_RETURN  struct kpt_ret; __u64 args[nr_args]; then string bytes.
  *   KPT_EV_LOST    struct kpt_lost (header: cpu set, pid/tid/comm zero)
+ *
+ * args[] holds one slot per fetch argument of the probe's spec, in the
+ * spec's order (see /sys/kernel/debug/kptrace/probes for names and types):
+ * a number, zero- or sign-extended to 64 bits as its type says, or for a
+ * string type (string, ustring, str, $comm) KPT_STR_SLOT(): where its bytes
+ * are in the record (no NUL), how many, and whether reading it faulted or
+ * was truncated.
  *
  * Readers must skip records of a type they do not know, using size.
  */
@@ -24,7 +32,8 @@
 #define KPT_MAGIC		0x4b50	/* "KP": first field of every record */
 #define KPT_VERSION		1	/* bumped on any incompatible change */
 
-#define KPT_MAX_PROBES		64
+#define KPT_MAX_PROBES		64	/* name= and address= items */
+#define KPT_MAX_LIVE_PROBES	1024	/* probes armed or pending at once */
 #define KPT_MAX_ARGS		6
 #define KPT_MAX_STACK		64
 #define KPT_COMM_LEN		16
@@ -61,11 +70,24 @@ struct kpt_event {
 	__u64	data[];
 };
 
+/* A string argument's slot. */
+#define KPT_STR_FAULT		0x1	/* the address could not be read */
+#define KPT_STR_TRUNC		0x2	/* longer than strsize= */
+#define KPT_STR_USER		0x4	/* read from user memory */
+#define KPT_STR_SLOT(off, len, flags) \
+	(((__u64)(off) << 32) | ((__u64)(len) << 16) | (__u64)(flags))
+#define KPT_STR_OFF(slot)	((__u32)((slot) >> 32))	/* from the record */
+#define KPT_STR_LEN(slot)	((__u16)((slot) >> 16))
+#define KPT_STR_FLAGS(slot)	((__u16)(slot))
+
 struct kpt_ret {
 	__s64	ret;		/* return value register */
 	__u64	lat_ns;		/* since the matching entry */
 	__u64	entry_ts_ns;	/* ts_ns of the matching entry */
 };
+
+/* In a return record, args[] starts at data[KPT_RET_SLOTS]. */
+#define KPT_RET_SLOTS	(sizeof(struct kpt_ret) / sizeof(__u64))
 
 /* Causes of loss, kpt_lost.cause and the lost.* counters in stats. */
 enum kpt_lost_cause {
@@ -93,7 +115,18 @@ struct kpt_info {
 	__u32	__pad;
 };
 
+/*
+ * ioctl(KPT_IOC_PROBE): the same text a write() to /dev/kptrace takes, one
+ * probe spec per line (see README.md, "Probes at run time").
+ */
+struct kpt_probe_cmd {
+	__u64	text;		/* user pointer to the text */
+	__u32	len;		/* its length in bytes */
+	__u32	__pad;
+};
+
 #define KPT_IOC_MAGIC		0xb7
 #define KPT_IOC_INFO		_IOR(KPT_IOC_MAGIC, 0, struct kpt_info)
+#define KPT_IOC_PROBE		_IOW(KPT_IOC_MAGIC, 1, struct kpt_probe_cmd)
 
 #endif /* _UAPI_KPTRACE_H */

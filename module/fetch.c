@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptrace: the probe handlers' work: fetch the arguments a spec asks for,
+ * test its condition, and write the record in place in this CPU's ring.
+ *
+ * This runs in whatever context the probed function runs in, NMI
+ * included, with preemption disabled: no sleeping, no allocation, no lock,
+ * and memory is read only through copy_from_{kernel,user}_nofault(), so a
+ * bad pointer gives "(fault)", never an oops. Everything here is
+ * nokprobe_inline or NOKPROBE_SYMBOL.
+ *
+ * A spec was parsed once, at registration, into fetch steps (struct
+ * kpt_fetch: a base, then up to four dereferences, then a type); the
+ * handler only walks them.
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/sched.h>
+#include <linux/cred.h>
+#include <linux/uaccess.h>
+#include <linux/stddef.h>
+#include <asm/unwind.h>
+#include "kptrace.h"
+#include "compat.h"
+
+static const unsigned short kpt_reg_offset[KPT_REG_NR] = {
+	[KPT_REG_AX] = offsetof(struct pt_regs, ax),
+	[KPT_REG_BX] = offsetof(struct pt_regs, bx),
+	[KPT_REG_CX] = offsetof(struct pt_regs, cx),
+	[KPT_REG_DX] = offsetof(struct pt_regs, dx),
+	[KPT_REG_SI] = offsetof(struct pt_regs, si),
+	[KPT_REG_DI] = offsetof(struct pt_regs, di),
+	[KPT_REG_BP] = offsetof(struct pt_regs, bp),
+	[KPT_REG_SP] = offsetof(struct pt_regs, sp),
+	[KPT_REG_R8] = offsetof(struct pt_regs, r8),
+	[KPT_REG_R9] = offsetof(struct pt_regs, r9),
+	[KPT_REG_R10] = offsetof(struct pt_regs, r10),
+	[KPT_REG_R11] = offsetof(struct pt_regs, r11),
+	[KPT_REG_R12] = offsetof(struct pt_regs, r12),
+	[KPT_REG_R13] = offsetof(struct pt_regs, r13),
+	[KPT_REG_R14] = offsetof(struct pt_regs, r14),
+	[KPT_REG_R15] = offsetof(struct pt_regs, r15),
+	[KPT_REG_IP] = offsetof(struct pt_regs, ip),
+	[KPT_REG_FLAGS] = offsetof(struct pt_regs, flags),
+};
+
+static nokprobe_inline int kpt_read_mem(void *dst, unsigned long addr,
+					unsigned int size, bool user)
+{
+	if (user)
+		return copy_from_user_nofault(dst, (const void __user *)addr,
+					      size);
+	return copy_from_kernel_nofault(dst, (const void *)addr, size);
+}
+
+/* Zero- or sign-extend the low @size bytes of @v, as @type says. */
+static nokprobe_inline u64 kpt_extend(u64 v, unsigned int type)
+{
+	switch (type) {
+	case KPT_T_U8: case KPT_T_X8:
+		return (u8)v;
+	case KPT_T_U16: case KPT_T_X16:
+		return (u16)v;
+	case KPT_T_U32: case KPT_T_X32:
+		return (u32)v;
+	case KPT_T_S8:
+		return (u64)(s64)(s8)v;
+	case KPT_T_S16:
+		return (u64)(s64)(s16)v;
+	case KPT_T_S32:
+		return (u64)(s64)(s32)v;
+	default:
+		return v;
+	}
+}
+
+/*
+ * The value of one fetcharg: for a number the number, for a string its
+ * address. @retval is the return value (return probes, at return).
+ * As in ftrace, the last +OFFS(...) of a string is where the string is,
+ * not a pointer to read: +0(%si):string is the string at %si. Returns
+ * false on a fault.
+ */
+static nokprobe_inline bool kpt_fetch_one(const struct kpt_fetch *f,
+					  struct pt_regs *regs, u64 retval,
+					  unsigned int size, u64 *out)
+{
+	unsigned long addr;
+	unsigned int i, rsize;
+	u64 v = 0;
+
+	switch (f->base) {
+	case KPT_FB_REG:
+		v = *(unsigned long *)((char *)regs + kpt_reg_offset[f->reg]);
+		break;
+	case KPT_FB_ARG:
+		v = regs_get_kernel_argument(regs, f->index - 1);
+		break;
+	case KPT_FB_STACK:
+		v = regs_get_kernel_stack_nth(regs, f->index);
+		break;
+	case KPT_FB_STACKP:
+		v = kernel_stack_pointer(regs);
+		break;
+	case KPT_FB_RETVAL:
+		v = retval;
+		break;
+	case KPT_FB_ADDR:
+		v = f->imm;
+		break;
+	}
+	for (i = 0; i < f->nderef; i++) {
+		addr = (unsigned long)v + f->deref[i].off;
+		if (!size && i + 1 == f->nderef) {
+			*out = addr;
+			return true;
+		}
+		rsize = i + 1 == f->nderef ? size : sizeof(v);
+		v = 0;
+		if (kpt_read_mem(&v, addr, rsize, f->deref[i].user))
+			return false;
+	}
+	*out = kpt_extend(v, f->type);
+	return true;
+}
+
+/*
+ * Copy the NUL-terminated string at @addr (at most @max bytes, without the
+ * NUL) to @dst, one page at a time so that only pages the string is on are
+ * touched. Returns its length; sets KPT_STR_FAULT or KPT_STR_TRUNC.
+ */
+static nokprobe_inline unsigned int kpt_copy_str(char *dst, unsigned long addr,
+						 unsigned int max,
+						 unsigned int type, u16 *flags)
+{
+	bool user = type == KPT_T_USTRING ||
+		    (type == KPT_T_STR && addr < TASK_SIZE_MAX) || *flags;
+	unsigned int n = 0, chunk, i;
+
+	if (user)
+		*flags |= KPT_STR_USER;
+	while (n < max) {
+		chunk = min_t(unsigned int, max - n, 64);
+		chunk = min_t(unsigned int, chunk,
+			      PAGE_SIZE - ((addr + n) & ~PAGE_MASK));
+		if (kpt_read_mem(dst + n, addr + n, chunk, user)) {
+			*flags |= KPT_STR_FAULT;
+			return 0;
+		}
+		for (i = 0; i < chunk; i++)
+			if (!dst[n + i])
+				return n + i;
+		n += chunk;
+	}
+	*flags |= KPT_STR_TRUNC;
+	return n;
+}
+
+static nokprobe_inline bool kpt_term(const struct kpt_probe *p,
+				     const struct kpt_cond *t, const u64 *vals,
+				     s64 retval, u64 lat)
+{
+	bool is_signed = false;
+	s64 sv;
+	u64 v;
+
+	switch (t->field) {
+	case KPT_CF_RETVAL:
+		v = retval;
+		is_signed = true;
+		break;
+	case KPT_CF_LAT_NS:
+		v = lat;
+		break;
+	case KPT_CF_PID:
+		v = current->tgid;
+		break;
+	case KPT_CF_TID:
+		v = current->pid;
+		break;
+	case KPT_CF_CPU:
+		v = smp_processor_id();
+		break;
+	case KPT_CF_UID:
+		v = from_kuid(&init_user_ns, current_uid());
+		break;
+	case KPT_CF_COMM:
+		return kpt_glob_match(t->glob, current->comm) ==
+		       (t->op == KPT_OP_EQ);
+	default:
+		v = vals[t->field];
+		is_signed = p->spec->args[t->field].type >= KPT_T_S8 &&
+			    p->spec->args[t->field].type <= KPT_T_S64;
+		break;
+	}
+	sv = (s64)v;
+	switch (t->op) {
+	case KPT_OP_EQ:
+		return v == (u64)t->value;
+	case KPT_OP_NE:
+		return v != (u64)t->value;
+	case KPT_OP_AND:
+		return v & (u64)t->value;
+	case KPT_OP_LT:
+		return is_signed ? sv < t->value : v < (u64)t->value;
+	case KPT_OP_LE:
+		return is_signed ? sv <= t->value : v <= (u64)t->value;
+	case KPT_OP_GT:
+		return is_signed ? sv > t->value : v > (u64)t->value;
+	default:
+		return is_signed ? sv >= t->value : v >= (u64)t->value;
+	}
+}
+
+/* The condition: terms joined by && (binding tighter) and ||. */
+static nokprobe_inline bool kpt_cond_pass(const struct kpt_probe *p,
+					  const u64 *vals, s64 retval, u64 lat)
+{
+	const struct kpt_spec *spec = p->spec;
+	bool group = true;
+	unsigned int i;
+
+	for (i = 0; i < spec->ncond; i++) {
+		if (i && spec->cond[i].or) {
+			if (group)
+				return true;
+			group = true;
+		}
+		if (group)
+			group = kpt_term(p, &spec->cond[i], vals, retval, lat);
+	}
+	return group;
+}
+
+static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
+					    const struct kpt_probe *p, u64 ts)
+{
+	struct task_struct *tsk = current;
+	u8 flags = 0;
+
+	if (in_nmi())
+		flags |= KPT_F_NMI;
+	else if (hardirq_count())
+		flags |= KPT_F_HARDIRQ;
+	else if (in_serving_softirq())
+		flags |= KPT_F_SOFTIRQ;
+
+	ev->type = type;
+	ev->flags = flags;
+	ev->ts_ns = ts;
+	ev->cpu = smp_processor_id();
+	ev->probe_id = p->id;
+	ev->pid = tsk->tgid;
+	ev->tid = tsk->pid;
+	memcpy(ev->comm, tsk->comm, KPT_COMM_LEN - 1);
+	ev->comm[KPT_COMM_LEN - 1] = '\0';
+	ev->__pad = 0;
+}
+
+/*
+ * The callers of the probed function, from the probe's registers outwards.
+ * This is arch_stack_walk() with regs, which stack_trace_save_regs() wraps
+ * but does not export; the x86 unwinder it uses is exported.
+ */
+static nokprobe_inline unsigned int kpt_save_stack(struct pt_regs *regs,
+						   u64 *out, unsigned int max)
+{
+	struct unwind_state state;
+	unsigned long addr;
+	unsigned int n = 0;
+
+	for (unwind_start(&state, current, regs, NULL);
+	     n < max && !unwind_done(&state); unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		out[n++] = addr;
+	}
+	return n;
+}
+
+/*
+ * Fetch the fetchargs of @p whose phase is @at_return into @vals (numbers,
+ * and strings' addresses). Returns false if a number faulted (its value
+ * is then 0; the event is still recorded).
+ */
+static nokprobe_inline void kpt_fetch_nums(const struct kpt_probe *p,
+					   struct pt_regs *regs, u64 retval,
+					   bool at_return, u64 *vals)
+{
+	const struct kpt_fetch *f;
+	unsigned int i;
+
+	for (i = 0; i < p->spec->nargs; i++) {
+		f = &p->spec->args[i];
+		if (p->is_ret && !p->legacy &&
+		    (f->base == KPT_FB_RETVAL) != at_return)
+			continue;
+		if (f->base == KPT_FB_COMM) {
+			vals[i] = 0;
+			continue;
+		}
+		if (!kpt_fetch_one(f, regs, retval, p->size[i], &vals[i])) {
+			vals[i] = 0;
+			this_cpu_inc(p->stats->num_fault);
+		}
+	}
+}
+
+/*
+ * Copy the strings among the fetchargs of @p of phase @at_return into
+ * @dyn, whose first byte is at offset @base of the record, and encode their
+ * slots. Returns the bytes used in @dyn.
+ */
+static nokprobe_inline unsigned int kpt_fetch_strs(const struct kpt_probe *p,
+						   bool at_return, u64 *slots,
+						   char *dyn, unsigned int base)
+{
+	const struct kpt_fetch *f;
+	unsigned int i, len, used = 0;
+	u16 flags;
+
+	for (i = 0; i < p->spec->nargs; i++) {
+		f = &p->spec->args[i];
+		if (!kpt_type_is_string(f->type))
+			continue;
+		if (p->is_ret && !p->legacy &&
+		    (f->base == KPT_FB_RETVAL) != at_return)
+			continue;
+		/* +uOFFS(...) as the last step reads user memory too */
+		flags = f->nderef && f->deref[f->nderef - 1].user ?
+			KPT_STR_USER : 0;
+		if (f->base == KPT_FB_COMM) {
+			len = strnlen(current->comm, KPT_COMM_LEN - 1);
+			memcpy(dyn + used, current->comm, len);
+		} else {
+			len = kpt_copy_str(dyn + used, slots[i], kpt_cfg.strsize,
+					   f->type, &flags);
+		}
+		if (flags & KPT_STR_FAULT)
+			this_cpu_inc(p->stats->str_fault);
+		if (flags & KPT_STR_TRUNC)
+			this_cpu_inc(p->stats->str_trunc);
+		slots[i] = KPT_STR_SLOT(base + used, len, flags);
+		used += len;
+	}
+	return used;
+}
+
+static nokprobe_inline void *kpt_reserve(const struct kpt_probe *p,
+					 struct kpt_ring **r, unsigned int size)
+{
+	enum kpt_lost_cause cause;
+	void *ev = kpt_ring_reserve(r, size, &cause);
+
+	if (!ev)
+		this_cpu_inc(p->stats->lost[cause]);
+	return ev;
+}
+
+/**
+ * kpt_probe_entry() - record an entry event of @p
+ * @p: the probe
+ * @regs: the registers at the probe
+ * @ts: the time of the hit
+ */
+void kpt_probe_entry(struct kpt_probe *p, struct pt_regs *regs, u64 ts)
+{
+	unsigned int nargs = p->spec->nargs, nstack = kpt_cfg.stack;
+	u64 vals[KPT_SPEC_MAX_ARGS];
+	struct kpt_event *ev;
+	struct kpt_ring *r;
+	unsigned int i, hdr;
+
+	this_cpu_inc(p->stats->hits);
+	kpt_fetch_nums(p, regs, 0, false, vals);
+	if (p->spec->ncond && !kpt_cond_pass(p, vals, 0, 0)) {
+		this_cpu_inc(p->stats->filtered);
+		return;
+	}
+	ev = kpt_reserve(p, &r, p->entry_size);
+	if (!ev)
+		return;
+	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts);
+	memcpy(ev->data, vals, nargs * sizeof(u64));
+	if (nstack) {
+		/* regs->ip is the probe address + 1 here, as after an int3 */
+		ev->data[nargs] = (unsigned long)kpt_probe_kprobe(p)->addr;
+		i = 1 + kpt_save_stack(regs, &ev->data[nargs + 1], nstack);
+		if (i > nstack) {
+			ev->flags |= KPT_F_STACK_TRUNC;
+			this_cpu_inc(p->stats->stack_trunc);
+			i = nstack;
+		}
+		nstack = i;
+	}
+	ev->nr_args = nargs;
+	ev->nr_stack = nstack;
+	hdr = KPT_HDR_SIZE + (nargs + nstack) * sizeof(u64);
+	if (p->nstr)
+		hdr += kpt_fetch_strs(p, false, ev->data, (char *)ev + hdr,
+				      hdr);
+	kpt_probe_commit(p, r, ev, round_up(hdr, 8));
+}
+NOKPROBE_SYMBOL(kpt_probe_entry);
+
+/*
+ * What a return probe keeps between entry and return, in the kretprobe
+ * instance's data: the entry time, the entry-side fetchargs' values, and
+ * their strings.
+ */
+struct kpt_ri_data {
+	u64	entry_ts;
+	u64	vals[];
+	/* then: char strs[] */
+};
+
+/**
+ * kpt_probe_ret_entry() - the entry side of a return probe
+ * @p: the probe
+ * @regs: the registers at the entry
+ * @data: the kretprobe instance's data (p->ri_size bytes)
+ * @ts: the time of the hit
+ */
+void kpt_probe_ret_entry(struct kpt_probe *p, struct pt_regs *regs,
+			 void *data, u64 ts)
+{
+	struct kpt_ri_data *d = data;
+	char *strs = (char *)&d->vals[p->spec->nargs];
+
+	d->entry_ts = ts;
+	if (p->legacy) {
+		kpt_probe_entry(p, regs, ts);
+		return;
+	}
+	kpt_fetch_nums(p, regs, 0, false, d->vals);
+	if (p->nstr)
+		kpt_fetch_strs(p, false, d->vals, strs, 0);
+}
+NOKPROBE_SYMBOL(kpt_probe_ret_entry);
+
+/**
+ * kpt_probe_return() - record a return event of @p
+ * @p: the probe
+ * @regs: the registers at the return
+ * @data: the kretprobe instance's data, filled at entry
+ * @ts: the time of the return
+ */
+void kpt_probe_return(struct kpt_probe *p, struct pt_regs *regs, void *data,
+		      u64 ts)
+{
+	struct kpt_ri_data *d = data;
+	unsigned int nargs = p->legacy ? 0 : p->spec->nargs;
+	s64 retval = (long)regs_return_value(regs);
+	u64 lat = ts - d->entry_ts;
+	u64 vals[KPT_SPEC_MAX_ARGS];
+	struct kpt_event *ev;
+	struct kpt_ret *ret;
+	struct kpt_ring *r;
+	unsigned int i, hdr, used = 0, len;
+	u64 slot;
+	char *dyn;
+
+	this_cpu_inc(p->stats->hits);
+	if (nargs) {
+		memcpy(vals, d->vals, nargs * sizeof(u64));
+		kpt_fetch_nums(p, regs, retval, true, vals);
+	}
+	if (p->spec->ncond && !kpt_cond_pass(p, vals, retval, lat)) {
+		this_cpu_inc(p->stats->filtered);
+		return;
+	}
+	ev = kpt_reserve(p, &r, p->ret_size);
+	if (!ev)
+		return;
+	kpt_fill_header(ev, KPT_EV_RETURN, p, ts);
+	ev->nr_args = nargs;
+	ev->nr_stack = 0;
+	ret = (struct kpt_ret *)ev->data;
+	ret->ret = retval;
+	ret->lat_ns = lat;
+	ret->entry_ts_ns = d->entry_ts;
+	hdr = KPT_RET_SIZE + nargs * sizeof(u64);
+	memcpy(ev->data + KPT_RET_SLOTS, vals, nargs * sizeof(u64));
+	if (p->nstr) {
+		dyn = (char *)ev + hdr;
+		/* Entry-side strings: move them from the instance. */
+		for (i = 0; i < nargs; i++) {
+			slot = vals[i];
+			if (!kpt_type_is_string(p->spec->args[i].type) ||
+			    p->spec->args[i].base == KPT_FB_RETVAL)
+				continue;
+			len = KPT_STR_LEN(slot);
+			memcpy(dyn + used, (char *)&d->vals[nargs] +
+			       KPT_STR_OFF(slot), len);
+			ev->data[KPT_RET_SLOTS + i] =
+				KPT_STR_SLOT(hdr + used, len,
+					     KPT_STR_FLAGS(slot));
+			used += len;
+		}
+		used += kpt_fetch_strs(p, true, ev->data + KPT_RET_SLOTS,
+				       dyn + used, hdr + used);
+	}
+	kpt_probe_commit(p, r, ev, round_up(hdr + used, 8));
+}
+NOKPROBE_SYMBOL(kpt_probe_return);

@@ -1,0 +1,829 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptrace: the probe spec parser. It compiles in the kernel (kptrace.ko)
+ * and in userspace (the kptrace tool, the host unit tests and the fuzzer),
+ * so it allocates nothing and uses only plain string functions.
+ *
+ * The grammar is ftrace's kprobe_events (Documentation/trace/kprobetrace.rst),
+ * with a documented subset for conditions:
+ *
+ *   p[:[GRP/]NAME] TARGET [FETCHARG]... [if COND]     entry probe
+ *   r[MAXACTIVE][:[GRP/]NAME] TARGET [FETCHARG]... [if COND]
+ *                                                     return probe
+ *   -:[GRP/]NAME                                      remove a probe
+ *
+ *   TARGET   := SYM[+OFFS] | MOD:SYM[+OFFS] | 0xADDR  (r: no offset)
+ *   FETCHARG := [NAME=]FETCH[:TYPE]
+ *   FETCH    := %REG | $argN | $stackN | $stack | $retval | $comm
+ *             | @0xADDR[+|-OFFS] | +|-[u]OFFS(FETCH)
+ *   TYPE     := u8 | u16 | u32 | u64 | s8 | ... | s64 | x8 | ... | x64
+ *             | string | ustring | str | symbol       (default x64)
+ *   COND     := TERM [&& TERM | || TERM]...           (&& binds tighter)
+ *   TERM     := FIELD OP NUMBER | comm == GLOB | comm != GLOB
+ *   FIELD    := a numeric fetcharg's NAME | retval | lat_ns | pid | tid
+ *             | cpu | uid                             (retval, lat_ns: r)
+ *   OP       := == | != | < | <= | > | >= | &         (& : any bit set)
+ *
+ * $argN counts from 1, $stackN from 0. In a return probe, $argN, $stackN,
+ * $stack, $comm and dereferences of them are fetched at the entry of the
+ * call; $retval at its return. Unnamed fetchargs are named arg1, arg2, ...
+ * by position. @SYM is not accepted here (the kernel does not export its
+ * symbol lookup): the tool turns @SYM into @0xADDR. Everything from " #"
+ * on is a comment, so the probes listing can be replayed as it is.
+ */
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/errno.h>
+#include <linux/kprobes.h>
+#else
+#define NOKPROBE_SYMBOL(fn)
+#include <string.h>
+#include <errno.h>
+#include <stdio.h>
+#define scnprintf kpt_scnprintf
+#include <stdarg.h>
+static int kpt_scnprintf(char *buf, int len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (len <= 0)
+		return 0;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n < 0 ? 0 : n >= len ? len - 1 : n;
+}
+#endif
+#include "spec.h"
+
+const char * const kpt_reg_names[KPT_REG_NR] = {
+	"ax", "bx", "cx", "dx", "si", "di", "bp", "sp", "r8", "r9",
+	"r10", "r11", "r12", "r13", "r14", "r15", "ip", "flags",
+};
+
+const char * const kpt_type_names[KPT_T_NR] = {
+	"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
+	"x8", "x16", "x32", "x64", "string", "ustring", "str", "symbol",
+};
+
+static const char * const kpt_field_names[] = {
+	[KPT_CF_RETVAL - KPT_CF_RETVAL] = "retval",
+	[KPT_CF_LAT_NS - KPT_CF_RETVAL] = "lat_ns",
+	[KPT_CF_PID - KPT_CF_RETVAL] = "pid",
+	[KPT_CF_TID - KPT_CF_RETVAL] = "tid",
+	[KPT_CF_CPU - KPT_CF_RETVAL] = "cpu",
+	[KPT_CF_UID - KPT_CF_RETVAL] = "uid",
+	[KPT_CF_COMM - KPT_CF_RETVAL] = "comm",
+};
+
+static const char * const kpt_op_names[] = {
+	"==", "!=", "<", "<=", ">", ">=", "&",
+};
+
+#define KPT_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Bytes of an integer type, 0 for the others. */
+int kpt_type_size(unsigned int type)
+{
+	if (type > KPT_T_X64)
+		return type == KPT_T_SYMBOL ? 8 : 0;
+	return 1 << (type % 4);
+}
+
+int kpt_type_is_string(unsigned int type)
+{
+	return type == KPT_T_STRING || type == KPT_T_USTRING ||
+	       type == KPT_T_STR;
+}
+NOKPROBE_SYMBOL(kpt_type_is_string);
+
+/* Shell-style glob with '*' and '?', as for a comm filter. */
+int kpt_glob_match(const char *glob, const char *str)
+{
+	const char *star = NULL, *back = NULL;
+
+	while (*str) {
+		if (*glob == '*') {
+			star = ++glob;
+			back = str;
+		} else if (*glob == '?' || *glob == *str) {
+			glob++;
+			str++;
+		} else if (star) {
+			glob = star;
+			str = ++back;
+		} else {
+			return 0;
+		}
+	}
+	while (*glob == '*')
+		glob++;
+	return !*glob;
+}
+NOKPROBE_SYMBOL(kpt_glob_match);
+
+/* The parser's cursor: the whole line, for error positions. */
+struct kpt_cursor {
+	const char	*line;
+	const char	*p;
+	struct kpt_spec	*spec;
+};
+
+static int kpt_fail(struct kpt_cursor *c, const char *at, const char *msg)
+{
+	c->spec->err_pos = (int)(at - c->line);
+	c->spec->err_msg = msg;
+	return -EINVAL;
+}
+
+static int kpt_is_space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+static int kpt_is_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+static int kpt_is_ident(char ch, int first)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       ch == '_' || (!first && kpt_is_digit(ch));
+}
+
+static int kpt_hexval(char ch)
+{
+	if (kpt_is_digit(ch))
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+static void kpt_skip_space(struct kpt_cursor *c)
+{
+	while (kpt_is_space(*c->p))
+		c->p++;
+}
+
+/* An unsigned number, decimal or 0x hex. Returns 0 or -EINVAL. */
+static int kpt_parse_u64(struct kpt_cursor *c, __u64 *val)
+{
+	const char *start = c->p;
+	__u64 v = 0, next;
+	int base = 10, d;
+
+	if (c->p[0] == '0' && (c->p[1] == 'x' || c->p[1] == 'X')) {
+		base = 16;
+		c->p += 2;
+	}
+	if (kpt_hexval(*c->p) < 0 || (base == 10 && !kpt_is_digit(*c->p)))
+		return kpt_fail(c, start, "expected a number");
+	for (;;) {
+		d = kpt_hexval(*c->p);
+		if (d < 0 || d >= base)
+			break;
+		next = v * base + d;
+		if ((next - d) / base != v)
+			return kpt_fail(c, start, "number too large");
+		v = next;
+		c->p++;
+	}
+	if (kpt_is_ident(*c->p, 0))
+		return kpt_fail(c, c->p, "garbage after a number");
+	*val = v;
+	return 0;
+}
+
+/* A signed number: [+|-]NUMBER. */
+static int kpt_parse_s64(struct kpt_cursor *c, __s64 *val)
+{
+	const char *start = c->p;
+	int neg = 0;
+	__u64 v;
+	int ret;
+
+	if (*c->p == '-' || *c->p == '+')
+		neg = *c->p++ == '-';
+	ret = kpt_parse_u64(c, &v);
+	if (ret)
+		return ret;
+	if (v > (__u64)1 << 63 || (!neg && v == (__u64)1 << 63))
+		return kpt_fail(c, start, "number out of range");
+	*val = neg ? -(__s64)(v - 1) - 1 : (__s64)v;
+	return 0;
+}
+
+/* An identifier of at most @len - 1 characters into @out. */
+static int kpt_parse_ident(struct kpt_cursor *c, char *out, int len,
+			   const char *what)
+{
+	const char *start = c->p;
+	int n = 0;
+
+	if (!kpt_is_ident(*c->p, 1))
+		return kpt_fail(c, start, what);
+	while (kpt_is_ident(*c->p, 0)) {
+		if (n == len - 1)
+			return kpt_fail(c, start, "name too long");
+		out[n++] = *c->p++;
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+/* p[:[GRP/]NAME], r[MAXACTIVE][:[GRP/]NAME] or -:[GRP/]NAME */
+static int kpt_parse_head(struct kpt_cursor *c)
+{
+	struct kpt_spec *spec = c->spec;
+	const char *at = c->p;
+	char first[KPT_SPEC_NAME_LEN];
+	__u64 max;
+	int ret;
+
+	if (*c->p != 'p' && *c->p != 'r' && *c->p != '-')
+		return kpt_fail(c, at, "expected p, r or - at the start");
+	spec->kind = *c->p++;
+	if (spec->kind == KPT_SPEC_RETURN && kpt_is_digit(*c->p)) {
+		at = c->p;
+		ret = kpt_parse_u64(c, &max);
+		if (ret)
+			return ret;
+		if (!max || max > KPT_MAXACTIVE_MAX)
+			return kpt_fail(c, at, "MAXACTIVE must be 1 to 4096");
+		spec->maxactive = (__u32)max;
+	}
+	if (*c->p != ':') {
+		if (spec->kind == KPT_SPEC_DELETE)
+			return kpt_fail(c, c->p, "expected -:[GROUP/]NAME");
+		if (*c->p && !kpt_is_space(*c->p))
+			return kpt_fail(c, c->p, "expected ':' or a space");
+		return 0;
+	}
+	c->p++;
+	ret = kpt_parse_ident(c, first, sizeof(first), "expected a name");
+	if (ret)
+		return ret;
+	if (*c->p == '/') {
+		c->p++;
+		memcpy(spec->group, first, sizeof(first));
+		ret = kpt_parse_ident(c, spec->name, sizeof(spec->name),
+				      "expected a name after the group");
+		if (ret)
+			return ret;
+	} else {
+		memcpy(spec->name, first, sizeof(first));
+	}
+	if (*c->p && !kpt_is_space(*c->p))
+		return kpt_fail(c, c->p, "unexpected character in the name");
+	return 0;
+}
+
+static int kpt_is_sym_char(char ch)
+{
+	return kpt_is_ident(ch, 0) || ch == '.' || ch == '$';
+}
+
+/* SYM[+OFFS], MOD:SYM[+OFFS] or 0xADDR */
+static int kpt_parse_target(struct kpt_cursor *c)
+{
+	struct kpt_spec *spec = c->spec;
+	const char *start = c->p, *colon = NULL;
+	__u64 off = 0;
+	int n = 0, ret;
+
+	if (c->p[0] == '0' && (c->p[1] == 'x' || c->p[1] == 'X')) {
+		ret = kpt_parse_u64(c, &spec->addr);
+		if (ret)
+			return ret;
+		if (!spec->addr)
+			return kpt_fail(c, start, "address 0");
+		return 0;
+	}
+	if (!kpt_is_ident(*c->p, 1) && *c->p != '.')
+		return kpt_fail(c, start, "expected a symbol or an address");
+	while (kpt_is_sym_char(*c->p) || (*c->p == ':' && !colon)) {
+		if (*c->p == ':') {
+			colon = c->p;
+			if (n >= KPT_SPEC_MOD_LEN)
+				return kpt_fail(c, start, "module name too long");
+			memcpy(spec->mod, start, n);
+			spec->mod[n] = '\0';
+			n = 0;
+			c->p++;
+			continue;
+		}
+		if (n == KPT_SPEC_SYM_LEN - 1)
+			return kpt_fail(c, start, "symbol too long");
+		spec->sym[n++] = *c->p++;
+	}
+	spec->sym[n] = '\0';
+	if (colon && (!spec->mod[0] || !n))
+		return kpt_fail(c, start, "expected MODULE:SYMBOL");
+	if (*c->p == '+') {
+		c->p++;
+		ret = kpt_parse_u64(c, &off);
+		if (ret)
+			return ret;
+		if (off > 0xffffffffULL)
+			return kpt_fail(c, start, "offset too large");
+		spec->offset = (__u32)off;
+	}
+	if (*c->p && !kpt_is_space(*c->p))
+		return kpt_fail(c, c->p, "unexpected character after the target");
+	return 0;
+}
+
+/* The part of a fetcharg before ":TYPE" or the end of the argument. */
+static int kpt_parse_fetch(struct kpt_cursor *c, struct kpt_fetch *f,
+			   int depth)
+{
+	const char *start = c->p;
+	struct kpt_deref d = { 0 };
+	__u64 v;
+	__s64 sv;
+	unsigned int i;
+	int ret;
+
+	switch (*c->p) {
+	case '%':
+		c->p++;
+		for (i = 0; i < KPT_REG_NR; i++) {
+			size_t len = strlen(kpt_reg_names[i]);
+
+			if (!strncmp(c->p, kpt_reg_names[i], len) &&
+			    !kpt_is_ident(c->p[len], 0)) {
+				f->base = KPT_FB_REG;
+				f->reg = i;
+				c->p += len;
+				return 0;
+			}
+		}
+		return kpt_fail(c, start, "unknown register");
+	case '$':
+		if (!strncmp(c->p, "$arg", 4) && kpt_is_digit(c->p[4])) {
+			c->p += 4;
+			ret = kpt_parse_u64(c, &v);
+			if (ret)
+				return ret;
+			if (v < 1 || v > 6)
+				return kpt_fail(c, start, "$argN: N must be 1 to 6");
+			f->base = KPT_FB_ARG;
+			f->index = (__u32)v;
+			return 0;
+		}
+		if (!strncmp(c->p, "$stack", 6) && kpt_is_digit(c->p[6])) {
+			c->p += 6;
+			ret = kpt_parse_u64(c, &v);
+			if (ret)
+				return ret;
+			if (v > 1023)
+				return kpt_fail(c, start, "$stackN: N too large");
+			f->base = KPT_FB_STACK;
+			f->index = (__u32)v;
+			return 0;
+		}
+		if (!strncmp(c->p, "$stack", 6) && !kpt_is_ident(c->p[6], 0)) {
+			c->p += 6;
+			f->base = KPT_FB_STACKP;
+			return 0;
+		}
+		if (!strncmp(c->p, "$retval", 7) && !kpt_is_ident(c->p[7], 0)) {
+			if (c->spec->kind != KPT_SPEC_RETURN)
+				return kpt_fail(c, start,
+						"$retval is for return probes");
+			c->p += 7;
+			f->base = KPT_FB_RETVAL;
+			return 0;
+		}
+		if (!strncmp(c->p, "$comm", 5) && !kpt_is_ident(c->p[5], 0)) {
+			if (depth)
+				return kpt_fail(c, start,
+						"$comm cannot be dereferenced");
+			c->p += 5;
+			f->base = KPT_FB_COMM;
+			return 0;
+		}
+		return kpt_fail(c, start, "unknown $variable");
+	case '@':
+		c->p++;
+		if (!(c->p[0] == '0' && (c->p[1] == 'x' || c->p[1] == 'X')))
+			return kpt_fail(c, start,
+					"@ takes an address (the tool resolves @SYMBOL)");
+		ret = kpt_parse_u64(c, &f->imm);
+		if (ret)
+			return ret;
+		if (*c->p == '+' || *c->p == '-') {
+			ret = kpt_parse_s64(c, &sv);
+			if (ret)
+				return ret;
+			f->imm += (__u64)sv;
+		}
+		f->base = KPT_FB_ADDR;
+		return 0;
+	case '+':
+	case '-':
+		if (depth >= KPT_SPEC_MAX_DEREF)
+			return kpt_fail(c, start, "dereferences nested too deep");
+		if (c->p[1] == 'u') {
+			if (*c->p == '-')
+				return kpt_fail(c, start, "expected +uOFFS(...)");
+			d.user = 1;
+			c->p += 2;
+			ret = kpt_parse_u64(c, &v);
+			sv = (__s64)(v & 0xffffffffULL);
+			if (!ret && v > 0x7fffffff)
+				return kpt_fail(c, start, "offset too large");
+		} else {
+			ret = kpt_parse_s64(c, &sv);
+			if (!ret && (sv > 0x7fffffff || sv < -0x7fffffff))
+				return kpt_fail(c, start, "offset too large");
+		}
+		if (ret)
+			return ret;
+		d.off = (__s32)sv;
+		if (*c->p != '(')
+			return kpt_fail(c, c->p, "expected '(' after the offset");
+		c->p++;
+		ret = kpt_parse_fetch(c, f, depth + 1);
+		if (ret)
+			return ret;
+		if (*c->p != ')')
+			return kpt_fail(c, c->p, "expected ')'");
+		c->p++;
+		f->deref[f->nderef++] = d;
+		return 0;
+	default:
+		return kpt_fail(c, start, "unknown fetch argument");
+	}
+}
+
+static int kpt_parse_type(struct kpt_cursor *c, struct kpt_fetch *f)
+{
+	const char *start = c->p;
+	unsigned int i;
+	size_t len;
+
+	for (i = 0; i < KPT_T_NR; i++) {
+		len = strlen(kpt_type_names[i]);
+		if (!strncmp(c->p, kpt_type_names[i], len) &&
+		    !kpt_is_ident(c->p[len], 0)) {
+			c->p += len;
+			f->type = i;
+			break;
+		}
+	}
+	if (i == KPT_T_NR)
+		return kpt_fail(c, start, "unknown type");
+	if ((f->base == KPT_FB_COMM) != (f->type == KPT_T_STRING &&
+					 f->base == KPT_FB_COMM))
+		return kpt_fail(c, start, "$comm is a string");
+	return 0;
+}
+
+static int kpt_arg_lookup(const struct kpt_spec *spec, const char *name,
+			  size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < spec->nargs; i++)
+		if (strlen(spec->args[i].name) == len &&
+		    !strncmp(spec->args[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+/* [NAME=]FETCH[:TYPE] */
+static int kpt_parse_arg(struct kpt_cursor *c)
+{
+	struct kpt_spec *spec = c->spec;
+	struct kpt_fetch *f;
+	const char *start = c->p, *q;
+	int ret;
+
+	if (spec->nargs == KPT_SPEC_MAX_ARGS)
+		return kpt_fail(c, start, "too many fetch arguments (16)");
+	f = &spec->args[spec->nargs];
+	memset(f, 0, sizeof(*f));
+	f->type = KPT_T_X64;
+
+	for (q = c->p; kpt_is_ident(*q, q == c->p); q++)
+		;
+	if (*q == '=' && q != c->p) {
+		ret = kpt_parse_ident(c, f->name, sizeof(f->name),
+				      "expected an argument name");
+		if (ret)
+			return ret;
+		c->p++;		/* '=' */
+	} else {
+		scnprintf(f->name, sizeof(f->name), "arg%u", spec->nargs + 1);
+	}
+	if (kpt_arg_lookup(spec, f->name, strlen(f->name)) >= 0)
+		return kpt_fail(c, start, "duplicate argument name");
+	{
+		unsigned int i;
+
+		for (i = 0; i < KPT_ARRAY_SIZE(kpt_field_names); i++)
+			if (!strcmp(f->name, kpt_field_names[i]))
+				return kpt_fail(c, start,
+						"argument name is reserved");
+	}
+
+	ret = kpt_parse_fetch(c, f, 0);
+	if (ret)
+		return ret;
+	if (f->base == KPT_FB_COMM)
+		f->type = KPT_T_STRING;
+	if (*c->p == ':') {
+		c->p++;
+		ret = kpt_parse_type(c, f);
+		if (ret)
+			return ret;
+	}
+	if (*c->p && !kpt_is_space(*c->p))
+		return kpt_fail(c, c->p, "unexpected character in the argument");
+	spec->nargs++;
+	return 0;
+}
+
+static int kpt_parse_term(struct kpt_cursor *c, struct kpt_cond *t)
+{
+	struct kpt_spec *spec = c->spec;
+	const char *start = c->p, *name = c->p;
+	unsigned int i;
+	size_t len;
+	int idx, ret;
+
+	while (kpt_is_ident(*c->p, c->p == name))
+		c->p++;
+	len = (size_t)(c->p - name);
+	if (!len)
+		return kpt_fail(c, start, "expected a field name");
+	idx = kpt_arg_lookup(spec, name, len);
+	if (idx >= 0) {
+		if (kpt_type_is_string(spec->args[idx].type))
+			return kpt_fail(c, start,
+					"only numbers and comm can be compared");
+		t->field = (__u16)idx;
+	} else {
+		for (i = 0; i < KPT_ARRAY_SIZE(kpt_field_names); i++)
+			if (strlen(kpt_field_names[i]) == len &&
+			    !strncmp(kpt_field_names[i], name, len))
+				break;
+		if (i == KPT_ARRAY_SIZE(kpt_field_names))
+			return kpt_fail(c, start, "unknown field");
+		t->field = (__u16)(KPT_CF_RETVAL + i);
+		if ((t->field == KPT_CF_RETVAL || t->field == KPT_CF_LAT_NS) &&
+		    spec->kind != KPT_SPEC_RETURN)
+			return kpt_fail(c, start,
+					"retval and lat_ns are for return probes");
+	}
+	kpt_skip_space(c);
+
+	start = c->p;
+	for (i = 0; i < KPT_ARRAY_SIZE(kpt_op_names); i++) {
+		len = strlen(kpt_op_names[i]);
+		/* "<" must not match "<=": longer operators come first */
+		if (i == KPT_OP_LT || i == KPT_OP_GT) {
+			if (!strncmp(c->p, kpt_op_names[i + 1], 2))
+				continue;
+		}
+		if (!strncmp(c->p, kpt_op_names[i], len)) {
+			if (i == KPT_OP_AND && c->p[1] == '&')
+				continue;
+			t->op = (__u8)i;
+			c->p += len;
+			break;
+		}
+	}
+	if (i == KPT_ARRAY_SIZE(kpt_op_names))
+		return kpt_fail(c, start, "expected ==, !=, <, <=, >, >= or &");
+	kpt_skip_space(c);
+
+	start = c->p;
+	if (t->field == KPT_CF_COMM) {
+		char quote = 0;
+		int n = 0;
+
+		if (t->op != KPT_OP_EQ && t->op != KPT_OP_NE)
+			return kpt_fail(c, start, "comm takes == or !=");
+		if (*c->p == '"' || *c->p == '\'')
+			quote = *c->p++;
+		while (*c->p && (quote ? *c->p != quote :
+				 !kpt_is_space(*c->p))) {
+			if (n == KPT_SPEC_GLOB_LEN - 1)
+				return kpt_fail(c, start, "comm glob too long");
+			t->glob[n++] = *c->p++;
+		}
+		if (quote && *c->p++ != quote)
+			return kpt_fail(c, start, "unterminated string");
+		if (!n)
+			return kpt_fail(c, start, "expected a comm glob");
+		t->glob[n] = '\0';
+		return 0;
+	}
+	ret = kpt_parse_s64(c, &t->value);
+	if (ret)
+		return ret;
+	return 0;
+}
+
+static int kpt_parse_cond(struct kpt_cursor *c)
+{
+	struct kpt_spec *spec = c->spec;
+	struct kpt_cond *t;
+	int ret;
+
+	for (;;) {
+		kpt_skip_space(c);
+		if (spec->ncond == KPT_SPEC_MAX_COND)
+			return kpt_fail(c, c->p, "too many condition terms (8)");
+		t = &spec->cond[spec->ncond];
+		memset(t, 0, sizeof(*t));
+		if (spec->ncond) {
+			if (!strncmp(c->p, "&&", 2)) {
+				t->or = 0;
+			} else if (!strncmp(c->p, "||", 2)) {
+				t->or = 1;
+			} else {
+				return kpt_fail(c, c->p, "expected && or ||");
+			}
+			c->p += 2;
+			kpt_skip_space(c);
+		}
+		ret = kpt_parse_term(c, t);
+		if (ret)
+			return ret;
+		spec->ncond++;
+		kpt_skip_space(c);
+		if (!*c->p || (*c->p == '#'))
+			return 0;
+	}
+}
+
+static void kpt_default_name(struct kpt_spec *spec)
+{
+	char *p;
+
+	if (spec->sym[0])
+		scnprintf(spec->name, sizeof(spec->name), "%c_%s%s%s_%u",
+			  spec->kind, spec->mod, spec->mod[0] ? "_" : "",
+			  spec->sym, spec->offset);
+	else
+		scnprintf(spec->name, sizeof(spec->name), "%c_0x%llx",
+			  spec->kind, (unsigned long long)spec->addr);
+	for (p = spec->name; *p; p++)
+		if (!kpt_is_ident(*p, 0))
+			*p = '_';
+}
+
+/**
+ * kpt_spec_parse() - parse one probe spec line
+ * @line: the spec, NUL-terminated; a trailing newline is fine
+ * @spec: filled in; on error, err_pos and err_msg say where and why
+ *
+ * Returns 0, or -EINVAL for a malformed line.
+ */
+int kpt_spec_parse(const char *line, struct kpt_spec *spec)
+{
+	struct kpt_cursor c = { .line = line, .p = line, .spec = spec };
+	int ret;
+
+	memset(spec, 0, sizeof(*spec));
+	if (strlen(line) >= KPT_SPEC_LINE_MAX)
+		return kpt_fail(&c, line, "line too long");
+	kpt_skip_space(&c);
+	ret = kpt_parse_head(&c);
+	if (ret)
+		return ret;
+	if (!spec->group[0])
+		memcpy(spec->group, "kptrace", sizeof("kptrace"));
+	kpt_skip_space(&c);
+	if (spec->kind == KPT_SPEC_DELETE) {
+		if (*c.p && *c.p != '#')
+			return kpt_fail(&c, c.p, "-:NAME takes nothing more");
+		return 0;
+	}
+	if (!*c.p || *c.p == '#')
+		return kpt_fail(&c, c.p, "expected a symbol or an address");
+	ret = kpt_parse_target(&c);
+	if (ret)
+		return ret;
+	if (spec->kind == KPT_SPEC_RETURN && spec->offset)
+		return kpt_fail(&c, line, "a return probe takes no offset");
+	for (;;) {
+		kpt_skip_space(&c);
+		if (!*c.p || *c.p == '#')
+			break;
+		if (!strncmp(c.p, "if", 2) && kpt_is_space(c.p[2])) {
+			c.p += 2;
+			ret = kpt_parse_cond(&c);
+			if (ret)
+				return ret;
+			break;
+		}
+		ret = kpt_parse_arg(&c);
+		if (ret)
+			return ret;
+	}
+	if (!spec->name[0])
+		kpt_default_name(spec);
+	return 0;
+}
+
+static int kpt_print_fetch(const struct kpt_fetch *f, int level, char *buf,
+			   int len)
+{
+	const struct kpt_deref *d;
+	int n = 0;
+
+	if (level > 0) {
+		d = &f->deref[level - 1];
+		if (d->user)
+			n += scnprintf(buf, len, "+u%d(", d->off);
+		else
+			n += scnprintf(buf, len, "%+d(", d->off);
+		n += kpt_print_fetch(f, level - 1, buf + n, len - n);
+		return n + scnprintf(buf + n, len - n, ")");
+	}
+	switch (f->base) {
+	case KPT_FB_REG:
+		return scnprintf(buf, len, "%%%s", kpt_reg_names[f->reg]);
+	case KPT_FB_ARG:
+		return scnprintf(buf, len, "$arg%u", f->index);
+	case KPT_FB_STACK:
+		return scnprintf(buf, len, "$stack%u", f->index);
+	case KPT_FB_STACKP:
+		return scnprintf(buf, len, "$stack");
+	case KPT_FB_RETVAL:
+		return scnprintf(buf, len, "$retval");
+	case KPT_FB_COMM:
+		return scnprintf(buf, len, "$comm");
+	default:
+		return scnprintf(buf, len, "@0x%llx",
+				 (unsigned long long)f->imm);
+	}
+}
+
+/**
+ * kpt_spec_print() - the canonical text of a parsed spec
+ * @spec: parsed by kpt_spec_parse()
+ * @buf: where to write
+ * @len: room in @buf
+ *
+ * The text parses back to the same spec. Returns the characters written.
+ */
+int kpt_spec_print(const struct kpt_spec *spec, char *buf, int len)
+{
+	const struct kpt_cond *t;
+	unsigned int i;
+	int n;
+
+	if (spec->kind == KPT_SPEC_DELETE)
+		return scnprintf(buf, len, "-:%s/%s", spec->group, spec->name);
+	if (spec->maxactive)
+		n = scnprintf(buf, len, "%c%u:%s/%s ", spec->kind,
+			      spec->maxactive, spec->group, spec->name);
+	else
+		n = scnprintf(buf, len, "%c:%s/%s ", spec->kind, spec->group,
+			      spec->name);
+	if (spec->sym[0])
+		n += scnprintf(buf + n, len - n, "%s%s%s", spec->mod,
+			       spec->mod[0] ? ":" : "", spec->sym);
+	else
+		n += scnprintf(buf + n, len - n, "0x%llx",
+			       (unsigned long long)spec->addr);
+	if (spec->offset)
+		n += scnprintf(buf + n, len - n, "+0x%x", spec->offset);
+	for (i = 0; i < spec->nargs; i++) {
+		n += scnprintf(buf + n, len - n, " %s=", spec->args[i].name);
+		n += kpt_print_fetch(&spec->args[i], spec->args[i].nderef,
+				     buf + n, len - n);
+		n += scnprintf(buf + n, len - n, ":%s",
+			       kpt_type_names[spec->args[i].type]);
+	}
+	for (i = 0; i < spec->ncond; i++) {
+		t = &spec->cond[i];
+		n += scnprintf(buf + n, len - n, "%s",
+			       !i ? " if " : t->or ? " || " : " && ");
+		if (t->field < KPT_CF_RETVAL)
+			n += scnprintf(buf + n, len - n, "%s",
+				       spec->args[t->field].name);
+		else
+			n += scnprintf(buf + n, len - n, "%s",
+				       kpt_field_names[t->field -
+						       KPT_CF_RETVAL]);
+		n += scnprintf(buf + n, len - n, " %s ", kpt_op_names[t->op]);
+		if (t->field == KPT_CF_COMM)
+			n += scnprintf(buf + n, len - n, "\"%s\"", t->glob);
+		else
+			n += scnprintf(buf + n, len - n, "%lld",
+				       (long long)t->value);
+	}
+	return n;
+}

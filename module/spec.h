@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kptrace: probe specs, the ftrace kprobe_events language, parsed once.
+ *
+ * This header and spec.c compile in the kernel and in userspace (the tool
+ * and the host tests include them), so they use nothing but fixed-width
+ * types and a few string functions that both sides have.
+ */
+#ifndef _KPT_SPEC_H
+#define _KPT_SPEC_H
+
+#include <linux/types.h>
+
+#define KPT_SPEC_MAX_ARGS	16	/* fetchargs per probe */
+#define KPT_SPEC_MAX_DEREF	4	/* nested +OFFS(...) per fetcharg */
+#define KPT_SPEC_MAX_COND	8	/* terms of an "if" condition */
+#define KPT_SPEC_NAME_LEN	64	/* group, event and argument names */
+#define KPT_SPEC_SYM_LEN	256	/* symbol names */
+#define KPT_SPEC_MOD_LEN	64	/* module names (MODULE_NAME_LEN) */
+#define KPT_SPEC_GLOB_LEN	16	/* comm globs (TASK_COMM_LEN) */
+#define KPT_SPEC_LINE_MAX	4096	/* one spec line */
+#define KPT_MAXACTIVE_MAX	4096
+
+enum kpt_spec_kind {
+	KPT_SPEC_ENTRY	= 'p',
+	KPT_SPEC_RETURN	= 'r',
+	KPT_SPEC_DELETE	= '-',
+};
+
+/* Where a fetcharg starts. */
+enum kpt_fetch_base {
+	KPT_FB_REG,		/* %REG: reg is an enum kpt_reg */
+	KPT_FB_ARG,		/* $argN: index = N, from 1 */
+	KPT_FB_STACK,		/* $stackN: index = N, from 0 */
+	KPT_FB_STACKP,		/* $stack: the stack pointer */
+	KPT_FB_RETVAL,		/* $retval: return probes only */
+	KPT_FB_COMM,		/* $comm: the task's name */
+	KPT_FB_ADDR,		/* @ADDR[+|-OFFS]: imm, a kernel address */
+};
+
+/* What is stored. The first ones are integers of 1, 2, 4 or 8 bytes. */
+enum kpt_fetch_type {
+	KPT_T_U8, KPT_T_U16, KPT_T_U32, KPT_T_U64,
+	KPT_T_S8, KPT_T_S16, KPT_T_S32, KPT_T_S64,
+	KPT_T_X8, KPT_T_X16, KPT_T_X32, KPT_T_X64,
+	KPT_T_STRING,		/* NUL-terminated, kernel memory */
+	KPT_T_USTRING,		/* NUL-terminated, user memory */
+	KPT_T_STR,		/* kernel or user memory, by the address */
+	KPT_T_SYMBOL,		/* a kernel address, printed as sym+off */
+	KPT_T_NR
+};
+
+/* x86_64 registers, in the order of kpt_reg_names[]. */
+enum kpt_reg {
+	KPT_REG_AX, KPT_REG_BX, KPT_REG_CX, KPT_REG_DX, KPT_REG_SI,
+	KPT_REG_DI, KPT_REG_BP, KPT_REG_SP, KPT_REG_R8, KPT_REG_R9,
+	KPT_REG_R10, KPT_REG_R11, KPT_REG_R12, KPT_REG_R13, KPT_REG_R14,
+	KPT_REG_R15, KPT_REG_IP, KPT_REG_FLAGS, KPT_REG_NR
+};
+
+struct kpt_deref {
+	__s32	off;
+	__u8	user;		/* +uOFFS(...): read user memory */
+};
+
+struct kpt_fetch {
+	char		name[KPT_SPEC_NAME_LEN];
+	__u8		base;		/* enum kpt_fetch_base */
+	__u8		type;		/* enum kpt_fetch_type */
+	__u8		reg;		/* enum kpt_reg, for KPT_FB_REG */
+	__u8		nderef;
+	__u32		index;		/* N of $argN, $stackN */
+	__u64		imm;		/* the address of @ADDR */
+	/* applied in order: deref[0] is the innermost +OFFS(...) */
+	struct kpt_deref deref[KPT_SPEC_MAX_DEREF];
+};
+
+/* Fields of a condition other than the fetchargs (which are 0..nargs-1). */
+enum kpt_cond_field {
+	KPT_CF_RETVAL = 0x100, KPT_CF_LAT_NS, KPT_CF_PID, KPT_CF_TID,
+	KPT_CF_CPU, KPT_CF_UID, KPT_CF_COMM,
+};
+
+enum kpt_cond_op {
+	KPT_OP_EQ, KPT_OP_NE, KPT_OP_LT, KPT_OP_LE, KPT_OP_GT, KPT_OP_GE,
+	KPT_OP_AND,		/* FIELD & MASK: true when any bit is set */
+};
+
+struct kpt_cond {
+	__u16	field;		/* fetcharg index or enum kpt_cond_field */
+	__u8	op;		/* enum kpt_cond_op */
+	__u8	or;		/* joined to the previous term by || (else &&) */
+	__s64	value;
+	char	glob[KPT_SPEC_GLOB_LEN];	/* for comm */
+};
+
+struct kpt_spec {
+	char		kind;		/* enum kpt_spec_kind */
+	char		group[KPT_SPEC_NAME_LEN];
+	char		name[KPT_SPEC_NAME_LEN];
+	char		mod[KPT_SPEC_MOD_LEN];	/* MOD:SYM, else empty */
+	char		sym[KPT_SPEC_SYM_LEN];	/* empty for an address */
+	__u64		addr;			/* when sym is empty */
+	__u32		offset;
+	__u32		maxactive;		/* r probes; 0: the default */
+	__u32		nargs;
+	struct kpt_fetch args[KPT_SPEC_MAX_ARGS];
+	__u32		ncond;
+	struct kpt_cond	cond[KPT_SPEC_MAX_COND];
+	/* Set by kpt_spec_parse() on error: */
+	int		err_pos;	/* column of the error, from 0 */
+	const char	*err_msg;
+};
+
+extern const char * const kpt_reg_names[KPT_REG_NR];
+extern const char * const kpt_type_names[KPT_T_NR];
+
+int kpt_spec_parse(const char *line, struct kpt_spec *spec);
+int kpt_spec_print(const struct kpt_spec *spec, char *buf, int len);
+int kpt_type_size(unsigned int type);
+int kpt_type_is_string(unsigned int type);
+int kpt_glob_match(const char *glob, const char *str);
+
+#endif /* _KPT_SPEC_H */
