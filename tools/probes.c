@@ -17,11 +17,12 @@
 #include "probes.h"
 
 #define PROBE_NAME_LEN	128
+#define KPT_MAX_IDS	KPT_MAX_LIVE_PROBES	/* ids below this are named */
 
 struct probes {
 	char *path;
-	bool reread[KPT_MAX_PROBES];		/* re-read once per id */
-	char names[KPT_MAX_PROBES][PROBE_NAME_LEN];	/* "" = unknown */
+	bool reread[KPT_MAX_IDS];		/* re-read once per id */
+	char names[KPT_MAX_IDS][PROBE_NAME_LEN];	/* "" = unknown */
 };
 
 static void probes__read(struct probes *probes)
@@ -35,14 +36,29 @@ static void probes__read(struct probes *probes)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		char *end, *name;
+		char *end, *name, *comment, *label;
 		unsigned long id;
 		size_t len;
 
-		id = strtoul(line, &end, 10);
-		if (end == line || *end != ' ' || id >= KPT_MAX_PROBES)
+		/*
+		 * "p:GROUP/NAME TARGET ARGS... # id=N [label=LABEL] ...":
+		 * events carry LABEL when given, else NAME.
+		 */
+		comment = strstr(line, " # id=");
+		if (!comment)
 			continue;
-		name = end + strspn(end, " ");
+		id = strtoul(comment + 6, &end, 10);
+		if (end == comment + 6 || id >= KPT_MAX_IDS)
+			continue;
+		label = strstr(comment, " label=");
+		if (label) {
+			name = label + 7;
+		} else {
+			name = strchr(line, '/');
+			if (!name || name > comment)
+				continue;
+			name++;
+		}
 		len = strcspn(name, " \t\n");
 		if (!len || len >= PROBE_NAME_LEN)
 			continue;
@@ -82,7 +98,7 @@ const char *probes__name(struct probes *probes, __u32 id)
 {
 	static char fallback[32];
 
-	if (probes && id < KPT_MAX_PROBES) {
+	if (probes && id < KPT_MAX_IDS) {
 		if (!probes->names[id][0] && !probes->reread[id]) {
 			probes->reread[id] = true;
 			probes__read(probes);
