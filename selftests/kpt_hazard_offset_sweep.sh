@@ -13,7 +13,8 @@
 # leave kptrace unloaded with exactly one "kptrace: " line naming the
 # offset. The sweep goes 0..KPT_HAZ_SWEEP_MAX (default 255) by
 # KPT_HAZ_SWEEP_STEP (default 1; 3 on a debug kernel), and stops early,
-# saying so, after KPT_HAZ_BUDGET seconds.
+# saying so, after KPT_HAZ_SWEEP_BUDGET seconds (default 105, or
+# KPT_HAZ_BUDGET when that is larger).
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"
@@ -24,6 +25,8 @@ kpt_setup
 SYM=${KPT_HAZ_SWEEP_SYM:-do_sys_openat2}
 MAX=${KPT_HAZ_SWEEP_MAX:-255}
 STEP=${KPT_HAZ_SWEEP_STEP:-$(kpt_haz_n 1 3)}
+BUDGET=${KPT_HAZ_SWEEP_BUDGET:-105}
+[ "$KPT_HAZ_BUDGET" -le "$BUDGET" ] || BUDGET=$KPT_HAZ_BUDGET
 grep -q " [tT] $SYM\$" /proc/kallsyms || skip "$SYM is not in /proc/kallsyms"
 
 ok=0
@@ -33,12 +36,12 @@ hit=0
 off=0
 start=$(date +%s)
 while [ "$off" -le "$MAX" ]; do
-	if [ "$(kpt_haz_elapsed "$start")" -ge "$KPT_HAZ_BUDGET" ]; then
-		info "budget of ${KPT_HAZ_BUDGET}s spent: stopped before +$off"
+	if [ "$(kpt_haz_elapsed "$start")" -ge "$BUDGET" ]; then
+		info "budget of ${BUDGET}s spent: stopped before +$off"
 		break
 	fi
 	kpt_mark
-	out=$("$KPT_INSMOD" "$KPT_KO" name="$SYM+$off" args=2 stack=4 2>&1)
+	out=$("$KPT_INSMOD" "$KPT_KO" name="$SYM+$off" args=2 stack=4 bufsize_kb=16 2>&1)
 	rc=$?
 	if [ $rc = 0 ]; then
 		kpt_loaded kptrace || fail "+$off: insmod worked but kptrace is not loaded"

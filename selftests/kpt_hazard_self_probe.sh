@@ -33,7 +33,7 @@ CANDIDATES="$ALWAYS irq_work_queue memcpy"
 names=kpt_test_func
 probed=
 for s in $CANDIDATES; do
-	if ! grep -q " [tT] $s\$" /proc/kallsyms; then
+	if ! grep -q " [tTwW] $s\$" /proc/kallsyms; then
 		info "$s: not in kallsyms, left out"
 		continue
 	fi
