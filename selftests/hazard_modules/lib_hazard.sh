@@ -77,12 +77,17 @@ kpt_haz_count()
 		"$KPT_HAZ_DIR/counts" || fail "kpt_hazard counts has no '$1'"
 }
 
-# kpt_haz_probe_field ID FIELD: hits or missed of the probes line ID.
+# kpt_haz_probe_field ID FIELD: hits or missed of the probe whose line in
+# the probes file carries "id=ID" (or, in the older format, starts with ID).
 kpt_haz_probe_field()
 {
-	awk -v id="$1" -v f="$2" '$1 == id {
+	awk -v id="$1" -v f="$2" '{
+		mine = ($1 == id)
 		for (i = 1; i <= NF; i++)
-			if (index($i, f "=") == 1) { print substr($i, length(f) + 2); ok = 1 }
+			if ($i == "id=" id) mine = 1
+		if (!mine) next
+		for (i = 1; i <= NF; i++)
+			if (index($i, f "=") == 1) { print substr($i, length(f) + 2); ok = 1; exit }
 	} END { exit !ok }' "$KPT_DIR/probes" || fail "no $2 for probe $1"
 }
 
