@@ -8,7 +8,7 @@
 # huge, negative and hex numbers, garbage after numbers, repeated commas,
 # format strings, quotes, non-ASCII bytes, unknown parameters, every
 # parameter at once), then ROUNDS random strings (KPT_HAZ_FUZZ_ROUNDS,
-# default 150; 60 on a debug kernel) built by awk from a seed that is
+# default 100; 60 on a debug kernel) built by awk from a seed that is
 # printed (KPT_HAZ_FUZZ_SEED to replay). For each:
 # - insmod either works (then kptrace is loaded, its files exist, a
 #   kpt_test call is harmless and rmmod works) or fails with kptrace not
@@ -26,7 +26,7 @@ kpt_test_load
 [ -n "$KPT_INSMOD" ] && [ -x "$KPT_INSMOD" ] ||
 	skip "helpers/kpt_insmod not built (make -C selftests helpers)"
 
-ROUNDS=${KPT_HAZ_FUZZ_ROUNDS:-$(kpt_haz_n 150 60)}
+ROUNDS=${KPT_HAZ_FUZZ_ROUNDS:-$(kpt_haz_n 100 60)}
 SEED=${KPT_HAZ_FUZZ_SEED:-$(($(date +%s) % 100000))}
 long()
 {

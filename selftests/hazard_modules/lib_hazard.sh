@@ -13,7 +13,7 @@
 #			slower), where loops are sized down; auto-detected
 #			from /proc/config.gz or kmemleak, 0 otherwise
 #	KPT_HAZ_BUDGET	seconds a loop may take before it stops early and
-#			says so (default 75: run_tests.sh's KPT_TIMEOUT is
+#			says so (default 45: run_tests.sh's KPT_TIMEOUT is
 #			120 s per test by default)
 
 KPT_HAZ_DIR=$KPT_DEBUGFS/kpt_hazard
@@ -21,7 +21,7 @@ KPT_HAZ_KO=${KPT_HAZ_KO:-$(kpt_first "$KPT_SELFTESTS/hazard_modules/kpt_hazard.k
 	/kpt_hazard.ko)}
 KPT_HAZ_CAPS=${KPT_HAZ_CAPS:-$(kpt_first \
 	"$KPT_SELFTESTS/hazard_modules/kpt_hazard_caps" /bin/kpt_hazard_caps)}
-KPT_HAZ_BUDGET=${KPT_HAZ_BUDGET:-75}
+KPT_HAZ_BUDGET=${KPT_HAZ_BUDGET:-45}
 
 if [ -z "$KPT_HAZ_SLOW" ]; then
 	KPT_HAZ_SLOW=0
