@@ -8,7 +8,8 @@
 #
 # 1. build-kernel.sh builds (or reuses from its cache) Debian's
 #    linux-source-6.1 with x86_64_defconfig + kptrace-debug.config.
-# 2. A copy of the repository (tracked and new files) is built against that
+# 2. A copy of the repository (its tracked files, as they are in the
+#    work tree) is built against that
 #    tree in a work directory: kptrace.ko, kpt_test.ko, kpt_hazard.ko, the
 #    reader and the static helpers. kptrace.ko is also signed with the
 #    tree's build key (scripts/sign-file, certs/signing_key.pem) as
@@ -62,8 +63,8 @@ say "debug kernel $krel ($build): $kernel"
 stage=$logs/root
 rm -rf "$stage"
 mkdir -p "$stage"
-(cd "$repo" && git ls-files -co --exclude-standard -z |
-	tar --null -T - -cf -) | tar -C "$stage" -xf -
+(cd "$repo" && git ls-files -c -z |
+	tar --null --ignore-failed-read -T - -cf -) | tar -C "$stage" -xf -
 say "building kptrace, kpt_test, kpt_hazard and the helpers against $tree"
 make -C "$stage" --no-print-directory KDIR="$tree" V="${V:-0}" vm-build \
 	> "$logs/build-modules.log" 2>&1 ||
@@ -118,8 +119,8 @@ if [ "${KPT_DEBUG_STOCK:-1}" = 1 ]; then
 	stock=$logs/root-stock
 	rm -rf "$stock"
 	mkdir -p "$stock"
-	(cd "$repo" && git ls-files -co --exclude-standard -z |
-		tar --null -T - -cf -) | tar -C "$stock" -xf -
+	(cd "$repo" && git ls-files -c -z |
+		tar --null --ignore-failed-read -T - -cf -) | tar -C "$stock" -xf -
 	make -C "$stock" --no-print-directory \
 		KDIR="/lib/modules/$kver/build" vm-build \
 		> "$logs/build-stock.log" 2>&1 ||
