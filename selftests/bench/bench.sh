@@ -1,0 +1,177 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: kptrace against an empty probe, ftrace, bpftrace, perf trace
+# and strace, in ONE guest boot of Debian trixie's 6.12 kernel under QEMU
+# (TCG), then a table on stdout and a JSON file.
+#
+# usage: bench.sh [options]
+#   --chroot DIR     the guest's root and build chroot (default
+#                    /var/cache/kptrace/chroot-trixie-bench; made by
+#                    mkchroot.sh when missing)
+#   --reps N         measured repetitions per arm (default 7), plus one
+#                    warm-up round that is discarded
+#   --calls N        kernel-loop calls per micro repetition (default 100000)
+#   --dd-count N     bytes dd copies with bs=1 (default 20000)
+#   --arms REGEXP    only the arms matching (default: all)
+#   --seed N         the random order's seed (default: random, printed)
+#   --timeout SEC    hard limit of the guest (default 5400, env BENCH_TIMEOUT)
+#   --logdir DIR     where logs and results go (default /tmp/kptrace-bench.*)
+#   --report FILE    only print the tables of an earlier results.txt
+#   --guest-cmd CMD  boot the same guest but run CMD (bash) instead of the
+#                    benchmark, e.g. to look at it with perf; the tree is
+#                    at /root/kptrace-bench/src, built
+#
+# Steps: copy this tree's sources into the chroot, build kptrace.ko,
+# tools/kptrace, kpt_bench.ko and kpt_floor.ko there with the kernel's own
+# compiler (gcc-14), boot the chroot's kernel with virtme-ng
+# (vng --disable-kvm, 2 CPUs, 1 GiB, 9p root) and run guest.sh in it.
+# Logs: console.log (the kernel console), output.log (the guest's output),
+# results.txt (raw measurements), bench.json, table.txt. A kernel fault on
+# the console (selftests/vm/vmlib.sh's patterns) fails the run.
+#
+# Under QEMU's software emulation time is not modelled: absolute
+# nanoseconds mean nothing, only ratios between arms of one boot do.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=../vm/vmlib.sh
+. "$repo/selftests/vm/vmlib.sh"
+
+chroot_dir=/var/cache/kptrace/chroot-trixie-bench
+reps=7
+calls=100000
+dd_count=20000
+arms=.
+seed=
+timeout=${BENCH_TIMEOUT:-5400}
+logdir=
+report_only=
+guest_cmd_opt=
+
+die() { echo "bench: error: $*" >&2; exit 2; }
+say() { echo "bench: $*"; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--chroot)	chroot_dir=$2; shift ;;
+	--reps)		reps=$2; shift ;;
+	--calls)	calls=$2; shift ;;
+	--dd-count)	dd_count=$2; shift ;;
+	--arms)		arms=$2; shift ;;
+	--seed)		seed=$2; shift ;;
+	--timeout)	timeout=$2; shift ;;
+	--logdir)	logdir=$2; shift ;;
+	--report)	report_only=$2; shift ;;
+	--guest-cmd)	guest_cmd_opt=$2; shift ;;
+	-h|--help)	sed -n '3,/^set -e/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*)		die "unknown option: $1 (see --help)" ;;
+	esac
+	shift
+done
+[ -n "$seed" ] || seed=$((RANDOM * 32768 + RANDOM))
+if [ -n "$report_only" ]; then
+	d=$(cd "$(dirname "$report_only")" && pwd)
+	command -v python3 >/dev/null || die "--report needs python3"
+	exec python3 "$here/report.py" "$d/$(basename "$report_only")" \
+		--json "$d/bench.json"
+fi
+
+[ "$(id -u)" = 0 ] || die "make bench needs root (chroot, mounts, mmdebstrap)"
+
+"$here/mkchroot.sh" "$chroot_dir"
+kver=$(cd "$chroot_dir/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' |
+	grep -v -- '-rt-' | sort -V | tail -n 1)
+[ -n "$kver" ] || die "no kernel in $chroot_dir/boot"
+
+if [ -z "$logdir" ]; then
+	logdir=$(mktemp -d "${TMPDIR:-/tmp}/kptrace-bench.XXXXXX")
+else
+	mkdir -p "$logdir"
+	logdir=$(cd "$logdir" && pwd)
+fi
+
+# The tree goes into the chroot as sources only (tracked and untracked,
+# not ignored): the working tree is what is measured, the build products
+# of the host's 6.1 builds stay out.
+work=/root/kptrace-bench
+rm -rf "${chroot_dir:?}$work"
+mkdir -p "$chroot_dir$work/src" "$chroot_dir$work/out"
+if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+	(cd "$repo" && git ls-files -z -c -o --exclude-standard |
+		xargs -0 -I{} sh -c '[ ! -f "$1" ] || printf "%s\0" "$1"' _ {} |
+		cpio --null -pdm --quiet "$chroot_dir$work/src")
+	rev=$(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown)
+else
+	cp -a "$repo/." "$chroot_dir$work/src/"
+	rev=unknown
+fi
+
+# Everything that mounts runs in a private mount namespace: no mount is
+# left behind on the host, whatever happens.
+in_chroot()
+{
+	unshare --mount --propagation private sh -c '
+		c=$1; shift
+		mount -t proc proc "$c/proc" &&
+		mount -t sysfs sysfs "$c/sys" &&
+		mount -t devtmpfs devtmpfs "$c/dev" &&
+		mkdir -p "$c/dev/pts" && mount -t devpts -o newinstance devpts "$c/dev/pts" &&
+		mount -t tmpfs tmpfs "$c/dev/shm" &&
+		mount -t tmpfs tmpfs "$c/tmp" &&
+		exec chroot "$c" "$@"' sh "$chroot_dir" "$@"
+}
+
+say "building for $kver in $chroot_dir (gcc-14)"
+kdir=/lib/modules/$kver/build
+if ! in_chroot sh -c "cd $work/src &&
+	make -s -C $kdir M=\$PWD modules &&
+	make -s -C $kdir M=\$PWD/selftests/bench modules &&
+	make -s -C tools" >"$logdir/build.log" 2>&1; then
+	tail -n 30 "$logdir/build.log"
+	die "build failed (log: $logdir/build.log)"
+fi
+
+say "source $repo ($rev), kernel $kver, seed $seed, $reps reps + 1 warm-up"
+say "logs in $logdir; guest timeout ${timeout}s"
+guest_cmd="BENCH_REPS=$reps BENCH_CALLS=$calls BENCH_DD_COUNT=$dd_count"
+guest_cmd+=" BENCH_SEED=$seed BENCH_ARMS='$arms'"
+guest_cmd+=" bash $work/src/selftests/bench/guest.sh /tmp/kptrace-bench-out"
+if [ -n "$guest_cmd_opt" ]; then
+	printf '%s\n' "$guest_cmd_opt" >"$chroot_dir$work/guest-cmd.sh"
+	guest_cmd="cd $work/src && bash $work/guest-cmd.sh; echo BENCH-DONE"
+fi
+t0=$(date +%s)
+rc=0
+in_chroot sh -c 'cd /root && exec "$@"' sh \
+	timeout -k 20 "$timeout" vng --disable-kvm -r "/boot/vmlinuz-$kver" \
+	--memory 1G --cpus 2 --verbose --rwdir "/tmp/kptrace-bench-out=$work/out" \
+	--exec "$guest_cmd" \
+	</dev/null >"$logdir/output.log" 2>"$logdir/console.log" || rc=$?
+say "guest ran $(($(date +%s) - t0)) s, exit code $rc"
+
+cp -a "$chroot_dir$work/out/." "$logdir/" 2>/dev/null || true
+fail=()
+[ "$rc" != 124 ] && [ "$rc" != 137 ] || fail+=("timeout after ${timeout}s")
+grep -q '^BENCH-DONE' "$logdir/output.log" ||
+	fail+=("the guest did not finish (no BENCH-DONE)")
+faults=$(vm_faults "$logdir/console.log" | head -n 20)
+[ -z "$faults" ] || fail+=("kernel fault on the console")
+
+if [ -s "$logdir/results.txt" ]; then
+	# The chroot's python3: the host may have none.
+	chroot "$chroot_dir" python3 "$work/src/selftests/bench/report.py" \
+		"$work/out/results.txt" --json "$work/out/bench.json" \
+		--source "$rev" \
+		--command "make bench BENCH_ARGS='--reps $reps --calls $calls --dd-count $dd_count --seed $seed'" |
+		tee "$logdir/table.txt"
+	cp "$chroot_dir$work/out/bench.json" "$logdir/" 2>/dev/null || true
+fi
+if [ ${#fail[@]} -gt 0 ]; then
+	for f in "${fail[@]}"; do say "FAIL: $f"; done
+	[ -z "$faults" ] || printf '%s\n' "$faults" | sed 's/^/    /'
+	echo "bench: ----- last 40 lines of $logdir/console.log -----"
+	tr -d '\r' <"$logdir/console.log" | tail -n 40
+	exit 1
+fi
+say "results: $logdir/results.txt, $logdir/bench.json, $logdir/table.txt"

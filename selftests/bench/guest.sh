@@ -1,0 +1,573 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The guest side of make bench: runs inside ONE virtme-ng guest whose root
+# is the bench chroot (see bench.sh), and measures every arm there.
+#
+# usage: guest.sh OUTDIR
+# environment (set by bench.sh): BENCH_REPS, BENCH_CALLS, BENCH_DD_COUNT,
+#   BENCH_SEED, BENCH_ARMS (regexp of arms to run, default all)
+#
+# Every measurement is one line "R key=value ..." on stdout and in
+# OUTDIR/results.txt; report.py turns them into the tables. Arms run in
+# rounds: round 0 is the warm-up (every arm once, discarded), then
+# BENCH_REPS rounds, each in a fresh random order. The kernel loop is
+# pinned to CPU 0, the tracers' readers to CPU 1.
+set -u
+
+src=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:?usage: guest.sh OUTDIR}
+reps=${BENCH_REPS:-7}
+calls=${BENCH_CALLS:-100000}
+dd_count=${BENCH_DD_COUNT:-20000}
+seed=${BENCH_SEED:-$RANDOM}
+arms_re=${BENCH_ARMS:-.}
+
+KO=$src/kptrace.ko
+KPTRACE=$src/tools/kptrace
+BENCH_KO=$src/selftests/bench/kpt_bench.ko
+FLOOR_KO=$src/selftests/bench/kpt_floor.ko
+T=/sys/kernel/tracing
+D=/sys/kernel/debug
+RUN=$D/kpt_bench/run
+tmp=/tmp/kpt-bench
+res=$out/results.txt
+WAIT=120	# seconds any one wait may take
+
+mkdir -p "$tmp" "$out"
+: >"$res"
+RANDOM=$seed
+
+say() { echo "bench: $*" >&2; }
+result() { echo "R $*" | tee -a "$res"; }
+meta() { echo "M $*" | tee -a "$res"; }
+
+# wait_for SECS CMD...: poll CMD every 0.1 s until it succeeds
+wait_for()
+{
+	local limit=$(($1 * 10)) i=0
+
+	shift
+	while ! "$@" 2>/dev/null; do
+		i=$((i + 1))
+		[ "$i" -lt "$limit" ] || return 1
+		sleep 0.1
+	done
+}
+
+# has_open PID PATTERN: process PID holds a file whose path matches
+has_open() { ls -l "/proc/$1/fd" 2>/dev/null | grep -q -- "$2"; }
+
+# start_reader NAME CMD...: CMD in the background on CPU 1, its output
+# wherever CMD says; $tmp/NAME.pid is its pid and, once it was stopped,
+# $tmp/NAME.cpu its user+system CPU time in clock ticks (cutime + cstime
+# of the shell that waited for it).
+start_reader()
+{
+	local name=$1
+
+	shift
+	rm -f "$tmp/$name.pid" "$tmp/$name.cpu"
+	(
+		taskset -c 1 "$@" &
+		echo $! >"$tmp/$name.pid"
+		wait $!
+		read -r -a st </proc/$BASHPID/stat
+		echo $((st[15] + st[16])) >"$tmp/$name.cpu"
+	) &
+	echo $! >"$tmp/$name.sub"
+	wait_for 10 test -s "$tmp/$name.pid"
+}
+
+stop_reader()
+{
+	local name=$1 sig=${2:-TERM}
+
+	kill -"$sig" "$(cat "$tmp/$name.pid")" 2>/dev/null
+	wait "$(cat "$tmp/$name.sub")" 2>/dev/null
+	cat "$tmp/$name.cpu" 2>/dev/null || echo -1
+}
+
+# The kernel loop: N calls on CPU 0; prints "calls ns".
+run_loop()
+{
+	local line
+
+	taskset -c 0 sh -c "echo $1 >$RUN" || return 1
+	line=$(cat $RUN)
+	set -- $line
+	echo "${1#calls=} ${2#ns=}"
+}
+
+# Files grow until a reader has caught up: wait until SIZE is stable for
+# 1.5 s.
+wait_quiet()
+{
+	local f=$1 a b n=0
+
+	a=$(stat -c %s "$f" 2>/dev/null || echo 0)
+	while [ $n -lt $((WAIT * 2)) ]; do
+		sleep 0.5
+		b=$(stat -c %s "$f" 2>/dev/null || echo 0)
+		if [ "$a" = "$b" ]; then
+			sleep 1
+			b=$(stat -c %s "$f" 2>/dev/null || echo 0)
+			[ "$a" != "$b" ] || return 0
+		fi
+		a=$b
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# wait_count_quiet REGEXP FILE: until the lines matching stop changing for
+# 1.5 s (FILE itself may keep growing)
+wait_count_quiet()
+{
+	local a b n=0
+
+	a=$(grep -cE "$1" "$2" 2>/dev/null)
+	while [ $n -lt $((WAIT * 2)) ]; do
+		sleep 0.5
+		b=$(grep -cE "$1" "$2" 2>/dev/null)
+		if [ "$a" = "$b" ]; then
+			sleep 1
+			b=$(grep -cE "$1" "$2" 2>/dev/null)
+			[ "$a" != "$b" ] || return 0
+		fi
+		a=$b
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# ------------------------------------------------------------- ftrace --
+
+ftrace_sum_stat()	# KEY: sum of "KEY: N" over per_cpu/*/stats
+{
+	cat $T/per_cpu/cpu*/stats | awk -v k="$1:" '$1 == k { s += $2 } END { print s + 0 }'
+}
+
+ftrace_drained() { [ "$(ftrace_sum_stat entries)" = 0 ]; }
+
+ftrace_clear()
+{
+	echo 0 >$T/tracing_on
+	[ -d $T/events/kptb ] && echo 0 >$T/events/kptb/enable
+	if [ -e $T/events/kptb/kptb_f/trigger ]; then
+		echo '!stacktrace' >$T/events/kptb/kptb_f/trigger 2>/dev/null
+	fi
+	echo >$T/kprobe_events
+	echo >$T/trace
+	echo 1 >$T/tracing_on
+}
+
+# ftrace_setup DEF...: kprobe_events definitions, then enable them
+ftrace_setup()
+{
+	local d
+
+	ftrace_clear
+	for d in "$@"; do
+		echo "$d" >>$T/kprobe_events || return 1
+	done
+	echo >$T/trace
+	echo 1 >$T/events/kptb/enable
+}
+
+ftrace_reader_start()
+{
+	start_reader ftcat sh -c "exec cat $T/trace_pipe >$tmp/ft.txt"
+	wait_for 10 has_open "$(cat $tmp/ftcat.pid)" trace_pipe
+}
+
+# The trace clock now (seconds), the latest of the CPUs' "now ts"
+ftrace_now() { cat $T/per_cpu/cpu*/stats | awk '$1 == "now" { if ($3 > m) m = $3 } END { printf "%.6f\n", m }'; }
+
+# Every CPU's buffer is empty or holds only events younger than $1
+ftrace_caught_up()
+{
+	local c
+
+	for c in $T/per_cpu/cpu*; do
+		awk -v t="$1" '
+			$1 == "entries:" { e = $2 }
+			$1 == "oldest" { o = $4 }
+			END { exit !(e == 0 || o > t) }' "$c/stats" || return 1
+	done
+}
+
+# Stop the trace_pipe reader once the buffer is empty, or with an argument
+# T, once every event older than T was read; sets ft_cpu.
+ftrace_reader_stop()
+{
+	if [ $# = 0 ]; then
+		wait_for $WAIT ftrace_drained || say "ftrace buffer not drained"
+	else
+		wait_for $WAIT ftrace_caught_up "$1" || say "trace_pipe reader behind"
+	fi
+	sleep 0.3
+	ft_cpu=$(stop_reader ftcat)
+}
+
+# ------------------------------------------------------------ kptrace --
+
+kpt_stat() { awk -v k="$1" '$1 == k { print $2 }' $D/kptrace/stats; }
+kpt_drained() { [ "$(kpt_stat pending)" = 0 ]; }
+
+kpt_load()
+{
+	insmod "$KO" "$@" || return 1
+	kpt_probes=$(tr ' ' '_' <$D/kptrace/probes | tr '\n' ';')
+}
+
+kpt_reader_start()
+{
+	rm -f "$tmp/kpt.bin"
+	start_reader kpt "$KPTRACE" -w "$tmp/kpt.bin" 2>"$tmp/kpt.err"
+	wait_for 10 has_open "$(cat $tmp/kpt.pid)" /dev/kptrace
+}
+
+# read + lost >= HITS: every hit up to HITS reached the reader or was
+# counted lost (the reader takes records in time order)
+kpt_caught_up() { [ $(($(kpt_stat read) + $(kpt_stat lost))) -ge "$1" ]; }
+
+# Stop the reader when every record is read, or with an argument HITS,
+# once every hit up to HITS is (see e2e: the reader's own read() and
+# write() are traced too there, so the rings never stay empty); sets
+# kpt_cpu and kpt_fields (the module's counters), then unloads.
+kpt_reader_stop_unload()
+{
+	if [ $# = 0 ]; then
+		wait_for $WAIT kpt_drained || say "kptrace rings not drained"
+	else
+		wait_for $WAIT kpt_caught_up "$1" || say "kptrace reader behind"
+		sleep 0.3
+	fi
+	kpt_cpu=$(stop_reader kpt)
+	kpt_fields="hits=$(kpt_stat hits) recorded=$(kpt_stat recorded)"
+	kpt_fields+=" lost=$(kpt_stat lost) missed=$(kpt_stat missed)"
+	kpt_fields+=" read=$(kpt_stat read)"
+	kpt_lost=$(kpt_stat lost)
+	rmmod kptrace
+}
+
+# kpt_count FILE [kptrace -r options]: "entries returns lost_records"
+kpt_count()
+{
+	local f=$1
+
+	shift
+	"$KPTRACE" -r "$f" -j -q --no-stack "$@" | awk '
+		/"type":"entry"/ { e++ }
+		/"type":"return"/ { r++ }
+		/"type":"lost"/ { l++ }
+		END { printf "%d %d %d\n", e, r, l }'
+}
+
+# ----------------------------------------------------------- bpftrace --
+
+bpf_ready() { grep -q "$1" $D/kprobes/list; }
+
+# bpf_start PROBED_SYMBOL PROGRAM: bpftrace writing to $tmp/bpf.out
+bpf_start()
+{
+	rm -f "$tmp/bpf.out"
+	start_reader bpf bpftrace -o "$tmp/bpf.out" -e "$2" \
+		2>"$tmp/bpf.err"
+	# bpftrace needs 20-60 s to start under TCG
+	wait_for 300 bpf_ready "$1" || { say "bpftrace did not attach"; return 1; }
+	wait_for $WAIT grep -q Attaching "$tmp/bpf.out"
+	sleep 1
+}
+
+bpf_stop()
+{
+	wait_quiet "$tmp/bpf.out" || say "bpftrace output still growing"
+	bpf_cpu=$(stop_reader bpf INT)
+	wait_for $WAIT sh -c "! grep -q kpt_bench_func $D/kprobes/list"
+}
+
+# bpftrace warns "Lost N events" on stderr or in its output
+bpf_lost()
+{
+	cat "$tmp/bpf.out" "$tmp/bpf.err" 2>/dev/null |
+		awk '/Lost [0-9]+ events/ { for (i = 1; i <= NF; i++) if ($i == "Lost") s += $(i + 1) } END { print s + 0 }'
+}
+
+# -------------------------------------------------------- micro arms --
+
+ARGS4='a=%di b=%si c=%dx d=%cx'
+
+# One repetition of one micro arm: prints its R line.
+micro()
+{
+	local arm=$1 rep=$2 warm=$3 r n ns del=-1 exp=$calls lost=-1
+	local cpu=-1 bytes=-1 extra=""
+
+	case $arm in
+	baseline)
+		r=$(run_loop "$calls") ;;
+	floor_kprobe|floor_kretprobe)
+		local kr=0
+
+		[ "$arm" = floor_kprobe ] || kr=1
+		insmod "$FLOOR_KO" kretprobe=$kr || return 1
+		extra="mech=$(grep kpt_bench_func $D/kprobes/list | tr -d ' \t' | head -n 1)"
+		r=$(run_loop "$calls")
+		rmmod kpt_floor ;;
+	ftrace_*)
+		local defs=() ev=kptb_f rd=0 a=${arm#ftrace_}
+
+		case $a in *_rd) rd=1; a=${a%_rd} ;; esac
+		case $a in
+		args|stack) defs=("p:kptb/kptb_f kpt_bench_func $ARGS4") ;;
+		ret)	defs=('r:kptb/kptb_r kpt_bench_func ret=$retval')
+			ev=kptb_r ;;
+		entret)	defs=("p:kptb/kptb_f kpt_bench_func $ARGS4"
+			      'r:kptb/kptb_r kpt_bench_func ret=$retval')
+			ev="kptb_[fr]"; exp=$((2 * calls)) ;;
+		esac
+		ftrace_setup "${defs[@]}" || return 1
+		[ "$a" != stack ] ||
+			echo stacktrace >$T/events/kptb/kptb_f/trigger
+		local ov0
+		ov0=$(ftrace_sum_stat overrun)
+		[ "$rd" = 0 ] || ftrace_reader_start
+		r=$(run_loop "$calls")
+		if [ "$rd" = 1 ]; then
+			ftrace_reader_stop
+			del=$(grep -cE " $ev: " "$tmp/ft.txt")
+			cpu=$ft_cpu
+			bytes=$(stat -c %s "$tmp/ft.txt")
+		fi
+		lost=$(($(ftrace_sum_stat overrun) - ov0))
+		extra="entries_left=$(ftrace_sum_stat entries)"
+		extra+=" lost_lines=$(grep -c LOST "$tmp/ft.txt" 2>/dev/null)"
+		ftrace_clear
+		rm -f "$tmp/ft.txt" ;;
+	bpf_count)
+		bpf_start kpt_bench_func \
+			'kprobe:kpt_bench_func { @c = count(); }' || return 1
+		r=$(run_loop "$calls")
+		bpf_stop
+		del=$(awk '/^@c: / { print $2 }' "$tmp/bpf.out")
+		lost=$(bpf_lost) ;;
+	bpf_args|bpf_kstack)
+		local prog='kprobe:kpt_bench_func { printf("%lu %lu %lu %lu\n", arg0, arg1, arg2, arg3); }'
+
+		[ "$arm" = bpf_args ] ||
+			prog='kprobe:kpt_bench_func { printf("%lu %lu %lu %lu%s\n", arg0, arg1, arg2, arg3, kstack); }'
+		bpf_start kpt_bench_func "$prog" || return 1
+		r=$(run_loop "$calls")
+		bpf_stop
+		del=$(grep -cE '^[0-9]+ [0-9]+ [0-9]+ [0-9]+$' "$tmp/bpf.out")
+		bytes=$(stat -c %s "$tmp/bpf.out")
+		lost=$(bpf_lost) ;;
+	kpt_args|kpt_stack|kpt_ret)
+		local p=(name=kpt_bench_func args=4 stack=0)
+
+		[ "$arm" != kpt_stack ] || p=(name=kpt_bench_func args=4 stack=16)
+		if [ "$arm" = kpt_ret ]; then
+			p+=(retprobe=1)
+			exp=$((2 * calls))
+		fi
+		kpt_load "${p[@]}" || return 1
+		kpt_reader_start || { say "kptrace reader did not start"; rmmod kptrace; return 1; }
+		r=$(run_loop "$calls")
+		kpt_reader_stop_unload
+		set -- $(kpt_count "$tmp/kpt.bin")
+		del=$(($1 + $2))
+		lost=$kpt_lost
+		cpu=$kpt_cpu
+		bytes=$(stat -c %s "$tmp/kpt.bin")
+		extra="$kpt_fields lost_records=$3 probes=$kpt_probes"
+		extra+=" summary=$(tail -n 1 "$tmp/kpt.err" | tr ' ' '_')"
+		# The last repetition's file is kept for the decoding costs.
+		cp "$tmp/kpt.bin" "$tmp/keep-$arm.bin"
+		rm -f "$tmp/kpt.bin" ;;
+	*)	say "unknown arm $arm"; return 1 ;;
+	esac
+	set -- $r
+	n=$1
+	ns=$2
+	result "phase=micro arm=$arm rep=$rep warm=$warm calls=$n ns=$ns" \
+		"delivered=$del expected=$exp lost=$lost reader_ticks=$cpu" \
+		"bytes=$bytes $extra"
+}
+
+# ---------------------------------------------------------- e2e arms --
+
+# dd's own "copied, S s" (it excludes the tracer's start-up)
+dd_secs() { awk '/copied/ { for (i = 1; i <= NF; i++) if ($i == "s," || $i == "s") { print $(i - 1); exit } }' "$1"; }
+
+e2e()
+{
+	local arm=$1 rep=$2 warm=$3 del=-1 lost=-1 cpu=-1 extra=""
+	local dd=(dd if=/dev/zero of=/dev/null bs=1 "count=$dd_count")
+	local rd=$E2E_READ wr=$E2E_WRITE
+
+	case $arm in
+	e2e_none)
+		taskset -c 0 "${dd[@]}" 2>"$tmp/dd.err" ;;
+	e2e_kptrace)
+		kpt_load "name=$rd,$wr" args=3 stack=0 || return 1
+		kpt_reader_start || { rmmod kptrace; return 1; }
+		taskset -c 0 "${dd[@]}" 2>"$tmp/dd.err"
+		kpt_reader_stop_unload "$(kpt_stat hits)"
+		set -- $(kpt_count "$tmp/kpt.bin" -c dd)
+		del=$(($1 + $2))
+		lost=$kpt_lost
+		cpu=$kpt_cpu
+		extra="$kpt_fields all_events=$(kpt_count "$tmp/kpt.bin" | awk '{ print $1 + $2 }')"
+		rm -f "$tmp/kpt.bin" ;;
+	e2e_ftrace)
+		ftrace_setup "p:kptb/kptb_rd $rd fd=%di buf=%si count=%dx" \
+			"p:kptb/kptb_wr $wr fd=%di buf=%si count=%dx" || return 1
+		local ov0
+		ov0=$(ftrace_sum_stat overrun)
+		ftrace_reader_start
+		taskset -c 0 "${dd[@]}" 2>"$tmp/dd.err"
+		ftrace_reader_stop "$(ftrace_now)"
+		del=$(grep -cE '^ *dd-[0-9]+ .* kptb_(rd|wr): ' "$tmp/ft.txt")
+		extra="all_events=$(grep -cE ' kptb_(rd|wr): ' "$tmp/ft.txt")"
+		lost=$(($(ftrace_sum_stat overrun) - ov0))
+		cpu=$ft_cpu
+		ftrace_clear
+		rm -f "$tmp/ft.txt" ;;
+	e2e_bpftrace)
+		bpf_start "$rd" "kprobe:$rd, kprobe:$wr { printf(\"%s %d %lu %lu %lu\\n\", comm, tid, arg0, arg1, arg2); }" || return 1
+		taskset -c 0 "${dd[@]}" 2>"$tmp/dd.err"
+		wait_count_quiet '^dd [0-9]+ ' "$tmp/bpf.out"
+		bpf_cpu=$(stop_reader bpf INT)
+		wait_for $WAIT sh -c "! grep -q $rd $D/kprobes/list"
+		del=$(grep -cE '^dd [0-9]+ ' "$tmp/bpf.out")
+		extra="all_events=$(grep -cE '^.+ [0-9]+ [0-9]+ [0-9]+ [0-9]+$' "$tmp/bpf.out")"
+		lost=$(bpf_lost)
+		rm -f "$tmp/bpf.out" ;;
+	e2e_perf)
+		taskset -c 0 perf trace -e read,write -o "$tmp/perf.out" -- \
+			"${dd[@]}" 2>"$tmp/dd.err"
+		del=$(grep -cE ' (read|write)\(' "$tmp/perf.out")
+		lost=$(grep -ciE 'lost|dropped' "$tmp/perf.out")
+		rm -f "$tmp/perf.out" ;;
+	e2e_strace)
+		taskset -c 0 strace -f -o "$tmp/strace.out" -e trace=read,write \
+			"${dd[@]}" 2>"$tmp/dd.err"
+		del=$(grep -cE '^([0-9]+ +)?(read|write)\(' "$tmp/strace.out")
+		lost=0
+		rm -f "$tmp/strace.out" ;;
+	*)	say "unknown arm $arm"; return 1 ;;
+	esac
+	result "phase=e2e arm=$arm rep=$rep warm=$warm count=$dd_count" \
+		"secs=$(dd_secs "$tmp/dd.err") delivered=$del lost=$lost" \
+		"reader_ticks=$cpu $extra"
+}
+
+# ---------------------------------------------------- reader decoding --
+
+# CPU seconds (user+sys) of "kptrace -r FILE ARGS > /dev/null"
+decode_secs()
+{
+	local f=$1 TIMEFORMAT='%3U %3S'
+
+	shift
+	{ time taskset -c 1 "$KPTRACE" -r "$f" "$@" >/dev/null 2>&1; } 2>&1 |
+		awk '{ print $1 + $2 }'
+}
+
+decode()
+{
+	local f arm rep n mode opts
+
+	for arm in kpt_args kpt_stack kpt_ret; do
+		f=$tmp/keep-$arm.bin
+		[ -s "$f" ] || continue
+		set -- $(kpt_count "$f")
+		n=$(($1 + $2))
+		for rep in $(seq 1 "$reps"); do
+			for mode in text json; do
+				opts=()
+				[ $mode = text ] || opts=(-j)
+				result "phase=decode arm=$arm mode=$mode rep=$rep" \
+					"events=$n bytes=$(stat -c %s "$f")" \
+					"cpu_s=$(decode_secs "$f" "${opts[@]}")" \
+					"startup_cpu_s=$(decode_secs "$f" -n 1 "${opts[@]}")"
+			done
+		done
+	done
+}
+
+# --------------------------------------------------------------- main --
+
+shuffled() { printf '%s\n' "$@" | awk -v s="$RANDOM" 'BEGIN { srand(s) } { print rand() "\t" $0 }' | sort -k1,1g | cut -f2; }
+
+mount | grep -q " $T " || mount -t tracefs nodev $T
+insmod "$BENCH_KO" || { say "cannot load kpt_bench.ko"; exit 1; }
+echo 0 >$RUN
+
+E2E_READ=ksys_read
+E2E_WRITE=ksys_write
+if ! grep -qw ksys_read /proc/kallsyms || ! grep -qw ksys_write /proc/kallsyms; then
+	E2E_READ=vfs_read
+	E2E_WRITE=vfs_write
+fi
+
+micro_arms=(baseline floor_kprobe floor_kretprobe
+	    ftrace_args ftrace_args_rd ftrace_stack ftrace_stack_rd
+	    ftrace_ret ftrace_ret_rd ftrace_entret ftrace_entret_rd
+	    bpf_count bpf_args bpf_kstack
+	    kpt_args kpt_stack kpt_ret)
+e2e_arms=(e2e_none e2e_kptrace e2e_ftrace e2e_bpftrace e2e_perf e2e_strace)
+
+# Tools that are missing skip their arms, and say so.
+have_perf=1
+perf trace -e read -o /dev/null -- true >/dev/null 2>&1 || have_perf=0
+want()
+{
+	[[ $1 =~ $arms_re ]] || return 1
+	case $1 in
+	bpf_*|e2e_bpftrace) command -v bpftrace >/dev/null ;;
+	e2e_perf) [ "$have_perf" = 1 ] ;;
+	e2e_strace) command -v strace >/dev/null ;;
+	esac
+}
+sel_micro=()
+for a in "${micro_arms[@]}"; do
+	if want "$a"; then sel_micro+=("$a"); else meta "skipped=$a"; fi
+done
+sel_e2e=()
+for a in "${e2e_arms[@]}"; do
+	if want "$a"; then sel_e2e+=("$a"); else meta "skipped=$a"; fi
+done
+
+meta "kernel=$(uname -r) cpus=$(nproc) mem_kb=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
+meta "seed=$seed reps=$reps calls=$calls dd_count=$dd_count e2e_funcs=$E2E_READ,$E2E_WRITE"
+meta "ftrace_buffer_size_kb=$(cat $T/buffer_size_kb | tr ' ' '_') kptrace_bufsize_kb=default"
+meta "bpftrace=$(bpftrace --version 2>/dev/null | tr ' ' '_') perf=$(perf --version 2>/dev/null | tr ' ' '_') have_perf_trace=$have_perf strace=$(strace -V 2>/dev/null | head -n 1 | tr ' ' '_')"
+meta "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+
+t0=$(date +%s)
+for round in $(seq 0 "$reps"); do
+	warm=0
+	[ "$round" != 0 ] || warm=1
+	order=$(shuffled "${sel_micro[@]}")
+	meta "micro_round=$round order=$(echo $order | tr ' ' ',')"
+	for a in $order; do
+		micro "$a" "$round" "$warm" || result "phase=micro arm=$a rep=$round warm=$warm failed=1"
+	done
+	say "micro round $round done after $(($(date +%s) - t0)) s"
+done
+for round in $(seq 0 "$reps"); do
+	warm=0
+	[ "$round" != 0 ] || warm=1
+	order=$(shuffled "${sel_e2e[@]}")
+	meta "e2e_round=$round order=$(echo $order | tr ' ' ',')"
+	for a in $order; do
+		e2e "$a" "$round" "$warm" || result "phase=e2e arm=$a rep=$round warm=$warm failed=1"
+	done
+	say "e2e round $round done after $(($(date +%s) - t0)) s"
+done
+decode
+meta "elapsed_s=$(($(date +%s) - t0))"
+rmmod kpt_bench
+echo "BENCH-DONE"

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpt_bench: the target of kptrace's micro benchmark (make bench).
+ *
+ * kpt_bench_func() takes four u64 arguments and is called N times from a
+ * kernel loop, so a tracer's cost per call is measured without any syscall
+ * noise, and timed in the kernel:
+ *
+ *   /sys/kernel/debug/kpt_bench/run   write N: N calls on this CPU,
+ *                                     kpt_bench_func(i, i + 1, i + 2, i + 3)
+ *                                     for i = 0..N-1, preemptible;
+ *                                     read: "calls=N ns=T" of the last run
+ *
+ * T is ktime_get_ns() around the whole loop. Under QEMU's software
+ * emulation only ratios between runs of one boot mean anything.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+
+/* Upper bound for one write, so a typo cannot wedge the guest for hours. */
+#define KPT_BENCH_MAX_CALLS	100000000ULL
+
+static struct dentry *kpt_bench_dir;
+
+/* The last run, under kpt_bench_lock; runs are serialised by it too. */
+static DEFINE_MUTEX(kpt_bench_lock);
+static u64 kpt_bench_calls;
+static u64 kpt_bench_ns;
+static u64 kpt_bench_sum;
+
+/*
+ * noinline + __noclone: the loop calls this very symbol, never an inlined
+ * or specialised copy (kpt_bench_func.constprop.0) that a probe would miss.
+ * barrier() gives the body a side effect, so no call can be dropped.
+ */
+noinline __noclone u64 kpt_bench_func(u64 a, u64 b, u64 c, u64 d)
+{
+	barrier();
+	return a + b + c + d;
+}
+EXPORT_SYMBOL_GPL(kpt_bench_func);
+
+static noinline u64 kpt_bench_loop(u64 n)
+{
+	u64 i, sum = 0;
+
+	for (i = 0; i < n; i++) {
+		sum += kpt_bench_func(i, i + 1, i + 2, i + 3);
+		if (!(i & 1023))
+			cond_resched();
+	}
+	return sum;
+}
+
+static ssize_t kpt_bench_run_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	u64 n, t0, t1, sum;
+	int ret;
+
+	ret = kstrtou64_from_user(ubuf, count, 0, &n);
+	if (ret)
+		return ret;
+	if (n > KPT_BENCH_MAX_CALLS)
+		return -EINVAL;
+	if (mutex_lock_interruptible(&kpt_bench_lock))
+		return -ERESTARTSYS;
+	t0 = ktime_get_ns();
+	sum = kpt_bench_loop(n);
+	t1 = ktime_get_ns();
+	kpt_bench_calls = n;
+	kpt_bench_ns = t1 - t0;
+	kpt_bench_sum = sum;
+	mutex_unlock(&kpt_bench_lock);
+	return count;
+}
+
+static ssize_t kpt_bench_run_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	char buf[64];
+	int len;
+
+	mutex_lock(&kpt_bench_lock);
+	len = scnprintf(buf, sizeof(buf), "calls=%llu ns=%llu\n",
+			kpt_bench_calls, kpt_bench_ns);
+	mutex_unlock(&kpt_bench_lock);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations kpt_bench_run_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= kpt_bench_run_read,
+	.write	= kpt_bench_run_write,
+	.llseek	= default_llseek,
+};
+
+static int __init kpt_bench_init(void)
+{
+	kpt_bench_dir = debugfs_create_dir("kpt_bench", NULL);
+	if (IS_ERR(kpt_bench_dir))
+		return PTR_ERR(kpt_bench_dir);
+	debugfs_create_file("run", 0600, kpt_bench_dir, NULL,
+			    &kpt_bench_run_fops);
+	return 0;
+}
+
+static void __exit kpt_bench_exit(void)
+{
+	debugfs_remove_recursive(kpt_bench_dir);
+}
+
+module_init(kpt_bench_init);
+module_exit(kpt_bench_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("kptrace benchmark target: a 4-argument function called N times from a timed kernel loop");

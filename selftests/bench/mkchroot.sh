@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The benchmark guest's root: a Debian trixie chroot (kernel 6.12) with the
+# tracers kptrace is compared with, built once with mmdebstrap and reused.
+#
+# usage: mkchroot.sh [DIR]    (default /var/cache/kptrace/chroot-trixie-bench)
+#
+# The chroot is both the build environment (gcc-14, the 6.12 headers) and,
+# through virtme-ng (vng, 9p root), the guest's root file system, so
+# whatever is installed here runs in the guest: bpftrace, perf, strace,
+# trace-cmd. Nothing is installed on the host but mmdebstrap; the host's apt
+# sources are never touched. A finished chroot carries .kptrace-bench-ok;
+# a half-made one is rebuilt from scratch.
+set -euo pipefail
+
+dir=${1:-/var/cache/kptrace/chroot-trixie-bench}
+mirror=${BENCH_MIRROR:-http://deb.debian.org/debian}
+pkgs=make,gcc,libc6-dev,linux-image-amd64,linux-headers-amd64,kmod
+pkgs+=,busybox-static,bpftrace,linux-perf,strace,trace-cmd
+pkgs+=,virtme-ng,qemu-system-x86,procps,python3,util-linux
+
+if [ -e "$dir/.kptrace-bench-ok" ]; then
+	echo "bench: reusing chroot $dir"
+	exit 0
+fi
+[ "$(id -u)" = 0 ] || { echo "bench: mkchroot needs root" >&2; exit 2; }
+if ! command -v mmdebstrap >/dev/null; then
+	"$(dirname "$0")/../vm/install-deps.sh" mmdebstrap
+fi
+
+tmp=$dir.tmp
+rm -rf "$tmp"
+mkdir -p "$(dirname "$dir")"
+echo "bench: making chroot $dir (mmdebstrap trixie, a few minutes)"
+mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
+	--include="$pkgs" trixie "$tmp" "$mirror" >"$tmp.log" 2>&1 || {
+	tail -n 20 "$tmp.log" >&2
+	echo "bench: mmdebstrap failed, log in $tmp.log" >&2
+	exit 1
+}
+
+# virtme-ng's shell init ends with "poweroff -f" and sets up lo with "ip":
+# without systemd-sysv and iproute2 the guest would panic at the end.
+# busybox provides both, in /usr/local/bin, which virtme-init's PATH has.
+for applet in poweroff ip; do
+	if ! chroot "$tmp" sh -c "command -v $applet" >/dev/null 2>&1; then
+		ln -sf /bin/busybox "$tmp/usr/local/bin/$applet"
+	fi
+done
+
+ls "$tmp"/boot/vmlinuz-* >/dev/null
+rm -rf "$dir"
+mv "$tmp" "$dir"
+mv "$tmp.log" "$dir.log"
+touch "$dir/.kptrace-bench-ok"
+echo "bench: chroot ready: $dir"

@@ -1,0 +1,412 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn make bench's raw results (guest.sh's "R"/"M" lines) into tables.
+
+usage: report.py RESULTS.txt [--json OUT.json] [--source REV] [--command CMD]
+
+Per micro arm: ns per call (median, min..max, IQR over the measured
+repetitions; the warm-up round is dropped), the overhead over the baseline
+(median minus the baseline's median), its ratio to ftrace's equivalent arm
+and to the empty-probe floor, and the events the reader received out of
+those the calls produced. End to end: dd's own seconds, the slowdown
+against the untraced dd, and dd's events delivered. Reader: CPU time per
+million events and bytes per event. Then the issue's targets, each met or
+not. Only ratios within one boot mean anything under TCG.
+"""
+import argparse
+import json
+import statistics
+import sys
+
+MICRO = [
+    # arm, label, ftrace equivalent, floor
+    ("baseline", "no probe (baseline)", None, None),
+    ("floor_kprobe", "empty kprobe (floor)", None, None),
+    ("floor_kretprobe", "empty kretprobe (floor)", None, None),
+    ("ftrace_args", "ftrace kprobe 4 args", "ftrace_args", "floor_kprobe"),
+    ("ftrace_args_rd", "  + trace_pipe reader", "ftrace_args",
+     "floor_kprobe"),
+    ("ftrace_stack", "ftrace 4 args + stacktrace", "ftrace_stack",
+     "floor_kprobe"),
+    ("ftrace_stack_rd", "  + trace_pipe reader", "ftrace_stack",
+     "floor_kprobe"),
+    ("ftrace_ret", "ftrace kretprobe $retval", "ftrace_ret",
+     "floor_kretprobe"),
+    ("ftrace_ret_rd", "  + trace_pipe reader", "ftrace_ret",
+     "floor_kretprobe"),
+    ("ftrace_entret", "ftrace 4 args + $retval (p+r)", "ftrace_entret",
+     "floor_kretprobe"),
+    ("ftrace_entret_rd", "  + trace_pipe reader", "ftrace_entret",
+     "floor_kretprobe"),
+    ("bpf_count", "bpftrace count()", None, "floor_kprobe"),
+    ("bpf_args", "bpftrace printf 4 args", "ftrace_args_rd",
+     "floor_kprobe"),
+    ("bpf_kstack", "bpftrace printf 4 args + kstack", "ftrace_stack_rd",
+     "floor_kprobe"),
+    ("kpt_args", "kptrace args=4 stack=0, -w", "ftrace_args_rd",
+     "floor_kprobe"),
+    ("kpt_stack", "kptrace args=4 stack=16, -w", "ftrace_stack_rd",
+     "floor_kprobe"),
+    ("kpt_ret", "kptrace args=4 retprobe=1, -w", "ftrace_ret_rd",
+     "floor_kretprobe"),
+]
+
+E2E = [
+    ("e2e_none", "dd, untraced"),
+    ("e2e_kptrace", "kptrace -w (args=3 stack=0)"),
+    ("e2e_ftrace", "ftrace kprobe_events + trace_pipe"),
+    ("e2e_bpftrace", "bpftrace printf comm,tid,3 args"),
+    ("e2e_perf", "perf trace -e read,write"),
+    ("e2e_strace", "strace -e trace=read,write"),
+]
+
+
+def parse(path):
+    rows, meta = [], {}
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if not parts or parts[0] not in ("R", "M"):
+                continue
+            kv = {}
+            for p in parts[1:]:
+                if "=" in p:
+                    k, v = p.split("=", 1)
+                    kv[k] = v
+            if parts[0] == "R":
+                rows.append(kv)
+            else:
+                for k, v in kv.items():
+                    if k == "skipped":
+                        meta.setdefault("skipped", []).append(v)
+                    elif k in ("order",):
+                        key = ("micro_order" if "micro_round" in kv
+                               else "e2e_order")
+                        meta.setdefault(key, []).append(v)
+                    elif k not in ("micro_round", "e2e_round"):
+                        meta[k] = v
+    return rows, meta
+
+
+def num(v, default=None):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return default
+
+
+def quartiles(xs):
+    if len(xs) < 2:
+        return xs[0], xs[0]
+    q = statistics.quantiles(xs, n=4, method="inclusive")
+    return q[0], q[2]
+
+
+def summary(xs):
+    xs = sorted(xs)
+    q1, q3 = quartiles(xs)
+    return {"median": statistics.median(xs), "min": xs[0], "max": xs[-1],
+            "q1": q1, "q3": q3, "n": len(xs)}
+
+
+def micro_stats(rows):
+    out = {}
+    for arm, label, _, _ in MICRO:
+        rs = [r for r in rows if r.get("phase") == "micro" and
+              r.get("arm") == arm and r.get("warm") == "0" and
+              "failed" not in r]
+        failed = sum(1 for r in rows if r.get("phase") == "micro" and
+                     r.get("arm") == arm and "failed" in r)
+        if not rs:
+            if failed:
+                out[arm] = {"label": label, "failed": failed}
+            continue
+        per_call = [num(r["ns"]) / num(r["calls"]) for r in rs]
+        s = {"label": label, "reps": len(rs), "failed": failed,
+             "ns_per_call": summary(per_call),
+             "ns_per_call_all": per_call}
+        dels = [(num(r["delivered"], -1), num(r["expected"], 0))
+                for r in rs]
+        if all(d >= 0 for d, _ in dels):
+            fr = [d / e for d, e in dels]
+            s["delivered"] = {"min_fraction": min(fr),
+                              "median_fraction": statistics.median(fr),
+                              "total": int(sum(d for d, _ in dels)),
+                              "expected": int(sum(e for _, e in dels))}
+        lost = [num(r.get("lost"), -1) for r in rs]
+        if all(x >= 0 for x in lost):
+            s["lost_total"] = int(sum(lost))
+        ticks = [num(r.get("reader_ticks"), -1) for r in rs]
+        if all(t >= 0 for t in ticks) and "delivered" in s:
+            ev = s["delivered"]["total"]
+            # clock ticks are 1/100 s (USER_HZ)
+            s["reader_cpu_s_per_M_events"] = (
+                sum(ticks) / 100.0 / ev * 1e6 if ev else None)
+        nbytes = [num(r.get("bytes"), -1) for r in rs]
+        if all(b > 0 for b in nbytes) and "delivered" in s:
+            ev = s["delivered"]["total"]
+            s["bytes_per_event"] = sum(nbytes) / ev if ev else None
+        for k in ("mech", "probes"):
+            if k in rs[-1]:
+                s[k] = rs[-1][k]
+        out[arm] = s
+    base = out.get("baseline", {}).get("ns_per_call", {}).get("median")
+    for arm, _, equiv, floor in MICRO:
+        s = out.get(arm)
+        if not s or "ns_per_call" not in s or base is None:
+            continue
+        ns = s["ns_per_call"]
+        s["overhead_ns"] = ns["median"] - base
+        s["overhead_min_ns"] = ns["min"] - base
+        s["overhead_max_ns"] = ns["max"] - base
+        for key, ref in (("x_ftrace", equiv), ("x_floor", floor)):
+            if ref and ref != arm and out.get(ref, {}).get("overhead_ns"):
+                s[key] = s["overhead_ns"] / out[ref]["overhead_ns"]
+                s[key + "_ref"] = ref
+    return out
+
+
+def e2e_stats(rows):
+    out = {}
+    for arm, label in E2E:
+        rs = [r for r in rows if r.get("phase") == "e2e" and
+              r.get("arm") == arm and r.get("warm") == "0" and
+              "failed" not in r and num(r.get("secs")) is not None]
+        if not rs:
+            continue
+        s = {"label": label, "reps": len(rs),
+             "secs": summary([num(r["secs"]) for r in rs])}
+        dels = [num(r.get("delivered"), -1) for r in rs]
+        if all(d >= 0 for d in dels):
+            s["delivered"] = summary(dels)
+        lost = [num(r.get("lost"), -1) for r in rs]
+        if all(x >= 0 for x in lost):
+            s["lost_total"] = int(sum(lost))
+        s["count"] = int(num(rs[0].get("count"), 0))
+        out[arm] = s
+    base = out.get("e2e_none", {}).get("secs", {}).get("median")
+    # dd's read()+write() calls: strace sees every one of them.
+    calls = None
+    if "e2e_strace" in out and "delivered" in out["e2e_strace"]:
+        calls = out["e2e_strace"]["delivered"]["median"]
+    for arm, s in out.items():
+        if base:
+            s["slowdown"] = s["secs"]["median"] / base
+            s["slowdown_min"] = s["secs"]["min"] / base
+            s["slowdown_max"] = s["secs"]["max"] / base
+        exp = calls if calls else 2 * s["count"]
+        s["expected_events"] = exp
+        if "delivered" in s and arm != "e2e_none":
+            s["delivered_fraction_min"] = s["delivered"]["min"] / exp
+            s["delivered_fraction_median"] = s["delivered"]["median"] / exp
+    return out
+
+
+def decode_stats(rows):
+    out = {}
+    for r in rows:
+        if r.get("phase") != "decode":
+            continue
+        key = "%s/%s" % (r["arm"], r["mode"])
+        d = out.setdefault(key, {"arm": r["arm"], "mode": r["mode"],
+                                 "events": int(num(r["events"])),
+                                 "bytes": int(num(r["bytes"])),
+                                 "cpu_s": [], "startup_cpu_s": []})
+        d["cpu_s"].append(num(r["cpu_s"]))
+        d["startup_cpu_s"].append(num(r["startup_cpu_s"]))
+    for d in out.values():
+        ev = d["events"] or 1
+        c = statistics.median(d["cpu_s"])
+        st = statistics.median(d["startup_cpu_s"])
+        d["cpu_s_median"] = c
+        d["startup_cpu_s_median"] = st
+        d["cpu_s_per_M_events"] = c / ev * 1e6
+        d["cpu_s_per_M_events_net"] = max(c - st, 0) / ev * 1e6
+        d["bytes_per_event"] = d["bytes"] / ev
+    return out
+
+
+def fmt(v, spec="%.0f", none="-"):
+    return none if v is None else spec % v
+
+
+def pct(v):
+    return "-" if v is None else "%.1f%%" % (100 * v)
+
+
+def targets(micro, e2e):
+    t = []
+
+    def ov(a):
+        return micro.get(a, {}).get("overhead_ns")
+
+    def add(name, value, limit, ok, how):
+        t.append({"target": name, "value": value, "limit": limit,
+                  "met": ok, "how": how})
+
+    def ratio(a, b):
+        return ov(a) / ov(b) if ov(a) is not None and ov(b) else None
+
+    r = ratio("kpt_args", "ftrace_args_rd")
+    add("kptrace 4 args <= 0.5x ftrace 4 args (both with readers)", r, 0.5,
+        r is not None and r <= 0.5, "overhead kpt_args / ftrace_args_rd")
+    r = ratio("kpt_args", "ftrace_args")
+    add("kptrace 4 args <= 0.5x ftrace 4 args (ftrace without reader)", r,
+        0.5, r is not None and r <= 0.5, "overhead kpt_args / ftrace_args")
+    r = ratio("kpt_args", "floor_kprobe")
+    add("kptrace 4 args <= 2x empty kprobe", r, 2.0,
+        r is not None and r <= 2.0, "overhead kpt_args / floor_kprobe")
+    r1 = ratio("kpt_stack", "ftrace_stack_rd")
+    r2 = ratio("kpt_stack", "bpf_kstack")
+    add("kptrace args+16-frame stack < ftrace stacktrace trigger", r1, 1.0,
+        r1 is not None and r1 < 1.0, "overhead kpt_stack / ftrace_stack_rd")
+    add("kptrace args+16-frame stack < bpftrace kstack", r2, 1.0,
+        r2 is not None and r2 < 1.0, "overhead kpt_stack / bpf_kstack")
+    r = ratio("kpt_ret", "floor_kretprobe")
+    add("kptrace entry+return <= 1.5x empty kretprobe", r, 1.5,
+        r is not None and r <= 1.5, "overhead kpt_ret / floor_kretprobe")
+    for a in ("kpt_args", "kpt_stack", "kpt_ret"):
+        d = micro.get(a, {}).get("delivered")
+        f = d["min_fraction"] if d else None
+        add("%s: 100%% delivered with the reader, default ring" % a, f, 1.0,
+            f is not None and f >= 1.0, "worst repetition's delivered/expected")
+    k = e2e.get("e2e_kptrace")
+    if k and "slowdown" in k:
+        others = [(a, s["slowdown"]) for a, s in e2e.items()
+                  if a not in ("e2e_none", "e2e_kptrace") and "slowdown" in s]
+        best = min(others, key=lambda x: x[1]) if others else None
+        ok = best is None or k["slowdown"] < best[1]
+        add("dd: lowest slowdown of all tools", k["slowdown"],
+            best[1] if best else None, ok,
+            "best other: %s" % (best[0] if best else "none"))
+        f = k.get("delivered_fraction_min")
+        add("dd: every event delivered (kptrace)", f, 1.0,
+            f is not None and f >= 1.0 and k.get("lost_total", 1) == 0,
+            "dd's events in the saved file / dd's read+write calls")
+    return t
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("results")
+    ap.add_argument("--json")
+    ap.add_argument("--source", default="")
+    ap.add_argument("--command", default="make bench")
+    a = ap.parse_args()
+
+    rows, meta = parse(a.results)
+    micro = micro_stats(rows)
+    e2e = e2e_stats(rows)
+    dec = decode_stats(rows)
+    tg = targets(micro, e2e)
+
+    p = print
+    p("kptrace make bench: %s" % a.command)
+    p("kernel %s, %s vCPUs under QEMU TCG, source %s, seed %s, %s reps "
+      "(+1 warm-up), %s calls per micro rep, dd count=%s"
+      % (meta.get("kernel"), meta.get("cpus"), a.source or "?",
+         meta.get("seed"), meta.get("reps"), meta.get("calls"),
+         meta.get("dd_count")))
+    p("UNDER QEMU TCG TIME IS NOT MODELLED: absolute ns mean nothing, only "
+      "ratios between arms of this one boot do.")
+    if meta.get("skipped"):
+        p("skipped (tool missing): %s" % ", ".join(meta["skipped"]))
+    p("")
+    p("Micro: kpt_bench_func(a, b, c, d) from a kernel loop; ns per call "
+      "median [min..max], overhead = median - baseline median")
+    hdr = "%-34s %8s %17s %8s %8s %7s %9s %s" % (
+        "arm", "ns/call", "[min..max]", "overhd", "x ftrace", "x floor",
+        "delivered", "lost")
+    p(hdr)
+    p("-" * len(hdr))
+    for arm, _, _, _ in MICRO:
+        s = micro.get(arm)
+        if not s:
+            continue
+        if "ns_per_call" not in s:
+            p("%-34s FAILED (%d)" % (s["label"], s.get("failed", 0)))
+            continue
+        ns = s["ns_per_call"]
+        d = s.get("delivered")
+        p("%-34s %8.0f %17s %8s %8s %7s %9s %s" % (
+            s["label"], ns["median"],
+            "[%.0f..%.0f]" % (ns["min"], ns["max"]),
+            fmt(s.get("overhead_ns")),
+            fmt(s.get("x_ftrace"), "%.2f"), fmt(s.get("x_floor"), "%.2f"),
+            pct(d["min_fraction"]) if d else "-",
+            s.get("lost_total", "-")))
+    p("x ftrace: overhead / ftrace's equivalent arm's (kptrace and bpftrace "
+      "arms: the one with a trace_pipe reader; kpt_ret: the ftrace "
+      "kretprobe).")
+    p("x floor: overhead / the empty kprobe's (entry arms) or empty "
+      "kretprobe's (return arms). delivered: worst repetition.")
+    if e2e:
+        p("")
+        p("End to end: dd if=/dev/zero of=/dev/null bs=1 count=%s, %s/%s "
+          "traced; dd's own seconds" % (meta.get("dd_count"),
+                                         *meta.get("e2e_funcs",
+                                                   "?,?").split(",")))
+        hdr = "%-36s %8s %19s %9s %9s %s" % (
+            "tool", "secs", "[min..max]", "slowdown", "delivered", "lost")
+        p(hdr)
+        p("-" * len(hdr))
+        for arm, _ in E2E:
+            s = e2e.get(arm)
+            if not s:
+                continue
+            p("%-36s %8.3f %19s %9s %9s %s" % (
+                s["label"], s["secs"]["median"],
+                "[%.3f..%.3f]" % (s["secs"]["min"], s["secs"]["max"]),
+                fmt(s.get("slowdown"), "%.2fx"),
+                pct(s.get("delivered_fraction_min"))
+                if arm != "e2e_none" else "-",
+                s.get("lost_total", "-") if arm != "e2e_none" else "-"))
+        p("delivered: dd's events received / dd's read+write calls (%s, "
+          "strace's count), worst repetition"
+          % fmt(next(iter(e2e.values()))["expected_events"]))
+    p("")
+    p("Reader cost (kptrace)")
+    hdr = "%-40s %12s %14s %12s" % ("", "events", "CPU s/M ev", "bytes/ev")
+    p(hdr)
+    p("-" * len(hdr))
+    for arm in ("kpt_args", "kpt_stack", "kpt_ret"):
+        s = micro.get(arm)
+        if s and s.get("reader_cpu_s_per_M_events") is not None:
+            p("%-40s %12d %14.2f %12.1f" % (
+                "live -w FILE, " + arm, s["delivered"]["total"],
+                s["reader_cpu_s_per_M_events"], s.get("bytes_per_event", 0)))
+    for arm in ("ftrace_args_rd", "ftrace_stack_rd"):
+        s = micro.get(arm)
+        if s and s.get("reader_cpu_s_per_M_events") is not None:
+            p("%-40s %12d %14.2f %12.1f" % (
+                "cat trace_pipe > FILE, " + arm, s["delivered"]["total"],
+                s["reader_cpu_s_per_M_events"], s.get("bytes_per_event", 0)))
+    for d in sorted(dec.values(), key=lambda d: (d["arm"], d["mode"])):
+        p("%-40s %12d %14.2f %12.1f" % (
+            "kptrace -r FILE%s > /dev/null, %s" % (
+                " -j" if d["mode"] == "json" else "", d["arm"]),
+            d["events"], d["cpu_s_per_M_events"], d["bytes_per_event"]))
+    p("(-r: whole run incl. the kallsyms load; net of a -n 1 run: %s)" % ", ".join(
+        "%s %.2f" % (k, d["cpu_s_per_M_events_net"])
+        for k, d in sorted(dec.items())))
+    p("")
+    p("Targets (issue 4; ratios of overheads in this boot)")
+    for x in tg:
+        v = x["value"]
+        p("  %-4s %-62s %s" % ("MET" if x["met"] else "MISS", x["target"],
+                               "-" if v is None else "%.3f" % v))
+    if a.json:
+        doc = {"command": a.command, "source": a.source, "meta": meta,
+               "caveat": "QEMU TCG: only ratios within one boot mean "
+                         "anything; absolute ns do not.",
+               "micro": micro, "e2e": e2e, "decode": dec, "targets": tg,
+               "raw": rows}
+        with open(a.json, "w") as f:
+            json.dump(doc, f, indent=1, sort_keys=True)
+        p("")
+        p("JSON: %s" % a.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
