@@ -14,6 +14,9 @@
 #                       kernel built from linux-source-6.1 (selftests/debug/)
 #   make run            demo in QEMU: kptrace on do_sys_openat2
 #   make dkms-check     dkms add + build of this tree, then remove (root)
+#   make bench          kptrace vs ftrace, bpftrace, perf, strace in one QEMU
+#                       guest (trixie 6.12 chroot, virtme-ng); BENCH_ARGS=
+#                       passes options to selftests/bench/bench.sh (--help)
 #   make check-kernels  every kernel of the matrix (5.10 6.1 6.1-rt 6.12
 #                       6.12-rt 7.2): W=1 build with its suite's compiler
 #                       (mmdebstrap chroots in KPT_CACHE=/var/cache/kptrace),
@@ -158,7 +161,12 @@ build-kernels:
 dkms-check-kernels:
 	$(Q)$(KERNELS_ENV) selftests/vm/kernels.sh --dkms-only
 
+# The benchmark builds in its own chroot, against the 6.12 headers: it
+# needs no KDIR and leaves this tree's build products alone.
+bench:
+	$(Q)selftests/bench/bench.sh $(BENCH_ARGS)
+
 .PHONY: all kdir-ok module tools test-module selftests-helpers install \
-	clean style vm-deps vm-build check run dkms-check hazard-module \
+	clean style vm-deps vm-build check run dkms-check bench hazard-module \
 	check-debug check-kernels \
 	build-kernels dkms-check-kernels
