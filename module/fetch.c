@@ -280,6 +280,19 @@ static nokprobe_inline unsigned int kpt_save_stack(struct pt_regs *regs,
 }
 
 /*
+ * A return probe fetches $retval (and what derives from it) at return and
+ * everything else at entry; other probes fetch everything at once.
+ */
+static nokprobe_inline bool kpt_skip_phase(const struct kpt_probe *p,
+					   const struct kpt_fetch *f,
+					   bool at_return)
+{
+	bool of_return = f->base == KPT_FB_RETVAL;
+
+	return p->is_ret && !p->legacy && of_return != at_return;
+}
+
+/*
  * Fetch the fetchargs of @p whose phase is @at_return into @vals (numbers,
  * and strings' addresses). Returns false if a number faulted (its value
  * is then 0; the event is still recorded).
@@ -293,8 +306,7 @@ static nokprobe_inline void kpt_fetch_nums(const struct kpt_probe *p,
 
 	for (i = 0; i < p->spec->nargs; i++) {
 		f = &p->spec->args[i];
-		if (p->is_ret && !p->legacy &&
-		    (f->base == KPT_FB_RETVAL) != at_return)
+		if (kpt_skip_phase(p, f, at_return))
 			continue;
 		if (f->base == KPT_FB_COMM) {
 			vals[i] = 0;
@@ -324,8 +336,7 @@ static nokprobe_inline unsigned int kpt_fetch_strs(const struct kpt_probe *p,
 		f = &p->spec->args[i];
 		if (!kpt_type_is_string(f->type))
 			continue;
-		if (p->is_ret && !p->legacy &&
-		    (f->base == KPT_FB_RETVAL) != at_return)
+		if (kpt_skip_phase(p, f, at_return))
 			continue;
 		/* +uOFFS(...) as the last step reads user memory too */
 		flags = f->nderef && f->deref[f->nderef - 1].user ?
@@ -372,6 +383,7 @@ void kpt_probe_entry(struct kpt_probe *p, struct pt_regs *regs, u64 ts)
 	struct kpt_ring *r;
 	unsigned int i, hdr;
 
+	this_cpu_inc(p->stats->calls);
 	this_cpu_inc(p->stats->hits);
 	kpt_fetch_nums(p, regs, 0, false, vals);
 	if (p->spec->ncond && !kpt_cond_pass(p, vals, 0, 0)) {
@@ -433,6 +445,7 @@ void kpt_probe_ret_entry(struct kpt_probe *p, struct pt_regs *regs,
 		kpt_probe_entry(p, regs, ts);
 		return;
 	}
+	this_cpu_inc(p->stats->calls);
 	kpt_fetch_nums(p, regs, 0, false, d->vals);
 	if (p->nstr)
 		kpt_fetch_strs(p, false, d->vals, strs, 0);

@@ -71,6 +71,7 @@ extern const char * const kpt_lost_names[KPT_LOST_NR];
 
 /* Per probe and per CPU; the handlers count with this_cpu_inc(). */
 struct kpt_probe_stats {
+	u64	calls;		/* hits of the probe point (entries) */
 	u64	hits;		/* handler runs that meant an event */
 	u64	filtered;	/* ... that the condition dropped */
 	u64	committed;	/* ... written to the ring */

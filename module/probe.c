@@ -245,7 +245,7 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 	if (max(p->entry_size, p->ret_size) > min_t(unsigned long,
 						    KPT_RECORD_MAX,
 						    kpt_cfg.ring_bytes / 2)) {
-		*why = "its records would not fit the ring (raise bufsize_kb, lower strsize or stack)";
+		*why = "its records would not fit the ring (bufsize_kb, strsize, stack)";
 		goto err_inval;
 	}
 	ri_total = (unsigned long)p->ri_size *
@@ -272,6 +272,21 @@ err_inval:
 	p->spec = NULL;
 	kpt_probe_free(p);
 	return ERR_PTR(-EINVAL);
+}
+
+/* address= probes carry "sym+0xoff", never the raw address. */
+static void kpt_probe_label_addr(struct kpt_probe *p)
+{
+	char *label, *slash;
+
+	label = kasprintf(GFP_KERNEL, "%pS", kpt_probe_kprobe(p)->addr);
+	if (!label)
+		return;
+	slash = strchr(label, '/');
+	if (slash)
+		*slash = '\0';
+	kfree(p->label);
+	p->label = label;
 }
 
 static struct kpt_probe *kpt_probe_find(const char *group, const char *name)
@@ -341,6 +356,8 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		kpt_probe_free(p);
 		return ret == -EFAULT ? -EINVAL : ret;
 	}
+	if (legacy && !p->symname && p->state == KPT_PROBE_ARMED)
+		kpt_probe_label_addr(p);
 	kpt_max_record = max3(kpt_max_record, p->entry_size, p->ret_size);
 	list_add_tail(&p->list, &kpt_probe_list);
 	kpt_nr_live++;
@@ -424,6 +441,7 @@ static int kpt_probe_legacy(const char *param, const char *item,
 	char *plus, line[KPT_SPEC_SYM_LEN + 32];
 	unsigned long addr;
 	unsigned int i, off = 0;
+	size_t len;
 	int ret;
 
 	spec = kzalloc(sizeof(*spec), GFP_KERNEL);
@@ -465,10 +483,19 @@ static int kpt_probe_legacy(const char *param, const char *item,
 		}
 		spec->addr = addr;
 	}
-	scnprintf(spec->name, sizeof(spec->name), "%s", item);
+	/*
+	 * A name the spec language takes back: address items get "a_", and
+	 * a point given twice gets "_2", "_3"...
+	 */
+	scnprintf(spec->name, sizeof(spec->name), "%s%s",
+		  spec->sym[0] ? "" : "a_", item);
 	for (plus = spec->name; *plus; plus++)
 		if (!isalnum(*plus) && *plus != '_')
 			*plus = '_';
+	len = strlen(spec->name);
+	for (i = 2; kpt_probe_find(spec->group, spec->name); i++)
+		scnprintf(spec->name + min_t(size_t, len, KPT_SPEC_NAME_LEN - 8),
+			  8, "_%u", i);
 	spec->nargs = kpt_cfg.args;
 	for (i = 0; i < spec->nargs; i++) {
 		spec->args[i].base = KPT_FB_ARG;
@@ -599,6 +626,7 @@ static void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		st = per_cpu_ptr(p->stats, cpu);
+		sum->calls += st->calls;
 		sum->hits += st->hits;
 		sum->filtered += st->filtered;
 		sum->committed += st->committed;
@@ -710,7 +738,7 @@ void kpt_probes_show(struct seq_file *m)
 		kpt_probe_sum(p, &sum);
 		seq_printf(m, " %s %s hits=%llu missed=%llu\n",
 			   p->is_ret ? "kretprobe" : "kprobe",
-			   kpt_probe_mode(p), sum.hits, kpt_probe_missed(p));
+			   kpt_probe_mode(p), sum.calls, kpt_probe_missed(p));
 	}
 	mutex_unlock(&kpt_probes_mutex);
 	kfree(buf);
@@ -721,8 +749,8 @@ static void kpt_stats_line(struct seq_file *m, const char *who,
 {
 	unsigned int i;
 
-	seq_printf(m, "%s hits=%llu filtered=%llu recorded=%llu", who,
-		   st->hits, st->filtered,
+	seq_printf(m, "%s calls=%llu events=%llu filtered=%llu recorded=%llu",
+		   who, st->calls, st->hits, st->filtered,
 		   st->committed - st->lost[KPT_LOST_OVERWRITTEN]);
 	for (i = 0; i < KPT_LOST_NR; i++)
 		seq_printf(m, " %s=%llu", kpt_lost_names[i], st->lost[i]);
@@ -733,7 +761,9 @@ static void kpt_stats_line(struct seq_file *m, const char *who,
 
 /*
  * probe_stats: per probe, a total line with the kprobe core's misses, then
- * one line per CPU. For each: hits = filtered + recorded + full + nested
+ * one line per CPU. calls counts hits of the probe point; events counts
+ * the records they meant (an entry and a return with retprobe=1, a return
+ * only for an r probe), and events = filtered + recorded + full + nested
  * + too_big + overwritten.
  */
 void kpt_probes_show_stats(struct seq_file *m)

@@ -480,8 +480,7 @@ static int kpt_parse_type(struct kpt_cursor *c, struct kpt_fetch *f)
 	}
 	if (i == KPT_T_NR)
 		return kpt_fail(c, start, "unknown type");
-	if ((f->base == KPT_FB_COMM) != (f->type == KPT_T_STRING &&
-					 f->base == KPT_FB_COMM))
+	if (f->base == KPT_FB_COMM && f->type != KPT_T_STRING)
 		return kpt_fail(c, start, "$comm is a string");
 	return 0;
 }
@@ -646,13 +645,9 @@ static int kpt_parse_cond(struct kpt_cursor *c)
 		t = &spec->cond[spec->ncond];
 		memset(t, 0, sizeof(*t));
 		if (spec->ncond) {
-			if (!strncmp(c->p, "&&", 2)) {
-				t->or = 0;
-			} else if (!strncmp(c->p, "||", 2)) {
-				t->or = 1;
-			} else {
+			if (strncmp(c->p, "&&", 2) && strncmp(c->p, "||", 2))
 				return kpt_fail(c, c->p, "expected && or ||");
-			}
+			t->or = c->p[0] == '|';
 			c->p += 2;
 			kpt_skip_space(c);
 		}

@@ -38,7 +38,7 @@ kpt_test_sleep+0x0: arg0=0x1"
 assert_eq "events in order" "$(cat "$KPT_TMP/ev")" "$expected"
 sed 's/^/#   /' "$KPT_DIR/probes"
 assert_eq "probe ids and hits" \
-	"$(awk '{ print $1, $NF == "missed=0" ? $(NF - 1) : "?" }' "$KPT_DIR/probes")" \
+	"$(sed -n 's/.* # id=\([0-9]*\) .* \(hits=[0-9]*\) missed=0$/\1 \2/p' "$KPT_DIR/probes")" \
 	"0 hits=1
 1 hits=3
 2 hits=1"

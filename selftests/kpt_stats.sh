@@ -5,7 +5,7 @@
 # requires: root, debugfs, kptrace.ko, kpt_test.ko
 #
 # Names: hits recorded lost lost.full lost.overwritten lost.nested
-# lost.too_big missed read pending, then for every possible CPU N:
+# lost.too_big missed filtered read pending, then for every possible CPU N:
 # cpuN.hits cpuN.recorded cpuN.lost.full cpuN.lost.overwritten
 # cpuN.lost.nested cpuN.lost.too_big cpuN.read cpuN.pending; every value a
 # decimal number. After 4 calls on CPU 0: hits=recorded=pending=4, read=0,
@@ -23,7 +23,7 @@ kpt_load name=kpt_test_func stack=0
 cpus=$(tr ',' '\n' < /sys/devices/system/cpu/possible | awk -F- '
 	{ hi = (NF == 2 ? $2 : $1); for (c = $1; c <= hi; c++) print c }')
 
-expected="hits recorded lost lost.full lost.overwritten lost.nested lost.too_big missed read pending"
+expected="hits recorded lost lost.full lost.overwritten lost.nested lost.too_big missed filtered read pending"
 for c in $cpus; do
 	for n in hits recorded lost.full lost.overwritten lost.nested lost.too_big read pending; do
 		expected="$expected cpu$c.$n"
