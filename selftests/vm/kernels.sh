@@ -267,14 +267,18 @@ ensure_host()
 }
 
 # The sources, as in the working tree: the files git knows (tracked, or
-# new and not ignored), else everything but build products.
+# new and not ignored) but executables built here, else everything but
+# build products.
 copy_sources()
 {
 	local dst=$1
 	mkdir -p "$dst"
 	if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
 		(cd "$top" && git ls-files -z -c -o --exclude-standard |
-			xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+			xargs -0 sh -c 'elf=$(printf "\177ELF")
+				for f; do [ -f "$f" ] &&
+				[ "$(head -c 4 "$f")" != "$elf" ] &&
+				printf "%s\0" "$f"; done' sh |
 			xargs -0 cp --parents -t "$dst")
 	else
 		(cd "$top" && tar --exclude=.git --exclude='*.o' --exclude='*.ko' \
@@ -325,7 +329,7 @@ note_fail()
 # (W=1 warnings are recorded, but the modules are still tested).
 build_kernel()
 {
-	local k=$1 suite root flavour kver bdir hbdir log t0 cc_k cc_u
+	local k=$1 suite root flavour kver bdir hbdir log t0 cc_k cc_u vm targets
 	suite=$(kernel_suite "$k")
 	root=$(root_of "$suite")
 	flavour=$(kernel_flavour "$k")
@@ -356,10 +360,18 @@ build_kernel()
 	say "$k: kernel built by: $cc_k"
 	say "$k: building with:   $cc_u"
 
+	# What `make vm-build` builds for the guest, but the reader: the
+	# static tools/kptrace is built once, on the host.
+	read -r -a targets <<<"$(sed -n 's/^vm-build:\(.*\)/\1/p' \
+		"$hbdir/Makefile" | tr -s ' \t' '\n' | grep -vx -e tools -e '' |
+		tr '\n' ' ')"
+	[ ${#targets[@]} -gt 0 ] ||
+		targets=(module test-module selftests-helpers)
+	say "$k: make W=1 ${targets[*]}"
 	t0=$(date +%s)
 	if ! in_root "$root" make -C "$bdir" \
-		KDIR="/lib/modules/$kver/build" W=1 \
-		module test-module selftests-helpers >"$log" 2>&1; then
+		KDIR="/lib/modules/$kver/build" W=1 "${targets[@]}" \
+		>"$log" 2>&1; then
 		tail -n 40 "$log"
 		note_fail "$k" build-fail "make failed, log $log"
 		rm -rf "$root/tmp/kptrace-build.$$"
@@ -371,14 +383,19 @@ build_kernel()
 	else
 		say "$k: W=1, no warning from kptrace's files"
 	fi
-	cp "$hbdir/kptrace.ko" "$hbdir/selftests/test_modules/kpt_test.ko" \
-		"$out/$k/"
-	mkdir -p "$out/$k/helpers"
-	find "$hbdir/selftests/helpers" -maxdepth 1 -type f -perm -u+x \
-		-exec cp {} "$out/$k/helpers/" \;
+	# The guest's tree (run-vm.sh --root): this build, without objects.
+	rm -rf "$out/$k/tree"
+	cp -a "$hbdir" "$out/$k/tree"
 	rm -rf "$root/tmp/kptrace-build.$$"
+	find "$out/$k/tree" -type f \( -name '*.o' -o -name '*.mod' \
+		-o -name '*.mod.c' -o -name '.*.cmd' -o -name '*.o.d' \) -delete
+	vm=$(modinfo -F vermagic "$out/$k/tree/kptrace.ko" 2>/dev/null || true)
+	if [ "${vm%% *}" != "$kver" ]; then
+		note_fail "$k" build-fail "kptrace.ko vermagic '$vm', not $kver"
+		return 1
+	fi
 	cp "$root/boot/vmlinuz-$kver" "$out/$k/vmlinuz"
-	say "$k: built in ${r_tbuild[$k]}s, vermagic $(modinfo -F vermagic "$out/$k/kptrace.ko" 2>/dev/null || echo '?')"
+	say "$k: built in ${r_tbuild[$k]}s, vermagic $vm"
 }
 
 # dkms KERNEL: dkms-check.sh (add, build -k KVER, remove) in its root.
@@ -415,19 +432,15 @@ dkms_kernel()
 	say "$k: $(tail -n 1 "$out/$k/dkms.log") (${t}s)"
 }
 
-# vm KERNEL: boot it with the selftests.
+# vm KERNEL: boot it with the selftests of its own build tree.
 vm_kernel()
 {
-	local k=$1 t0 rc=0 line args=() h
-	for h in "$out/$k"/helpers/*; do
-		[ -e "$h" ] || continue
-		args+=(--add "$h:/selftests/helpers/$(basename "$h")")
-	done
+	local k=$1 t0 rc=0 line args=()
 	# shellcheck disable=SC2206
 	args+=(${VM_ARGS:-})
 	t0=$(date +%s)
 	V=${V:-0} "$here/run-vm.sh" --kernel "$out/$k/vmlinuz" \
-		--modules-from "$out/$k" --tools "$top/tools/kptrace" \
+		--root "$out/$k/tree" --tools "$top/tools/kptrace" \
 		--mode check --timeout "$timeout" --logdir "$out/$k/vm" \
 		"${args[@]}" 2>&1 | tee "$out/$k/vm.log" || rc=${PIPESTATUS[0]}
 	r_tvm[$k]=$(($(date +%s) - t0))
@@ -481,6 +494,21 @@ else
 	mkdir -p "$out"
 	out=$(cd "$out" && pwd)
 fi
+# Build directories inside the roots are this run's ($$): gone at the end.
+# shellcheck disable=SC2317
+cleanup()
+{
+	local s r
+	for s in host bullseye bookworm trixie sid; do
+		r=$cache/chroot-$s
+		[ "$s" != host ] || r=
+		[ -d "$r/tmp" ] || continue
+		rm -rf "$r/tmp/kptrace-build.$$" "$r/tmp/kptrace-dkms.$$"
+	done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
 t_all=$(date +%s)
 say "kernels: ${kernels[*]}; chroots in $cache; logs in $out"
 
