@@ -30,7 +30,14 @@ cleanup()
 
 CYCLES=${KPT_HAZ_CYCLES:-$(kpt_haz_n 1000 200)}
 MIN_CYCLES=${KPT_HAZ_MIN_CYCLES:-20}
-kpt_haz_load
+# KPT_HAZ_INT3=1: the notrace target, an int3 kprobe instead of ftrace.
+TARGET=kpt_hazard_target
+if [ "${KPT_HAZ_INT3:-0}" = 1 ]; then
+	TARGET=kpt_hazard_target_int3
+	kpt_haz_load int3=1
+else
+	kpt_haz_load
+fi
 rm -f "$KPT_TMP/stop"
 kpt_bg sh -c "while [ ! -e $KPT_TMP/stop ]; do echo 5000 > $KPT_HAZ_DIR/run || exit 1; done"
 flood=$KPT_BG
@@ -44,7 +51,7 @@ while [ $i -lt "$CYCLES" ]; do
 		info "budget of ${KPT_HAZ_BUDGET}s spent after $i cycles: stopped there"
 		break
 	fi
-	out=$(insmod "$KPT_KO" name=kpt_hazard_target args=2 stack=4 bufsize_kb=64 2>&1) ||
+	out=$(insmod "$KPT_KO" name=$TARGET args=2 stack=4 bufsize_kb=64 2>&1) ||
 		fail "cycle $i: insmod: $out"
 	if [ "$READER" = 1 ]; then
 		if [ $((i % 2)) = 0 ]; then

@@ -6,7 +6,9 @@
  * Every hit is a call of the noinline kpt_hazard_target(ctx, i), with ctx
  * naming the context it was made from (1 task, 2 softirq, 3 hardirq,
  * 4 NMI), counted just before the call, so a test knows exactly how many
- * hits kptrace had to account for.
+ * hits kptrace had to account for. With int3=1 the calls go to
+ * kpt_hazard_target_int3() instead, which is notrace: kprobes put an int3
+ * there, where they use ftrace on kpt_hazard_target().
  *
  * debugfs /sys/kernel/debug/kpt_hazard/:
  *   run      write N: on every online CPU at once, a bound kthread calls the
@@ -62,6 +64,10 @@ static char *nmi = "auto";
 module_param(nmi, charp, 0444);
 MODULE_PARM_DESC(nmi, "NMI source: auto (default), perf, ipi or none");
 
+static bool int3;
+module_param(int3, bool, 0444);
+MODULE_PARM_DESC(int3, "call the notrace kpt_hazard_target_int3 instead, which kprobes patch with int3, not ftrace (default 0)");
+
 static unsigned int period_us = 200;
 module_param(period_us, uint, 0644);
 MODULE_PARM_DESC(period_us, "hrtimer period in microseconds (default 200)");
@@ -96,10 +102,22 @@ noinline long kpt_hazard_target(unsigned long ctx, unsigned long i)
 }
 EXPORT_SYMBOL_GPL(kpt_hazard_target);
 
+/* The same, out of ftrace's reach: a kprobe on it is an int3. */
+noinline notrace long kpt_hazard_target_int3(unsigned long ctx,
+					     unsigned long i)
+{
+	asm volatile("" : : "r" (ctx), "r" (i) : "memory");
+	return ctx + i;
+}
+EXPORT_SYMBOL_GPL(kpt_hazard_target_int3);
+
 static __always_inline void kpt_haz_hit(enum kpt_haz_ctx ctx, unsigned long i)
 {
 	atomic64_inc(&kpt_haz_count[ctx]);
-	kpt_hazard_target(ctx, i);
+	if (int3)
+		kpt_hazard_target_int3(ctx, i);
+	else
+		kpt_hazard_target(ctx, i);
 }
 
 static void kpt_haz_tasklet(struct tasklet_struct *t)
