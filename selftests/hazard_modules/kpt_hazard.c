@@ -42,6 +42,7 @@
 #include <linux/delay.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
 
@@ -93,6 +94,9 @@ static bool kpt_haz_running;
 static bool kpt_haz_nmi_registered;
 static DEFINE_MUTEX(kpt_haz_mutex);
 static struct dentry *kpt_haz_dir;
+
+long kpt_hazard_target(unsigned long ctx, unsigned long i);
+long kpt_hazard_target_int3(unsigned long ctx, unsigned long i);
 
 noinline long kpt_hazard_target(unsigned long ctx, unsigned long i)
 {
@@ -163,6 +167,28 @@ static enum hrtimer_restart kpt_haz_timer(struct hrtimer *t)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, ns_to_ktime(max(period_us, 20U) * 1000ULL));
 	return HRTIMER_RESTART;
+}
+
+/* hrtimer_setup() replaced hrtimer_init() in 6.13; 6.15 removed the latter. */
+static void kpt_haz_timer_setup(struct hrtimer *t)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(t, kpt_haz_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+#else
+	hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	t->function = kpt_haz_timer;
+#endif
+}
+
+/* IRQ_WORK_INIT_HARD() came in 5.11; before, hard is the default off RT. */
+static void kpt_haz_irq_work_setup(struct irq_work *w)
+{
+#ifdef IRQ_WORK_INIT_HARD
+	*w = IRQ_WORK_INIT_HARD(kpt_haz_irq_work);
+#else
+	init_irq_work(w, kpt_haz_irq_work);
+	atomic_set(&w->flags, IRQ_WORK_HARD_IRQ);
+#endif
 }
 
 static int kpt_haz_thread(void *data)
@@ -390,10 +416,9 @@ static int __init kpt_haz_init(void)
 	for_each_possible_cpu(cpu) {
 		struct kpt_haz_cpu *c = per_cpu_ptr(&kpt_haz_pcpu, cpu);
 
-		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-		c->timer.function = kpt_haz_timer;
+		kpt_haz_timer_setup(&c->timer);
 		tasklet_setup(&c->tasklet, kpt_haz_tasklet);
-		c->work = IRQ_WORK_INIT_HARD(kpt_haz_irq_work);
+		kpt_haz_irq_work_setup(&c->work);
 		atomic_set(&c->nmi_pending, 0);
 	}
 	if (kpt_haz_nmi_src == KPT_NMI_IPI) {
