@@ -23,14 +23,16 @@
 #include <linux/uaccess.h>
 #include <linux/capability.h>
 #include <linux/string.h>
+#include <linux/mutex.h>
 #include "kptrace.h"
 
 /* Records are copied out in batches of up to this many bytes. */
 #define KPT_DEV_BATCH	(64 * 1024)
 
 struct kpt_dev_reader {
-	void	*buf;
-	bool	hide_addrs;
+	struct mutex	lock;	/* readers sharing this open file */
+	void		*buf;
+	bool		hide_addrs;
 };
 
 /*
@@ -78,6 +80,7 @@ static int kpt_dev_open(struct inode *inode, struct file *file)
 		kfree(rd);
 		return -ENOMEM;
 	}
+	mutex_init(&rd->lock);
 	rd->hide_addrs = !kpt_addrs_visible();
 	file->private_data = rd;
 	return nonseekable_open(inode, file);
@@ -101,6 +104,9 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 	size_t done = 0;
 	ssize_t ret = 0;
 
+	/* Processes sharing the file (after fork) share its buffer. */
+	if (mutex_lock_interruptible(&rd->lock))
+		return -ERESTARTSYS;
 	while (done < count) {
 		ret = kpt_rings_read(buf, min_t(size_t, count - done,
 						KPT_DEV_BATCH),
@@ -115,6 +121,7 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 		}
 		done += ret;
 	}
+	mutex_unlock(&rd->lock);
 	if (done)
 		return done;
 	return ret ? ret : -EAGAIN;

@@ -25,6 +25,7 @@
 static struct dentry *kpt_dir;
 
 struct kpt_text_reader {
+	struct mutex lock;	/* readers sharing this open file */
 	void	*rec;		/* binary records */
 	size_t	rec_len;	/* bytes in rec */
 	size_t	rec_off;	/* already rendered */
@@ -51,6 +52,7 @@ static int kpt_text_open(struct inode *inode, struct file *file)
 		kfree(rd);
 		return -ENOMEM;
 	}
+	mutex_init(&rd->lock);
 	rd->block = (uintptr_t)inode->i_private;
 	file->private_data = rd;
 	return nonseekable_open(inode, file);
@@ -66,10 +68,9 @@ static int kpt_text_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
-			     size_t count, loff_t *ppos)
+static ssize_t kpt_text_copy(struct file *file, struct kpt_text_reader *rd,
+			     char __user *ubuf, size_t count)
 {
-	struct kpt_text_reader *rd = file->private_data;
 	struct kpt_event *ev;
 	size_t done = 0, n;
 	ssize_t ret = 0;
@@ -100,6 +101,20 @@ static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
 		return done;
 	if (!ret && rd->block)
 		return -EAGAIN;		/* O_NONBLOCK on trace_pipe */
+	return ret;
+}
+
+static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct kpt_text_reader *rd = file->private_data;
+	ssize_t ret;
+
+	/* Processes sharing the file (after fork) share its buffers. */
+	if (mutex_lock_interruptible(&rd->lock))
+		return -ERESTARTSYS;
+	ret = kpt_text_copy(file, rd, ubuf, count);
+	mutex_unlock(&rd->lock);
 	return ret;
 }
 
