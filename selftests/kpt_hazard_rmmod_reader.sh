@@ -5,8 +5,9 @@
 # requires: root, debugfs, kptrace.ko, hazard_modules/kpt_hazard.ko,
 #   helpers/kpt_read
 #
-# 1. kptrace idle on kpt_hazard_target, helpers/kpt_read blocked in read():
-#    rmmod is refused ("in use"), kptrace stays loaded and working.
+# 1. kptrace idle on kpt_hazard_target_int3 (an int3 kprobe),
+#    helpers/kpt_read blocked in read(): rmmod is refused ("in use"),
+#    kptrace stays loaded and working.
 # 2. kpt_hazard floods the probe from every context, so the reader is busy
 #    in read(): rmmod is refused again.
 # 3. The reader is killed (SIGKILL) in the middle of the flood: it ends,
@@ -30,8 +31,10 @@ cleanup()
 	kpt_rmmod_quiet kpt_hazard
 }
 
-kpt_haz_load
-kpt_load name=kpt_hazard_target args=2 stack=8
+# int3=1: the unload under the flood must not meet the kernel's own
+# ftrace-site bug (hazard_modules/cycles.sh).
+kpt_haz_load int3=1
+kpt_load name=kpt_hazard_target_int3 args=2 stack=8
 kpt_bg "$KPT_READ" read 1000000000 > /dev/null 2> "$KPT_TMP/reader.err"
 reader=$KPT_BG
 sleep 1

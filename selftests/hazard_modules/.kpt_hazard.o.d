@@ -614,6 +614,7 @@ kpt_hazard.o: /work/main/selftests/hazard_modules/kpt_hazard.c \
  /usr/src/linux-headers-6.1.0-56-common/include/linux/delay.h \
  /usr/src/linux-headers-6.1.0-56-common/arch/x86/include/asm/delay.h \
  /usr/src/linux-headers-6.1.0-56-common/include/asm-generic/delay.h \
+ include/generated/uapi/linux/version.h \
  /usr/src/linux-headers-6.1.0-56-common/arch/x86/include/asm/apic.h \
  /usr/src/linux-headers-6.1.0-56-common/arch/x86/include/asm/io.h \
  arch/x86/include/generated/asm/early_ioremap.h \

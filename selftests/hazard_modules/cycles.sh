@@ -4,8 +4,8 @@
 # kpt_hazard_cycles_reader.sh, sourced with READER=0 or 1 set.
 #
 # A flood runs on every CPU (kpt_hazard's run file in a loop: task,
-# softirq, hardirq and NMI hits of kpt_hazard_target) while kptrace is
-# loaded on kpt_hazard_target and unloaded, CYCLES times (KPT_HAZ_CYCLES,
+# softirq, hardirq and NMI hits of its target) while kptrace is loaded on
+# that target and unloaded, CYCLES times (KPT_HAZ_CYCLES,
 # default 1000; 200 on a debug kernel), or until KPT_HAZ_BUDGET seconds are
 # spent, which the test says. With READER=1 each cycle also reads what is
 # pending before the unload, alternately through /dev/kptrace
@@ -30,13 +30,20 @@ cleanup()
 
 CYCLES=${KPT_HAZ_CYCLES:-$(kpt_haz_n 1000 200)}
 MIN_CYCLES=${KPT_HAZ_MIN_CYCLES:-20}
-# KPT_HAZ_INT3=1: the notrace target, an int3 kprobe instead of ftrace.
-TARGET=kpt_hazard_target
-if [ "${KPT_HAZ_INT3:-0}" = 1 ]; then
-	TARGET=kpt_hazard_target_int3
-	kpt_haz_load int3=1
-else
+# The flood calls the notrace kpt_hazard_target_int3, so kptrace's kprobe is
+# an int3. KPT_HAZ_FTRACE=1 uses the ftrace-based kpt_hazard_target
+# instead: on Debian's 6.1.0-56 under QEMU TCG that crashes the guest
+# (a call to address 0 from an interrupt hitting the function while a
+# kprobe on its ftrace site is armed or disarmed with a handler in flight
+# on the same CPU), and so does a 15-line module with one kprobe whose
+# pre_handler calls stack_trace_save(): a kernel or TCG bug, not kptrace's,
+# kept out of make check (see selftests/debug/README.md).
+TARGET=kpt_hazard_target_int3
+if [ "${KPT_HAZ_FTRACE:-0}" = 1 ]; then
+	TARGET=kpt_hazard_target
 	kpt_haz_load
+else
+	kpt_haz_load int3=1
 fi
 rm -f "$KPT_TMP/stop"
 kpt_bg sh -c "while [ ! -e $KPT_TMP/stop ]; do echo 5000 > $KPT_HAZ_DIR/run || exit 1; done"
