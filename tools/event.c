@@ -7,15 +7,25 @@
  * scripts/decode_stacktrace.sh can read them:
  *
  *	ls-1234 [001] 12.345678: do_sys_openat2: arg0=0xffffff9c arg1=0x7ffc...
+ *	cat-97 [002] 12.345680: p_do_sys_openat2_0: dfd=-100 file="/etc/passwd"
  *	 Call Trace:
  *	  [<ffffffff81234500>] do_sys_openat2+0x0/0x1a0
  *	  [<ffffffffc0400080>] kpt_test_func+0x0/0x40 [kpt_test]
  *	ls-1234 [001] 12.345690: do_sys_openat2: ret=-2 lat_ns=1234
  *	CPU:1 [LOST 17 EVENTS: full]
  *
+ * Arguments are shown as the probe's spec says (probes.c): u* decimal, s*
+ * signed decimal, x* 0x hex, symbol sym+0xoff/0xsize [mod], strings quoted
+ * and C-escaped (\" \\ \xNN), "..." after the quote when truncated,
+ * (fault) when unreadable: the text of the module's own trace file. Without
+ * the probes listing, "probe<id>" and arg<i>=0x<slot>, as the module does.
+ *
  * The JSON format is one object per line, see print_json_*() below.
  */
+#include <stdbool.h>
 #include <string.h>
+
+#include "spec.h"
 
 #include "event.h"
 #include "ksyms.h"
@@ -55,14 +65,16 @@ enum event_check event__check(const void *rec, size_t avail,
 
 	switch (e->type) {
 	case KPT_EV_ENTRY:
-		if (e->nr_args > KPT_MAX_ARGS)
-			*why = "more than KPT_MAX_ARGS args";
+		if (e->nr_args > KPT_SPEC_MAX_ARGS)
+			*why = "more than 16 args";
 		else if (e->nr_stack > KPT_MAX_STACK)
 			*why = "more than KPT_MAX_STACK frames";
 		need += (e->nr_args + e->nr_stack) * sizeof(__u64);
 		break;
 	case KPT_EV_RETURN:
-		need += sizeof(struct kpt_ret);
+		if (e->nr_args > KPT_SPEC_MAX_ARGS)
+			*why = "more than 16 args";
+		need += sizeof(struct kpt_ret) + e->nr_args * sizeof(__u64);
 		break;
 	case KPT_EV_LOST:
 		need += sizeof(struct kpt_lost);
@@ -128,6 +140,229 @@ static void print_json_str(FILE *f, const char *s, size_t max)
 	putc_unlocked('"', f);
 }
 
+/* A string argument's bytes, which may hold NULs, as a JSON string. */
+static void print_json_bytes(FILE *f, const unsigned char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	putc_unlocked('"', f);
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\') {
+			putc_unlocked('\\', f);
+			putc_unlocked(c, f);
+		} else if (c < 0x20 || c >= 0x7f) {
+			fputs("\\u00", f);
+			putc_unlocked(hex[c >> 4], f);
+			putc_unlocked(hex[c & 0xf], f);
+		} else {
+			putc_unlocked(c, f);
+		}
+	}
+	putc_unlocked('"', f);
+}
+
+/* The value of a number of @type in @slot, as the kernel extends it. */
+static __u64 arg_extend(__u64 v, unsigned int type)
+{
+	switch (type) {
+	case KPT_T_U8: case KPT_T_X8:
+		return (__u8)v;
+	case KPT_T_U16: case KPT_T_X16:
+		return (__u16)v;
+	case KPT_T_U32: case KPT_T_X32:
+		return (__u32)v;
+	case KPT_T_S8:
+		return (__u64)(__s64)(__s8)v;
+	case KPT_T_S16:
+		return (__u64)(__s64)(__s16)v;
+	case KPT_T_S32:
+		return (__u64)(__s64)(__s32)v;
+	default:
+		return v;
+	}
+}
+
+static bool type_is_signed(unsigned int type)
+{
+	return type >= KPT_T_S8 && type <= KPT_T_S64;
+}
+
+static bool type_is_unsigned(unsigned int type)
+{
+	return type <= KPT_T_U64;
+}
+
+/*
+ * The bytes of the string in @slot of record @e, or NULL when its slot
+ * points outside the record ("(bad)", as the module prints it).
+ */
+static const unsigned char *arg_str(const struct kpt_event *e, __u64 slot)
+{
+	if ((__u64)KPT_STR_OFF(slot) + KPT_STR_LEN(slot) > e->size ||
+	    KPT_STR_OFF(slot) < sizeof(*e))
+		return NULL;
+	return (const unsigned char *)e + KPT_STR_OFF(slot);
+}
+
+static void print_text_str(FILE *f, const struct kpt_event *e, __u64 slot)
+{
+	const unsigned char *s = arg_str(e, slot);
+	unsigned int i, n = KPT_STR_LEN(slot);
+
+	if (KPT_STR_FLAGS(slot) & KPT_STR_FAULT) {
+		fputs("(fault)", f);
+		return;
+	}
+	if (!s) {
+		fputs("(bad)", f);
+		return;
+	}
+	putc_unlocked('"', f);
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"' || s[i] == '\\') {
+			putc_unlocked('\\', f);
+			putc_unlocked(s[i], f);
+		} else if (s[i] >= 0x20 && s[i] < 0x7f) {
+			putc_unlocked(s[i], f);
+		} else {
+			fprintf(f, "\\x%02x", s[i]);
+		}
+	}
+	putc_unlocked('"', f);
+	if (KPT_STR_FLAGS(slot) & KPT_STR_TRUNC)
+		fputs("...", f);
+}
+
+/* A symbol argument: "sym+0xoff/0xsize [mod]" as %pS, or 0x<addr>. */
+static void print_sym(FILE *f, const struct event_fmt *fmt, __u64 addr,
+		      bool json)
+{
+	const struct ksym *sym = NULL;
+	__u64 off;
+
+	if (addr)
+		sym = ksyms__find(fmt->ksyms, addr, &off);
+	if (json)
+		putc_unlocked('"', f);
+	if (!sym) {
+		fprintf(f, "0x%llx", (unsigned long long)addr);
+	} else {
+		if (json)
+			print_json_chars(f, sym->name, (size_t)-1);
+		else
+			fputs(sym->name, f);
+		fprintf(f, "+0x%llx/0x%llx", (unsigned long long)off,
+			(unsigned long long)sym->size);
+		if (sym->module) {
+			fputs(" [", f);
+			if (json)
+				print_json_chars(f, sym->module, (size_t)-1);
+			else
+				fputs(sym->module, f);
+			putc_unlocked(']', f);
+		}
+	}
+	if (json)
+		putc_unlocked('"', f);
+}
+
+/*
+ * How argument @i of a record of probe @p is shown: *@arg its name and
+ * type; false when it is not shown (a legacy probe's registers past the
+ * function's parameters). Without a spec for it: "arg<i>", x64.
+ */
+static bool arg_desc(const struct probe *p, unsigned int i,
+		     struct probe_arg *arg)
+{
+	if (p && p->spec && i < p->nargs) {
+		*arg = p->args[i];
+		return true;
+	}
+	if (p && p->spec && i < p->spec->nargs)
+		return false;
+	snprintf(arg->name, sizeof(arg->name), "arg%u", i);
+	arg->type = KPT_T_X64;
+	return true;
+}
+
+/* " name=value" for each argument, as the module's trace prints them. */
+static void print_text_args(const struct event_fmt *fmt,
+			    const struct kpt_event *e, const struct probe *p,
+			    const __u64 *slots)
+{
+	struct probe_arg arg;
+	FILE *f = fmt->out;
+	unsigned int i;
+	__u64 v;
+
+	for (i = 0; i < e->nr_args; i++) {
+		if (!arg_desc(p, i, &arg))
+			continue;
+		fprintf(f, " %s=", arg.name);
+		v = arg_extend(slots[i], arg.type);
+		if (kpt_type_is_string(arg.type))
+			print_text_str(f, e, slots[i]);
+		else if (arg.type == KPT_T_SYMBOL)
+			print_sym(f, fmt, v, false);
+		else if (type_is_signed(arg.type))
+			fprintf(f, "%lld", (long long)v);
+		else if (type_is_unsigned(arg.type))
+			fprintf(f, "%llu", (unsigned long long)v);
+		else
+			fprintf(f, "0x%llx", (unsigned long long)v);
+	}
+}
+
+/* "fields":{"name":value,...}: numbers, "0x.." strings, strings, null */
+static void print_json_fields(const struct event_fmt *fmt,
+			      const struct kpt_event *e,
+			      const struct probe *p, const __u64 *slots)
+{
+	const unsigned char *s;
+	struct probe_arg arg;
+	FILE *f = fmt->out;
+	unsigned int i;
+	bool first = true;
+	__u64 v;
+
+	fputs(",\"fields\":{", f);
+	for (i = 0; i < e->nr_args; i++) {
+		if (!arg_desc(p, i, &arg))
+			continue;
+		if (!first)
+			putc_unlocked(',', f);
+		first = false;
+		print_json_str(f, arg.name, sizeof(arg.name));
+		putc_unlocked(':', f);
+		v = arg_extend(slots[i], arg.type);
+		if (kpt_type_is_string(arg.type)) {
+			s = arg_str(e, slots[i]);
+			if ((KPT_STR_FLAGS(slots[i]) & KPT_STR_FAULT) || !s)
+				fputs("null", f);
+			else
+				print_json_bytes(f, s, KPT_STR_LEN(slots[i]));
+			if (s && (KPT_STR_FLAGS(slots[i]) & KPT_STR_TRUNC)) {
+				putc_unlocked(',', f);
+				putc_unlocked('"', f);
+				print_json_chars(f, arg.name, sizeof(arg.name));
+				fputs("_truncated\":true", f);
+			}
+		} else if (arg.type == KPT_T_SYMBOL) {
+			print_sym(f, fmt, v, true);
+		} else if (type_is_signed(arg.type)) {
+			fprintf(f, "%lld", (long long)v);
+		} else if (type_is_unsigned(arg.type)) {
+			fprintf(f, "%llu", (unsigned long long)v);
+		} else {
+			fprintf(f, "\"0x%llx\"", (unsigned long long)v);
+		}
+	}
+	putc_unlocked('}', f);
+}
+
 static void print_text_head(const struct event_fmt *fmt,
 			    const struct kpt_event *e)
 {
@@ -168,13 +403,14 @@ static void print_text_frame(const struct event_fmt *fmt,
 static void print_text_entry(const struct event_fmt *fmt,
 			     const struct kpt_event *e)
 {
-	const __u64 *args = event__args(e), *stack = event__stack(e);
+	const __u64 *stack = event__stack(e);
+	const struct probe *p;
 	FILE *f = fmt->out;
 	unsigned int i;
 
 	print_text_head(fmt, e);
-	for (i = 0; i < e->nr_args; i++)
-		fprintf(f, " arg%u=0x%llx", i, (unsigned long long)args[i]);
+	p = probes__find(fmt->probes, e->probe_id);
+	print_text_args(fmt, e, p, event__args(e));
 	putc_unlocked('\n', f);
 	if (!fmt->stack || !e->nr_stack)
 		return;
@@ -189,10 +425,14 @@ static void print_text_return(const struct event_fmt *fmt,
 			      const struct kpt_event *e)
 {
 	const struct kpt_ret *r = (const void *)e->data;
+	const struct probe *p;
 
 	print_text_head(fmt, e);
-	fprintf(fmt->out, " ret=%lld lat_ns=%llu\n", (long long)r->ret,
+	fprintf(fmt->out, " ret=%lld lat_ns=%llu", (long long)r->ret,
 		(unsigned long long)r->lat_ns);
+	p = probes__find(fmt->probes, e->probe_id);
+	print_text_args(fmt, e, p, e->data + KPT_RET_SLOTS);
+	putc_unlocked('\n', fmt->out);
 }
 
 static void print_json_head(const struct event_fmt *fmt,
@@ -239,18 +479,29 @@ static void print_json_frame(const struct event_fmt *fmt,
 	}
 }
 
-static void print_json_entry(const struct event_fmt *fmt,
-			     const struct kpt_event *e)
+static void print_json_args(const struct event_fmt *fmt,
+			    const struct kpt_event *e, const __u64 *args)
 {
-	const __u64 *args = event__args(e), *stack = event__stack(e);
 	FILE *f = fmt->out;
 	unsigned int i;
 
-	print_json_head(fmt, e, "entry");
 	fputs(",\"args\":[", f);
 	for (i = 0; i < e->nr_args; i++)
 		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)args[i]);
 	putc_unlocked(']', f);
+	print_json_fields(fmt, e, probes__find(fmt->probes, e->probe_id),
+			  args);
+}
+
+static void print_json_entry(const struct event_fmt *fmt,
+			     const struct kpt_event *e)
+{
+	const __u64 *stack = event__stack(e);
+	FILE *f = fmt->out;
+	unsigned int i;
+
+	print_json_head(fmt, e, "entry");
+	print_json_args(fmt, e, event__args(e));
 	if (fmt->stack) {
 		fputs(",\"stack\":[", f);
 		for (i = 0; i < e->nr_stack; i++) {
@@ -271,9 +522,12 @@ static void print_json_return(const struct event_fmt *fmt,
 	const struct kpt_ret *r = (const void *)e->data;
 
 	print_json_head(fmt, e, "return");
-	fprintf(fmt->out, ",\"ret\":%lld,\"lat_ns\":%llu,\"entry_ts_ns\":%llu}\n",
+	fprintf(fmt->out, ",\"ret\":%lld,\"lat_ns\":%llu,\"entry_ts_ns\":%llu",
 		(long long)r->ret, (unsigned long long)r->lat_ns,
 		(unsigned long long)r->entry_ts_ns);
+	if (e->nr_args)
+		print_json_args(fmt, e, e->data + KPT_RET_SLOTS);
+	fputs("}\n", fmt->out);
 }
 
 static void print_lost(const struct event_fmt *fmt, const struct kpt_event *e)

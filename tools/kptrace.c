@@ -23,20 +23,18 @@
 #include <uapi/kptrace.h>
 
 #include "event.h"
+#include "kbtf.h"
 #include "ksyms.h"
+#include "paths.h"
+#include "probecmd.h"
 #include "probes.h"
+#include "pstats.h"
 #include "stats.h"
 
 #define KPTRACE_VERSION	"0.1"
 
 #define READ_BUF_SIZE	(1024 * 1024)	/* one read(): many records */
 #define OUT_BUF_SIZE	(1024 * 1024)	/* stdio buffer of stdout */
-
-/* Each can be replaced by an environment variable, for tests. */
-#define DEVICE_PATH	"/dev/kptrace"
-#define KALLSYMS_PATH	"/proc/kallsyms"
-#define PROBES_PATH	"/sys/kernel/debug/kptrace/probes"
-#define STATS_PATH	"/sys/kernel/debug/kptrace/stats"
 
 #define EXIT_USAGE	2
 
@@ -147,13 +145,6 @@ static const struct option long_opts[] = {
 	{ "version",	no_argument,		NULL, 'V' },
 	{ NULL,		0,			NULL, 0 },
 };
-
-static const char *path_from_env(const char *var, const char *def)
-{
-	const char *path = getenv(var);
-
-	return path && *path ? path : def;
-}
 
 static int usage_error(const char *fmt, ...)
 {
@@ -495,6 +486,10 @@ static size_t records__handle(struct sink *sink, char *buf, size_t len,
 		if (keep) {
 			if (sink->fd < 0)
 				event__print(&sink->fmt, e);
+			else if (e->type == KPT_EV_ENTRY ||
+				 e->type == KPT_EV_RETURN)
+				/* learns probes added since: for FILE.probes */
+				probes__find(sink->fmt.probes, e->probe_id);
 			else if (out != off)
 				memmove(buf + out, e, e->size);
 			out += e->size;
@@ -686,17 +681,70 @@ static void summary__print(const struct source *src, const struct sink *sink)
 	fputc('\n', stderr);
 }
 
+/*
+ * The probes listing that names the records: FILE.probes next to a
+ * replayed FILE when there is one (saved by -w, with the BTF names of
+ * legacy probes in it), else the module's. *@saved says which.
+ */
+static const char *probes__path(const char *replay, char *buf, size_t len,
+				bool *saved)
+{
+	*saved = false;
+	if (replay && strcmp(replay, "-")) {
+		snprintf(buf, len, "%s.probes", replay);
+		if (!access(buf, R_OK)) {
+			*saved = true;
+			return buf;
+		}
+	}
+	return path_from_env("KPTRACE_PROBES", PROBES_PATH);
+}
+
+/* -w FILE: the probes listing goes to FILE.probes, for -r elsewhere. */
+static int probes__save_for(const struct sink *sink, struct probes *probes)
+{
+	char path[4096];
+	FILE *f;
+	int fd, ret;
+
+	if (sink->fd <= STDOUT_FILENO)
+		return 0;
+	snprintf(path, sizeof(path), "%s.probes", sink->path);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		fprintf(stderr, "kptrace: cannot create %s: %s\n", path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	ret = probes__save(probes, f);
+	if (fclose(f) || ret) {
+		fprintf(stderr, "kptrace: cannot write %s\n", path);
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct source src = { .fd = -1, .size = -1 };
 	struct sink sink = { .fd = -1 };
 	struct ksyms *ksyms = NULL;
 	struct probes *probes = NULL;
+	struct kbtf *btf = NULL;
 	size_t buf_size = READ_BUF_SIZE;
 	static char out_buf[OUT_BUF_SIZE];
+	const char *kallsyms, *probes_path;
+	char path_buf[4096];
 	struct kpt_info info;
+	bool saved_probes;
 	char *buf = NULL;
 	int err;
+
+	if (argc > 1 && !strcmp(argv[1], "probe"))
+		return probecmd__main(argc - 1, argv + 1);
 
 	err = parse_args(argc, argv);
 	if (err >= 0)
@@ -723,36 +771,41 @@ int main(int argc, char **argv)
 			buf_size = info.max_record;
 	}
 
+	/* BTF names legacy probes, unless a saved listing already does */
+	probes_path = probes__path(env.replay_path, path_buf, sizeof(path_buf),
+				   &saved_probes);
+	if (!saved_probes)
+		btf = kbtf__new(path_from_env("KPTRACE_BTF_DIR", BTF_DIR));
+	probes = probes__load(probes_path, btf, env.quiet);
+	if (!probes) {
+		fputs("kptrace: out of memory\n", stderr);
+		goto cleanup;
+	}
+	sink.fmt.probes = probes;
+
 	if (env.save_path) {
 		sink.path = env.save_path;
-		if (sink__open_file(&sink))
+		if (sink__open_file(&sink) || probes__save_for(&sink, probes))
 			goto cleanup;
 	} else {
-		const char *path = path_from_env("KPTRACE_KALLSYMS",
-						 KALLSYMS_PATH);
-
-		probes = probes__load(path_from_env("KPTRACE_PROBES",
-						    PROBES_PATH));
-		if (!probes) {
-			fputs("kptrace: out of memory\n", stderr);
-			goto cleanup;
-		}
-		if (!env.no_stack) {
-			ksyms = ksyms__load(path);
-			if (!ksyms)
-				fprintf(stderr,
-					"kptrace: cannot read %s (%s): call traces will show bare addresses\n",
-					path, strerror(errno));
-			else if (!ksyms__count(ksyms))
-				fprintf(stderr,
-					"kptrace: %s shows no addresses (kptr_restrict?): call traces will show bare addresses\n",
-					path);
+		kallsyms = path_from_env("KPTRACE_KALLSYMS", KALLSYMS_PATH);
+		/* for call traces and symbol arguments */
+		ksyms = ksyms__load(kallsyms);
+		if (env.no_stack) {
+			/* symbol arguments show as 0x... without it */
+		} else if (!ksyms) {
+			fprintf(stderr,
+				"kptrace: cannot read %s (%s): call traces will show bare addresses\n",
+				kallsyms, strerror(errno));
+		} else if (!ksyms__count(ksyms)) {
+			fprintf(stderr,
+				"kptrace: %s shows no addresses (kptr_restrict?): call traces will show bare addresses\n",
+				kallsyms);
 		}
 		sink.fmt.out = stdout;
 		sink.fmt.json = env.json;
 		sink.fmt.stack = !env.no_stack;
 		sink.fmt.ksyms = ksyms;
-		sink.fmt.probes = probes;
 	}
 
 	buf = malloc(buf_size);
@@ -778,8 +831,14 @@ int main(int argc, char **argv)
 			strerror(errno));
 		err = 1;
 	}
+	/* again: probes added while tracing, and deleted ones kept */
+	if (probes__save_for(&sink, probes))
+		err = 1;
 	if (!env.quiet)
 		summary__print(&src, &sink);
+	if (!env.quiet && src.device)
+		pstats__print(path_from_env("KPTRACE_PROBE_STATS",
+					    PROBE_STATS_PATH), stderr);
 	if (env.stats && src.device)
 		stats__show(stderr, false);
 
@@ -794,5 +853,6 @@ cleanup:
 	free(buf);
 	ksyms__free(ksyms);
 	probes__free(probes);
+	kbtf__free(btf);
 	return err;
 }

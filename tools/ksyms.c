@@ -245,3 +245,37 @@ const struct ksym *ksyms__find(const struct ksyms *ksyms, __u64 addr,
 		*offset = addr - sym->addr;
 	return sym;
 }
+
+int ksyms__lookup_name(const char *path, const char *mod, const char *name,
+		       __u64 *addr)
+{
+	size_t cap = 0, nlen = strlen(name), mlen = mod ? strlen(mod) : 0;
+	char *line = NULL, *p, *end;
+	int found = 0;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		__u64 a = strtoull(line, &end, 16);
+
+		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		p = end + 3;
+		if (strncmp(p, name, nlen))
+			continue;
+		p += nlen;
+		if (*p && !strchr(" \t\n", *p))
+			continue;
+		p += strspn(p, " \t");
+		if (mlen ? (*p != '[' || strncmp(p + 1, mod, mlen) ||
+			    p[mlen + 1] != ']') : *p == '[')
+			continue;
+		if (!found++)
+			*addr = a;
+	}
+	free(line);
+	fclose(f);
+	return found;
+}

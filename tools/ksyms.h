@@ -32,4 +32,12 @@ size_t ksyms__count(const struct ksyms *ksyms);
 const struct ksym *ksyms__find(const struct ksyms *ksyms, __u64 addr,
 			       __u64 *offset);
 
+/*
+ * Scans the kallsyms file @path for symbols of any type named @name, of
+ * module @mod (NULL or "": vmlinux). Returns how many there are, with the
+ * address of the first in *@addr, or -errno when @path cannot be read.
+ */
+int ksyms__lookup_name(const char *path, const char *mod, const char *name,
+		       __u64 *addr);
+
 #endif /* __KPTRACE_KSYMS_H */

@@ -1,33 +1,322 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * probes: probe id -> name, from /sys/kernel/debug/kptrace/probes, whose
- * lines are
+ * probes: what the module's probes are, from its probes listing,
+ * /sys/kernel/debug/kptrace/probes, whose lines are
  *
- *	"<id> <spec> <sym>+0x<off>/0x<size> <kprobe|kretprobe> <mode> hits=<n> missed=<n>"
+ *	"SPEC # id=N [label=L] at=WHERE kprobe|kretprobe MODE hits=N missed=N"
  *
- * Only the first two fields are used.
+ * SPEC is in the language a write to /dev/kptrace takes; kpt_spec_parse()
+ * (module/spec.c, built into the tool too) gives the names and types of
+ * the arguments that records carry. Events carry L when given, else the
+ * spec's name. Ids are never reused while the module stays loaded, but
+ * may be large and sparse: the table is sorted by id.
+ *
+ * Legacy probes (name=/address= module parameters) record arg0.. =
+ * $arg1..:x64; at a function's entry, when BTF knows the function, they
+ * are shown with the parameters' names and types instead. A saved
+ * FILE.probes carries that as "# id=N btf=NAME:TYPE,..." lines, so that
+ * -r shows the same on a machine without that kernel's BTF.
  */
-#include <stdbool.h>
-#include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <uapi/kptrace.h>
-
+#include "kbtf.h"
 #include "probes.h"
-
-#define PROBE_NAME_LEN	128
-#define KPT_MAX_IDS	KPT_MAX_LIVE_PROBES	/* ids below this are named */
 
 struct probes {
 	char *path;
-	bool reread[KPT_MAX_IDS];		/* re-read once per id */
-	char names[KPT_MAX_IDS][PROBE_NAME_LEN];	/* "" = unknown */
+	struct kbtf *btf;
+	bool quiet;
+	bool btf_said;		/* "no BTF" said once */
+	size_t nr, cap;
+	struct probe *tab;	/* sorted by id */
 };
 
+long probes__split_line(const char *line, size_t *spec_len,
+			const char **label, size_t *label_len)
+{
+	const char *comment = strstr(line, " # id="), *l, *end;
+	unsigned long id;
+	char *p;
+
+	*label = NULL;
+	*label_len = 0;
+	if (!comment)
+		return -1;
+	*spec_len = comment - line;
+	errno = 0;
+	id = strtoul(comment + 6, &p, 10);
+	if (p == comment + 6 || errno || id > 0xffffffffUL ||
+	    (*p && *p != ' ' && *p != '\n'))
+		return -1;
+	l = strstr(p, " label=");
+	if (l) {
+		l += 7;
+		end = l + strcspn(l, " \t\n");
+		if (end > l) {
+			*label = l;
+			*label_len = end - l;
+		}
+	}
+	return (long)id;
+}
+
+int probes__parse_spec(const char *spec_text, size_t len,
+		       struct kpt_spec *spec)
+{
+	char buf[KPT_SPEC_LINE_MAX];
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, spec_text, len);
+	buf[len] = '\0';
+	ret = kpt_spec_parse(buf, spec);
+	if (ret && buf[0] == 'r' && (buf[1] == ':' || buf[1] == ' ')) {
+		buf[0] = 'p';
+		ret = kpt_spec_parse(buf, spec);
+		if (!ret)
+			spec->kind = KPT_SPEC_RETURN;
+	}
+	return ret;
+}
+
+static void probe__clear(struct probe *p)
+{
+	free(p->line);
+	free(p->label);
+	free(p->spec);
+	free(p->args);
+	free(p->btf_note);
+	memset(p, 0, sizeof(*p));
+}
+
+/* arg0=$arg1:x64 arg1=$arg2:x64 ...: what name=/address= probes record */
+static bool probe__is_legacy(const struct kpt_spec *spec)
+{
+	unsigned int i;
+	char name[16];
+
+	if (!spec->nargs)
+		return false;
+	for (i = 0; i < spec->nargs; i++) {
+		const struct kpt_fetch *f = &spec->args[i];
+
+		snprintf(name, sizeof(name), "arg%u", i);
+		if (strcmp(f->name, name) || f->base != KPT_FB_ARG ||
+		    f->index != i + 1 || f->nderef || f->type != KPT_T_X64)
+			return false;
+	}
+	return !spec->ncond;
+}
+
+/* The arguments as the spec says. */
+static int probe__args_from_spec(struct probe *p)
+{
+	unsigned int i;
+
+	p->nargs = p->spec->nargs;
+	p->args = calloc(p->nargs ? p->nargs : 1, sizeof(*p->args));
+	if (!p->args)
+		return -ENOMEM;
+	for (i = 0; i < p->nargs; i++) {
+		memcpy(p->args[i].name, p->spec->args[i].name,
+		       sizeof(p->args[i].name));
+		p->args[i].type = p->spec->args[i].type;
+	}
+	return 0;
+}
+
+/*
+ * A legacy probe at a function's entry shows the function's parameters
+ * that are in registers, as many as it records.
+ */
+static void probe__args_from_btf(struct probes *probes, struct probe *p)
+{
+	const struct kpt_spec *spec = p->spec;
+	const char *why = NULL;
+	struct kbtf_func fn;
+	unsigned int i, n = 0;
+	char want[16], *note, *q;
+	int ret;
+
+	if (!probes->btf || !p->legacy || !spec->sym[0] || spec->offset)
+		return;
+	ret = kbtf__func(probes->btf, spec->mod, spec->sym, &fn, &why);
+	if (ret == -ENODATA) {
+		if (!probes->quiet && !probes->btf_said)
+			fprintf(stderr,
+				"kptrace: no BTF (%s): legacy probes show arg0.. as recorded\n",
+				why);
+		probes->btf_said = true;
+		return;
+	}
+	if (ret)
+		return;
+	for (n = 0; n < fn.nparams && n < p->nargs; n++) {
+		snprintf(want, sizeof(want), "$arg%u", n + 1);
+		if (!fn.params[n].name[0] || fn.params[n].type < 0 ||
+		    strcmp(fn.params[n].fetch, want))
+			break;
+	}
+	if (!n)
+		return;
+	note = malloc(64 + n * (KPT_SPEC_NAME_LEN + 10));
+	if (!note)
+		return;
+	/* past the parameters, the registers mean nothing: not shown */
+	if (!fn.vararg && n == fn.nparams)
+		p->nargs = n;
+	q = note + sprintf(note, "# id=%u btf=", p->id);
+	for (i = 0; i < n; i++) {
+		snprintf(p->args[i].name, sizeof(p->args[i].name), "%s",
+			 fn.params[i].name);
+		p->args[i].type = fn.params[i].type;
+		q += sprintf(q, "%s%s:%s", i ? "," : "", p->args[i].name,
+			     kpt_type_names[p->args[i].type]);
+	}
+	sprintf(q, " shown=%u", p->nargs);
+	free(p->btf_note);
+	p->btf_note = note;
+}
+
+/* "# id=N btf=NAME:TYPE,... shown=N", as probes__save() writes it */
+static void probe__apply_note(struct probe *p, const char *note)
+{
+	const char *q = strstr(note, " btf=");
+	unsigned int i = 0, t;
+	size_t len, tlen;
+	char *end;
+
+	if (!q || !p->spec || !p->legacy)
+		return;
+	q += 5;
+	while (*q && *q != ' ' && *q != '\n' && i < p->spec->nargs) {
+		len = strcspn(q, ":, \n");
+		if (q[len] != ':' || !len || len >= KPT_SPEC_NAME_LEN)
+			return;
+		tlen = strcspn(q + len + 1, ", \n");
+		for (t = 0; t < KPT_T_NR; t++)
+			if (strlen(kpt_type_names[t]) == tlen &&
+			    !strncmp(kpt_type_names[t], q + len + 1, tlen))
+				break;
+		if (t == KPT_T_NR)
+			return;
+		memcpy(p->args[i].name, q, len);
+		p->args[i].name[len] = '\0';
+		p->args[i].type = t;
+		i++;
+		q += len + 1 + tlen;
+		if (*q == ',')
+			q++;
+	}
+	q = strstr(q, " shown=");
+	if (q) {
+		t = strtoul(q + 7, &end, 10);
+		if (end > q + 7 && t <= p->spec->nargs)
+			p->nargs = t;
+	}
+	free(p->btf_note);
+	p->btf_note = strndup(note, strcspn(note, "\n"));
+}
+
+static struct probe *probes__lookup(struct probes *probes, __u32 id)
+{
+	size_t lo = 0, hi = probes->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (probes->tab[mid].id == id)
+			return &probes->tab[mid];
+		if (probes->tab[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The entry of @id, made (unknown) if there is none. */
+static struct probe *probes__get(struct probes *probes, __u32 id)
+{
+	struct probe *p = probes__lookup(probes, id);
+	size_t at;
+
+	if (p)
+		return p;
+	if (probes->nr == probes->cap) {
+		size_t cap = probes->cap ? probes->cap * 2 : 64;
+
+		p = realloc(probes->tab, cap * sizeof(*p));
+		if (!p)
+			return NULL;
+		probes->tab = p;
+		probes->cap = cap;
+	}
+	for (at = probes->nr; at && probes->tab[at - 1].id > id; at--)
+		;
+	memmove(&probes->tab[at + 1], &probes->tab[at],
+		(probes->nr - at) * sizeof(*p));
+	probes->nr++;
+	p = &probes->tab[at];
+	memset(p, 0, sizeof(*p));
+	p->id = id;
+	return p;
+}
+
+/* One line of the listing. Returns -ENOMEM, else 0. */
+static int probes__add_line(struct probes *probes, const char *line)
+{
+	struct kpt_spec *spec;
+	size_t spec_len, label_len, len = strcspn(line, "\n");
+	const char *label;
+	struct probe *p;
+	long id;
+
+	id = probes__split_line(line, &spec_len, &label, &label_len);
+	if (id < 0)
+		return 0;
+	spec = malloc(sizeof(*spec));
+	if (!spec)
+		return -ENOMEM;
+	if (probes__parse_spec(line, spec_len, spec)) {
+		free(spec);
+		spec = NULL;
+	}
+	p = probes__get(probes, (__u32)id);
+	if (!p) {
+		free(spec);
+		return -ENOMEM;
+	}
+	probe__clear(p);
+	p->id = (__u32)id;
+	p->known = true;
+	p->spec = spec;
+	p->line = strndup(line, len);
+	if (label)
+		p->label = strndup(label, label_len);
+	else if (spec)
+		p->label = strdup(spec->name);
+	else
+		p->label = NULL;
+	if (!p->line || (!p->label && (label || spec)))
+		return -ENOMEM;
+	if (!spec)
+		return 0;
+	p->legacy = probe__is_legacy(spec);
+	if (probe__args_from_spec(p))
+		return -ENOMEM;
+	return 0;
+}
+
+/* (Re)reads the listing; "# id=N btf=" notes apply after all lines. */
 static void probes__read(struct probes *probes)
 {
-	char line[512];
+	char *line = NULL, **notes = NULL, **tmp;
+	size_t cap = 0, nnotes = 0, i;
+	struct probe *p;
 	FILE *f;
 
 	if (!probes->path)
@@ -35,46 +324,45 @@ static void probes__read(struct probes *probes)
 	f = fopen(probes->path, "re");
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *end, *name, *comment, *label;
-		unsigned long id;
-		size_t len;
-
-		/*
-		 * "p:GROUP/NAME TARGET ARGS... # id=N [label=LABEL] ...":
-		 * events carry LABEL when given, else NAME.
-		 */
-		comment = strstr(line, " # id=");
-		if (!comment)
+	while (getline(&line, &cap, f) > 0) {
+		if (!strncmp(line, "# id=", 5)) {
+			tmp = realloc(notes, (nnotes + 1) * sizeof(*notes));
+			if (!tmp)
+				break;
+			notes = tmp;
+			notes[nnotes] = strdup(line);
+			if (notes[nnotes])
+				nnotes++;
 			continue;
-		id = strtoul(comment + 6, &end, 10);
-		if (end == comment + 6 || id >= KPT_MAX_IDS)
-			continue;
-		label = strstr(comment, " label=");
-		if (label) {
-			name = label + 7;
-		} else {
-			name = strchr(line, '/');
-			if (!name || name > comment)
-				continue;
-			name++;
 		}
-		len = strcspn(name, " \t\n");
-		if (!len || len >= PROBE_NAME_LEN)
-			continue;
-		memcpy(probes->names[id], name, len);
-		probes->names[id][len] = '\0';
+		if (probes__add_line(probes, line))
+			break;
 	}
 	fclose(f);
+	free(line);
+	for (i = 0; i < probes->nr; i++) {
+		p = &probes->tab[i];
+		if (p->known && p->spec && !p->btf_note)
+			probe__args_from_btf(probes, p);
+	}
+	for (i = 0; i < nnotes; i++) {
+		p = probes__lookup(probes, strtoul(notes[i] + 5, NULL, 10));
+		if (p)
+			probe__apply_note(p, notes[i]);
+		free(notes[i]);
+	}
+	free(notes);
 }
 
-struct probes *probes__load(const char *path)
+struct probes *probes__load(const char *path, struct kbtf *btf, bool quiet)
 {
 	struct probes *probes;
 
 	probes = calloc(1, sizeof(*probes));
 	if (!probes)
 		return NULL;
+	probes->btf = btf;
+	probes->quiet = quiet;
 	if (path) {
 		probes->path = strdup(path);
 		if (!probes->path) {
@@ -88,24 +376,54 @@ struct probes *probes__load(const char *path)
 
 void probes__free(struct probes *probes)
 {
+	size_t i;
+
 	if (!probes)
 		return;
+	for (i = 0; i < probes->nr; i++)
+		probe__clear(&probes->tab[i]);
+	free(probes->tab);
 	free(probes->path);
 	free(probes);
 }
 
+const struct probe *probes__find(struct probes *probes, __u32 id)
+{
+	struct probe *p;
+
+	if (!probes)
+		return NULL;
+	p = probes__lookup(probes, id);
+	if (!p) {
+		/* not seen yet: read the file again, once for this id */
+		probes__read(probes);
+		p = probes__lookup(probes, id);
+		if (!p)
+			p = probes__get(probes, id);
+	}
+	return p && p->known ? p : NULL;
+}
+
 const char *probes__name(struct probes *probes, __u32 id)
 {
+	const struct probe *p = probes__find(probes, id);
 	static char fallback[32];
 
-	if (probes && id < KPT_MAX_IDS) {
-		if (!probes->names[id][0] && !probes->reread[id]) {
-			probes->reread[id] = true;
-			probes__read(probes);
-		}
-		if (probes->names[id][0])
-			return probes->names[id];
-	}
+	if (p && p->label)
+		return p->label;
 	snprintf(fallback, sizeof(fallback), "probe%u", id);
 	return fallback;
+}
+
+int probes__save(struct probes *probes, FILE *f)
+{
+	size_t i;
+
+	for (i = 0; probes && i < probes->nr; i++)
+		if (probes->tab[i].known)
+			fprintf(f, "%s\n", probes->tab[i].line);
+	for (i = 0; probes && i < probes->nr; i++)
+		if (probes->tab[i].known && probes->tab[i].btf_note)
+			fprintf(f, "%s\n", probes->tab[i].btf_note);
+	return fflush(f) || ferror(f) ? -EIO : 0;
 }

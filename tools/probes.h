@@ -1,22 +1,74 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * probes: probe id -> name, from /sys/kernel/debug/kptrace/probes.
+ * probes: what the module's probes are, from its probes listing: id ->
+ * label (the name events carry), parsed spec (names and types of the
+ * arguments), and the line itself.
  */
 #ifndef __KPTRACE_PROBES_H
 #define __KPTRACE_PROBES_H
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <linux/types.h>
+
+#include "spec.h"
+
+struct kbtf;
+
+/* How one argument of a record is shown. */
+struct probe_arg {
+	char name[KPT_SPEC_NAME_LEN];
+	__u8 type;		/* enum kpt_fetch_type */
+};
+
+struct probe {
+	__u32 id;
+	bool known;		/* in the listing; else only "probe<id>" */
+	bool legacy;		/* name=/address= shape: arg0.. = $arg1..:x64 */
+	char *line;		/* the listing's line, without the newline */
+	char *label;		/* events carry this */
+	struct kpt_spec *spec;	/* NULL if the line did not parse */
+	unsigned int nargs;	/* args[] shown; past them: argN=0x.. */
+	struct probe_arg *args;
+	char *btf_note;		/* "# id=N btf=..." line for FILE.probes */
+};
 
 struct probes;
 
-/* Never fails for lack of the file: names then fall back to "probe<id>". */
-struct probes *probes__load(const char *path);
+/*
+ * Never fails for lack of the file: names then fall back to "probe<id>".
+ * @btf (may be NULL) names the arguments of legacy probes from BTF.
+ * Returns NULL only when out of memory.
+ */
+struct probes *probes__load(const char *path, struct kbtf *btf, bool quiet);
 void probes__free(struct probes *probes);
 
 /*
- * The probe's name (its spec, as given to the module). An id not seen yet
- * makes it re-read the file once, in case it was not there at start.
+ * The probe of @id, or NULL when the listing does not have it. An id not
+ * seen yet makes it re-read the file once, in case it came later.
  */
+const struct probe *probes__find(struct probes *probes, __u32 id);
+
+/* The name events of @id carry: the label, or "probe<id>". */
 const char *probes__name(struct probes *probes, __u32 id);
+
+/* Every known probe, in id order, for saving FILE.probes. */
+int probes__save(struct probes *probes, FILE *f);
+
+/*
+ * Splits a listing line "SPEC # id=N [label=L] ...": *@spec_len is the
+ * length of the spec part. Returns the id or -1 when there is no id=.
+ * *@label (not NUL-terminated, *@label_len bytes) is NULL without label=.
+ */
+long probes__split_line(const char *line, size_t *spec_len,
+			const char **label, size_t *label_len);
+
+/*
+ * kpt_spec_parse() of a listing's spec part. A legacy retprobe at an offset
+ * is listed as "r:... SYM+0xOFF ...", which the language refuses: parsed
+ * as a 'p' line, then kind 'r'.
+ */
+int probes__parse_spec(const char *spec_text, size_t len,
+		       struct kpt_spec *spec);
 
 #endif /* __KPTRACE_PROBES_H */

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pstats: the per-probe counters of /sys/kernel/debug/kptrace/probe_stats.
+ * Per probe, a total line
+ *
+ *	"NAME calls=N events=N filtered=N recorded=N full=N overwritten=N
+ *	 nested=N too_big=N num_fault=N str_fault=N str_trunc=N
+ *	 stack_trunc=N missed=N maxactive_missed=N"
+ *
+ * then "NAME cpuK calls=..." lines, which the summary leaves out. Fields
+ * this reader does not know are ignored, and missing ones count 0.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pstats.h"
+
+enum {
+	PS_CALLS, PS_EVENTS, PS_FILTERED, PS_RECORDED, PS_FULL,
+	PS_OVERWRITTEN, PS_NESTED, PS_TOO_BIG, PS_NUM_FAULT, PS_STR_FAULT,
+	PS_STR_TRUNC, PS_STACK_TRUNC, PS_MISSED, PS_MAXACTIVE, PS_NR
+};
+
+static const char * const ps_names[PS_NR] = {
+	"calls", "events", "filtered", "recorded", "full", "overwritten",
+	"nested", "too_big", "num_fault", "str_fault", "str_trunc",
+	"stack_trunc", "missed", "maxactive_missed",
+};
+
+/* Fills @v from the "key=value" fields of @p. */
+static void pstats__fields(char *p, unsigned long long *v)
+{
+	char *tok, *eq, *save = NULL;
+	unsigned int i;
+
+	for (tok = strtok_r(p, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		for (i = 0; i < PS_NR; i++)
+			if (!strcmp(tok, ps_names[i]))
+				v[i] = strtoull(eq + 1, NULL, 10);
+	}
+}
+
+static void pstats__line(FILE *f, const char *name, const unsigned long long *v)
+{
+	unsigned long long lost = v[PS_FULL] + v[PS_OVERWRITTEN] +
+				  v[PS_NESTED] + v[PS_TOO_BIG];
+	const char *sep = " (";
+	unsigned int i;
+
+	fprintf(f, "%-24s %10llu %10llu %10llu %9llu %9llu %9llu %9llu",
+		name, v[PS_CALLS], v[PS_EVENTS], v[PS_RECORDED],
+		v[PS_FILTERED], lost, v[PS_MISSED], v[PS_MAXACTIVE]);
+	for (i = PS_FULL; i <= PS_TOO_BIG; i++) {
+		if (!v[i])
+			continue;
+		fprintf(f, "%s%s %llu", sep, ps_names[i], v[i]);
+		sep = ", ";
+	}
+	if (lost)
+		fputc(')', f);
+	for (i = PS_NUM_FAULT; i <= PS_STACK_TRUNC; i++)
+		if (v[i])
+			fprintf(f, " %s=%llu", ps_names[i], v[i]);
+	fputc('\n', f);
+}
+
+int pstats__print(const char *path, FILE *f)
+{
+	unsigned long long v[PS_NR];
+	char *line = NULL, *rest;
+	size_t cap = 0, len;
+	bool header = false;
+	FILE *in;
+
+	in = fopen(path, "re");
+	if (!in)
+		return -errno;
+	while (getline(&line, &cap, in) > 0) {
+		len = strcspn(line, " \t\n");
+		if (!len)
+			continue;
+		rest = line + len;
+		rest += strspn(rest, " \t");
+		/* "NAME cpuK ...": per CPU, not in the summary */
+		if (!strncmp(rest, "cpu", 3) && rest[3] >= '0' && rest[3] <= '9')
+			continue;
+		line[len] = '\0';
+		memset(v, 0, sizeof(v));
+		pstats__fields(rest, v);
+		if (!header) {
+			fprintf(f, "%-24s %10s %10s %10s %9s %9s %9s %9s\n",
+				"PROBE", "CALLS", "EVENTS", "RECORDED",
+				"FILTERED", "LOST", "MISSED", "MAXACTIVE");
+			header = true;
+		}
+		pstats__line(f, line, v);
+	}
+	free(line);
+	fclose(in);
+	return 0;
+}
