@@ -17,9 +17,11 @@
 #   --timeout SEC    hard limit of the guest (default 5400, env BENCH_TIMEOUT)
 #   --logdir DIR     where logs and results go (default /tmp/kptrace-bench.*)
 #   --report FILE    only print the tables of an earlier results.txt
+#   --rev REV        benchmark git revision REV (git archive) instead of
+#                    the working tree
 #   --guest-cmd CMD  boot the same guest but run CMD (bash) instead of the
-#                    benchmark, e.g. to look at it with perf; the tree is
-#                    at /root/kptrace-bench/src, built
+#                    benchmark, e.g. to look at it with perf; it starts
+#                    in the built tree (kptrace.ko, selftests/bench/*.ko)
 #
 # Steps: copy this tree's sources into the chroot, build kptrace.ko,
 # tools/kptrace, kpt_bench.ko and kpt_floor.ko there with the kernel's own
@@ -48,6 +50,7 @@ timeout=${BENCH_TIMEOUT:-5400}
 logdir=
 report_only=
 guest_cmd_opt=
+src_rev=
 
 die() { echo "bench: error: $*" >&2; exit 2; }
 say() { echo "bench: $*"; }
@@ -64,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--logdir)	logdir=$2; shift ;;
 	--report)	report_only=$2; shift ;;
 	--guest-cmd)	guest_cmd_opt=$2; shift ;;
+	--rev)		src_rev=$2; shift ;;
 	-h|--help)	sed -n '3,/^set -e/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*)		die "unknown option: $1 (see --help)" ;;
 	esac
@@ -94,10 +98,17 @@ fi
 # The tree goes into the chroot as sources only (tracked and untracked,
 # not ignored): the working tree is what is measured, the build products
 # of the host's 6.1 builds stay out.
-work=/root/kptrace-bench
-rm -rf "${chroot_dir:?}$work"
+# One work directory per run, so that runs can share the chroot.
+mkdir -p "$chroot_dir/root"
+work=$(mktemp -d "$chroot_dir/root/kptrace-bench.XXXXXX")
+work=${work#"$chroot_dir"}
+trap 'rm -rf "${chroot_dir:?}$work"' EXIT
 mkdir -p "$chroot_dir$work/src" "$chroot_dir$work/out"
-if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+if [ -n "$src_rev" ]; then
+	git -C "$repo" archive --format=tar "$src_rev" |
+		tar -x -C "$chroot_dir$work/src"
+	rev=$(git -C "$repo" rev-parse --short "$src_rev")
+elif git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
 	(cd "$repo" && git ls-files -z -c -o --exclude-standard |
 		xargs -0 -I{} sh -c '[ ! -f "$1" ] || printf "%s\0" "$1"' _ {} |
 		cpio --null -pdm --quiet "$chroot_dir$work/src")
@@ -106,6 +117,12 @@ else
 	cp -a "$repo/." "$chroot_dir$work/src/"
 	rev=unknown
 fi
+# The bench's own files always come from here, so that an old revision
+# is measured the same way.
+cp -a "$here/." "$chroot_dir$work/src/selftests/bench/"
+find "$chroot_dir$work/src/selftests/bench" \( -name '*.o' -o -name '*.ko' \
+	-o -name '*.mod*' -o -name '.*.cmd' -o -name Module.symvers \
+	-o -name modules.order \) -delete
 
 # Everything that mounts runs in a private mount namespace: no mount is
 # left behind on the host, whatever happens.
@@ -141,15 +158,26 @@ if [ -n "$guest_cmd_opt" ]; then
 	printf '%s\n' "$guest_cmd_opt" >"$chroot_dir$work/guest-cmd.sh"
 	guest_cmd="cd $work/src && bash $work/guest-cmd.sh; echo BENCH-DONE"
 fi
+# tsc=reliable: a loaded host stalls the vCPUs, and the clocksource
+# watchdog then often declares the TSC unstable and moves the guest to the
+# HPET, whose every read is an emulated MMIO: every ktime_get_*() (kptrace
+# timestamps its records with one) becomes far dearer than on any real
+# machine, and differently in each boot.
+append="tsc=reliable"
 t0=$(date +%s)
+load0=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' '/')
 rc=0
 in_chroot sh -c 'cd /root && exec "$@"' sh \
 	timeout -k 20 "$timeout" vng --disable-kvm -r "/boot/vmlinuz-$kver" \
-	--memory 1G --cpus 2 --verbose --rwdir "/tmp/kptrace-bench-out=$work/out" \
+	--memory 1G --cpus 2 --verbose --append "$append" --rwdir "/tmp/kptrace-bench-out=$work/out" \
 	--exec "$guest_cmd" \
 	</dev/null >"$logdir/output.log" 2>"$logdir/console.log" || rc=$?
 say "guest ran $(($(date +%s) - t0)) s, exit code $rc"
 
+# The host's load: other QEMU guests share its CPUs and skew everything.
+[ ! -f "$chroot_dir$work/out/results.txt" ] ||
+	echo "M host_loadavg_before=$load0 host_loadavg_after=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' '/') host_cpus=$(nproc)" \
+		>>"$chroot_dir$work/out/results.txt"
 cp -a "$chroot_dir$work/out/." "$logdir/" 2>/dev/null || true
 fail=()
 [ "$rc" != 124 ] && [ "$rc" != 137 ] || fail+=("timeout after ${timeout}s")
@@ -162,6 +190,7 @@ if [ -s "$logdir/results.txt" ]; then
 	# The chroot's python3: the host may have none.
 	chroot "$chroot_dir" python3 "$work/src/selftests/bench/report.py" \
 		"$work/out/results.txt" --json "$work/out/bench.json" \
+		--json-shown "$logdir/bench.json" \
 		--source "$rev" \
 		--command "make bench BENCH_ARGS='--reps $reps --calls $calls --dd-count $dd_count --seed $seed'" |
 		tee "$logdir/table.txt"

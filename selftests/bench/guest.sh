@@ -87,7 +87,7 @@ stop_reader()
 	cat "$tmp/$name.cpu" 2>/dev/null || echo -1
 }
 
-# The kernel loop: N calls on CPU 0; prints "calls ns".
+# The kernel loop: N calls on CPU 0; prints "calls ns chunk_ns".
 run_loop()
 {
 	local line
@@ -95,7 +95,7 @@ run_loop()
 	taskset -c 0 sh -c "echo $1 >$RUN" || return 1
 	line=$(cat $RUN)
 	set -- $line
-	echo "${1#calls=} ${2#ns=}"
+	echo "${1#calls=} ${2#ns=} ${3#chunk_ns=}"
 }
 
 # Files grow until a reader has caught up: wait until SIZE is stable for
@@ -391,6 +391,7 @@ micro()
 	n=$1
 	ns=$2
 	result "phase=micro arm=$arm rep=$rep warm=$warm calls=$n ns=$ns" \
+		"chunk_ns=$3" \
 		"delivered=$del expected=$exp lost=$lost reader_ticks=$cpu" \
 		"bytes=$bytes $extra"
 }
@@ -544,7 +545,8 @@ meta "kernel=$(uname -r) cpus=$(nproc) mem_kb=$(awk '/MemTotal/ { print $2 }' /p
 meta "seed=$seed reps=$reps calls=$calls dd_count=$dd_count e2e_funcs=$E2E_READ,$E2E_WRITE"
 meta "ftrace_buffer_size_kb=$(cat $T/buffer_size_kb | tr ' ' '_') kptrace_bufsize_kb=default"
 meta "bpftrace=$(bpftrace --version 2>/dev/null | tr ' ' '_') perf=$(perf --version 2>/dev/null | tr ' ' '_') have_perf_trace=$have_perf strace=$(strace -V 2>/dev/null | head -n 1 | tr ' ' '_')"
-meta "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+meta "clocksource=$(cat $cs) tsc_khz=$(dmesg | grep -o 'Refined TSC clocksource calibration: [0-9.]* MHz\|Detected [0-9.]* MHz' | tail -n 1 | tr -dc '0-9.')"
 
 t0=$(date +%s)
 for round in $(seq 0 "$reps"); do
@@ -568,6 +570,6 @@ for round in $(seq 0 "$reps"); do
 	say "e2e round $round done after $(($(date +%s) - t0)) s"
 done
 decode
-meta "elapsed_s=$(($(date +%s) - t0))"
+meta "elapsed_s=$(($(date +%s) - t0)) clocksource_end=$(cat $cs)"
 rmmod kpt_bench
 echo "BENCH-DONE"
