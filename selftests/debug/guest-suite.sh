@@ -13,7 +13,7 @@ cd /selftests || exit 1
 # Several times slower under KASAN: a longer limit per test, smaller floods.
 KPT_TIMEOUT=${KPT_TIMEOUT:-900}
 KPT_FLOOD_N=${KPT_FLOOD_N:-50000}
-KPT_HAZ_BUDGET=${KPT_HAZ_BUDGET:-300}
+KPT_HAZ_BUDGET=${KPT_HAZ_BUDGET:-200}
 KPT_HAZ_SLOW=1
 export KPT_TIMEOUT KPT_FLOOD_N KPT_HAZ_BUDGET KPT_HAZ_SLOW
 echo "# debug kernel $(uname -r): $(cat /proc/cmdline)"
