@@ -333,8 +333,10 @@ static int resolve_arg(struct ctx *c, const char *a, int alen, int col,
 		if (c->fn_state > 0 && c->fn.ret_type >= 0)
 			type = c->fn.ret_type;
 	}
-	snprintf(o, olen, "%s%s%s%s%s", name, name[0] ? "=" : "", fetch,
-		 type >= 0 ? ":" : "", type >= 0 ? kpt_type_names[type] : "");
+	if (snprintf(o, olen, "%s%s%s%s%s", name, name[0] ? "=" : "", fetch,
+		     type >= 0 ? ":" : "",
+		     type >= 0 ? kpt_type_names[type] : "") >= (int)olen)
+		return fail(c, col, "%s%s", "line too long", "");
 	return 0;
 }
 

@@ -15,11 +15,16 @@
  *	bad-size	a record whose size is not a multiple of 8
  *	small-size	a record whose size is smaller than the header
  *	bad-payload	an entry whose nr_args + nr_stack overflow its size
- *	too-many-args	an entry with nr_args > KPT_MAX_ARGS
+ *	too-many-args	an entry with nr_args > 16 (KPT_SPEC_MAX_ARGS)
  *	truncated	a good record, then one cut in the middle
  *	short-header	a good record, then 20 bytes
  *	huge-size	a record that claims 4 GiB
  *	random		64 KiB of pseudo-random bytes
+ *	typed		records of spec probes (test/data/probes-typed):
+ *			typed numbers, symbols, strings with escapes,
+ *			faults, truncation and a bad slot, return records
+ *			with arguments, legacy probes for the BTF names, an
+ *			unknown probe, a large sparse id
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +33,7 @@
 #include <uapi/kptrace.h>
 
 #define MAX_RECORD	(sizeof(struct kpt_event) + \
-			 (KPT_MAX_ARGS + KPT_MAX_STACK) * sizeof(__u64))
+			 (17 + KPT_MAX_STACK) * sizeof(__u64))
 
 static FILE *out;
 
@@ -100,6 +105,118 @@ static void lost(__u64 ts, __u32 cpu, __u32 cause, __u64 count)
 	l->cause = cause;
 	l->count = count;
 	emit(e, sizeof(rec));
+}
+
+/* An argument of a typed record: a number, or a string's bytes. */
+struct targ {
+	__u64 num;
+	const char *str;	/* NULL: a number */
+	unsigned int len;
+	__u16 flags;		/* KPT_STR_* */
+	__u32 bad_off;		/* if not 0: the slot points there */
+};
+
+/*
+ * An entry (@r NULL) or return record of probe @probe with the arguments
+ * @a, as the module writes them: slots, stack (entries), string bytes.
+ */
+static void typed(__u64 ts, __u32 probe, const char *comm,
+		  const struct targ *a, unsigned int n, const __u64 *stack,
+		  unsigned int nstack, const struct kpt_ret *r)
+{
+	__u64 rec[1024] = { 0 };
+	struct kpt_event *e = (struct kpt_event *)rec;
+	__u64 *slots;
+	unsigned int i, off;
+
+	head(e, r ? KPT_EV_RETURN : KPT_EV_ENTRY, sizeof(rec), ts, 1, probe,
+	     500, 501, comm);
+	e->nr_args = n;
+	if (r) {
+		memcpy(e->data, r, sizeof(*r));
+		slots = e->data + KPT_RET_SLOTS;
+	} else {
+		e->nr_stack = nstack;
+		slots = e->data;
+		memcpy(e->data + n, stack, nstack * sizeof(__u64));
+	}
+	off = (char *)(slots + n + (r ? 0 : nstack)) - (char *)e;
+	for (i = 0; i < n; i++) {
+		if (!a[i].str) {
+			slots[i] = a[i].num;
+			continue;
+		}
+		memcpy((char *)e + off, a[i].str, a[i].len);
+		slots[i] = KPT_STR_SLOT(a[i].bad_off ? a[i].bad_off : off,
+					a[i].len, a[i].flags);
+		off += a[i].len;
+	}
+	e->size = (off + 7) & ~7U;
+	emit(e, e->size);
+}
+
+static void gen_typed(void)
+{
+	static const __u64 stack[] = { 0xffffffff81234500, 0xffffffff812346b0 };
+	const struct targ open1[] = {
+		{ .num = (__u64)-100LL },
+		{ .str = "/etc/passwd", .len = 11 },
+		{ .num = 0x8000 },
+		{ .num = 0x1a4 },
+		{ .num = 0xffffffff812346b0 },	/* do_sys_open+0x10/0x50 */
+		{ .str = "cat", .len = 3 },
+	};
+	const struct targ open2[] = {
+		{ .num = 3 },
+		{ .str = "a\"b\\c\n\x01\xff\0z", .len = 10,
+		  .flags = KPT_STR_TRUNC },
+		{ .num = 0xffffffff },
+		{ .num = 0 },
+		{ .num = 0xffffffffc0400084 },	/* kpt_test_func+0x4 [kpt_test] */
+		{ .str = "", .len = 0 },
+	};
+	const struct targ open3[] = {
+		{ .num = 0 },
+		{ .str = "", .len = 0, .flags = KPT_STR_FAULT | KPT_STR_USER },
+		{ .num = 1 },
+		{ .num = 2 },
+		{ .num = 0x10 },		/* no symbol */
+		{ .str = "x", .len = 1, .bad_off = 4000 },
+	};
+	const struct targ ret1[] = {
+		{ .num = (__u64)-100LL },
+		{ .str = "/tmp/x", .len = 6, .flags = KPT_STR_USER },
+		{ .num = (__u64)-2LL },
+	};
+	const struct targ ret2[] = {
+		{ .num = 5 },
+		{ .str = "/very/long/pa", .len = 13,
+		  .flags = KPT_STR_USER | KPT_STR_TRUNC },
+		{ .num = 7 },
+	};
+	const struct targ legacy[] = {
+		{ .num = 0xffffff9c }, { .num = 0x7ffc12345678 },
+		{ .num = 0xffff888012345678 }, { .num = 4 }, { .num = 5 },
+		{ .num = 6 },
+	};
+	const struct targ test6[] = {
+		{ .num = 1 }, { .num = 0x1111 }, { .num = 0x2222 },
+		{ .num = 0x3333 }, { .num = 0x4444 }, { .num = 0x5555 },
+	};
+	struct kpt_ret r1 = { .ret = -2, .lat_ns = 1500,
+			      .entry_ts_ns = 2000000000ULL - 1500 };
+	struct kpt_ret r2 = { .ret = 7, .lat_ns = 20,
+			      .entry_ts_ns = 2000000100ULL - 20 };
+
+	typed(1000000000ULL, 7, "cat", open1, 6, stack, 2, NULL);
+	typed(1000000100ULL, 7, "a b", open2, 6, stack, 1, NULL);
+	typed(1000000200ULL, 7, "x", open3, 6, NULL, 0, NULL);
+	typed(2000000000ULL, 1000000, "cat", ret1, 3, NULL, 0, &r1);
+	typed(2000000100ULL, 1000000, "cat", ret2, 3, NULL, 0, &r2);
+	typed(3000000000ULL, 3, "ls", legacy, 6, stack, 1, NULL);
+	typed(3000000100ULL, 4, "kpt_test", test6, 6, NULL, 0, NULL);
+	typed(3000000200ULL, 99, "who", test6, 2, NULL, 0, NULL);
+	typed(3000000300ULL, 8, "many", test6, 6, NULL, 0, NULL);
 }
 
 static const __u64 args6[] = {
@@ -197,9 +314,9 @@ static void gen_bad(const char *kind)
 		e->nr_stack = 5;
 		emit(e, 64 + 2 * 8);
 	} else if (!strcmp(kind, "too-many-args")) {
-		head(e, KPT_EV_ENTRY, 64 + 7 * 8, 3000, 0, 0, 1, 1, "x");
-		e->nr_args = 7;
-		emit(e, 64 + 7 * 8);
+		head(e, KPT_EV_ENTRY, 64 + 17 * 8, 3000, 0, 0, 1, 1, "x");
+		e->nr_args = 17;
+		emit(e, 64 + 17 * 8);
 	} else if (!strcmp(kind, "truncated")) {
 		/* the file ends in the middle of a record */
 		head(e, KPT_EV_ENTRY, 64 + 4 * 8, 3000, 0, 0, 1, 1, "x");
@@ -261,6 +378,8 @@ int main(int argc, char **argv)
 		gen_big();
 	else if (!strcmp(kind, "random"))
 		gen_random();
+	else if (!strcmp(kind, "typed"))
+		gen_typed();
 	else if (strcmp(kind, "empty"))
 		gen_bad(kind);
 	if (fclose(out)) {
