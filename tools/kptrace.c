@@ -86,9 +86,13 @@ struct sink {
 
 static const char usage_text[] =
 "Usage: kptrace [OPTION]...\n"
+"       kptrace probe add [--max N] [--dry-run] [-f FILE] SPEC...\n"
+"       kptrace probe del NAME...\n"
+"       kptrace probe list | clear\n"
 "Print the events recorded by the kptrace kernel module: entries of the\n"
 "probed functions with their arguments and call trace, returns with their\n"
-"value and latency, and reports of lost events.\n"
+"value, latency and arguments, and reports of lost events; or add and\n"
+"remove probes while the module runs.\n"
 "\n"
 "  -n, --count=COUNT      stop after COUNT events (entries and returns)\n"
 "  -d, --duration=SECS    stop after SECS seconds\n"
@@ -98,17 +102,52 @@ static const char usage_text[] =
 "  -j, --json             print one JSON object per line\n"
 "      --no-stack         do not print call traces\n"
 "  -w, --write=FILE       save the raw records to FILE ('-': stdout)\n"
-"                         instead of printing them: the fastest mode\n"
+"                         instead of printing them: the fastest mode;\n"
+"                         the probes listing goes to FILE.probes\n"
 "  -r, --read=FILE        decode FILE, saved with -w, instead of reading\n"
-"                         /dev/kptrace ('-': stdin); needs no module\n"
+"                         /dev/kptrace ('-': stdin); needs no module;\n"
+"                         names and types come from FILE.probes if there\n"
 "  -s, --stats            print the module's statistics and exit; with\n"
 "                         other options, trace and print them at the end\n"
 "  -q, --quiet            no banner, no notes, no summary at exit\n"
 "  -h, --help             print this help and exit\n"
 "  -V, --version          print the version and exit\n"
 "\n"
+"At exit, a summary and the per-probe counters of probe_stats (calls,\n"
+"recorded, filtered, lost by cause, misses, string faults) go to stderr.\n"
 "Stops on Ctrl-C (SIGINT) or SIGTERM. Opening /dev/kptrace needs root\n"
 "(CAP_PERFMON or CAP_SYS_ADMIN); -r needs neither root nor the module.\n"
+"\n"
+"PROBES AT RUN TIME:\n"
+"  probe add SPEC...      add probes, in the language of ftrace's\n"
+"                         kprobe_events (see README.md):\n"
+"                           p[:[GRP/]NAME] SYM[+OFFS]|MOD:SYM|0xADDR [ARG]... [if COND]\n"
+"                           r[MAXACTIVE][:[GRP/]NAME] SYM|MOD:SYM [ARG]... [if COND]\n"
+"                           ARG: [NAME=]FETCH[:TYPE], FETCH: %REG $argN $stackN\n"
+"                           $stack $retval $comm @ADDR @SYM +|-[u]OFFS(FETCH)\n"
+"                           TYPE: u8..u64 s8..s64 x8..x64 string ustring str symbol\n"
+"                         Each SPEC is checked here first (an error shows a\n"
+"                         caret under its column), then written to\n"
+"                         /dev/kptrace; a refusal prints the module's reason\n"
+"                         (error_log) and exits 1. Beyond the module:\n"
+"                         - a parameter's name (from BTF, /sys/kernel/btf)\n"
+"                           is NAME=$argN with the C type's signedness and\n"
+"                           size (int: s32, pointers: x64); NAME:TYPE keeps\n"
+"                           TYPE; an untyped $retval of r gets the return type\n"
+"                         - @SYM becomes @0xADDR (from /proc/kallsyms)\n"
+"                         - a glob target (vfs_*, MOD:ext4_*) adds one probe\n"
+"                           per function of available_filter_functions, named\n"
+"                           NAME_SYM; blacklisted, notrace/inlined and\n"
+"                           ambiguous (duplicate-name) symbols are skipped\n"
+"                           with the reason\n"
+"      --max=N            refuse a glob of more than N functions (100)\n"
+"  -n, --dry-run          print the lines instead of writing them\n"
+"  -f, --file=FILE        the SPECs of FILE, one per line ('-': stdin),\n"
+"                         e.g. a saved probes listing\n"
+"  probe del NAME...      remove probes ([GRP/]NAME; a glob removes every\n"
+"                         listed probe it matches)\n"
+"  probe list             the probes listing (replayable with probe add -f)\n"
+"  probe clear            remove every listed probe\n"
 "\n"
 "EXAMPLES:\n"
 "    kptrace                    # trace until Ctrl-C\n"
@@ -117,12 +156,28 @@ static const char usage_text[] =
 "    kptrace -c ls --no-stack   # only commands named ls, no call traces\n"
 "    kptrace -w trace.bin       # save the raw records, then...\n"
 "    kptrace -r trace.bin       # ...decode them, on any machine\n"
-"    kptrace --stats            # the module's counters\n"
+"    kptrace --stats            # the module's counters, per probe too\n"
+"    kptrace probe add 'p do_sys_openat2 dfd filename:ustring'\n"
+"                               # names and types from BTF\n"
+"    kptrace probe add 'r:open do_sys_openat2 filename:ustring $retval if retval < 0'\n"
+"                               # failing opens: one record at return\n"
+"    kptrace probe add 'p:vfs vfs_*' --max 50\n"
+"                               # a probe per vfs_ function\n"
+"    kptrace probe add 'p:tick do_timer j=+0(@jiffies):u64'\n"
+"                               # a kernel variable, by name\n"
+"    kptrace probe add -n 'p kpt_test:kpt_test_func a f'\n"
+"                               # print what would be written\n"
+"    kptrace probe list         # what is probed, hits and misses\n"
+"    kptrace probe del vfs_*    # remove the vfs_ probes\n"
+"    kptrace probe clear        # remove them all\n"
 "\n"
-"ENVIRONMENT:\n"
-"    KPTRACE_DEVICE, KPTRACE_KALLSYMS, KPTRACE_PROBES and KPTRACE_STATS\n"
-"    replace /dev/kptrace, /proc/kallsyms, " PROBES_PATH "\n"
-"    and " STATS_PATH " (for tests).\n"
+"ENVIRONMENT (for tests):\n"
+"    KPTRACE_DEVICE, KPTRACE_KALLSYMS, KPTRACE_PROBES, KPTRACE_STATS,\n"
+"    KPTRACE_PROBE_STATS, KPTRACE_ERROR_LOG, KPTRACE_BTF_DIR,\n"
+"    KPTRACE_FILTER_FUNCTIONS and KPTRACE_BLACKLIST replace /dev/kptrace,\n"
+"    /proc/kallsyms, " DEBUGFS_KPT "{probes,stats,\n"
+"    probe_stats,error_log}, " BTF_DIR ",\n"
+"    available_filter_functions and the kprobes blacklist.\n"
 "\n"
 "Exit status: 0 ok, 1 error, 2 usage error.\n";
 
@@ -484,14 +539,17 @@ static size_t records__handle(struct sink *sink, char *buf, size_t len,
 		}
 
 		if (keep) {
-			if (sink->fd < 0)
+			if (sink->fd < 0) {
 				event__print(&sink->fmt, e);
-			else if (e->type == KPT_EV_ENTRY ||
-				 e->type == KPT_EV_RETURN)
+			} else {
 				/* learns probes added since: for FILE.probes */
-				probes__find(sink->fmt.probes, e->probe_id);
-			else if (out != off)
-				memmove(buf + out, e, e->size);
+				if (e->type == KPT_EV_ENTRY ||
+				    e->type == KPT_EV_RETURN)
+					probes__find(sink->fmt.probes,
+						     e->probe_id);
+				if (out != off)
+					memmove(buf + out, e, e->size);
+			}
 			out += e->size;
 		}
 		off += e->size;
@@ -750,8 +808,13 @@ int main(int argc, char **argv)
 	if (err >= 0)
 		return err;
 
-	if (env.stats && !env.trace_opts)
-		return stats__show(stdout, false) ? 1 : 0;
+	if (env.stats && !env.trace_opts) {
+		if (stats__show(stdout, false))
+			return 1;
+		pstats__print(path_from_env("KPTRACE_PROBE_STATS",
+					    PROBE_STATS_PATH), stdout, "\n");
+		return 0;
+	}
 
 	if (isatty(STDOUT_FILENO))
 		setvbuf(stdout, NULL, _IOLBF, 0);
@@ -838,7 +901,7 @@ int main(int argc, char **argv)
 		summary__print(&src, &sink);
 	if (!env.quiet && src.device)
 		pstats__print(path_from_env("KPTRACE_PROBE_STATS",
-					    PROBE_STATS_PATH), stderr);
+					    PROBE_STATS_PATH), stderr, "");
 	if (env.stats && src.device)
 		stats__show(stderr, false);
 

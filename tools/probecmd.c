@@ -190,7 +190,8 @@ static int add_glob(const char *user, const struct spec_parts *parts,
 				pattern);
 		ret = -ENOENT;
 	} else if (!ret && !penv.quiet) {
-		fprintf(stderr, "kptrace: '%s': %zu functions", pattern, added);
+		fprintf(stderr, "kptrace: '%s': %zu function%s", pattern,
+			added, added == 1 ? "" : "s");
 		if (res.nr > added)
 			fprintf(stderr, ", %zu skipped", res.nr - added);
 		fputc('\n', stderr);
@@ -542,8 +543,8 @@ int probecmd__main(int argc, char **argv)
 	argv++;
 	optind = 0;	/* glibc: start again */
 	opterr = 0;
-	/* "+": a spec such as "-:NAME" is not an option */
-	while ((opt = getopt_long(argc, argv, "+m:nf:q", probe_opts,
+	/* options may follow the specs; "-:NAME" is for probe del */
+	while ((opt = getopt_long(argc, argv, "m:nf:q", probe_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'm':

@@ -71,7 +71,7 @@ static void pstats__line(FILE *f, const char *name, const unsigned long long *v)
 	fputc('\n', f);
 }
 
-int pstats__print(const char *path, FILE *f)
+int pstats__print(const char *path, FILE *f, const char *before)
 {
 	unsigned long long v[PS_NR];
 	char *line = NULL, *rest;
@@ -95,6 +95,7 @@ int pstats__print(const char *path, FILE *f)
 		memset(v, 0, sizeof(v));
 		pstats__fields(rest, v);
 		if (!header) {
+			fputs(before, f);
 			fprintf(f, "%-24s %10s %10s %10s %9s %9s %9s %9s\n",
 				"PROBE", "CALLS", "EVENTS", "RECORDED",
 				"FILTERED", "LOST", "MISSED", "MAXACTIVE");

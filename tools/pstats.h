@@ -9,10 +9,11 @@
 #include <stdio.h>
 
 /*
- * Prints one line per probe to @f: calls, events, filtered, recorded,
- * lost by cause, kprobe and maxactive misses, faults and truncations.
- * Returns 0, or -errno when @path cannot be read.
+ * Prints one line per probe to @f, after @before and a header if there is
+ * any probe: calls, events, recorded, filtered, lost (by cause), kprobe
+ * and maxactive misses, faults and truncations. Returns 0, or -errno when
+ * @path cannot be read.
  */
-int pstats__print(const char *path, FILE *f);
+int pstats__print(const char *path, FILE *f, const char *before);
 
 #endif /* __KPTRACE_PSTATS_H */

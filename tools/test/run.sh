@@ -14,6 +14,16 @@
 # Output: KTAP-ish "ok N name" / "not ok N name" lines, then "N passed,
 # N failed". Exit status 1 if any test failed.
 # UPDATE=1 test/run.sh rewrites test/expected/ from the current output.
+#
+# Then the spec language: test/test_spec (the module's parser under ASan
+# and UBSan: every syntax element, errors at their columns, round trips;
+# BTF names and @SYM against test/gen_btf's BTF), typed records
+# (gen_trace typed: strings, escapes, faults, truncation, return records
+# with arguments, legacy probes named from BTF), -w FILE.probes, and
+# `kptrace probe ...` with --dry-run, a regular file as the device, and
+# fake available_filter_functions, blacklist and kallsyms for globs. A
+# short libFuzzer run of kpt_spec_parse() ends it (FUZZ_SECONDS, 10; 0
+# skips it; needs clang).
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -26,9 +36,16 @@ export KPTRACE_KALLSYMS=$DATA/kallsyms
 export KPTRACE_PROBES=$DATA/probes
 export KPTRACE_STATS=$DATA/stats
 export KPTRACE_DEVICE=$OUT/no-such-device
+export KPTRACE_PROBE_STATS=$DATA/probe_stats
+export KPTRACE_ERROR_LOG=$DATA/error_log
+export KPTRACE_FILTER_FUNCTIONS=$DATA/available_filter_functions
+export KPTRACE_BLACKLIST=$DATA/blacklist
+# BTF that knows no function: the legacy probes of the old tests keep arg0..
+export KPTRACE_BTF_DIR=$OUT/btf-empty
 
 rm -rf "$OUT"
-mkdir -p "$OUT"
+mkdir -p "$OUT" "$OUT/btf" "$OUT/btf-empty"
+test/gen_btf "$OUT/btf" && test/gen_btf "$OUT/btf-empty" empty || exit 1
 
 nr=0
 passed=0
@@ -388,10 +405,209 @@ fi
 
 # --- stats --------------------------------------------------------------
 
-check_run stats 0 $KPT --stats
+check_run stats 0 env KPTRACE_PROBE_STATS=/nonexistent $KPT --stats
 check_msg stats-missing 1 \
 	"kptrace: /nonexistent not found: is the kptrace module loaded and debugfs mounted? (mount -t debugfs none /sys/kernel/debug)" \
 	env KPTRACE_STATS=/nonexistent $KPT -s
+
+# --- the spec language -----------------------------------------------------
+
+run spec test/test_spec "$OUT/btf" "$DATA/kallsyms"
+if [ "$rc" = 0 ]; then
+	ok "spec: parser and translation unit tests, ASan+UBSan ($(tail -1 "$OUT/spec.out"))"
+else
+	not_ok "spec: parser and translation unit tests, ASan+UBSan" "$(grep -A1 '^not ok' "$OUT/spec.out"; cat "$OUT/spec.err")"
+fi
+
+# --- typed records -----------------------------------------------------------
+
+test/gen_trace typed "$OUT/typed.bin"
+typed_env="KPTRACE_PROBES=$DATA/probes-typed KPTRACE_BTF_DIR=$OUT/btf"
+# shellcheck disable=SC2086
+check_run typed 0 env $typed_env $KPT -r "$OUT/typed.bin"
+# shellcheck disable=SC2086
+check_run typed-json 0 env $typed_env $KPT -r "$OUT/typed.bin" -j --no-stack -q
+
+d=$(python3 - "$OUT/typed-json.out" <<'EOF' 2>&1
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1], "rb")]
+f = [e["fields"] for e in ev]
+assert f[0] == {"dfd": -100, "file": "/etc/passwd", "flags": "0x8000",
+                "mode": 420, "caller": "do_sys_open+0x10/0x50", "c": "cat"}, f[0]
+assert f[1]["file"] == 'a"b\\c\n\x01\xff\x00z' and f[1]["file_truncated"] is True, f[1]
+assert f[1]["caller"] == "kpt_test_func+0x4/0x40 [kpt_test]", f[1]
+assert f[2]["file"] is None and f[2]["c"] is None and f[2]["caller"] == "0x10", f[2]
+assert ev[3]["type"] == "return" and ev[3]["id"] == 1000000 and ev[3]["ret"] == -2
+assert f[3] == {"dfd": -100, "file": "/tmp/x", "rv": -2}, f[3]
+assert f[4]["file_truncated"] is True
+assert f[5] == {"dfd": -100, "filename": "0x7ffc12345678", "how": "0xffff888012345678"}, f[5]
+assert ev[5]["args"] == [0xffffff9c, 0x7ffc12345678, 0xffff888012345678, 4, 5, 6]
+assert f[6] == dict(zip("abcdef", [1, 0x1111, 0x2222, 0x3333, 0x4444, 0x5555])), f[6]
+assert ev[7]["probe"] == "probe99" and f[7] == {"arg0": "0x1", "arg1": "0x1111"}
+EOF
+)
+if [ -z "$d" ]; then
+	ok "typed json: fields by type, strings, null on fault, truncation"
+else
+	not_ok "typed json: fields by type, strings, null on fault, truncation" "$d"
+fi
+
+# the kernel's own text for these records: no BTF names, no call trace
+run typed-nobtf env KPTRACE_PROBES=$DATA/probes-typed $KPT -r "$OUT/typed.bin" --no-stack -q
+if [ "$rc" = 0 ] &&
+   grep -qx 'ls-501 \[001\] 3.000000: do_sys_openat2: arg0=0xffffff9c arg1=0x7ffc12345678 arg2=0xffff888012345678 arg3=0x4 arg4=0x5 arg5=0x6' "$OUT/typed-nobtf.out"; then
+	ok "typed: without BTF, legacy probes show arg0.. as the module does"
+else
+	not_ok "typed: without BTF, legacy probes show arg0.. as the module does" "$(cat "$OUT/typed-nobtf.out")"
+fi
+
+run typed-nobtf-note env KPTRACE_PROBES=$DATA/probes-typed KPTRACE_BTF_DIR=/nonexistent $KPT -r "$OUT/typed.bin" --no-stack
+if [ "$(grep -c 'no BTF' "$OUT/typed-nobtf-note.err")" = 1 ] &&
+   grep -qx 'kptrace: no BTF (cannot read /nonexistent/vmlinux: No such file or directory): legacy probes show arg0.. as recorded' "$OUT/typed-nobtf-note.err"; then
+	ok "typed: missing BTF said once"
+else
+	not_ok "typed: missing BTF said once" "$(cat "$OUT/typed-nobtf-note.err")"
+fi
+
+# -w FILE saves FILE.probes (with the BTF names); -r FILE uses it elsewhere
+# shellcheck disable=SC2086
+run save-probes env $typed_env $KPT -r "$OUT/typed.bin" -w "$OUT/saved.bin" -q
+run replay-probes env KPTRACE_PROBES=/nonexistent KPTRACE_BTF_DIR=/nonexistent $KPT -r "$OUT/saved.bin"
+if [ -s "$OUT/saved.bin.probes" ] &&
+   grep -qx '# id=3 btf=dfd:s32,filename:x64,how:x64 shown=3' "$OUT/saved.bin.probes" &&
+   cmp -s "$OUT/replay-probes.out" "$OUT/typed.out" &&
+   [ "$(stat -c %a "$OUT/saved.bin.probes")" = 600 ]; then
+	ok "save: FILE.probes, then -r FILE decodes the same without the module or BTF"
+else
+	not_ok "save: FILE.probes, then -r FILE decodes the same without the module or BTF" "$(cat "$OUT/saved.bin.probes"; diff "$OUT/replay-probes.out" "$OUT/typed.out")"
+fi
+
+# --stats: the per-probe counters after the module's
+check_run stats-probes 0 $KPT --stats
+
+# --- probe add / del / list / clear -------------------------------------------
+
+export KPTRACE_BTF_DIR=$OUT/btf
+check_run probe-add-btf 0 $KPT probe add -n 'p do_sys_openat2 dfd filename:ustring' \
+	'r:ro do_sys_openat2 dfd $retval if retval < 0' \
+	'p kpt_test:kpt_test_func a f' 'p many_args g h' 'p cpu_fn cpu' \
+	'p:j do_sys_openat2 j=+0(@jiffies):u64 v=@kpt_test:kpt_var' \
+	'p:raw do_sys_openat2 %di:s32 $arg2:ustring'
+
+# errors: the message, the user's line, a caret under the column
+check_run probe-add-errors 1 $KPT probe add -n 'p do_sys_openat2 dfd %zz'
+check_run probe-add-err-btf 1 $KPT probe add -n 'p do_sys_openat2 fd'
+check_run probe-add-err-nobtf 1 env KPTRACE_BTF_DIR=/nonexistent $KPT probe add -n 'p do_sys_openat2 dfd'
+check_run probe-add-err-offset 1 $KPT probe add -n 'p do_sys_openat2+4 dfd'
+check_run probe-add-err-sym 1 $KPT probe add -n 'p do_sys_openat2 @dup_sym'
+check_run probe-add-err-parse 1 $KPT probe add -n 'r:x f+4 $arg1'
+
+# globs, against the fake available_filter_functions, blacklist, kallsyms
+export KPTRACE_KALLSYMS=$DATA/kallsyms-glob
+check_run probe-glob 0 $KPT probe add -n 'p:vfs vfs_*' 'p ext4:ext4_*' \
+	'p:g/w vfs_wr* file count'
+check_msg probe-glob-max 1 \
+	"kptrace: 'vfs_*' matches 2 functions, more than --max 1: narrow the glob or raise --max" \
+	$KPT probe add -n -q 'p:vfs vfs_*' --max 1
+check_msg probe-glob-none 1 \
+	"kptrace: 'nothing*' matches no function that can be probed" \
+	$KPT probe add -n -q 'p nothing*'
+check_msg probe-glob-offset 1 "kptrace: error: a glob takes no +OFFS
+  Command: p vfs_*+4
+             ^" $KPT probe add -n 'p vfs_*+4'
+check_msg probe-glob-noaff 1 \
+	"kptrace: cannot read /nonexistent (No such file or directory): globs need tracefs (mount -t tracefs none /sys/kernel/tracing) and root" \
+	env KPTRACE_FILTER_FUNCTIONS=/nonexistent $KPT probe add -n 'p vfs_*'
+export KPTRACE_KALLSYMS=$DATA/kallsyms
+
+# writes: the translated lines, at most 4096 bytes a write, whole lines
+: >"$OUT/dev"
+run probe-write env KPTRACE_DEVICE="$OUT/dev" $KPT probe add 'p:a do_sys_openat2 dfd' 'p:b do_sys_openat2 $arg2:ustring'
+if [ "$rc" = 0 ] && [ "$(cat "$OUT/probe-write.err")" = "kptrace: added 2 probes" ] &&
+   [ "$(cat "$OUT/dev")" = 'p:a do_sys_openat2 dfd=$arg1:s32
+p:b do_sys_openat2 $arg2:ustring' ]; then
+	ok "probe add: writes the translated lines to the device"
+else
+	not_ok "probe add: writes the translated lines to the device" "$(cat "$OUT/probe-write.err" "$OUT/dev")"
+fi
+
+i=0
+: >"$OUT/many.spec"
+while [ $i -lt 300 ]; do
+	echo "p:probe_number_$i do_sys_openat2 dfd filename:ustring" >>"$OUT/many.spec"
+	i=$((i + 1))
+done
+: >"$OUT/dev"
+if ! command -v strace >/dev/null; then
+	skip "probe add: writes of at most 4096 bytes, whole lines" "strace not installed"
+else
+	KPTRACE_DEVICE="$OUT/dev" strace -f -e trace=write -e write=none \
+		-o "$OUT/strace.log" $KPT probe add -q -f "$OUT/many.spec" >/dev/null 2>&1
+	d=$(awk '/write\(3,/ { n = $NF; if (n > 4096) bad = 1; total += n; w++ }
+		 END { if (bad || w < 4) print "bad writes: " w " writes, " total " bytes" }' "$OUT/strace.log")
+	if [ -z "$d" ] && [ "$(wc -l <"$OUT/dev")" = 300 ] &&
+	   grep -qx 'p:probe_number_299 do_sys_openat2 dfd=$arg1:s32 filename=$arg2:ustring' "$OUT/dev"; then
+		ok "probe add: writes of at most 4096 bytes, whole lines"
+	else
+		not_ok "probe add: writes of at most 4096 bytes, whole lines" "$d $(tail -3 "$OUT/strace.log")"
+	fi
+fi
+
+# a refusal: /dev/full refuses every write (ENOSPC); error_log unchanged
+check_msg probe-refused 1 "kptrace: the module refused a line of the write: No space left on device
+kptrace: (no reason in $DATA/error_log)" env KPTRACE_DEVICE=/dev/full $KPT probe add 'p:a do_sys_openat2'
+check_msg probe-nodev 1 \
+	"kptrace: $OUT/no-such-device not found: is the kptrace module loaded? (insmod kptrace.ko)" \
+	$KPT probe add 'p:a do_sys_openat2'
+
+check_run probe-del 0 $KPT probe del -n a grp/b
+check_run probe-del-glob 0 env KPTRACE_PROBES=$DATA/probes-typed $KPT probe del -n '*open*'
+check_run probe-clear 0 env KPTRACE_PROBES=$DATA/probes-typed $KPT probe clear -n
+check_msg probe-del-none 1 "kptrace: no probe matches 'zz*'" \
+	env KPTRACE_PROBES=$DATA/probes-typed $KPT probe del -n 'zz*'
+check_msg probe-del-bad 1 "kptrace: error: expected a name
+  Command: -:1x
+             ^" $KPT probe del -n 1x
+run probe-list env KPTRACE_PROBES=$DATA/probes-typed $KPT probe list
+if [ "$rc" = 0 ] && cmp -s "$OUT/probe-list.out" "$DATA/probes-typed"; then
+	ok "probe list: the listing as it is"
+else
+	not_ok "probe list: the listing as it is" "$(cat "$OUT/probe-list.err")"
+fi
+# the listing replays: probe add -f takes the spec before " # id="
+check_run probe-add-file 0 $KPT probe add -n -f "$DATA/probes-replay"
+
+check_msg probe-usage 2 "kptrace: probe needs a command: add, del, list or clear
+Try 'kptrace --help' for more information." $KPT probe
+check_msg probe-usage-cmd 2 "kptrace: unknown probe command 'frob': add, del, list or clear
+Try 'kptrace --help' for more information." $KPT probe frob
+check_msg probe-usage-nospec 2 "kptrace: probe add needs a SPEC (see kptrace --help)" $KPT probe add
+check_msg probe-usage-max 2 "kptrace: invalid --max '0': a number > 0" $KPT probe add --max 0 'p f'
+check_msg probe-usage-extra 2 "kptrace: unexpected argument 'x'" $KPT probe list x
+
+run help-probes $KPT --help
+if grep -q "kptrace probe add 'p do_sys_openat2 dfd filename:ustring'" "$OUT/help-probes.out" &&
+   grep -q '^PROBES AT RUN TIME:' "$OUT/help-probes.out" &&
+   grep -q 'kptrace probe clear' "$OUT/help-probes.out"; then
+	ok "help: probe subcommands with examples"
+else
+	not_ok "help: probe subcommands with examples"
+fi
+
+# --- fuzz ---------------------------------------------------------------------
+
+if [ "${FUZZ_SECONDS:-10}" = 0 ]; then
+	skip "fuzz: kpt_spec_parse" "FUZZ_SECONDS=0"
+elif [ ! -x test/fuzz_spec ]; then
+	skip "fuzz: kpt_spec_parse" "test/fuzz_spec not built (needs clang with libFuzzer)"
+else
+	run fuzz test/fuzz.sh "${FUZZ_SECONDS:-10}"
+	if [ "$rc" = 0 ]; then
+		ok "$(cat "$OUT/fuzz.out")"
+	else
+		not_ok "fuzz: kpt_spec_parse" "$(cat "$OUT/fuzz.out")"
+	fi
+fi
 
 # --- valgrind -----------------------------------------------------------
 
@@ -406,7 +622,10 @@ else
 		    "-r $OUT/medium.bin -j -p 77" "-r $OUT/bad-magic.bin" \
 		    "-r $OUT/truncated.bin" "-r $OUT/random.bin -j" \
 		    "-r $OUT/huge-size.bin" "-r $OUT/good.bin -w $OUT/vg.bin" \
-		    "-s" "-n 0"; do
+		    "-s" "-n 0" "-r $OUT/typed.bin" "-r $OUT/typed.bin -j" \
+		    "probe add -n p:x do_sys_openat2 dfd" \
+		    "probe add -n p:x do_sys_openat2 %zz" \
+		    "probe del -n x"; do
 		# shellcheck disable=SC2086
 		valgrind -q --error-exitcode=99 --leak-check=full \
 			--show-leak-kinds=all --errors-for-leak-kinds=all \
