@@ -258,7 +258,8 @@ static int device__open_write(const char **path)
 	if (fd >= 0)
 		return fd;
 	if (errno == ENOENT)
-		fprintf(stderr, "kptrace: %s not found: is the kptrace module loaded? (insmod kptrace.ko)\n",
+		fprintf(stderr,
+			"kptrace: %s not found: is the kptrace module loaded? (insmod kptrace.ko)\n",
 			*path);
 	else if (errno == EACCES || errno == EPERM)
 		fprintf(stderr, "kptrace: opening %s needs root (CAP_PERFMON or CAP_SYS_ADMIN)\n",
@@ -341,10 +342,12 @@ static int write_lines(const struct lines *l, const char *what)
 				path_from_env("KPTRACE_ERROR_LOG",
 					      ERROR_LOG_PATH));
 		if (bad > 0)
-			fprintf(stderr, "kptrace: %ld of %zu lines were applied before it (kptrace probe list)\n",
+			fprintf(stderr,
+				"kptrace: %ld of %zu lines were applied before it (kptrace probe list)\n",
 				bad, l->nr);
 		else if (bad < 0 && first)
-			fprintf(stderr, "kptrace: %zu of %zu lines were applied before this write (kptrace probe list)\n",
+			fprintf(stderr,
+				"kptrace: %zu of %zu lines were applied before this write (kptrace probe list)\n",
 				first, l->nr);
 		free(before);
 		free(after);
@@ -421,7 +424,8 @@ static int listed_names(const char *glob, struct lines *out, size_t *nr)
 
 	f = fopen(path, "re");
 	if (!f) {
-		fprintf(stderr, "kptrace: cannot read %s (%s): is the kptrace module loaded? (needs root and debugfs)\n",
+		fprintf(stderr,
+			"kptrace: cannot read %s (%s): is the kptrace module loaded? (needs root and debugfs)\n",
 			path, strerror(errno));
 		return -1;
 	}
@@ -509,7 +513,8 @@ static int probe_list(void)
 
 	f = fopen(path, "re");
 	if (!f) {
-		fprintf(stderr, "kptrace: cannot read %s (%s): is the kptrace module loaded? (needs root and debugfs)\n",
+		fprintf(stderr,
+			"kptrace: cannot read %s (%s): is the kptrace module loaded? (needs root and debugfs)\n",
 			path, strerror(errno));
 		return 1;
 	}
@@ -534,8 +539,8 @@ int probecmd__main(int argc, char **argv)
 	int opt;
 
 	if (argc < 2) {
-		fputs("kptrace: probe needs a command: add, del, list or clear\nTry 'kptrace --help' for more information.\n",
-		      stderr);
+		fputs("kptrace: probe needs a command: add, del, list or clear\n"
+		      "Try 'kptrace --help' for more information.\n", stderr);
 		return 2;
 	}
 	cmd = argv[1];
@@ -567,7 +572,8 @@ int probecmd__main(int argc, char **argv)
 			penv.quiet = true;
 			break;
 		default:
-			fprintf(stderr, "kptrace: invalid option '%s' for probe %s\nTry 'kptrace --help' for more information.\n",
+			fprintf(stderr,
+				"kptrace: invalid option '%s' for probe %s\nTry 'kptrace --help' for more information.\n",
 				argv[optind - 1], cmd);
 			return 2;
 		}
@@ -589,7 +595,8 @@ int probecmd__main(int argc, char **argv)
 		return probe_list();
 	if (!strcmp(cmd, "clear"))
 		return probe_clear();
-	fprintf(stderr, "kptrace: unknown probe command '%s': add, del, list or clear\nTry 'kptrace --help' for more information.\n",
+	fprintf(stderr,
+		"kptrace: unknown probe command '%s': add, del, list or clear\nTry 'kptrace --help' for more information.\n",
 		cmd);
 	return 2;
 }

@@ -193,10 +193,10 @@ static void probe__apply_note(struct probe *p, const char *note)
 		return;
 	q += 5;
 	while (*q && *q != ' ' && *q != '\n' && i < p->spec->nargs) {
-		len = strcspn(q, ":, \n");
+		len = strcspn(q, "\n:, ");
 		if (q[len] != ':' || !len || len >= KPT_SPEC_NAME_LEN)
 			return;
-		tlen = strcspn(q + len + 1, ", \n");
+		tlen = strcspn(q + len + 1, "\n, ");
 		for (t = 0; t < KPT_T_NR; t++)
 			if (strlen(kpt_type_names[t]) == tlen &&
 			    !strncmp(kpt_type_names[t], q + len + 1, tlen))

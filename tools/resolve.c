@@ -21,6 +21,8 @@
 #include "ksyms.h"
 #include "resolve.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const char * const reserved[] = {
 	"retval", "lat_ns", "pid", "tid", "cpu", "uid", "comm",
 };
@@ -39,7 +41,7 @@ static bool is_ident(char c, bool first)
 bool resolve__split(const char *line, struct spec_parts *parts)
 {
 	const char *p = line;
-	unsigned int max = sizeof(parts->tok) / sizeof(parts->tok[0]);
+	unsigned int max = ARRAY_SIZE(parts->tok);
 
 	memset(parts, 0, sizeof(*parts));
 	parts->rest = -1;
@@ -318,7 +320,7 @@ static int resolve_arg(struct ctx *c, const char *a, int alen, int col,
 	if (bare) {
 		if (!name[0]) {
 			snprintf(name, sizeof(name), "%s", bare->name);
-			for (j = 0; j < sizeof(reserved) / sizeof(*reserved); j++)
+			for (j = 0; j < ARRAY_SIZE(reserved); j++)
 				if (!strcmp(name, reserved[j]))
 					strcat(name, "_");
 		}

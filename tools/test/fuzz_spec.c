@@ -7,10 +7,11 @@
  * accepts prints (kpt_spec_print()) to a line that parses back to the
  * same text.
  */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <linux/types.h>
 
 #include "spec.h"
 
@@ -32,12 +33,12 @@ static int known_unprintable(const struct kpt_spec *s)
 			return 1;
 	return 0;
 }
+
 static char line[KPT_SPEC_LINE_MAX + 64];
 static char out[KPT_SPEC_LINE_MAX], again[KPT_SPEC_LINE_MAX];
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* libFuzzer's entry point: its name is libFuzzer's */
+int LLVMFuzzerTestOneInput(const __u8 *data, size_t size)
 {
 	size_t len = size < sizeof(line) - 1 ? size : sizeof(line) - 1;
 

@@ -139,7 +139,7 @@ static void check(int ok, const char *name)
 	result(ok, name, "wrong fields");
 }
 
-static void fields(void)
+static void check_fields(void)
 {
 	const struct kpt_fetch *f;
 
@@ -383,7 +383,7 @@ static void resolve(struct resolver *r, const char *user, const char *want,
 	struct line_map map;
 	int pos = -1, ret;
 
-	snprintf(name, sizeof(name), "resolve: %s", user);
+	snprintf(name, sizeof(name), "translate: %s", user);
 	resolve__split(user, &parts);
 	ret = resolve__line(r, user, &parts, NULL, NULL, out, &map, &pos, msg,
 			    sizeof(msg));
@@ -450,7 +450,8 @@ static void resolving(const char *btf_dir, const char *kallsyms)
 	resolve(&r, "p 0xffffffff81000000 dfd", NULL, 21,
 		"need a function symbol, not an address");
 	resolve(&r, "p nosuch x", NULL, 9, "BTF does not know the function nosuch");
-	resolve(&none, "p do_sys_openat2 dfd", NULL, 17, "no BTF (cannot read /nonexistent/vmlinux");
+	resolve(&none, "p do_sys_openat2 dfd", NULL, 17,
+		"no BTF (cannot read /nonexistent/vmlinux");
 	resolve(&r, "p do_sys_openat2 @nosuch", NULL, 17, "@nosuch: no such symbol");
 	resolve(&r, "p do_sys_openat2 @dup_sym", NULL, 17, "@dup_sym: ambiguous");
 	/* parse errors after translation: under the user's text */
@@ -469,7 +470,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: test_spec BTF_DIR KALLSYMS\n");
 		return 2;
 	}
-	fields();
+	check_fields();
 	grammar();
 	errors();
 	resolving(argv[1], argv[2]);
