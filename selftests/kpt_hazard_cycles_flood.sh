@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # description: kptrace loaded and unloaded many times while its probe is hit
-#   from every context on every CPU, no reader
-# requires: root, debugfs, kptrace.ko, hazard_modules/kpt_hazard.ko
+#   on every CPU, no reader
+# requires: root, debugfs, kptrace.ko, kpt_test.ko
 #
 # See hazard_modules/cycles.sh: KPT_HAZ_CYCLES cycles (default 1000, 200 on
 # a debug kernel) within KPT_HAZ_BUDGET seconds, at least 20.

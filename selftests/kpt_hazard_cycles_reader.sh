@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # description: kptrace loaded, read and unloaded many times while its probe
-#   is hit from every context on every CPU
-# requires: root, debugfs, kptrace.ko, hazard_modules/kpt_hazard.ko,
+#   is hit on every CPU
+# requires: root, debugfs, kptrace.ko, kpt_test.ko,
 #   helpers/kpt_read
 #
 # See hazard_modules/cycles.sh: each cycle reads the pending records through

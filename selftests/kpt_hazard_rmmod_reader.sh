@@ -2,14 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: rmmod with a reader blocked in read() of /dev/kptrace is
 #   refused, also under a flood; once the reader is killed, rmmod works
-# requires: root, debugfs, kptrace.ko, hazard_modules/kpt_hazard.ko,
-#   helpers/kpt_read
+# requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_read
 #
-# 1. kptrace idle on kpt_hazard_target_int3 (an int3 kprobe),
-#    helpers/kpt_read blocked in read(): rmmod is refused ("in use"),
-#    kptrace stays loaded and working.
-# 2. kpt_hazard floods the probe from every context, so the reader is busy
-#    in read(): rmmod is refused again.
+# 1. kptrace idle on kpt_test_func, helpers/kpt_read blocked in read():
+#    rmmod is refused ("in use"), kptrace stays loaded and working.
+# 2. kpt_test's call_all floods the probe on every CPU, so the reader is
+#    busy in read(): rmmod is refused again.
 # 3. The reader is killed (SIGKILL) in the middle of the flood: it ends,
 #    and rmmod works while the flood still runs.
 
@@ -17,7 +15,6 @@
 . "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"
 kpt_setup
 require_kpt_read
-require_haz_ko
 
 cleanup()
 {
@@ -28,13 +25,11 @@ cleanup()
 	done
 	KPT_BG_PIDS=
 	kpt_rmmod_quiet kptrace
-	kpt_rmmod_quiet kpt_hazard
+	kpt_rmmod_quiet kpt_test
 }
 
-# int3=1: the unload under the flood must not meet the kernel's own
-# ftrace-site bug (hazard_modules/cycles.sh).
-kpt_haz_load int3=1
-kpt_load name=kpt_hazard_target_int3 args=2 stack=8
+kpt_test_load
+kpt_load name=kpt_test_func args=2 stack=8
 kpt_bg "$KPT_READ" read 1000000000 > /dev/null 2> "$KPT_TMP/reader.err"
 reader=$KPT_BG
 sleep 1
@@ -46,7 +41,7 @@ info "rmmod with a blocked reader: $out"
 kpt_loaded kptrace || fail "kptrace gone after a refused rmmod"
 
 rm -f "$KPT_TMP/stop"
-kpt_bg sh -c "while [ ! -e $KPT_TMP/stop ]; do echo 5000 > $KPT_HAZ_DIR/run || exit 1; done"
+kpt_bg sh -c "while [ ! -e $KPT_TMP/stop ]; do echo $(kpt_haz_n 20000 5000) > $KPT_TEST_DIR/call_all || exit 1; done"
 flood=$KPT_BG
 sleep 2
 out=$(rmmod kptrace 2>&1) && fail "rmmod worked with a reader busy in read() under a flood"

@@ -14,7 +14,9 @@
 cd /selftests || exit 1
 KO=${KO:-/selftests/hazard_modules/kpt_hazard_ctl.ko}
 ARGS=${ARGS:-slow=1}
-insmod hazard_modules/kpt_hazard.ko || exit 1
+# HAZ_ARGS=int3=1 with ARGS='sym=kpt_hazard_target_int3 slow=1': the int3 case.
+# shellcheck disable=SC2086
+insmod hazard_modules/kpt_hazard.ko ${HAZ_ARGS:-} || exit 1
 rm -f /tmp/repro.stop
 (while [ ! -e /tmp/repro.stop ]; do
 	echo 5000 > /sys/kernel/debug/kpt_hazard/run
