@@ -215,6 +215,123 @@ static const struct file_operations kpt_test_sleep_fops = {
 	.llseek	= noop_llseek,
 };
 
+/*
+ * Targets of the kpt_spec_* selftests (the probe spec language): known
+ * values in registers, in memory behind pointers, and in kernel and user
+ * strings.
+ *
+ *   /sys/kernel/debug/kpt_test/vals   write N: N calls of
+ *       kpt_test_vals(KPT_TEST_VAL, -i, kpt_test_head), i = 1..N
+ *   /sys/kernel/debug/kpt_test/strs   write BYTES: one call of
+ *       kpt_test_strs(kpt_test_kstr, <the user's buffer>, <its length>)
+ *   /sys/kernel/debug/kpt_test/dup    write N: N calls of kpt_dup(i), a
+ *       static function that kpt_test2.ko has too (a duplicate name)
+ *
+ * kpt_test_u64 holds KPT_TEST_VAL; kpt_test_head points to a list of three
+ * struct kpt_test_node (val at +0, next at +8): 0x11, -0x22, 0x33, NULL.
+ */
+#define KPT_TEST_VAL	0x8899aabbccddeeffULL
+
+struct kpt_test_node {
+	long			val;
+	struct kpt_test_node	*next;
+};
+
+static u64 kpt_test_u64 __used = KPT_TEST_VAL;
+static struct kpt_test_node kpt_test_nodes[3] = {
+	{ 0x11, &kpt_test_nodes[1] },
+	{ -0x22, &kpt_test_nodes[2] },
+	{ 0x33, NULL },
+};
+
+static struct kpt_test_node *kpt_test_head __used = &kpt_test_nodes[0];
+static const char kpt_test_kstr[] = "kpt_test \"kernel\" string \\ end";
+
+/* static, like kpt_dup(): W=1 wants no prototype-less global function */
+static noinline __noclone long kpt_test_vals(unsigned long v, long neg,
+					     const struct kpt_test_node *node)
+{
+	barrier();
+	return neg;
+}
+
+static noinline __noclone long kpt_test_strs(const char *kstr,
+					     const char __user *ustr, long n)
+{
+	barrier();
+	return n;
+}
+
+static noinline __noclone long kpt_dup(unsigned long a)
+{
+	barrier();
+	return a;
+}
+
+static ssize_t kpt_test_vals_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	unsigned long n, i;
+	int ret;
+
+	ret = kpt_test_parse(ubuf, count, KPT_TEST_MAX_CALLS, &n);
+	if (ret)
+		return ret;
+	for (i = 1; i <= n; i++)
+		kpt_test_vals(READ_ONCE(kpt_test_u64), -(long)i,
+			      READ_ONCE(kpt_test_head));
+	return count;
+}
+
+static ssize_t kpt_test_strs_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	kpt_test_strs(kpt_test_kstr, ubuf, count);
+	return count;
+}
+
+static ssize_t kpt_test_dup_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	unsigned long n, i;
+	int ret;
+
+	ret = kpt_test_parse(ubuf, count, KPT_TEST_MAX_CALLS, &n);
+	if (ret)
+		return ret;
+	for (i = 1; i <= n; i++)
+		kpt_dup(i);
+	return count;
+}
+
+static const struct file_operations kpt_test_vals_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= kpt_test_vals_write,
+	.llseek	= noop_llseek,
+};
+
+static const struct file_operations kpt_test_strs_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= kpt_test_strs_write,
+	.llseek	= noop_llseek,
+};
+
+static const struct file_operations kpt_test_dup_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= kpt_test_dup_write,
+	.llseek	= noop_llseek,
+};
+
+static void kpt_test_spec_files(struct dentry *dir)
+{
+	debugfs_create_file("vals", 0200, dir, NULL, &kpt_test_vals_fops);
+	debugfs_create_file("strs", 0200, dir, NULL, &kpt_test_strs_fops);
+	debugfs_create_file("dup", 0200, dir, NULL, &kpt_test_dup_fops);
+}
+
 static int __init kpt_test_init(void)
 {
 	kpt_test_dir = debugfs_create_dir("kpt_test", NULL);
@@ -229,6 +346,7 @@ static int __init kpt_test_init(void)
 			    &kpt_test_call_all_fops);
 	debugfs_create_file("sleep", 0200, kpt_test_dir, NULL,
 			    &kpt_test_sleep_fops);
+	kpt_test_spec_files(kpt_test_dir);
 	return 0;
 }
 

@@ -1,0 +1,175 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: bad probe specs are refused with the right errno, an
+#   error_log entry with the message and the caret under the exact column,
+#   and one kernel log line; nothing is left behind (like ftrace's
+#   kprobe_syntax_errors.tc)
+# requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_spec
+#
+# Each row of the table below is COLUMN ;; ERRNO ;; MESSAGE ;; SPEC. Writing
+# SPEC to /dev/kptrace fails with ERRNO; error_log's last entry is
+#   "[<ts>] kptrace: error: MESSAGE (-<errno>)"
+#   "  Command: SPEC"
+#   "           <COLUMN spaces>^"        (no caret line when COLUMN is -)
+# and the kernel log gets, per row, exactly
+#   kptrace: "SPEC": MESSAGE, at column COLUMN (-<errno>)   (or without the
+#   ", at column" part). Refusals that are not parse errors: no such symbol
+# (ENOENT), a MOD:SYM whose module is loaded but has no such symbol
+# (ENOENT, not a pending probe), an offset inside an instruction (EILSEQ),
+# a function on the kprobe blacklist and an address that is not text
+# (EINVAL). A long line (173 characters, error at column 170) is shown
+# whole, caret included. Afterwards: no probe exists, error_log holds exactly the last 8
+# refusals, and a good spec works (its 2 events exact).
+
+. "$(dirname "$0")/lib.sh"
+. "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
+kpt_setup
+require_kpt_spec
+kpt_test_load
+
+errnum()
+{
+	case $1 in
+	EINVAL) echo -22 ;; ENOENT) echo -2 ;; EILSEQ) echo -84 ;;
+	E2BIG) echo -7 ;; EEXIST) echo -17 ;; *) echo "?$1" ;;
+	esac
+}
+
+A17='$arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1 $arg1'
+C9='pid == 1 || pid == 2 || pid == 3 || pid == 4 || pid == 5 || pid == 6 || pid == 7 || pid == 8 || pid == 9'
+N65=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+# 15 good arguments, then a bad 16th at column 170 (a 173-character line)
+L15=$(i=1; while [ $i -le 15 ]; do printf 'x%02d=$arg1 ' $i; i=$((i + 1)); done)
+
+# The kprobe blacklist names functions that must be refused.
+BL=
+if [ -r "$KPT_DEBUGFS/kprobes/blacklist" ]; then
+	# "0x<start>-0x<end>\t<symbol>"
+	BL=$(awk 'NF == 2 && $2 == "do_int3" { print $2; exit }' \
+		"$KPT_DEBUGFS/kprobes/blacklist")
+	[ -n "$BL" ] || BL=$(awk 'NF == 2 && $2 ~ /^[a-z_][a-z0-9_]*$/ {
+		print $2; exit }' "$KPT_DEBUGFS/kprobes/blacklist")
+fi
+
+cat > "$KPT_TMP/table" <<EOF
+0 ;; EINVAL ;; expected p, r or - at the start ;; x:bad kpt_test_func
+5 ;; EINVAL ;; expected a symbol or an address ;; p:bad
+2 ;; EINVAL ;; expected a name ;; p:1bad kpt_test_func
+6 ;; EINVAL ;; expected a name after the group ;; p:grp/ kpt_test_func
+5 ;; EINVAL ;; unexpected character in the name ;; p:bad! kpt_test_func
+2 ;; EINVAL ;; name too long ;; p:$N65 kpt_test_func
+20 ;; EINVAL ;; expected a number ;; p:bad kpt_test_func+
+23 ;; EINVAL ;; garbage after a number ;; p:bad kpt_test_func+0x1g
+6 ;; EINVAL ;; address 0 ;; p:bad 0x0
+0 ;; EINVAL ;; a return probe takes no offset ;; r:bad kpt_test_func+4
+1 ;; EINVAL ;; MAXACTIVE must be 1 to 4096 ;; r4097:bad kpt_test_func
+1 ;; EINVAL ;; MAXACTIVE must be 1 to 4096 ;; r0:bad kpt_test_func
+6 ;; EINVAL ;; -:NAME takes nothing more ;; -:bad extra
+1 ;; EINVAL ;; expected -:[GROUP/]NAME ;; -bad
+20 ;; EINVAL ;; unknown register ;; p:bad kpt_test_func %zz
+20 ;; EINVAL ;; \$argN: N must be 1 to 6 ;; p:bad kpt_test_func \$arg7
+20 ;; EINVAL ;; \$argN: N must be 1 to 6 ;; p:bad kpt_test_func \$arg0
+20 ;; EINVAL ;; \$stackN: N too large ;; p:bad kpt_test_func \$stack1024
+20 ;; EINVAL ;; unknown \$variable ;; p:bad kpt_test_func \$foo
+20 ;; EINVAL ;; \$retval is for return probes ;; p:bad kpt_test_func \$retval
+23 ;; EINVAL ;; \$comm cannot be dereferenced ;; p:bad kpt_test_func +0(\$comm)
+26 ;; EINVAL ;; \$comm is a string ;; p:bad kpt_test_func \$comm:u32
+26 ;; EINVAL ;; unknown type ;; p:bad kpt_test_func \$arg1:u128
+26 ;; EINVAL ;; expected ')' ;; p:bad kpt_test_func +0(%di
+22 ;; EINVAL ;; expected '(' after the offset ;; p:bad kpt_test_func +0%di
+32 ;; EINVAL ;; dereferences nested too deep ;; p:bad kpt_test_func +0(+0(+0(+0(+0(%di)))))
+20 ;; EINVAL ;; offset too large ;; p:bad kpt_test_func +0x80000000(\$arg1)
+20 ;; EINVAL ;; expected +uOFFS(...) ;; p:bad kpt_test_func -u8(\$arg1)
+20 ;; EINVAL ;; @ takes an address (the tool resolves @SYMBOL) ;; p:bad kpt_test_func @sym
+22 ;; EINVAL ;; unknown fetch argument ;; p:bad kpt_test_func a=
+28 ;; EINVAL ;; duplicate argument name ;; p:bad kpt_test_func a=\$arg1 a=\$arg2
+20 ;; EINVAL ;; argument name is reserved ;; p:bad kpt_test_func pid=\$arg1
+116 ;; EINVAL ;; too many fetch arguments (16) ;; p:bad kpt_test_func $A17
+170 ;; EINVAL ;; unknown register ;; p:bad kpt_test_func $L15%zz
+31 ;; EINVAL ;; unknown field ;; p:bad kpt_test_func a=\$arg1 if b == 1
+33 ;; EINVAL ;; expected ==, !=, <, <=, >, >= or & ;; p:bad kpt_test_func a=\$arg1 if a = 1
+23 ;; EINVAL ;; retval and lat_ns are for return probes ;; p:bad kpt_test_func if retval < 0
+23 ;; EINVAL ;; retval and lat_ns are for return probes ;; p:bad kpt_test_func if lat_ns > 1
+31 ;; EINVAL ;; only numbers and comm can be compared ;; p:bad kpt_test_func a=\$comm if a == 1
+30 ;; EINVAL ;; comm takes == or != ;; p:bad kpt_test_func if comm < x
+31 ;; EINVAL ;; comm glob too long ;; p:bad kpt_test_func if comm == 0123456789abcdefg
+31 ;; EINVAL ;; unterminated string ;; p:bad kpt_test_func if comm == "abc
+38 ;; EINVAL ;; expected && or || ;; p:bad kpt_test_func a=\$arg1 if a == 1 b == 2
+40 ;; EINVAL ;; expected a field name ;; p:bad kpt_test_func a=\$arg1 if a == 1 &&
+30 ;; EINVAL ;; number too large ;; p:bad kpt_test_func if pid == 99999999999999999999
+30 ;; EINVAL ;; number out of range ;; p:bad kpt_test_func if pid == 9223372036854775808
+116 ;; EINVAL ;; too many condition terms (8) ;; p:bad kpt_test_func if $C9
+- ;; ENOENT ;; no such symbol ;; p:bad kpt_no_such_function
+- ;; ENOENT ;; no such symbol ;; p:bad kpt_test:kpt_no_such_function
+- ;; EILSEQ ;; offset is not on an instruction boundary ;; p:bad kpt_test_func+1
+- ;; EINVAL ;; not a kernel text address ;; p:bad 0x1000
+EOF
+if [ -n "$BL" ]; then
+	echo "- ;; EINVAL ;; cannot be probed (blacklisted, notrace, or not kernel text) ;; p:bad $BL" >> "$KPT_TMP/table"
+else
+	info "no kprobes blacklist in debugfs: the blacklisted row is left out"
+fi
+
+kpt_load stack=0
+kpt_mark
+: > "$KPT_TMP/want_log"
+: > "$KPT_TMP/refused"
+rows=0
+while IFS= read -r row; do
+	col=${row%% ;; *}; rest=${row#* ;; }
+	err=${rest%% ;; *}; rest=${rest#* ;; }
+	msg=${rest%% ;; *}; spec=${rest#* ;; }
+	rows=$((rows + 1))
+	r=$(spec_write "$spec")
+	check_eq "row $rows errno ($spec)" "$r" "errno=$err"
+	e=$(spec_err_last)
+	check_match "row $rows error_log head ($spec)" "$(echo "$e" | sed -n 1p)" \
+		'^\[ *[0-9]+\.[0-9]{6}\] kptrace: error: '
+	check_eq "row $rows message ($spec)" \
+		"$(echo "$e" | sed -n '1s/^\[[^]]*\] kptrace: error: //p')" \
+		"$msg ($(errnum "$err"))"
+	check_eq "row $rows command" "$(echo "$e" | sed -n 2p)" "  Command: $spec"
+	if [ "$col" = - ]; then
+		check_eq "row $rows caret ($spec)" "$(spec_caret_col)" none
+		logline="kptrace: \"$spec\": $msg ($(errnum "$err"))"
+	else
+		check_eq "row $rows caret column ($spec)" "$(spec_caret_col)" "$col"
+		logline="kptrace: \"$spec\": $msg, at column $col ($(errnum "$err"))"
+	fi
+	# what the logs must hold: the refusals (a wrongly accepted row is
+	# reported above, and not expected there)
+	if [ "$r" != ok ]; then
+		echo "$logline" >> "$KPT_TMP/want_log"
+		echo "$spec" >> "$KPT_TMP/refused"
+	fi
+	left=$(cat "$KPT_DIR/probes")
+	check_eq "row $rows leaves no probe ($spec)" "$left" ""
+	# a probe left behind is reported once, then removed
+	[ -z "$left" ] || spec_write '-:bad' > /dev/null
+done < "$KPT_TMP/table"
+info "$rows refused specs"
+
+# One kernel log line per refusal, in order.
+kpt_log_kptrace > "$KPT_TMP/got_log"
+if ! cmp -s "$KPT_TMP/got_log" "$KPT_TMP/want_log"; then
+	diff "$KPT_TMP/want_log" "$KPT_TMP/got_log" | head -n 20 | sed 's/^/#   /'
+	check_fail "kernel log lines differ from one per refused spec"
+fi
+
+# error_log keeps the last 8.
+check_eq "error_log entries" "$(grep -c '^\[' "$KPT_DIR/error_log")" 8
+check_eq "error_log commands" \
+	"$(sed -n 's/^  Command: //p' "$KPT_DIR/error_log")" \
+	"$(tail -n 8 "$KPT_TMP/refused")"
+
+# Nothing left behind: a good spec works, its events exact.
+check_eq "probe_stats" "$(cat "$KPT_DIR/probe_stats")" ""
+spec_add 'p:good kpt_test_func a=$arg1:u8 b=$arg2:x16'
+check_match "good probe" "$(cat "$KPT_DIR/probes")" \
+	"^p:kptrace/good kpt_test_func a=\\\$arg1:u8 b=\\\$arg2:x16 # id=[0-9]+ at=kpt_test:kpt_test_func\\+0x0/0x[0-9a-f]+ kprobe $SPEC_MODE hits=0 missed=0\$"
+kpt_call 2
+kpt_trace_read "$KPT_TMP/trace"
+check_eq "good events" "$(spec_events "$KPT_TMP/trace" good)" \
+	"$(printf 'good: a=%s b=0x1111\n' 1 2)"
+kpt_stats_check
+spec_finish "bad specs refused with errno, message and column; nothing left behind"

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpt_test2: a second, tiny target for the kptrace selftests, loaded and
+ * unloaded while kptrace runs (MOD:SYM probes that wait for their module)
+ * without disturbing kpt_test.
+ *
+ * Its init function calls kpt_test2_func(i, 0x2222) for i = 1..init_calls
+ * (module parameter, default 3), so a probe armed before init sees them.
+ *
+ *   /sys/kernel/debug/kpt_test2/call  write N: kpt_test2_func(i, 0x2222),
+ *                                     i = 1..N
+ *   /sys/kernel/debug/kpt_test2/dup   write N: N calls of kpt_dup(i), a
+ *                                     static function kpt_test.ko has too
+ *
+ * kpt_test2_func(a, b) returns a + b.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/uaccess.h>
+
+#define KPT_TEST2_MAX_CALLS	1000000UL
+
+static unsigned int init_calls = 3;
+module_param(init_calls, uint, 0444);
+MODULE_PARM_DESC(init_calls, "calls of kpt_test2_func() made by the init function (default 3)");
+
+static struct dentry *kpt_test2_dir;
+
+static noinline __noclone long kpt_test2_func(unsigned long a,
+					      unsigned long b)
+{
+	barrier();
+	return a + b;
+}
+
+/* The same name as kpt_test's kpt_dup(): two "kpt_dup" in kallsyms. */
+static noinline __noclone long kpt_dup(unsigned long a)
+{
+	barrier();
+	return a;
+}
+
+static noinline __noclone void kpt_test2_calls(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i <= n; i++) {
+		kpt_test2_func(i, 0x2222);
+		barrier();
+	}
+}
+
+static int kpt_test2_parse(const char __user *ubuf, size_t count,
+			   unsigned long *n)
+{
+	int ret = kstrtoul_from_user(ubuf, count, 0, n);
+
+	if (ret)
+		return ret;
+	return *n > KPT_TEST2_MAX_CALLS ? -EINVAL : 0;
+}
+
+static ssize_t kpt_test2_call_write(struct file *file,
+				    const char __user *ubuf, size_t count,
+				    loff_t *ppos)
+{
+	unsigned long n;
+	int ret;
+
+	ret = kpt_test2_parse(ubuf, count, &n);
+	if (ret)
+		return ret;
+	kpt_test2_calls(n);
+	return count;
+}
+
+static ssize_t kpt_test2_dup_write(struct file *file,
+				   const char __user *ubuf, size_t count,
+				   loff_t *ppos)
+{
+	unsigned long n, i;
+	int ret;
+
+	ret = kpt_test2_parse(ubuf, count, &n);
+	if (ret)
+		return ret;
+	for (i = 1; i <= n; i++)
+		kpt_dup(i);
+	return count;
+}
+
+static const struct file_operations kpt_test2_call_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= kpt_test2_call_write,
+	.llseek	= noop_llseek,
+};
+
+static const struct file_operations kpt_test2_dup_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= kpt_test2_dup_write,
+	.llseek	= noop_llseek,
+};
+
+static int __init kpt_test2_init(void)
+{
+	kpt_test2_calls(init_calls);
+	kpt_test2_dir = debugfs_create_dir("kpt_test2", NULL);
+	if (IS_ERR(kpt_test2_dir)) {
+		pr_err("cannot create debugfs directory kpt_test2: %ld\n",
+		       PTR_ERR(kpt_test2_dir));
+		return PTR_ERR(kpt_test2_dir);
+	}
+	debugfs_create_file("call", 0200, kpt_test2_dir, NULL,
+			    &kpt_test2_call_fops);
+	debugfs_create_file("dup", 0200, kpt_test2_dir, NULL,
+			    &kpt_test2_dup_fops);
+	return 0;
+}
+
+static void __exit kpt_test2_exit(void)
+{
+	debugfs_remove_recursive(kpt_test2_dir);
+}
+
+module_init(kpt_test2_init);
+module_exit(kpt_test2_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("kptrace selftest target: a module to load and unload under MOD:SYM probes");
