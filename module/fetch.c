@@ -106,7 +106,14 @@ static nokprobe_inline bool kpt_fetch_one(const struct kpt_fetch *f,
 		v = retval;
 		break;
 	case KPT_FB_ADDR:
-		v = f->imm;
+		/* @ADDR is the memory at ADDR, as in ftrace */
+		if (!f->nderef && !size) {
+			*out = f->imm;		/* a string at ADDR */
+			return true;
+		}
+		rsize = f->nderef ? sizeof(v) : size;
+		if (kpt_read_mem(&v, f->imm, rsize, false))
+			return false;
 		break;
 	}
 	for (i = 0; i < f->nderef; i++) {
@@ -136,6 +143,7 @@ static nokprobe_inline unsigned int kpt_copy_str(char *dst, unsigned long addr,
 	bool user = type == KPT_T_USTRING ||
 		    (type == KPT_T_STR && addr < TASK_SIZE_MAX) || *flags;
 	unsigned int n = 0, chunk, i;
+	char nul;
 
 	if (user)
 		*flags |= KPT_STR_USER;
@@ -152,7 +160,9 @@ static nokprobe_inline unsigned int kpt_copy_str(char *dst, unsigned long addr,
 				return n + i;
 		n += chunk;
 	}
-	*flags |= KPT_STR_TRUNC;
+	/* Exactly @max bytes is whole if a NUL follows. */
+	if (kpt_read_mem(&nul, addr + n, 1, user) || nul)
+		*flags |= KPT_STR_TRUNC;
 	return n;
 }
 

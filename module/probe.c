@@ -24,6 +24,8 @@
 #include <linux/timekeeping.h>
 #include <linux/xarray.h>
 #include <linux/mutex.h>
+#include <linux/namei.h>
+#include <linux/path.h>
 #include "kptrace.h"
 #include "compat.h"
 
@@ -40,7 +42,7 @@ struct kpt_error {
 	int	pos;		/* column, or -1 */
 	int	err;
 	char	msg[80];
-	char	line[160];
+	char	line[KPT_SPEC_LINE_MAX];
 };
 static struct kpt_error kpt_errlog[KPT_ERRLOG_LEN];
 static unsigned int kpt_errlog_next;
@@ -274,6 +276,27 @@ err_inval:
 	return ERR_PTR(-EINVAL);
 }
 
+/*
+ * Is module @name loaded? find_module() is not exported since v5.12; a
+ * loaded module has /sys/module/NAME/initstate (a built-in one has not).
+ */
+static bool kpt_module_loaded(const char *name)
+{
+	struct path path;
+	char *file;
+	int ret;
+
+	file = kasprintf(GFP_KERNEL, "/sys/module/%s/initstate", name);
+	if (!file)
+		return false;
+	ret = kern_path(file, LOOKUP_FOLLOW, &path);
+	kfree(file);
+	if (ret)
+		return false;
+	path_put(&path);
+	return true;
+}
+
 /* address= probes carry "sym+0xoff", never the raw address. */
 static void kpt_probe_label_addr(struct kpt_probe *p)
 {
@@ -337,7 +360,7 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 	}
 	p->id = id;
 	ret = kpt_probe_arm(p);
-	if (ret == -ENOENT && spec->mod[0]) {
+	if (ret == -ENOENT && spec->mod[0] && !kpt_module_loaded(spec->mod)) {
 		/* Armed by kpt_module_notify() when the module loads. */
 		p->state = KPT_PROBE_PENDING;
 		ret = 0;
@@ -730,7 +753,11 @@ void kpt_probes_show(struct seq_file *m)
 		seq_printf(m, "%s # id=%u", buf, p->id);
 		if (strcmp(p->label, p->spec->name))
 			seq_printf(m, " label=%s", p->label);
-		if (p->state == KPT_PROBE_ARMED)
+		if (p->state == KPT_PROBE_ARMED &&
+		    kprobe_gone(kpt_probe_kprobe(p)))
+			/* its module went away: no symbol is left there */
+			seq_printf(m, " at=%s", p->symname ?: "?");
+		else if (p->state == KPT_PROBE_ARMED)
 			seq_printf(m, " at=%s",
 				   kpt_probe_where(kpt_probe_kprobe(p), buf));
 		else
