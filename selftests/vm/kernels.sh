@@ -319,7 +319,10 @@ declare -A r_ver r_pkg r_res r_pass r_fail r_skip r_tbuild r_tvm r_why
 overall=0
 note_fail()
 {
-	r_res[$1]=${r_res[$1]:+${r_res[$1]},}$2
+	case ,${r_res[$1]:-}, in
+	*,"$2",*) ;;
+	*) r_res[$1]=${r_res[$1]:+${r_res[$1]},}$2 ;;
+	esac
 	[ -z "${3:-}" ] || r_why[$1]=${r_why[$1]:+${r_why[$1]}; }$3
 	overall=1
 }
@@ -329,7 +332,8 @@ note_fail()
 # (W=1 warnings are recorded, but the modules are still tested).
 build_kernel()
 {
-	local k=$1 suite root flavour kver bdir hbdir log t0 cc_k cc_u vm targets
+	local k=$1 suite root flavour kver bdir hbdir log t0 cc_k cc_u vm t
+	local targets failed_t
 	suite=$(kernel_suite "$k")
 	root=$(root_of "$suite")
 	flavour=$(kernel_flavour "$k")
@@ -368,12 +372,22 @@ build_kernel()
 	[ ${#targets[@]} -gt 0 ] ||
 		targets=(module test-module selftests-helpers)
 	say "$k: make W=1 ${targets[*]}"
+	# One target at a time: a test piece that does not build for this
+	# kernel fails the kernel but does not keep the rest from being
+	# tested; without the module itself there is nothing to boot.
+	: >"$log"
+	failed_t=()
 	t0=$(date +%s)
-	if ! in_root "$root" make -C "$bdir" \
-		KDIR="/lib/modules/$kver/build" W=1 "${targets[@]}" \
-		>"$log" 2>&1; then
-		tail -n 40 "$log"
-		note_fail "$k" build-fail "make failed, log $log"
+	for t in "${targets[@]}"; do
+		in_root "$root" make -C "$bdir" KDIR="/lib/modules/$kver/build" \
+			W=1 "$t" >>"$log" 2>&1 || failed_t+=("$t")
+	done
+	if [ ${#failed_t[@]} -gt 0 ]; then
+		grep -E -B2 -A3 '(error|Error [0-9]+|undefined!)' "$log" |
+			tail -n 40 || true
+		note_fail "$k" build-fail "make ${failed_t[*]} failed, log $log"
+	fi
+	if [ ! -f "$hbdir/kptrace.ko" ]; then
 		rm -rf "$root/tmp/kptrace-build.$$"
 		return 1
 	fi
@@ -435,12 +449,12 @@ dkms_kernel()
 # vm KERNEL: boot it with the selftests of its own build tree.
 vm_kernel()
 {
-	local k=$1 t0 rc=0 line args=()
+	local k=$1 t0 rc=0 line plan p n args=()
 	# shellcheck disable=SC2206
 	args+=(${VM_ARGS:-})
 	t0=$(date +%s)
 	V=${V:-0} "$here/run-vm.sh" --kernel "$out/$k/vmlinuz" \
-		--root "$out/$k/tree" --tools "$top/tools/kptrace" \
+		--root "$out/$k/tree" --tools "$out/src/tools/kptrace" \
 		--mode check --timeout "$timeout" --logdir "$out/$k/vm" \
 		"${args[@]}" 2>&1 | tee "$out/$k/vm.log" || rc=${PIPESTATUS[0]}
 	r_tvm[$k]=$(($(date +%s) - t0))
@@ -450,8 +464,20 @@ vm_kernel()
 		read -r "r_pass[$k]" _ "r_fail[$k]" _ "r_skip[$k]" _ <<<"$line"
 	fi
 	if [ "$rc" != 0 ]; then
-		note_fail "$k" vm-fail "$(grep -m 3 '^vm: FAIL' "$out/$k/vm.log" |
-			sed 's/^vm: FAIL: //' | tr '\n' ' ')"
+		# A run that died counts what it did not run as failed (or
+		# one failure when there was no KTAP plan at all).
+		plan=$(sed -n 's/^vm: FAIL: KTAP plan 1\.\.\([0-9]*\) but \([0-9]*\) results$/\1 \2/p' \
+			"$out/$k/vm.log" | tail -n 1)
+		if [ -n "$plan" ]; then
+			read -r p n <<<"$plan"
+			r_fail[$k]=$((${r_fail[$k]:-0} + p - n))
+			note_fail "$k" vm-fail "$((p - n)) of $p tests not run (counted as failed)"
+		elif [ "${r_fail[$k]:-0}" = 0 ]; then
+			r_fail[$k]=1
+		fi
+		note_fail "$k" vm-fail "$(grep '^vm: FAIL' "$out/$k/vm.log" |
+			grep -v 'KTAP plan' | sed 's/^vm: FAIL: //' |
+			tr '\n' ' ' | sed 's/ $//'), logs $out/$k/vm"
 		return 1
 	fi
 	! grep -q '^vm: RETRY' "$out/$k/vm.log" ||
@@ -512,10 +538,17 @@ trap 'exit 130' INT TERM
 t_all=$(date +%s)
 say "kernels: ${kernels[*]}; chroots in $cache; logs in $out"
 
-# Host side: QEMU and the initramfs pieces, the host's suite, the reader.
-deps=(gcc make libc6-dev)
-[ "$mode" != check ] || deps+=(qemu-system-x86 busybox-static cpio kmod)
-"$here/install-deps.sh" "${deps[@]}"
+# The sources of this run, taken once: every kernel builds the same.
+rm -rf "$out/src"
+copy_sources "$out/src"
+
+# Host side: what a guest run needs (the Makefile's vm-deps: QEMU, busybox,
+# the reader's static libraries), the host's suite, the reader.
+"$here/install-deps.sh" gcc make libc6-dev
+if [ "$mode" = check ]; then
+	make -s -C "$out/src" vm-deps 2>/dev/null ||
+		"$here/install-deps.sh" qemu-system-x86 busybox-static cpio kmod
+fi
 for k in "${kernels[@]}"; do
 	if [ "$(kernel_suite "$k")" = "$host_suite" ]; then
 		ensure_host
@@ -524,10 +557,11 @@ for k in "${kernels[@]}"; do
 done
 if [ "$mode" = check ]; then
 	say "building tools/kptrace (static, one binary for every kernel)"
-	make -s -C "$top/tools" kptrace || die "cannot build tools/kptrace"
+	make -s -C "$out/src" tools >"$out/tools.log" 2>&1 || {
+		tail -n 30 "$out/tools.log"
+		die "cannot build tools/kptrace, log $out/tools.log"
+	}
 fi
-rm -rf "$out/src"
-copy_sources "$out/src"
 [ "$mode" = prepare ] || dkms_conf_check || overall=1
 
 # The chroots, each once.
@@ -570,18 +604,21 @@ for k in "${kernels[@]}"; do
 	fi
 done
 
-# The table.
-printf '\n%-8s %-30s %6s %6s %7s %6s %5s  %s\n' kernel version passed \
+# The table, then what went wrong where.
+printf '\n%-8s %-26s %6s %6s %7s %6s %5s  %s\n' kernel version passed \
 	failed skipped build vm result
 tp=0 tf=0 ts=0
 for k in "${kernels[@]}"; do
-	printf '%-8s %-30s %6s %6s %7s %6s %5s  %s %s\n' "$k" \
+	printf '%-8s %-26s %6s %6s %7s %6s %5s  %s\n' "$k" \
 		"${r_ver[$k]:-?}" "${r_pass[$k]:--}" "${r_fail[$k]:--}" \
 		"${r_skip[$k]:--}" "${r_tbuild[$k]:--}" "${r_tvm[$k]:--}" \
-		"${r_res[$k]:-ok}" "${r_why[$k]:-}"
+		"${r_res[$k]:-ok}"
 	tp=$((tp + ${r_pass[$k]:-0}))
 	tf=$((tf + ${r_fail[$k]:-0}))
 	ts=$((ts + ${r_skip[$k]:-0}))
+done
+for k in "${kernels[@]}"; do
+	[ -z "${r_why[$k]:-}" ] || say "$k: ${r_why[$k]}"
 done
 say "seconds: build = W=1 build + dkms, vm = boot + selftests; roots ${t_prep}s, all $(($(date +%s) - t_all))s"
 say "logs in $out"
