@@ -821,7 +821,13 @@ int main(int argc, char **argv)
 	else
 		setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
 
+	/*
+	 * First: a signal during the setup (reading BTF and kallsyms takes
+	 * a while) must end the run, not kill it or be lost.
+	 */
 	err = 1;
+	if (signals__setup())
+		goto cleanup;
 	if (env.replay_path) {
 		src.path = env.replay_path;
 		if (replay__open(&src))
@@ -876,8 +882,6 @@ int main(int argc, char **argv)
 		fputs("kptrace: out of memory\n", stderr);
 		goto cleanup;
 	}
-	if (signals__setup())
-		goto cleanup;
 	if (src.device && !env.quiet)
 		fprintf(stderr, "kptrace: tracing %u probes on %u CPUs%s%s... Hit Ctrl-C to end.\n",
 			info.nr_probes, info.nr_cpus,

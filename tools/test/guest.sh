@@ -10,8 +10,11 @@
 # It loads kpt_test and kptrace on kpt_test_func with return probes, then
 # checks the reader's text and JSON against the known arguments, return
 # values and callers of kpt_test_func, -n, -d, -p, SIGINT, -w then -r,
-# and --stats. Prints "ok N name" / "not ok N name", then "N passed,
-# N failed"; exit status 1 if any failed.
+# and --stats; then probes at run time: probe add with BTF names, typed
+# records, strings and (fault), return records with arguments, refusals
+# with the module's reason, globs, -w FILE.probes, the probe_stats
+# summary, probe del and clear. Prints "ok N name" / "not ok N name",
+# then "N passed, N failed"; exit status 1 if any failed.
 
 KPT=${KPTRACE:-/tools/kptrace}
 KO=${KPT_KO:-/kptrace.ko}
@@ -100,7 +103,7 @@ wait_open $pid
 echo 2 >$CALL
 wait $pid
 check "json: entry object" \
-	grep -q '^{"type":"entry","probe":"kpt_test_func","id":0,"ts_ns":[0-9]*,"cpu":[0-9]*,"pid":[0-9]*,"tid":[0-9]*,"comm":"[^"]*","args":\[1,4369,8738,13107,17476,21845\],"stack":\[{"addr":"0xffffffff[0-9a-f]*","sym":"kpt_test_func+0x0/0x[0-9a-f]* \[kpt_test\]","module":"kpt_test"}' $T/json
+	grep -q '^{"type":"entry","probe":"kpt_test_func","id":0,"ts_ns":[0-9]*,"cpu":[0-9]*,"pid":[0-9]*,"tid":[0-9]*,"comm":"[^"]*","args":\[1,4369,8738,13107,17476,21845\],"fields":{"arg0":"0x1","arg1":"0x1111","arg2":"0x2222","arg3":"0x3333","arg4":"0x4444","arg5":"0x5555"},"stack":\[{"addr":"0xffffffff[0-9a-f]*","sym":"kpt_test_func+0x0/0x[0-9a-f]* \[kpt_test\]","module":"kpt_test"}' $T/json
 check "json: return object" \
 	grep -q '^{"type":"return","probe":"kpt_test_func","id":0,.*"ret":-2,"lat_ns":[0-9]*,"entry_ts_ns":[0-9]*}$' $T/json
 check "json: quiet, nothing on stderr" [ ! -s $T/err ]
@@ -165,5 +168,94 @@ check "--stats: exit 0, table" [ "$rc" = 0 ]
 check "--stats: counters" grep -q '^hits  *[0-9]' $T/stats
 check "--stats: per-CPU table" grep -q '^CPU  *HITS  *RECORDED' $T/stats
 cat $T/stats
+
+# --- probes at run time ---------------------------------------------------
+
+mountpoint -q /sys/kernel/tracing 2>/dev/null ||
+	mount -t tracefs none /sys/kernel/tracing 2>/dev/null
+
+$KPT probe list >$T/list 2>$T/err
+check "probe list: the legacy probe" grep -q '^r:kptrace/kpt_test_func kpt_test_func arg0=\$arg1:x64 .* # id=0 ' $T/list
+
+# BTF names and types for vmlinux functions, a user string, a return
+# record with its arguments
+$KPT probe add 'r:open do_sys_openat2 dfd filename:ustring $retval' \
+	'p:k kpt_test:kpt_test_func a=$arg1:u32 b=$arg2:s64 c=$comm' \
+	'p:l do_sys_openat2 arg0=$arg1 arg1=$arg2 arg2=$arg3' \
+	'p:f do_sys_openat2 s=+0($arg2):string' >$T/out 2>$T/err
+rc=$?
+check "probe add: 4 probes, BTF names" [ "$rc" = 0 ]
+cat $T/err
+$KPT probe list >$T/list 2>&1
+check "probe add: dfd=\$arg1:s32 from BTF" grep -q '^r:kptrace/open do_sys_openat2 dfd=\$arg1:s32 filename=\$arg2:ustring arg3=\$retval:s64 # id=' $T/list
+cat $T/list
+
+$KPT -c cat --no-stack -d 4 >$T/text 2>$T/err &
+pid=$!
+wait_open $pid
+cat /nonexistent_kpt 2>/dev/null
+echo 2 >$CALL
+wait $pid
+check "typed: return record with args, string" \
+	grep -q '^cat-[0-9]* \[[0-9]*\] [0-9.]*: open: ret=-2 lat_ns=[0-9]* dfd=-100 filename="/nonexistent_kpt" arg3=-2$' $T/text
+check "typed: a kernel read of a user pointer is (fault)" \
+	grep -q ': f: s=(fault)$' $T/text
+check "typed: legacy-shaped probe named from BTF" \
+	grep -q ': l: dfd=-100 filename=0x[0-9a-f]* how=0x[0-9a-f]*$' $T/text
+check "summary: probe_stats table at exit" grep -q '^PROBE  *CALLS  *EVENTS  *RECORDED' $T/err
+check "summary: str_fault counted" grep -q '^f .* str_fault=[1-9]' $T/err
+cat $T/text $T/err
+
+$KPT -d 3 -j --no-stack >$T/json 2>$T/err &
+pid=$!
+wait_open $pid
+echo 1 >$CALL
+wait $pid
+check "typed json: u32 and s64 fields, comm string" \
+	grep -q '"fields":{"a":1,"b":4369,"c":"sh"}' $T/json
+cat $T/json
+
+# -w FILE also saves FILE.probes; -r FILE reads it
+$KPT -w $T/p.bin -d 3 >$T/out 2>$T/err &
+pid=$!
+wait_open $pid
+echo 1 >$CALL
+wait $pid
+KPTRACE_PROBES=/nonexistent $KPT -r $T/p.bin --no-stack >$T/out 2>$T/err
+check "-w: FILE.probes saved, -r names the records with it" \
+	grep -q ': k: a=1 b=4369 c="sh"$' $T/out
+cat $T/p.bin.probes
+
+# refusals: the module's reason, from error_log
+$KPT probe add 'p:bad no_such_function_kpt' >$T/out 2>$T/err
+rc=$?
+grep -q "the module refused 'p:bad no_such_function_kpt': No such file or directory" $T/err &&
+	grep -q 'kptrace: error: no such symbol' $T/err
+check "probe add: refusal exits 1 with the module's reason" [ "$rc" = 1 -a $? = 0 ]
+cat $T/err
+$KPT probe add 'p:open do_sys_openat2' >$T/out 2>$T/err
+check "probe add: an existing name is refused" grep -q 'a probe of that name exists' $T/err
+$KPT probe add 'p bad %zz' >$T/out 2>$T/err
+check "probe add: local parse error with a caret" \
+	[ "$(sed -n 3p $T/err)" = "                 ^" ]
+
+# globs
+$KPT probe add --max 1000 'p:vr vfs_read*' >$T/out 2>$T/err
+rc=$?
+n=$($KPT probe list | grep -c '^p:kptrace/vr_')
+check "glob: vfs_read* added ($n probes)" [ "$rc" = 0 -a "$n" -ge 1 ]
+cat $T/err
+$KPT probe add --max 1 'p:v2 vfs_*' >$T/out 2>$T/err
+check "glob: --max refuses" grep -q 'more than --max 1' $T/err
+$KPT probe del 'vr_*' >$T/out 2>$T/err
+n=$($KPT probe list | grep -c '^p:kptrace/vr_')
+check "probe del: a glob of names" [ "$n" = 0 ]
+
+$KPT probe del open >$T/out 2>$T/err
+check "probe del: one name" [ "$($KPT probe list | grep -c '^r:kptrace/open ')" = 0 ]
+$KPT probe clear >$T/out 2>$T/err
+$KPT probe list >$T/list
+check "probe clear: nothing listed" [ ! -s $T/list ]
+cat $T/err
 
 finish
