@@ -14,7 +14,7 @@
 #   --dd-count N     bytes dd copies with bs=1 (default 20000)
 #   --arms REGEXP    only the arms matching (default: all)
 #   --seed N         the random order's seed (default: random, printed)
-#   --timeout SEC    hard limit of the guest (default 5400, env BENCH_TIMEOUT)
+#   --timeout SEC    hard limit of the guest (default 7200, env BENCH_TIMEOUT)
 #   --logdir DIR     where logs and results go (default /tmp/kptrace-bench.*)
 #   --report FILE    only print the tables of an earlier results.txt
 #   --rev REV        benchmark git revision REV (git archive) instead of
@@ -24,8 +24,8 @@
 #                    in the built tree (kptrace.ko, selftests/bench/*.ko)
 #
 # Steps: copy this tree's sources into the chroot, build kptrace.ko,
-# tools/kptrace, kpt_bench.ko and kpt_floor.ko there with the kernel's own
-# compiler (gcc-14), boot the chroot's kernel with virtme-ng
+# kpt_bench.ko and kpt_floor.ko there with the kernel's own compiler
+# (gcc-14) and the static tools/kptrace on the host, boot the chroot's kernel with virtme-ng
 # (vng --disable-kvm, 2 CPUs, 1 GiB, 9p root) and run guest.sh in it.
 # Logs: console.log (the kernel console), output.log (the guest's output),
 # results.txt (raw measurements), bench.json, table.txt. A kernel fault on
@@ -46,7 +46,7 @@ calls=100000
 dd_count=20000
 arms=.
 seed=
-timeout=${BENCH_TIMEOUT:-5400}
+timeout=${BENCH_TIMEOUT:-7200}
 logdir=
 report_only=
 guest_cmd_opt=
@@ -143,10 +143,19 @@ say "building for $kver in $chroot_dir (gcc-14)"
 kdir=/lib/modules/$kver/build
 if ! in_chroot sh -c "cd $work/src &&
 	make -s -C $kdir M=\$PWD modules &&
-	make -s -C $kdir M=\$PWD/selftests/bench modules &&
-	make -s -C tools" >"$logdir/build.log" 2>&1; then
+	make -s -C $kdir M=\$PWD/selftests/bench modules" \
+	>"$logdir/build.log" 2>&1; then
 	tail -n 30 "$logdir/build.log"
 	die "build failed (log: $logdir/build.log)"
+fi
+# The reader is a static binary that runs on any kernel: it is built on
+# the host, because trixie's libelf.a cannot be linked statically
+# (elfutils 0.192's archive lacks eu_search_tree_init).
+"$repo/selftests/vm/install-deps.sh" gcc make libc6-dev libbpf-dev \
+	libelf-dev zlib1g-dev
+if ! make -s -C "$chroot_dir$work/src/tools" kptrace >>"$logdir/build.log" 2>&1; then
+	tail -n 30 "$logdir/build.log"
+	die "tools build failed (log: $logdir/build.log)"
 fi
 
 say "source $repo ($rev), kernel $kver, seed $seed, $reps reps + 1 warm-up"
@@ -158,18 +167,24 @@ if [ -n "$guest_cmd_opt" ]; then
 	printf '%s\n' "$guest_cmd_opt" >"$chroot_dir$work/guest-cmd.sh"
 	guest_cmd="cd $work/src && bash $work/guest-cmd.sh; echo BENCH-DONE"
 fi
-# tsc=reliable: a loaded host stalls the vCPUs, and the clocksource
-# watchdog then often declares the TSC unstable and moves the guest to the
-# HPET, whose every read is an emulated MMIO: every ktime_get_*() (kptrace
-# timestamps its records with one) becomes far dearer than on any real
-# machine, and differently in each boot.
-append="tsc=reliable"
+# The guest's TSC counts at the host's rate, but on a loaded host its
+# calibration goes wrong (a clock 10x too fast), or the clocksource watchdog
+# declares the TSC unstable and moves the guest to the HPET, whose every
+# read is an emulated MMIO: every ktime_get_*() (kptrace timestamps its
+# records with one) then costs far more than on any real machine, and
+# differently in each boot. So: the host's TSC rate, and no watchdog.
+append=
+if gcc -O2 -o "$logdir/tsc_khz" "$here/tsc_khz.c" 2>>"$logdir/build.log"; then
+	append="tsc_early_khz=$("$logdir/tsc_khz") tsc=reliable"
+else
+	say "warning: cannot build tsc_khz.c: the guest calibrates its TSC itself"
+fi
 t0=$(date +%s)
 load0=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' '/')
 rc=0
 in_chroot sh -c 'cd /root && exec "$@"' sh \
 	timeout -k 20 "$timeout" vng --disable-kvm -r "/boot/vmlinuz-$kver" \
-	--memory 1G --cpus 2 --verbose --append "$append" --rwdir "/tmp/kptrace-bench-out=$work/out" \
+	--memory 1G --cpus 2 --verbose ${append:+--append "$append"} --rwdir "/tmp/kptrace-bench-out=$work/out" \
 	--exec "$guest_cmd" \
 	</dev/null >"$logdir/output.log" 2>"$logdir/console.log" || rc=$?
 say "guest ran $(($(date +%s) - t0)) s, exit code $rc"

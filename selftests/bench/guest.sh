@@ -222,7 +222,7 @@ kpt_load()
 
 kpt_reader_start()
 {
-	rm -f "$tmp/kpt.bin"
+	rm -f "$tmp/kpt.bin" "$tmp/kpt.bin.probes"
 	start_reader kpt "$KPTRACE" -w "$tmp/kpt.bin" 2>"$tmp/kpt.err"
 	wait_for 10 has_open "$(cat $tmp/kpt.pid)" /dev/kptrace
 }
@@ -384,7 +384,8 @@ micro()
 		extra+=" summary=$(tail -n 1 "$tmp/kpt.err" | tr ' ' '_')"
 		# The last repetition's file is kept for the decoding costs.
 		cp "$tmp/kpt.bin" "$tmp/keep-$arm.bin"
-		rm -f "$tmp/kpt.bin" ;;
+		cp "$tmp/kpt.bin.probes" "$tmp/keep-$arm.bin.probes" 2>/dev/null
+		rm -f "$tmp/kpt.bin" "$tmp/kpt.bin.probes" ;;
 	*)	say "unknown arm $arm"; return 1 ;;
 	esac
 	set -- $r
@@ -420,7 +421,7 @@ e2e()
 		lost=$kpt_lost
 		cpu=$kpt_cpu
 		extra="$kpt_fields all_events=$(kpt_count "$tmp/kpt.bin" | awk '{ print $1 + $2 }')"
-		rm -f "$tmp/kpt.bin" ;;
+		rm -f "$tmp/kpt.bin" "$tmp/kpt.bin.probes" ;;
 	e2e_ftrace)
 		ftrace_setup "p:kptb/kptb_rd $rd fd=%di buf=%si count=%dx" \
 			"p:kptb/kptb_wr $wr fd=%di buf=%si count=%dx" || return 1

@@ -19,11 +19,25 @@ pkgs=make,gcc,libc6-dev,linux-image-amd64,linux-headers-amd64,kmod
 pkgs+=,busybox-static,bpftrace,linux-perf,strace,trace-cmd
 pkgs+=,virtme-ng,qemu-system-x86,procps,python3,util-linux
 
+[ "$(id -u)" = 0 ] || { echo "bench: mkchroot needs root" >&2; exit 2; }
 if [ -e "$dir/.kptrace-bench-ok" ]; then
+	# A chroot made by an older version of this script: add what is new,
+	# with the chroot's own apt (the host's sources are never touched).
+	missing=$(chroot "$dir" dpkg-query -W -f='${Package} ${Status}\n' \
+		$(echo "$pkgs" | tr ',' ' ') 2>&1 |
+		awk '/no packages found matching/ { print $NF; next }
+		     $NF != "installed" { print $1 }' | sort -u | tr '\n' ' ' || true)
+	if [ -n "${missing// /}" ]; then
+		echo "bench: installing into $dir: $missing"
+		unshare --mount --propagation private sh -c '
+			mount -t proc proc "$1/proc" &&
+			chroot "$1" sh -c "apt-get -o Acquire::Check-Valid-Until=false update -qq &&
+				DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $2 >/dev/null"' \
+			sh "$dir" "$missing" || exit 1
+	fi
 	echo "bench: reusing chroot $dir"
 	exit 0
 fi
-[ "$(id -u)" = 0 ] || { echo "bench: mkchroot needs root" >&2; exit 2; }
 if ! command -v mmdebstrap >/dev/null; then
 	"$(dirname "$0")/../vm/install-deps.sh" mmdebstrap
 fi
