@@ -163,7 +163,7 @@ static const char usage_text[] =
 "                               # failing opens: one record at return\n"
 "    kptrace probe add 'p:vfs vfs_*' --max 50\n"
 "                               # a probe per vfs_ function\n"
-"    kptrace probe add 'p:tick do_timer j=+0(@jiffies):u64'\n"
+"    kptrace probe add 'p:rd vfs_read file count j=@jiffies:u64'\n"
 "                               # a kernel variable, by name\n"
 "    kptrace probe add -n 'p kpt_test:kpt_test_func a f'\n"
 "                               # print what would be written\n"

@@ -221,16 +221,20 @@ static const struct kbtf_param *ctx__param(struct ctx *c, const char *name,
 	return p;
 }
 
-/* @SYM[+-OFFS] or @MOD:SYM at @s: @0xADDR into @o. Returns chars eaten. */
-static int resolve_at(struct ctx *c, const char *s, int pos, char *o,
-		      size_t olen)
+/*
+ * @SYM or @MOD:SYM at @s (@len bytes before the type): @0xADDR into @o.
+ * Returns the characters eaten.
+ */
+static int resolve_at(struct ctx *c, const char *s, int len, int pos,
+		      char *o, size_t olen)
 {
 	char mod[KPT_SPEC_MOD_LEN] = "", sym[KPT_SPEC_SYM_LEN];
 	int n = 1, ret;
 	const char *colon;
 	__u64 addr = 0;
 
-	while (is_ident(s[n], false) || s[n] == '.' || s[n] == ':')
+	while (n < len && (is_ident(s[n], false) || s[n] == '.' ||
+			   s[n] == ':'))
 		n++;
 	snprintf(sym, sizeof(sym), "%.*s", n - 1, s + 1);
 	colon = strchr(sym, ':');
@@ -242,8 +246,9 @@ static int resolve_at(struct ctx *c, const char *s, int pos, char *o,
 	if (ret < 0)
 		return fail(c, pos, "@%s: cannot read %s", sym, c->r->kallsyms);
 	if (!ret)
-		return fail(c, pos, "@%s: no such symbol in %s", sym,
-			    c->r->kallsyms);
+		return fail(c, pos,
+			    "@%s: no such symbol in %s (data symbols need CONFIG_KALLSYMS_ALL)",
+			    sym, c->r->kallsyms);
 	if (ret > 1)
 		return fail(c, pos, "@%s: ambiguous, more than one symbol of that name in %s",
 			    sym, c->r->kallsyms);
@@ -292,8 +297,8 @@ static int resolve_arg(struct ctx *c, const char *a, int alen, int col,
 
 	for (i = fpos; i < fend && n < (int)sizeof(fetch) - 32;) {
 		if (a[i] == '@' && i + 1 < fend && a[i + 1] != '0') {
-			ret = resolve_at(c, a + i, col + i, fetch + n,
-					 sizeof(fetch) - n);
+			ret = resolve_at(c, a + i, fend - i, col + i,
+					 fetch + n, sizeof(fetch) - n);
 			if (ret < 0)
 				return ret;
 			n += strlen(fetch + n);

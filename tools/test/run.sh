@@ -491,7 +491,7 @@ export KPTRACE_BTF_DIR=$OUT/btf
 check_run probe-add-btf 0 $KPT probe add -n 'p do_sys_openat2 dfd filename:ustring' \
 	'r:ro do_sys_openat2 dfd $retval if retval < 0' \
 	'p kpt_test:kpt_test_func a f' 'p many_args g h' 'p cpu_fn cpu' \
-	'p:j do_sys_openat2 j=+0(@jiffies):u64 v=@kpt_test:kpt_var' \
+	'p:j do_sys_openat2 j=@jiffies:u64 v=+8(@kpt_test:kpt_var)' \
 	'p:raw do_sys_openat2 %di:s32 $arg2:ustring'
 
 # errors: the message, the user's line, a caret under the column

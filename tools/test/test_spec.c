@@ -439,6 +439,9 @@ static void resolving(const char *btf_dir, const char *kallsyms)
 		0, NULL);
 	resolve(&r, "p do_sys_openat2 @jiffies+8",
 		"p do_sys_openat2 @0xffffffff82001000+8", 0, NULL);
+	resolve(&r, "p do_sys_openat2 @jiffies:u32 v=@kpt_test:kpt_var:s8",
+		"p do_sys_openat2 @0xffffffff82001000:u32 v=@0xffffffffc0401000:s8",
+		0, NULL);
 	resolve(&r, "p do_sys_openat2 $comm %di @0x10", "p do_sys_openat2 $comm %di @0x10",
 		0, NULL);
 	resolve(&r, "p big_struct s", NULL, 13, "(struct big16) is not passed");
