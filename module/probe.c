@@ -490,6 +490,12 @@ static int kpt_probe_legacy(const char *param, const char *item,
 			}
 			*plus = '\0';
 		}
+		if (retprobe && off) {
+			pr_err("name=%s: retprobe=1 needs a function entry, not an offset (-EINVAL)\n",
+			       item);
+			ret = -EINVAL;
+			goto err;
+		}
 		plus = strchr(spec->sym, ':');
 		if (plus) {
 			*plus = '\0';

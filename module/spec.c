@@ -271,13 +271,13 @@ static int kpt_parse_head(struct kpt_cursor *c)
 		return ret;
 	if (*c->p == '/') {
 		c->p++;
-		memcpy(spec->group, first, sizeof(first));
+		memcpy(spec->group, first, strlen(first) + 1);
 		ret = kpt_parse_ident(c, spec->name, sizeof(spec->name),
 				      "expected a name after the group");
 		if (ret)
 			return ret;
 	} else {
-		memcpy(spec->name, first, sizeof(first));
+		memcpy(spec->name, first, strlen(first) + 1);
 	}
 	if (*c->p && !kpt_is_space(*c->p))
 		return kpt_fail(c, c->p, "unexpected character in the name");
@@ -617,6 +617,10 @@ static int kpt_parse_term(struct kpt_cursor *c, struct kpt_cond *t)
 				 !kpt_is_space(*c->p))) {
 			if (n == KPT_SPEC_GLOB_LEN - 1)
 				return kpt_fail(c, start, "comm glob too long");
+			/* so that the listing can quote it */
+			if (*c->p == '"' || *c->p == '\'')
+				return kpt_fail(c, c->p,
+						"a comm glob cannot hold quotes");
 			t->glob[n++] = *c->p++;
 		}
 		if (quote && *c->p++ != quote)
