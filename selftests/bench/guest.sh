@@ -363,7 +363,7 @@ micro()
 		del=$(grep -cE '^[0-9]+ [0-9]+ [0-9]+ [0-9]+$' "$tmp/bpf.out")
 		bytes=$(stat -c %s "$tmp/bpf.out")
 		lost=$(bpf_lost) ;;
-	kpt_args|kpt_stack|kpt_ret)
+	kpt_args|kpt_stack|kpt_ret|kpt_ret1)
 		local p=(name=kpt_bench_func args=4 stack=0)
 
 		[ "$arm" != kpt_stack ] || p=(name=kpt_bench_func args=4 stack=16)
@@ -371,7 +371,18 @@ micro()
 			p+=(retprobe=1)
 			exp=$((2 * calls))
 		fi
-		kpt_load "${p[@]}" || return 1
+		if [ "$arm" = kpt_ret1 ]; then
+			# a return probe of the probe language: ONE record per
+			# call, with the entry's arguments, $retval and latency
+			kpt_load stack=0 || return 1
+			"$KPTRACE" probe add \
+				'r:kptb/kret kpt_bench_func a=$arg1 b=$arg2 c=$arg3 d=$arg4 ret=$retval' \
+				>"$tmp/probe-add.out" 2>&1 ||
+				{ cat "$tmp/probe-add.out" >&2; rmmod kptrace; return 1; }
+			kpt_probes=$(tr ' ' '_' <$D/kptrace/probes | tr '\n' ';')
+		else
+			kpt_load "${p[@]}" || return 1
+		fi
 		kpt_reader_start || { say "kptrace reader did not start"; rmmod kptrace; return 1; }
 		r=$(run_loop "$calls")
 		kpt_reader_stop_unload
@@ -481,7 +492,7 @@ decode()
 {
 	local f arm rep n mode opts
 
-	for arm in kpt_args kpt_stack kpt_ret; do
+	for arm in kpt_args kpt_stack kpt_ret kpt_ret1; do
 		f=$tmp/keep-$arm.bin
 		[ -s "$f" ] || continue
 		set -- $(kpt_count "$f")
@@ -518,7 +529,7 @@ micro_arms=(baseline floor_kprobe floor_kretprobe
 	    ftrace_args ftrace_args_rd ftrace_stack ftrace_stack_rd
 	    ftrace_ret ftrace_ret_rd ftrace_entret ftrace_entret_rd
 	    bpf_count bpf_args bpf_kstack
-	    kpt_args kpt_stack kpt_ret)
+	    kpt_args kpt_stack kpt_ret kpt_ret1)
 e2e_arms=(e2e_none e2e_kptrace e2e_ftrace e2e_bpftrace e2e_perf e2e_strace)
 
 # Tools that are missing skip their arms, and say so.

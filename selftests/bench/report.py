@@ -49,6 +49,8 @@ MICRO = [
      "floor_kprobe"),
     ("kpt_ret", "kptrace args=4 retprobe=1, -w", "ftrace_ret_rd",
      "floor_kretprobe"),
+    ("kpt_ret1", "kptrace r: 4 args+$retval, -w", "ftrace_ret_rd",
+     "floor_kretprobe"),
 ]
 
 E2E = [
@@ -302,7 +304,10 @@ def targets(micro, e2e, rows):
     r = ratio("kpt_ret", "floor_kretprobe")
     add("kptrace entry+return <= 1.5x empty kretprobe", r, 1.5,
         r is not None and r <= 1.5, "overhead kpt_ret / floor_kretprobe")
-    for a in ("kpt_args", "kpt_stack", "kpt_ret"):
+    r = ratio("kpt_ret1", "floor_kretprobe")
+    add("  same, as one r: record (args+ret+lat) <= 1.5x", r, 1.5,
+        r is not None and r <= 1.5, "overhead kpt_ret1 / floor_kretprobe")
+    for a in ("kpt_args", "kpt_stack", "kpt_ret", "kpt_ret1"):
         d = micro.get(a, {}).get("delivered")
         f = d["min_fraction"] if d else None
         add("%s: 100%% delivered with the reader, default ring" % a, f, 1.0,
@@ -414,7 +419,7 @@ def main():
     hdr = "%-40s %12s %14s %12s" % ("", "events", "CPU s/M ev", "bytes/ev")
     p(hdr)
     p("-" * len(hdr))
-    for arm in ("kpt_args", "kpt_stack", "kpt_ret"):
+    for arm in ("kpt_args", "kpt_stack", "kpt_ret", "kpt_ret1"):
         s = micro.get(arm)
         if s and s.get("reader_cpu_s_per_M_events") is not None:
             p("%-40s %12d %14.2f %12.1f" % (
