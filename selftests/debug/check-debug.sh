@@ -101,7 +101,10 @@ boot()
 	fi
 }
 
-debug_append="panic_on_warn=1 oops=panic softlockup_panic=1"
+# loglevel=5: the debug kernel's info lines stay off the console (one says
+# "RCU lockdep checking is enabled"), every report still shows;
+# boot-dmesg.sh checks and clears the boot's own log in the guest.
+debug_append="panic_on_warn=1 oops=panic softlockup_panic=1 loglevel=5"
 boot suite "$kernel" "$stage" "$debug_append" \
 	"sh /selftests/debug/guest-suite.sh ${KPT_DEBUG_TESTS:-}" \
 	--timeout "$timeout" --boot-timeout 600 --mem "$mem" "$@"

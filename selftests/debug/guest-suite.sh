@@ -10,6 +10,8 @@
 # run_tests.sh stays the only KTAP.
 
 cd /selftests || exit 1
+# The boot log is checked here and then cleared (boot-dmesg.sh).
+. /selftests/debug/boot-dmesg.sh
 # Several times slower under KASAN: a longer limit per test, smaller floods.
 KPT_TIMEOUT=${KPT_TIMEOUT:-900}
 KPT_FLOOD_N=${KPT_FLOOD_N:-50000}
@@ -19,6 +21,7 @@ export KPT_TIMEOUT KPT_FLOOD_N KPT_HAZ_BUDGET KPT_HAZ_SLOW
 echo "# debug kernel $(uname -r): $(cat /proc/cmdline)"
 sh ./run_tests.sh "$@"
 rc=$?
+[ "$KPT_BOOT_FAULTS" = 0 ] || { echo "# the boot log had faults: FAIL"; rc=1; }
 
 kml=/sys/kernel/debug/kmemleak
 if [ ! -e "$kml" ]; then
