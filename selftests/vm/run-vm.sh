@@ -181,6 +181,10 @@ esac
 	printf 'KPT_KO=/kptrace.ko\nKPT_TEST_KO=/selftests/test_modules/kpt_test.ko\n'
 	printf 'KPTRACE=/tools/kptrace\n'
 	printf 'export VM_MODE KPT_KO KPT_TEST_KO KPTRACE\n'
+	# The tests' own knobs (KPT_FLOOD_N, KPT_HAZ_BUDGET, ...), when set
+	# here, reach the guest too; plain words only.
+	env | grep -E '^KPT_[A-Z0-9_]+=[A-Za-z0-9_.:/-]*$' |
+		grep -vE '^KPT_(KO|TEST_KO)=' | sed 's/^/export /' || true
 } >"$work/kptrace-vm.env"
 pack+=(--add "$work/kptrace-vm.env:/etc/kptrace-vm.env")
 
