@@ -5,8 +5,6 @@
 # debug kernel's own announcements, such as "rcu: RCU lockdep checking is
 # enabled."), prints them, then clears the kernel log (dmesg -C), so that
 # the harness's scan of the guest's dmesg only sees the test's own time.
-# check-debug.sh boots with loglevel=5, which keeps those info lines off
-# the console while every report (KERN_WARNING and above) still shows.
 # Sets KPT_BOOT_FAULTS to the number of faulty boot lines.
 KPT_BOOT_FAULTS=0
 if dmesg > /tmp/boot.dmesg 2>/dev/null; then

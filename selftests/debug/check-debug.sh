@@ -121,9 +121,10 @@ boot()
 	fi
 }
 
-# loglevel=5: the debug kernel's info lines stay off the console (one says
-# "RCU lockdep checking is enabled"), every report still shows;
-# boot-dmesg.sh checks and clears the boot's own log in the guest.
+# loglevel=5: fewer info lines on the console, every report still shows;
+# boot-dmesg.sh checks and clears the boot's own log in the guest (the RCU
+# announcement, printed before the console starts, stays in console.log:
+# benign_only() below).
 debug_append="panic_on_warn=1 oops=panic softlockup_panic=1 loglevel=5"
 boot suite "$kernel" "$stage" "$debug_append" \
 	"sh /selftests/debug/guest-suite.sh ${KPT_DEBUG_TESTS:-}" \
