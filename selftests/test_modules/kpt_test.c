@@ -194,26 +194,20 @@ static ssize_t kpt_test_sleep_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-static const struct file_operations kpt_test_call_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= kpt_test_call_write,
-	.llseek	= noop_llseek,
-};
+/* A debugfs file whose write runs kpt_test_NAME_write(). */
+#define KPT_TEST_WRITE_FOPS(name)					\
+static const struct file_operations kpt_test_##name##_fops = {		\
+	.owner	= THIS_MODULE,						\
+	.open	= simple_open,						\
+	.write	= kpt_test_##name##_write,				\
+	.llseek	= noop_llseek,						\
+}
 
-static const struct file_operations kpt_test_call_all_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= kpt_test_call_all_write,
-	.llseek	= noop_llseek,
-};
+KPT_TEST_WRITE_FOPS(call);
 
-static const struct file_operations kpt_test_sleep_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= kpt_test_sleep_write,
-	.llseek	= noop_llseek,
-};
+KPT_TEST_WRITE_FOPS(call_all);
+
+KPT_TEST_WRITE_FOPS(sleep);
 
 /*
  * Targets of the kpt_spec_* selftests (the probe spec language): known
@@ -304,26 +298,11 @@ static ssize_t kpt_test_dup_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-static const struct file_operations kpt_test_vals_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= kpt_test_vals_write,
-	.llseek	= noop_llseek,
-};
+KPT_TEST_WRITE_FOPS(vals);
 
-static const struct file_operations kpt_test_strs_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= kpt_test_strs_write,
-	.llseek	= noop_llseek,
-};
+KPT_TEST_WRITE_FOPS(strs);
 
-static const struct file_operations kpt_test_dup_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= kpt_test_dup_write,
-	.llseek	= noop_llseek,
-};
+KPT_TEST_WRITE_FOPS(dup);
 
 static void kpt_test_spec_files(struct dentry *dir)
 {
