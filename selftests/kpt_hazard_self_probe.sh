@@ -9,8 +9,8 @@
 # unwind_next_frame, unwind_get_return_address (every handler with
 # stack>0), irq_work_queue (a handler waking a reader), memcpy (the comm
 # copy; a C function under KASAN, left out of the run on a debug kernel,
-# where trapping every memcpy stalls the guest). Each is first loaded alone: it is either
-# probed, or refused with EINVAL (blacklisted, noinstr) and left out, and
+# where trapping every memcpy stalls the guest). Each is first loaded
+# alone: it is either probed, or refused with EINVAL (blacklisted, noinstr) and left out, and
 # said. Then kptrace loads kpt_test_func plus every probeable candidate,
 # stack=16, with helpers/kpt_read following /dev/kptrace, and
 # kpt_test_func is called N times (KPT_HAZ_SELF_N, default 2000) on one CPU.
