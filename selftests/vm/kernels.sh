@@ -35,9 +35,11 @@
 # Each kernel: kptrace.ko, kpt_test.ko and the selftests' static helpers are
 # built with W=1, and any compiler, objtool or modpost warning from
 # kptrace's own files fails the kernel (warnings inside kernel headers are
-# shown, not counted).  Then `dkms build` in the same root, then a QEMU
-# boot (run-vm.sh --mode check) with the reader tools/kptrace, built once
-# on the host (static).  The table at the end has one line per kernel; the
+# shown, not counted).  Then `dkms add` + `dkms build` in the same root,
+# with private source and DKMS trees, then a QEMU boot (run-vm.sh --mode
+# check) with the reader tools/kptrace, built once on the host (static).
+# Everything (sources, tests, harness) comes from one snapshot of the
+# working tree taken at the start, so edits during the run change nothing.  The table at the end has one line per kernel; the
 # last line is the total "N passed, N failed, N skipped".  Exit 0 when every
 # kernel built and passed, 1 otherwise, 2 on a usage error.
 set -euo pipefail
@@ -420,10 +422,13 @@ build_kernel()
 	say "$k: built in ${r_tbuild[$k]}s, vermagic $vm"
 }
 
-# dkms KERNEL: dkms-check.sh (add, build -k KVER, remove) in its root.
+# dkms KERNEL: `dkms add` and `dkms build -k KVER` of this run's sources,
+# in its root, with a source and a DKMS tree of its own (--sourcetree,
+# --dkmstree): nothing in /usr/src or /var/lib/dkms is touched, so other
+# runs and the host's own DKMS modules never get in the way.
 dkms_kernel()
 {
-	local k=$1 suite root kver src lockfd t0 t rc=0
+	local k=$1 suite root kver d name ver ko t0 t rc=0
 	suite=$(kernel_suite "$k")
 	root=$(root_of "$suite")
 	kver=$(meta_kver "$root" "$(kernel_flavour "$k")")
@@ -431,27 +436,33 @@ dkms_kernel()
 	r_ver[$k]=$kver
 	r_pkg[$k]=$(pkg_version "$root" "linux-image-$kver")
 	mkdir -p "$out/$k"
-	# One DKMS tree per root: serialise with other runs.
-	mkdir -p "$cache"
-	exec {lockfd}>"$cache/dkms-${suite}.lock"
-	flock "$lockfd"
+	name=$(sed -n 's/^PACKAGE_NAME="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$out/src/dkms.conf")
+	ver=$(sed -n 's/^PACKAGE_VERSION="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$out/src/dkms.conf")
+	d=/tmp/kptrace-dkms.$$/$k
+	rm -rf "$root$d"
+	mkdir -p "$root$d/src" "$root$d/tree"
+	cp -a "$out/src" "$root$d/src/$name-$ver"
 	t0=$(date +%s)
-	src=/tmp/kptrace-dkms.$$
-	rm -rf "$root$src"
-	mkdir -p "$root/tmp"
-	cp -a "$out/src" "$root$src"
-	in_root "$root" bash "$src/selftests/vm/dkms-check.sh" "$kver" \
-		>"$out/$k/dkms.log" 2>&1 || rc=$?
-	rm -rf "$root$src"
-	exec {lockfd}>&-
+	{
+		echo "dkms add/build -m $name -v $ver -k $kver (sources $d/src, tree $d/tree)"
+		in_root "$root" dkms add -m "$name" -v "$ver" \
+			--sourcetree "$d/src" --dkmstree "$d/tree" &&
+		in_root "$root" dkms build -m "$name" -v "$ver" -k "$kver" \
+			--sourcetree "$d/src" --dkmstree "$d/tree"
+	} >"$out/$k/dkms.log" 2>&1 || rc=$?
+	ko=$(cd "$root$d/tree" && find . -path "*/$kver/*" -name "$name.ko*" |
+		head -n 1)
+	find "$root$d/tree" -name make.log -exec sh -c \
+		'echo "--- $1"; cat "$1"' _ {} \; >>"$out/$k/dkms.log" 2>/dev/null
+	rm -rf "$root/tmp/kptrace-dkms.$$"
 	t=$(($(date +%s) - t0))
 	r_tbuild[$k]=$((${r_tbuild[$k]:-0} + t))
-	if [ "$rc" != 0 ]; then
+	if [ "$rc" != 0 ] || [ -z "$ko" ]; then
 		tail -n 40 "$out/$k/dkms.log"
-		note_fail "$k" dkms-fail "dkms build failed, log $out/$k/dkms.log"
+		note_fail "$k" dkms-fail "dkms build failed (rc $rc), log $out/$k/dkms.log"
 		return 1
 	fi
-	say "$k: $(tail -n 1 "$out/$k/dkms.log") (${t}s)"
+	say "$k: dkms build OK: ${ko#./} (${t}s)"
 }
 
 # vm KERNEL: boot it with the selftests of its own build tree.
@@ -462,7 +473,9 @@ vm_kernel()
 	# shellcheck disable=SC2206
 	args+=(${VM_ARGS:-})
 	t0=$(date +%s)
-	V=${V:-0} "$here/run-vm.sh" --kernel "$out/$k/vmlinuz" \
+	# The harness of this run's snapshot, like everything else: an edit
+	# of the working tree during the run cannot change it under our feet.
+	V=${V:-0} "$out/src/selftests/vm/run-vm.sh" --kernel "$out/$k/vmlinuz" \
 		--root "$out/$k/tree" --tools "$out/src/tools/kptrace" \
 		--mode check --logdir "$out/$k/vm" \
 		"${args[@]}" 2>&1 | tee "$out/$k/vm.log" || rc=${PIPESTATUS[0]}
