@@ -19,7 +19,8 @@
 # - every candidate the handler always calls (the clock, the unwinder):
 #   missed >= N, since each of kptrace's N handler runs hit it once at
 #   least and the kprobe core refused to re-enter;
-# - stats: missed = the sum of the probes' missed; hits = recorded + lost.
+# - stats: missed >= the sum of the probes' missed read just before (the
+#   helpers are hit kernel-wide all the time); hits = recorded + lost.
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"
@@ -92,6 +93,8 @@ summary=$(grep '^summary ' "$KPT_TMP/reader")
 assert_eq "bad records" "$(kpt_haz_field bad "$summary")" 0
 assert_eq "per-CPU seq errors" "$(kpt_haz_field seq_errors "$summary")" 0
 kpt_stats_check
-assert_eq "stats missed = sum of the probes' missed" "$(kpt_stat missed)" "$sum"
+# The helpers stay probed kernel-wide (the clock is hit all the time), so
+# the counters move between the two reads: stats, read last, holds more.
+assert_ge "stats missed >= the probes' missed read before" "$(kpt_stat missed)" "$sum"
 kpt_unload
 info "probed alongside kpt_test_func:$probed; all skipped hits counted (missed=$sum)"
