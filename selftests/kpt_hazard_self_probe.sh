@@ -20,7 +20,7 @@
 #   missed >= N, since each of kptrace's N handler runs hit it once at
 #   least and the kprobe core refused to re-enter;
 # - stats: missed >= the sum of the probes' missed read just before (the
-#   helpers are hit kernel-wide all the time); hits = recorded + lost.
+#   helpers are hit kernel-wide all the time).
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"
@@ -92,9 +92,9 @@ done
 summary=$(grep '^summary ' "$KPT_TMP/reader")
 assert_eq "bad records" "$(kpt_haz_field bad "$summary")" 0
 assert_eq "per-CPU seq errors" "$(kpt_haz_field seq_errors "$summary")" 0
-kpt_stats_check
 # The helpers stay probed kernel-wide (the clock is hit all the time), so
-# the counters move between the two reads: stats, read last, holds more.
+# hits are in flight whenever stats is read: its exact invariants are the
+# other tests' business; here the counters only grow between two reads.
 assert_ge "stats missed >= the probes' missed read before" "$(kpt_stat missed)" "$sum"
 kpt_unload
 info "probed alongside kpt_test_func:$probed; all skipped hits counted (missed=$sum)"
