@@ -53,7 +53,8 @@ cat "$dir/stats"
 step "rmmod kptrace"
 rmmod kptrace || die "rmmod failed"
 
-grep -q ': do_sys_openat2: arg0=' "$trace" || die "no entry event traced"
+# arg0= without BTF, the real parameter names (dfd=) with it
+grep -qE ': do_sys_openat2: (arg0|dfd)=' "$trace" || die "no entry event traced"
 grep -q ': do_sys_openat2: ret=' "$trace" || die "no return event traced"
 echo
 echo "demo: OK"
