@@ -151,9 +151,10 @@ dkms-check:
 check-debug: vm-deps
 	$(Q)V='$(V)' VM_TIMEOUT='$(VM_TIMEOUT)' selftests/debug/check-debug.sh $(VM_ARGS)
 
-# The kernel matrix; KERNELS= picks some, VM_TIMEOUT= bounds each boot.
+# The kernel matrix; KERNELS= picks some, VM_TIMEOUT= bounds each boot,
+# KERNELS_BUDGET= (seconds) the whole run.
 KERNELS_ENV = V='$(V)' VM_TIMEOUT='$(VM_TIMEOUT)' VM_ARGS='$(VM_ARGS)' \
-	KERNELS='$(KERNELS)'
+	KERNELS='$(KERNELS)' KERNELS_BUDGET='$(KERNELS_BUDGET)'
 check-kernels:
 	$(Q)$(KERNELS_ENV) selftests/vm/kernels.sh
 build-kernels:

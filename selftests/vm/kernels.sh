@@ -16,6 +16,10 @@
 #   --out DIR        builds and logs (default: a new /tmp/kptrace-kernels.*)
 #   --timeout SEC    hard limit of one guest boot (env VM_TIMEOUT, default
 #                    run-vm.sh's)
+#   --budget SEC     time budget of the whole run (env KERNELS_BUDGET): a
+#                    kernel is not started with less than 5 minutes left
+#                    (result "budget", a failure), and a boot never runs
+#                    past the budget
 #   --list           print the matrix and the kernel each name resolves to
 #
 # Environment: KPT_CACHE (chroots, default /var/cache/kptrace),
@@ -51,6 +55,7 @@ ALL_KERNELS="5.10 6.1 6.1-rt 6.12 6.12-rt 7.2"
 cache=${KPT_CACHE:-/var/cache/kptrace}
 mirror=${KPT_MIRROR:-http://deb.debian.org/debian}
 timeout=${VM_TIMEOUT:-}
+budget=${KERNELS_BUDGET:-}
 out=
 mode=check
 dkms=1
@@ -67,6 +72,7 @@ while [ $# -gt 0 ]; do
 	--no-dkms)	dkms=0 ;;
 	--out)		out=$2; shift ;;
 	--timeout)	timeout=$2; shift ;;
+	--budget)	budget=$2; shift ;;
 	--list)		list=1 ;;
 	-h|--help)	sed -n '3,/^set -e/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*)		die "unknown option: $1 (see --help)" ;;
@@ -468,8 +474,12 @@ dkms_kernel()
 # vm KERNEL: boot it with the selftests of its own build tree.
 vm_kernel()
 {
-	local k=$1 t0 rc=0 line plan p n args=()
-	[ -z "$timeout" ] || args+=(--timeout "$timeout")
+	local k=$1 t0 rc=0 line plan p n left tmo=$timeout args=()
+	if [ -n "$budget" ]; then
+		left=$((t_all + budget - $(date +%s) - 15))
+		[ "${tmo:-1500}" -le "$left" ] || tmo=$left
+	fi
+	[ -z "$tmo" ] || args+=(--timeout "$tmo")
 	# shellcheck disable=SC2206
 	args+=(${VM_ARGS:-})
 	t0=$(date +%s)
@@ -611,6 +621,11 @@ for k in "${kernels[@]}"; do
 	fi
 	if [ "$mode" = prepare ]; then
 		r_ver[$k]=$(meta_kver "$(root_of "$s")" "$(kernel_flavour "$k")")
+		continue
+	fi
+	if [ -n "$budget" ] &&
+	   [ $((t_all + budget - $(date +%s))) -lt 300 ]; then
+		note_fail "$k" budget "not run: less than 300s left of the ${budget}s budget"
 		continue
 	fi
 	printf '\n===== %s =====\n' "$k"
