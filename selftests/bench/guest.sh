@@ -87,7 +87,7 @@ stop_reader()
 	cat "$tmp/$name.cpu" 2>/dev/null || echo -1
 }
 
-# The kernel loop: N calls on CPU 0; prints "calls ns chunk_ns".
+# The kernel loop: N calls on CPU 0; prints "calls ns chunk_ns chunk".
 run_loop()
 {
 	local line
@@ -95,7 +95,7 @@ run_loop()
 	taskset -c 0 sh -c "echo $1 >$RUN" || return 1
 	line=$(cat $RUN)
 	set -- $line
-	echo "${1#calls=} ${2#ns=} ${3#chunk_ns=}"
+	echo "${1#calls=} ${2#ns=} ${3#chunk_ns=} ${4#chunk=}"
 }
 
 # Files grow until a reader has caught up: wait until SIZE is stable for
@@ -403,7 +403,7 @@ micro()
 	n=$1
 	ns=$2
 	result "phase=micro arm=$arm rep=$rep warm=$warm calls=$n ns=$ns" \
-		"chunk_ns=$3" \
+		"chunk_ns=$3 chunk=${4:-1024}" \
 		"delivered=$del expected=$exp lost=$lost reader_ticks=$cpu" \
 		"bytes=$bytes $extra"
 }

@@ -13,10 +13,10 @@
  *                                     the last run
  *
  * T is ktime_get_ns() around the whole loop. M is the median time of the
- * run's whole chunks of 1024 calls (the loop reschedules between chunks):
- * a per-call cost that a stall of the whole machine (another QEMU guest
- * taking the host CPU) in a few chunks does not move, but that also hides
- * a tracer's costs that come once every few chunks; T counts everything.
+ * run's whole chunks of KPT_BENCH_CHUNK calls: a per-call cost that stalls
+ * of the whole virtual machine (another QEMU guest taking the host's CPU)
+ * do not move as long as most chunks see none, but that also hides a
+ * tracer's costs that come once every few chunks; T counts everything.
  * Under QEMU's software emulation only ratios between runs of one boot
  * mean anything.
  */
@@ -36,9 +36,11 @@
 
 /* Upper bound for one write, so a typo cannot wedge the guest for hours. */
 #define KPT_BENCH_MAX_CALLS	100000000ULL
-#define KPT_BENCH_CHUNK		1024
-/* Chunks timed per run: the first 8M calls */
-#define KPT_BENCH_MAX_CHUNKS	8192
+/* Short chunks: a host stall of a few ms must hit few of them */
+#define KPT_BENCH_CHUNK		64
+#define KPT_BENCH_RESCHED	1024
+/* Chunks timed per run: the first 1M calls */
+#define KPT_BENCH_MAX_CHUNKS	16384
 
 static struct dentry *kpt_bench_dir;
 
@@ -70,7 +72,8 @@ static noinline u64 kpt_bench_loop(u64 n, unsigned int *nchunks)
 
 	for (i = 0; i < n; i++) {
 		if (!(i % KPT_BENCH_CHUNK)) {
-			cond_resched();
+			if (!(i % KPT_BENCH_RESCHED))
+				cond_resched();
 			t = ktime_get_ns();
 			if (i && c < KPT_BENCH_MAX_CHUNKS)
 				kpt_bench_chunks[c++] = min_t(u64, t - t0,
@@ -127,8 +130,10 @@ static ssize_t kpt_bench_run_read(struct file *file, char __user *ubuf,
 	int len;
 
 	mutex_lock(&kpt_bench_lock);
-	len = scnprintf(buf, sizeof(buf), "calls=%llu ns=%llu chunk_ns=%llu\n",
-			kpt_bench_calls, kpt_bench_ns, kpt_bench_chunk_ns);
+	len = scnprintf(buf, sizeof(buf),
+			"calls=%llu ns=%llu chunk_ns=%llu chunk=%u\n",
+			kpt_bench_calls, kpt_bench_ns, kpt_bench_chunk_ns,
+			KPT_BENCH_CHUNK);
 	mutex_unlock(&kpt_bench_lock);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
