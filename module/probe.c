@@ -16,6 +16,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/kprobes.h>
+#include <linux/kallsyms.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/ctype.h>
@@ -80,6 +81,15 @@ static const char *kpt_reason(int err)
 	default:
 		return "refused by the kprobe core";
 	}
+}
+
+/* kallsyms knows @addr (sprint_symbol() prints bare hex when it does not). */
+static bool kpt_addr_has_symbol(unsigned long addr)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	sprint_symbol(sym, addr);
+	return strncmp(sym, "0x", 2) != 0;
 }
 
 static int kpt_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
@@ -171,8 +181,12 @@ static int kpt_probe_arm(struct kpt_probe *p)
 		kp->addr = (kprobe_opcode_t *)(unsigned long)spec->addr;
 	}
 	ret = p->is_ret ? register_kretprobe(&p->rp) : register_kprobe(&p->kp);
-	/* An address with no symbol: the kprobe core says -ENOENT. */
-	if (ret == -ENOENT && !p->symname)
+	/*
+	 * An address with no symbol: the kprobe core says -ENOENT (v5.11+) or
+	 * -EINVAL (v5.10); both mean "not kernel text" here.
+	 */
+	if ((ret == -ENOENT || ret == -EINVAL) && !p->symname &&
+	    !kpt_addr_has_symbol(spec->addr))
 		ret = -EFAULT;
 	p->err = ret;
 	if (!ret)
@@ -302,7 +316,9 @@ static void kpt_probe_label_addr(struct kpt_probe *p)
 {
 	char *label, *slash;
 
-	label = kasprintf(GFP_KERNEL, "%pS", kpt_probe_kprobe(p)->addr);
+	/* The address as given: the kprobe core may move it past an endbr64. */
+	label = kasprintf(GFP_KERNEL, "%pS",
+			  (void *)(unsigned long)p->spec->addr);
 	if (!label)
 		return;
 	slash = strchr(label, '/');

@@ -15,7 +15,9 @@
 # the target with args=2 stack=8, helpers/kpt_read follows /dev/kptrace.
 # Then:
 # - hits + missed = the calls kpt_hazard counted (missed: the kprobe core
-#   refused a hit nested in another handler, e.g. an NMI during a task hit);
+#   refused a hit nested in another handler, e.g. an NMI during a task hit),
+#   but for a rare call the kernel's ftrace recursion guard drops uncounted
+#   before any kprobe handler (at most 1 in 20000 allowed, and said);
 # - hits = recorded + lost, recorded = read, pending = 0;
 # - the reader saw no bad record, no seq error, read = stats read;
 # - every record's context flag matches its arg0 (1 task: none, 2 softirq:
@@ -63,7 +65,18 @@ kpt_stats_check
 hits=$(kpt_stat hits)
 missed=$(kpt_stat missed)
 assert_eq "pending after the drain" "$(kpt_stat pending)" 0
-assert_eq "hits + missed = calls" $((hits + missed)) "$total"
+# The kernel's ftrace recursion guard (ftrace_test_recursion_trylock() in
+# kprobe_ftrace_handler()) may drop a call before any kprobe handler runs,
+# without counting it in the kprobe's nmissed: seen as 1 call in about
+# 200000 here (5.10 to 6.12, RT too), never more. kptrace counts a hit as the
+# first thing its handler does, so a call short is one no kprobe handler was
+# given; kptrace's own books (hits = recorded + lost, below) stay exact.
+dropped=$((total - hits - missed))
+assert_ge "calls - (hits + missed)" "$dropped" 0
+assert_ge "at most 1 in 20000 calls dropped by the kernel before the handler" \
+	$((total / 20000 + 1)) "$dropped"
+[ "$dropped" = 0 ] ||
+	info "$dropped of $total calls never reached a kprobe handler (the kernel's ftrace recursion guard)"
 
 summary=$(grep '^summary ' "$KPT_TMP/reader")
 [ -n "$summary" ] || fail "no summary from the reader"

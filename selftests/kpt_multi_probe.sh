@@ -11,7 +11,10 @@
 #   ...: kpt_test_func+0x5: arg0=0x1   (the name as given)
 #   ...: kpt_test_func+0x5: arg0=0x2
 #   ...: kpt_test_func+0x5: arg0=0x3
-#   ...: kpt_test_sleep+0x0: arg0=0x1  (address= probes: "sym+0xoff")
+#   ...: kpt_test_sleep+0x0: arg0=0x1  (address= probes: "sym+0xoff" of the
+#                                       address given)
+# +0x5 is the instruction after the fentry call: +0x9 on a kernel with IBT
+# (kpt_after_entry).
 # and the probes file lists ids 0, 1, 2 in that order with hits 1, 3, 1.
 
 . "$(dirname "$0")/lib.sh"
@@ -23,7 +26,8 @@ case $addr in
 ""|0000000000000000) skip "kpt_test_sleep's address is not in /proc/kallsyms" ;;
 esac
 
-kpt_load name=kpt_test_call_loop,kpt_test_func+0x5 address="$addr" \
+OFF=$(kpt_after_entry kpt_test_func)
+kpt_load name=kpt_test_call_loop,kpt_test_func+$OFF address="$addr" \
 	args=1 stack=0
 kpt_call 3
 kpt_sleep_call 1
@@ -31,9 +35,9 @@ kpt_trace_read "$KPT_TMP/trace"
 sed 's/^/#   /' "$KPT_TMP/trace"
 sed 's/^[^:]*: //' "$KPT_TMP/trace" > "$KPT_TMP/ev"
 expected="kpt_test_call_loop: arg0=0x3
-kpt_test_func+0x5: arg0=0x1
-kpt_test_func+0x5: arg0=0x2
-kpt_test_func+0x5: arg0=0x3
+kpt_test_func+$OFF: arg0=0x1
+kpt_test_func+$OFF: arg0=0x2
+kpt_test_func+$OFF: arg0=0x3
 kpt_test_sleep+0x0: arg0=0x1"
 assert_eq "events in order" "$(cat "$KPT_TMP/ev")" "$expected"
 sed 's/^/#   /' "$KPT_DIR/probes"

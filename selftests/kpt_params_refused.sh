@@ -32,13 +32,8 @@ kpt_test_load
 
 # kpt_test_func+0x5 must be an instruction boundary for the retprobe case:
 # the first instruction is the 5-byte __fentry__ call (nop), or on IBT
-# kernels endbr64 (4 bytes) then the call, where +0x4 is the boundary.
-if grep -q ' kpt_test_func' /proc/kallsyms && [ -r /proc/config.gz ] &&
-	zcat /proc/config.gz | grep -q '^CONFIG_X86_KERNEL_IBT=y'; then
-	boundary=0x4
-else
-	boundary=0x5
-fi
+# kernels endbr64 (4 bytes) then the call, where +0x9 is (kpt_after_entry).
+boundary=$(kpt_after_entry kpt_test_func)
 
 # lists of N items
 items()

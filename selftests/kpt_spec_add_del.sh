@@ -31,7 +31,9 @@ require_kpt_spec
 kpt_test_load
 
 SZ='0x[0-9a-f]+'
-AT="kpt_test:kpt_test_func\\+0x0/$SZ"
+# entry probes sit past the endbr64 on a kernel with IBT (kpt_entry_off)
+AT="kpt_test:kpt_test_func\\+$(kpt_entry_off kpt_test_func)/$SZ"
+AT_SLEEP="kpt_test:kpt_test_sleep\\+$(kpt_entry_off kpt_test_sleep)/$SZ"
 
 # run_path write|ioctl: the add/delete/errno sequence through one path.
 run_path()
@@ -86,7 +88,7 @@ run_path()
 		"^p:kptrace/t2 kpt_test_func # id=1 at=$AT kprobe $SPEC_MODE hits=0 missed=0\$"
 	check_match "$how: probes line of other/t2" \
 		"$(sed -n 2p "$KPT_DIR/probes")" \
-		"^p:other/t2 kpt_test_sleep # id=2 at=kpt_test:kpt_test_sleep\\+0x0/$SZ kprobe $SPEC_MODE hits=0 missed=0\$"
+		"^p:other/t2 kpt_test_sleep # id=2 at=$AT_SLEEP kprobe $SPEC_MODE hits=0 missed=0\$"
 	r=$("$KPT_SPEC" "$how" '-:other/t2')
 	check_eq "$how: delete other/t2" "$r" ok
 	check_eq "$how: kptrace/t2 stays" \

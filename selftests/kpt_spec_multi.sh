@@ -152,13 +152,17 @@ _out=$(rmmod kpt_test2 2>&1) || fail "rmmod kpt_test2: $_out"
 # A name twice in vmlinux, whose two definitions differ in size.
 # /proc/kallsyms is sorted by address for vmlinux; a symbol's size is the
 # distance to the next higher address, as %pS computes it.
-awk '$4 == "" { print }' /proc/kallsyms | awk '
-	{ addr[NR] = $1; name[NR] = $3; type[NR] = $2 }
+# Text symbols only, and each run of equal addresses walked once: 5.10 has
+# long runs of symbols at one address, which a walk per symbol makes
+# quadratic (minutes under TCG).
+awk '$4 == "" && $2 ~ /^[tT]$/ { print }' /proc/kallsyms | awk '
+	{ addr[NR] = $1; name[NR] = $3 }
 	END {
+		for (i = NR; i >= 1; i--)
+			nxt[i] = (i < NR && addr[i + 1] == addr[i]) ? nxt[i + 1] : i + 1
 		for (i = 1; i <= NR; i++) {
-			j = i + 1
-			while (j <= NR && addr[j] == addr[i]) j++
-			if (type[i] !~ /^[tT]$/ || j > NR) continue
+			j = nxt[i]
+			if (j > NR) continue
 			if (name[i] ~ /[.$]/) continue
 			# an alias shares the address: %pS may name the other
 			if (j != i + 1 || (i > 1 && addr[i - 1] == addr[i])) {
@@ -183,19 +187,29 @@ hex_sub()
 }
 kpt_load stack=0
 found=
-while read -r s a1 n1 a2 n2; do
+tries=0
+# At most 40 candidates: each refused one costs a registration attempt, slow
+# under TCG on a kernel whose duplicates are mostly unprobeable.
+while [ $tries -lt 40 ] && read -r s a1 n1 a2 n2; do
 	sz1=$(hex_sub "$n1" "$a1")
 	sz2=$(hex_sub "$n2" "$a2")
 	[ "$sz1" != "$sz2" ] || continue
+	tries=$((tries + 1))
 	[ "$(spec_write "p:vd1 $s")" = ok ] || continue
 	found=$s
 	break
 done < "$KPT_TMP/dups"
-[ -n "$found" ] || skip "no probeable name twice in vmlinux with two sizes"
+if [ -z "$found" ]; then
+	kpt_unload
+	spec_finish "distinct ids, events to their probes (no probeable name twice in vmlinux with two sizes in $tries tries: not checked)"
+	exit 0
+fi
 spec_add "p:vd2 $found"
 info "$found: first at $a1 (size 0x$sz1), second at $a2 (size 0x$sz2)"
 sed 's/^/#   /' "$KPT_DIR/probes"
-check_eq "vd1 resolves to the first definition" "$(spec_field vd1 at)" \
-	"$found+0x0/0x$sz1"
-check_eq "vd2 the same" "$(spec_field vd2 at)" "$found+0x0/0x$sz1"
+# +0x0, or +0x4 past an endbr64 on a kernel with IBT (kprobe_events, which
+# kpt_entry_off asks, refuses a name defined twice).
+check_match "vd1 resolves to the first definition" "$(spec_field vd1 at)" \
+	"^$found\\+0x[04]/0x$sz1\$"
+check_eq "vd2 the same" "$(spec_field vd2 at)" "$(spec_field vd1 at)"
 spec_finish "distinct ids, events to their probes, duplicate names resolved consistently"

@@ -48,7 +48,7 @@ done < "$KPT_TMP/rr"
 check_eq "return events" "$i" 4
 check_eq "rr stats" "$(spec_stat rr calls)/$(spec_stat rr events)/$(spec_stat rr recorded)" 8/8/8
 check_match "rr probes line" "$(spec_line rr)" \
-	"^r:kptrace/rr kpt_test_func a=\\\$arg1:u32 b=\\\$arg2:x64 rv=\\\$retval:s64 # id=0 at=kpt_test:kpt_test_func\\+0x0/0x[0-9a-f]+ kretprobe $SPEC_MODE hits=8 missed=0\$"
+	"^r:kptrace/rr kpt_test_func a=\\\$arg1:u32 b=\\\$arg2:x64 rv=\\\$retval:s64 # id=0 at=kpt_test:kpt_test_func\\+$(kpt_entry_off kpt_test_func)/0x[0-9a-f]+ kretprobe $SPEC_MODE hits=8 missed=0\$"
 spec_add '-:rr'
 
 # Entry-side strings travel to the return record.
@@ -94,6 +94,6 @@ check_eq "maxactive: calls" "$(spec_stat ms calls)" 1
 check_eq "maxactive: maxactive_missed" "$(spec_stat ms maxactive_missed)" 2
 check_eq "maxactive: missed" "$(spec_stat ms missed)" 0
 check_match "maxactive: probes line" "$(spec_line ms)" \
-	"^r1:kptrace/ms kpt_test_sleep ms=\\\$arg1:u32 # id=[0-9]+ at=kpt_test:kpt_test_sleep\\+0x0/0x[0-9a-f]+ kretprobe $SPEC_MODE hits=1 missed=2\$"
+	"^r1:kptrace/ms kpt_test_sleep ms=\\\$arg1:u32 # id=[0-9]+ at=kpt_test:kpt_test_sleep\\+$(kpt_entry_off kpt_test_sleep)/0x[0-9a-f]+ kretprobe $SPEC_MODE hits=1 missed=2\$"
 kpt_stats_check
 spec_finish "r probes: one record at return with entry args, \$retval, lat_ns; MAXACTIVE exact"

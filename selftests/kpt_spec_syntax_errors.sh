@@ -166,7 +166,7 @@ check_eq "error_log commands" \
 check_eq "probe_stats" "$(cat "$KPT_DIR/probe_stats")" ""
 spec_add 'p:good kpt_test_func a=$arg1:u8 b=$arg2:x16'
 check_match "good probe" "$(cat "$KPT_DIR/probes")" \
-	"^p:kptrace/good kpt_test_func a=\\\$arg1:u8 b=\\\$arg2:x16 # id=[0-9]+ at=kpt_test:kpt_test_func\\+0x0/0x[0-9a-f]+ kprobe $SPEC_MODE hits=0 missed=0\$"
+	"^p:kptrace/good kpt_test_func a=\\\$arg1:u8 b=\\\$arg2:x16 # id=[0-9]+ at=kpt_test:kpt_test_func\\+$(kpt_entry_off kpt_test_func)/0x[0-9a-f]+ kprobe $SPEC_MODE hits=0 missed=0\$"
 kpt_call 2
 kpt_trace_read "$KPT_TMP/trace"
 check_eq "good events" "$(spec_events "$KPT_TMP/trace" good)" \

@@ -306,6 +306,48 @@ kpt_sleep_call()
 	echo "$1" > "$KPT_TEST_DIR/sleep" || fail "kpt_sleep_call $1 failed"
 }
 
+# kpt_entry_off SYM: where the kprobe core puts a probe on SYM's entry, as
+# "0x<hex>": 0x0, or 0x4 past the endbr64 a kernel built with IBT starts
+# functions with (v6.2+, arch_adjust_kprobe_addr). Asked of the kernel
+# itself: an ftrace kprobe_events probe, read back from kprobes/list.
+kpt_entry_off()
+{
+	_ev=$KPT_DEBUGFS/tracing/kprobe_events
+	[ -w "$_ev" ] || { echo 0x0; return; }
+	echo "p:kpt_entry_off/p $1" >> "$_ev" ||
+		fail "kpt_entry_off: kprobe_events refused $1"
+	_off=$(awk -v s="$1" 'index($3, s "+0x") == 1 {
+		sub(/^[^+]*\+/, "", $3); print $3; exit }' \
+		"$KPT_DEBUGFS/kprobes/list")
+	echo "-:kpt_entry_off/p" >> "$_ev"
+	[ -n "$_off" ] || fail "kpt_entry_off: $1 is not in kprobes/list"
+	echo "$_off"
+}
+
+# kpt_after_entry SYM: SYM+off of the instruction after SYM's entry probe
+# site (the 5-byte fentry call), a boundary on every kernel, as "0x<hex>".
+kpt_after_entry()
+{
+	printf '0x%x\n' $(($(kpt_entry_off "$1") + 5))
+}
+
+# kpt_require_stable_rearm: skips a test that arms and disarms a kprobe on
+# a function hit without pause, on the kernels that crash doing it under
+# QEMU's multi-threaded TCG whoever the kprobe's owner: Debian's 6.12 and
+# later, not RT. A 40-line kprobe module (kpt_hazard_ctl.ko) and ftrace's
+# own kprobe_events crash them the same way within seconds; run-vm.sh's
+# default single-threaded TCG does not (selftests/debug/README.md). With
+# KPT_HAZ_FORCE=1, or anywhere else, the test runs.
+kpt_require_stable_rearm()
+{
+	[ "${KPT_VM_ACCEL:-}" = tcg-multi ] && [ "${KPT_HAZ_FORCE:-0}" != 1 ] ||
+		return 0
+	case $(uname -r) in
+	*-rt-*|*-rt|[1-5].*|6.[0-9].*|6.1[01].*) return 0 ;;
+	esac
+	skip "$(uname -r) under QEMU's multi-threaded TCG crashes when any kprobe on a function hit without pause is armed and disarmed in a loop (kpt_hazard_ctl.ko and kprobe_events too: selftests/debug/README.md); VM_TCG_THREAD=single, or KPT_HAZ_FORCE=1, runs it"
+}
+
 kpt_nr_online_cpus()
 {
 	if command -v nproc >/dev/null 2>&1; then

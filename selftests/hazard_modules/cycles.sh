@@ -22,6 +22,7 @@
 
 kpt_setup
 [ "$READER" = 0 ] || require_kpt_read
+kpt_require_stable_rearm
 
 cleanup()
 {

@@ -31,6 +31,8 @@
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 
+#include "kpt_test.h"
+
 /* Upper bound for one write, so a typo cannot wedge the guest for hours. */
 #define KPT_TEST_MAX_CALLS	10000000UL
 #define KPT_TEST_MAX_SLEEP_MS	60000UL
