@@ -425,12 +425,11 @@ static void print_text_return(const struct event_fmt *fmt,
 			      const struct kpt_event *e)
 {
 	const struct kpt_ret *r = (const void *)e->data;
-	const struct probe *p;
+	const struct probe *p = probes__find(fmt->probes, e->probe_id);
 
 	print_text_head(fmt, e);
-	fprintf(fmt->out, " ret=%lld lat_ns=%llu", (long long)r->ret,
+	fprintf(fmt->out, " ret=%lld lat_ns=%llu", probe__ret(p, r->ret),
 		(unsigned long long)r->lat_ns);
-	p = probes__find(fmt->probes, e->probe_id);
 	print_text_args(fmt, e, p, e->data + KPT_RET_SLOTS);
 	putc_unlocked('\n', fmt->out);
 }
@@ -523,7 +522,8 @@ static void print_json_return(const struct event_fmt *fmt,
 
 	print_json_head(fmt, e, "return");
 	fprintf(fmt->out, ",\"ret\":%lld,\"lat_ns\":%llu,\"entry_ts_ns\":%llu",
-		(long long)r->ret, (unsigned long long)r->lat_ns,
+		probe__ret(probes__find(fmt->probes, e->probe_id), r->ret),
+		(unsigned long long)r->lat_ns,
 		(unsigned long long)r->entry_ts_ns);
 	if (e->nr_args)
 		print_json_args(fmt, e, e->data + KPT_RET_SLOTS);

@@ -90,6 +90,7 @@ static void probe__clear(struct probe *p)
 	free(p->args);
 	free(p->btf_note);
 	memset(p, 0, sizeof(*p));
+	p->ret_type = -1;
 }
 
 /* arg0=$arg1:x64 arg1=$arg2:x64 ...: what name=/address= probes record */
@@ -154,13 +155,16 @@ static void probe__args_from_btf(struct probes *probes, struct probe *p)
 	}
 	if (ret)
 		return;
+	if (spec->kind == KPT_SPEC_RETURN && fn.ret_type >= 0 &&
+	    fn.ret_type < KPT_T_STRING)
+		p->ret_type = fn.ret_type;
 	for (n = 0; n < fn.nparams && n < p->nargs; n++) {
 		snprintf(want, sizeof(want), "$arg%u", n + 1);
 		if (!fn.params[n].name[0] || fn.params[n].type < 0 ||
 		    strcmp(fn.params[n].fetch, want))
 			break;
 	}
-	if (!n)
+	if (!n && p->ret_type < 0)
 		return;
 	note = malloc(64 + n * (KPT_SPEC_NAME_LEN + 10));
 	if (!note)
@@ -176,9 +180,34 @@ static void probe__args_from_btf(struct probes *probes, struct probe *p)
 		q += sprintf(q, "%s%s:%s", i ? "," : "", p->args[i].name,
 			     kpt_type_names[p->args[i].type]);
 	}
+	if (p->ret_type >= 0)
+		q += sprintf(q, " ret=%s", kpt_type_names[p->ret_type]);
 	sprintf(q, " shown=%u", p->nargs);
 	free(p->btf_note);
 	p->btf_note = note;
+}
+
+long long probe__ret(const struct probe *p, __s64 raw)
+{
+	switch (p ? p->ret_type : -1) {
+	case KPT_T_S8:
+		return (__s8)raw;
+	case KPT_T_S16:
+		return (__s16)raw;
+	case KPT_T_S32:
+		return (__s32)raw;
+	case KPT_T_U8:
+	case KPT_T_X8:
+		return (__u8)raw;
+	case KPT_T_U16:
+	case KPT_T_X16:
+		return (__u16)raw;
+	case KPT_T_U32:
+	case KPT_T_X32:
+		return (__u32)raw;
+	default:
+		return raw;
+	}
 }
 
 /* "# id=N btf=NAME:TYPE,... shown=N", as probes__save() writes it */
@@ -210,6 +239,14 @@ static void probe__apply_note(struct probe *p, const char *note)
 		q += len + 1 + tlen;
 		if (*q == ',')
 			q++;
+	}
+	end = strstr(q, " ret=");
+	if (end) {
+		tlen = strcspn(end + 5, "\n ");
+		for (t = 0; t < KPT_T_STRING; t++)
+			if (strlen(kpt_type_names[t]) == tlen &&
+			    !strncmp(kpt_type_names[t], end + 5, tlen))
+				p->ret_type = t;
 	}
 	q = strstr(q, " shown=");
 	if (q) {
@@ -263,6 +300,7 @@ static struct probe *probes__get(struct probes *probes, __u32 id)
 	p = &probes->tab[at];
 	memset(p, 0, sizeof(*p));
 	p->id = id;
+	p->ret_type = -1;
 	return p;
 }
 

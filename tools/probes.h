@@ -31,6 +31,8 @@ struct probe {
 	unsigned int nargs;	/* args[] shown; past them: argN=0x.. */
 	struct probe_arg *args;
 	char *btf_note;		/* "# id=N btf=..." line for FILE.probes */
+	int ret_type;		/* legacy return probes: the BTF type of the
+				 * return value (enum kpt_fetch_type), -1: none */
 };
 
 struct probes;
@@ -48,6 +50,12 @@ void probes__free(struct probes *probes);
  * seen yet makes it re-read the file once, in case it came later.
  */
 const struct probe *probes__find(struct probes *probes, __u32 id);
+
+/*
+ * A return event's ret= of @p (may be NULL): the raw register, cut to the
+ * return type BTF gave a legacy probe (an int's -2 is 4294967294 in rax).
+ */
+long long probe__ret(const struct probe *p, __s64 raw);
 
 /* The name events of @id carry: the label, or "probe<id>". */
 const char *probes__name(struct probes *probes, __u32 id);

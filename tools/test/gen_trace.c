@@ -20,6 +20,7 @@
  *	short-header	a good record, then 20 bytes
  *	huge-size	a record that claims 4 GiB
  *	random		64 KiB of pseudo-random bytes
+ *	ret32		legacy returns of an int function (probes-ret32)
  *	typed		records of spec probes (test/data/probes-typed):
  *			typed numbers, symbols, strings with escapes,
  *			faults, truncation and a bad slot, return records
@@ -357,6 +358,15 @@ static void gen_random(void)
 	b[1] = KPT_MAGIC >> 8;
 	emit(b, sizeof(b));
 }
+/*
+ * A legacy return probe (retprobe=1) on many_args, which returns int: the
+ * return register as an int's -2 leaves it, upper half zero.
+ */
+static void gen_ret32(void)
+{
+	ret(1000000000ULL, 0, 2, 10, 10, "many", 0xfffffffeLL, 500);
+	ret(1000000100ULL, 0, 2, 10, 10, "many", 7, 500);
+}
 
 int main(int argc, char **argv)
 {
@@ -380,6 +390,8 @@ int main(int argc, char **argv)
 		gen_random();
 	else if (!strcmp(kind, "typed"))
 		gen_typed();
+	else if (!strcmp(kind, "ret32"))
+		gen_ret32();
 	else if (strcmp(kind, "empty"))
 		gen_bad(kind);
 	if (fclose(out)) {

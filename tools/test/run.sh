@@ -482,6 +482,25 @@ else
 	not_ok "save: FILE.probes, then -r FILE decodes the same without the module or BTF" "$(cat "$OUT/saved.bin.probes"; diff "$OUT/replay-probes.out" "$OUT/typed.out")"
 fi
 
+# a legacy return of a function returning int: ret= as BTF types it
+test/gen_trace ret32 "$OUT/ret32.bin"
+run ret32 env KPTRACE_PROBES=$DATA/probes-ret32 KPTRACE_BTF_DIR=$OUT/btf $KPT -r "$OUT/ret32.bin" -q
+run ret32-json env KPTRACE_PROBES=$DATA/probes-ret32 KPTRACE_BTF_DIR=$OUT/btf $KPT -r "$OUT/ret32.bin" -q -j
+run ret32-save env KPTRACE_PROBES=$DATA/probes-ret32 KPTRACE_BTF_DIR=$OUT/btf $KPT -r "$OUT/ret32.bin" -q -w "$OUT/ret32-saved.bin"
+run ret32-replay env KPTRACE_PROBES=/nonexistent KPTRACE_BTF_DIR=/nonexistent $KPT -r "$OUT/ret32-saved.bin" -q
+run ret32-nobtf env KPTRACE_PROBES=$DATA/probes-ret32 KPTRACE_BTF_DIR=/nonexistent $KPT -r "$OUT/ret32.bin" -q
+if grep -q ': many_args: ret=-2 lat_ns=500$' "$OUT/ret32.out" &&
+   grep -q ': many_args: ret=7 lat_ns=500$' "$OUT/ret32.out" &&
+   grep -q '"ret":-2,' "$OUT/ret32-json.out" &&
+   grep -q '^# id=2 btf=a:s32,b:s64 ret=s32 shown=2$' "$OUT/ret32-saved.bin.probes" &&
+   cmp -s "$OUT/ret32-replay.out" "$OUT/ret32.out" &&
+   grep -q ': many_args: ret=4294967294 lat_ns=500$' "$OUT/ret32-nobtf.out"; then
+	ok "ret32: an int function's return shown as int by BTF, saved with -w, raw without BTF"
+else
+	not_ok "ret32: an int function's return shown as int by BTF, saved with -w, raw without BTF" \
+		"$(cat "$OUT/ret32.out" "$OUT/ret32-json.out" "$OUT/ret32-saved.bin.probes" "$OUT/ret32-nobtf.out" 2>&1)"
+fi
+
 # --stats: the per-probe counters after the module's
 check_run stats-probes 0 $KPT --stats
 
