@@ -108,6 +108,18 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 	if (mutex_lock_interruptible(&rd->lock))
 		return -ERESTARTSYS;
 	while (done < count) {
+		/*
+		 * Straight from the rings into the reader's memory, unless
+		 * the records need editing or may be torn (overwrite=1).
+		 */
+		if (!rd->hide_addrs && !kpt_cfg.overwrite) {
+			ret = kpt_rings_read_user(ubuf + done, count - done,
+						  block && !done);
+			if (ret <= 0)
+				break;
+			done += ret;
+			continue;
+		}
 		ret = kpt_rings_read(buf, min_t(size_t, count - done,
 						KPT_DEV_BATCH),
 				     block && !done);

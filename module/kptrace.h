@@ -57,6 +57,7 @@ void kpt_ring_commit(struct kpt_ring *r, struct kpt_event *ev,
 struct file;
 struct poll_table_struct;
 ssize_t kpt_rings_read(void *buf, size_t len, bool block);
+ssize_t kpt_rings_read_user(char __user *ubuf, size_t len, bool block);
 __poll_t kpt_rings_poll(struct file *file, struct poll_table_struct *wait);
 
 struct kpt_cpu_stats {

@@ -77,6 +77,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/irq_work.h>
+#include <linux/uaccess.h>
 #include <linux/kprobes.h>
 #include <linux/poll.h>
 #include <asm/local.h>
@@ -136,6 +137,26 @@ static __always_inline void kpt_ring_hdr(const void *rec, u8 *type, u32 *size)
 
 	*type = READ_ONCE(ev->type);
 	*size = READ_ONCE(ev->size);
+}
+
+/*
+ * Where a read copies records to: a kernel buffer (the text files, and
+ * /dev/kptrace when it edits records or in overwrite mode), or the
+ * reader's own memory, straight from the rings.
+ */
+struct kpt_dest {
+	void		*kbuf;
+	char __user	*ubuf;		/* when kbuf is NULL */
+};
+
+static int kpt_dest_copy(const struct kpt_dest *to, size_t at,
+			 const void *src, size_t len)
+{
+	if (to->kbuf) {
+		memcpy(to->kbuf + at, src, len);
+		return 0;
+	}
+	return copy_to_user(to->ubuf + at, src, len) ? -EFAULT : 0;
 }
 
 static void kpt_ring_wake(struct irq_work *work)
@@ -276,10 +297,16 @@ static bool kpt_ring_lost_pending(struct kpt_ring *r)
 	return false;
 }
 
-/* Reader: a pending loss report becomes a KPT_EV_LOST record in @buf. */
-static int kpt_ring_report_lost(struct kpt_ring *r, void *buf, size_t len)
+/*
+ * Reader: a pending loss report becomes a KPT_EV_LOST record at @at of
+ * @to. Returns its size, 0 if none is pending, -EINVAL if @len is too
+ * small, -EFAULT if the copy faulted (the report stays pending).
+ */
+static int kpt_ring_report_lost(struct kpt_ring *r, const struct kpt_dest *to,
+				size_t at, size_t len)
 {
-	struct kpt_event *ev = buf;
+	u64 rec[KPT_LOST_SIZE / sizeof(u64)] = { 0 };
+	struct kpt_event *ev = (struct kpt_event *)rec;
 	struct kpt_lost *lost = (struct kpt_lost *)ev->data;
 	u64 now;
 	int i;
@@ -294,7 +321,6 @@ static int kpt_ring_report_lost(struct kpt_ring *r, void *buf, size_t len)
 	if (len < KPT_LOST_SIZE)
 		return -EINVAL;
 
-	memset(ev, 0, KPT_LOST_SIZE);
 	ev->magic = KPT_MAGIC;
 	ev->type = KPT_EV_LOST;
 	ev->size = KPT_LOST_SIZE;
@@ -302,6 +328,8 @@ static int kpt_ring_report_lost(struct kpt_ring *r, void *buf, size_t len)
 	ev->cpu = r->cpu;
 	lost->cause = i;
 	lost->count = now - r->reported[i];
+	if (kpt_dest_copy(to, at, rec, KPT_LOST_SIZE))
+		return -EFAULT;
 	r->reported[i] = now;
 	return KPT_LOST_SIZE;
 }
@@ -401,6 +429,7 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
  */
 static ssize_t kpt_rings_next(void *buf, size_t len)
 {
+	const struct kpt_dest to = { .kbuf = buf };
 	struct kpt_ring *r, *best;
 	u64 ts, best_ts, next_ts;
 	unsigned int cpu;
@@ -413,7 +442,7 @@ again:
 	next_ts = U64_MAX;
 	for_each_possible_cpu(cpu) {
 		r = kpt_rings[cpu];
-		ret = kpt_ring_report_lost(r, buf, len);
+		ret = kpt_ring_report_lost(r, &to, 0, len);
 		if (ret)
 			return ret;
 		if (!kpt_ring_peek(r, &ts))
@@ -467,17 +496,56 @@ static bool kpt_merge_peek(struct kpt_ring *r)
 }
 
 /*
- * overwrite=0: merge the rings by timestamp into @buf with a cursor per
- * ring, then free what was copied with one tail update per ring. No writer
- * moves tail in this mode, so nothing copied can have changed under us.
+ * The records of @r from its cursor that can go out in one copy: not
+ * younger than @until (but the first), contiguous (up to padding or the
+ * end of the buffer), at most @room bytes. Returns their bytes, 0 if the
+ * first does not fit; *@nr gets their number.
  */
-static ssize_t kpt_rings_merge(void *buf, size_t len)
+static size_t kpt_merge_run(struct kpt_ring *r, u64 until, size_t room,
+			    u64 *nr)
+{
+	unsigned long pos = r->rpos, off, cap = r->mask + 1;
+	const struct kpt_event *ev;
+	size_t run = 0;
+	u32 size;
+	u8 type;
+
+	*nr = 0;
+	while (pos != r->rhead) {
+		off = pos & r->mask;
+		ev = r->data + off;
+		kpt_ring_hdr(ev, &type, &size);
+		/* padding, or a bad size kpt_merge_peek() will report */
+		if (type == KPT_EV_PAD || size < 8 || size % 8 ||
+		    off + size > cap || size > r->rhead - pos)
+			break;
+		if (size > room - run || (run && ev->ts_ns > until))
+			break;
+		run += size;
+		pos += size;
+		(*nr)++;
+		if (off + size == cap)
+			break;
+	}
+	return run;
+}
+
+/*
+ * overwrite=0: merge the rings by timestamp into @to with a cursor per
+ * ring, one copy per run of a ring's records older than every other
+ * ring's next one, then free what was copied with one tail update per
+ * ring. No writer moves tail in this mode, so nothing copied can have
+ * changed under us. A faulting copy ends the merge there: what went out
+ * before it is consumed, the rest stays.
+ */
+static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
+			       size_t len)
 {
 	struct kpt_ring *r, *best;
 	unsigned int cpu, n = 0, i, bi;
-	size_t done = 0;
-	u32 size;
-	u8 type;
+	size_t done = 0, run;
+	int fault = 0;
+	u64 until, nr;
 
 	for_each_possible_cpu(cpu) {
 		r = kpt_rings[cpu];
@@ -494,16 +562,22 @@ static ssize_t kpt_rings_merge(void *buf, size_t len)
 		for (i = 1; i < n; i++)
 			if (kpt_merge[i]->rts < kpt_merge[bi]->rts)
 				bi = i;
+		until = U64_MAX;
+		for (i = 0; i < n; i++)
+			if (i != bi && kpt_merge[i]->rts < until)
+				until = kpt_merge[i]->rts;
 		best = kpt_merge[bi];
-		kpt_ring_hdr(best->data + (best->rpos & best->mask), &type,
-			     &size);
-		if (size > len - done)
+		run = kpt_merge_run(best, until, len - done, &nr);
+		if (!run)
 			break;
-		memcpy(buf + done, best->data + (best->rpos & best->mask),
-		       size);
-		done += size;
-		best->rpos += size;
-		best->rnr++;
+		fault = kpt_dest_copy(to, at + done,
+				      best->data + (best->rpos & best->mask),
+				      run);
+		if (fault)
+			break;
+		done += run;
+		best->rpos += run;
+		best->rnr += nr;
 		if (!kpt_merge_peek(best))
 			kpt_merge[bi] = kpt_merge[--n];
 	}
@@ -517,13 +591,18 @@ static ssize_t kpt_rings_merge(void *buf, size_t len)
 			continue;
 		r->read += r->rnr;
 	}
+	if (!done && fault)
+		return fault;
 	if (!done && n)
 		return -EINVAL;		/* the next record is larger than len */
 	return done;
 }
 
-/* As many whole records as fit in @len; caller holds kpt_read_mutex. */
-static ssize_t kpt_rings_fill(void *buf, size_t len)
+/*
+ * As many whole records as fit in @len; caller holds kpt_read_mutex. Only
+ * a kernel buffer takes overwrite mode's records, which may be torn.
+ */
+static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
 {
 	struct kpt_ring *r;
 	unsigned int cpu;
@@ -534,24 +613,47 @@ static ssize_t kpt_rings_fill(void *buf, size_t len)
 		/* Loss reports first, then the merged records. */
 		for_each_possible_cpu(cpu) {
 			r = kpt_rings[cpu];
-			while ((ret = kpt_ring_report_lost(r, buf + done,
+			while ((ret = kpt_ring_report_lost(r, to, done,
 							   len - done)) > 0)
 				done += ret;
 			if (ret < 0)
 				return done ? done : ret;
 		}
-		ret = kpt_rings_merge(buf + done, len - done);
+		ret = kpt_rings_merge(to, done, len - done);
 		if (ret < 0)
 			return done ? done : ret;
 		return done + ret;
 	}
+	if (WARN_ON_ONCE(!to->kbuf))
+		return -EINVAL;
 	while (done < len) {
-		ret = kpt_rings_next(buf + done, len - done);
+		ret = kpt_rings_next(to->kbuf + done, len - done);
 		if (ret <= 0)
 			return done ? done : ret;
 		done += ret;
 	}
 	return done;
+}
+
+static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
+				 bool block)
+{
+	ssize_t ret;
+	long left;
+
+	for (;;) {
+		if (mutex_lock_interruptible(&kpt_read_mutex))
+			return -ERESTARTSYS;
+		ret = kpt_rings_fill(to, len);
+		mutex_unlock(&kpt_read_mutex);
+		if (ret || !block)
+			return ret;
+		left = wait_event_interruptible_timeout(kpt_read_wait,
+							kpt_rings_ready_or_arm(KPT_WAKE_BATCH),
+							KPT_WAKE_TIMEOUT);
+		if (left < 0)
+			return left;
+	}
 }
 
 /**
@@ -566,22 +668,26 @@ static ssize_t kpt_rings_fill(void *buf, size_t len)
  */
 ssize_t kpt_rings_read(void *buf, size_t len, bool block)
 {
-	ssize_t ret;
-	long left;
+	const struct kpt_dest to = { .kbuf = buf };
 
-	for (;;) {
-		if (mutex_lock_interruptible(&kpt_read_mutex))
-			return -ERESTARTSYS;
-		ret = kpt_rings_fill(buf, len);
-		mutex_unlock(&kpt_read_mutex);
-		if (ret || !block)
-			return ret;
-		left = wait_event_interruptible_timeout(kpt_read_wait,
-							kpt_rings_ready_or_arm(KPT_WAKE_BATCH),
-							KPT_WAKE_TIMEOUT);
-		if (left < 0)
-			return left;
-	}
+	return kpt_rings_read_to(&to, len, block);
+}
+
+/**
+ * kpt_rings_read_user() - kpt_rings_read() straight into user memory
+ * @ubuf: where to copy them
+ * @len: room in @ubuf
+ * @block: sleep (interruptibly) until records are pending
+ *
+ * One copy per run of records instead of two; overwrite=0 only. Returns
+ * as kpt_rings_read(), or -EFAULT when nothing could be copied (records
+ * are consumed only once copied).
+ */
+ssize_t kpt_rings_read_user(char __user *ubuf, size_t len, bool block)
+{
+	const struct kpt_dest to = { .ubuf = ubuf };
+
+	return kpt_rings_read_to(&to, len, block);
 }
 
 static bool kpt_rings_pending(unsigned long min_bytes)

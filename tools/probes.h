@@ -31,8 +31,8 @@ struct probe {
 	unsigned int nargs;	/* args[] shown; past them: argN=0x.. */
 	struct probe_arg *args;
 	char *btf_note;		/* "# id=N btf=..." line for FILE.probes */
-	int ret_type;		/* legacy return probes: the BTF type of the
-				 * return value (enum kpt_fetch_type), -1: none */
+	/* legacy return probes: BTF's type of the return value, -1: none */
+	int ret_type;
 };
 
 struct probes;

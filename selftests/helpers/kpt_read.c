@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
@@ -498,6 +499,40 @@ static int mode_small(void)
 	return 0;
 }
 
+/*
+ * A read into a buffer whose second page is not mapped: it returns whole
+ * records that fit before the hole, or EFAULT, and must not consume what
+ * it could not copy: the drain after it gets every other record.
+ */
+static int mode_fault(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned char *buf = malloc(BUF_SIZE), *map;
+	int fd = open_dev(O_RDONLY | O_NONBLOCK);
+	ssize_t n;
+
+	if (!buf || fd < 0 || fill_info(fd))
+		return 1;
+	map = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED || munmap(map + pg, pg)) {
+		perror("kpt_read: mmap");
+		return 1;
+	}
+	n = read(fd, map, 2 * pg);
+	if (n < 0) {
+		printf("fault first=%s\n", errno_name(errno));
+	} else {
+		printf("fault first=%zd\n", n);
+		if (n > pg || account(map, n))
+			return 1;
+	}
+	if (drain(fd, buf))
+		return 1;
+	summary();
+	return 0;
+}
+
 static int mode_perm(void)
 {
 	int fd;
@@ -559,7 +594,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: kpt_read [-d DEV] [-t SEC] [-v] MODE [ARG]\n"
 		"modes: info | nonblock | poll MS | small | perm | nocap |\n"
-		"       read N | follow | drain\n");
+		"       read N | follow | drain | fault\n");
 	exit(2);
 }
 
@@ -598,6 +633,8 @@ int main(int argc, char **argv)
 		return mode_small();
 	if (!strcmp(mode, "perm"))
 		return mode_perm();
+	if (!strcmp(mode, "fault"))
+		return mode_fault();
 	if (!strcmp(mode, "nocap"))
 		return mode_nocap();
 	if (!strcmp(mode, "read") && optind + 1 < argc)

@@ -358,6 +358,7 @@ static void gen_random(void)
 	b[1] = KPT_MAGIC >> 8;
 	emit(b, sizeof(b));
 }
+
 /*
  * A legacy return probe (retprobe=1) on many_args, which returns int: the
  * return register as an int's -2 leaves it, upper half zero.
