@@ -3,9 +3,10 @@
 # description: kptrace loaded and unloaded many times while its probe is hit
 #   on every CPU, no reader
 # requires: root, debugfs, kptrace.ko, kpt_test.ko
+# timeout: 400
 #
 # See hazard_modules/cycles.sh: KPT_HAZ_CYCLES cycles (default 1000, 200 on
-# a debug kernel) within KPT_HAZ_BUDGET seconds, at least 20.
+# a debug kernel) within KPT_HAZ_CYCLES_BUDGET seconds (300), at least 20.
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"

@@ -4,6 +4,7 @@
 #   is hit on every CPU
 # requires: root, debugfs, kptrace.ko, kpt_test.ko,
 #   helpers/kpt_read
+# timeout: 400
 #
 # See hazard_modules/cycles.sh: each cycle reads the pending records through
 # /dev/kptrace (validated) or the text trace file before the unload.

@@ -7,7 +7,8 @@
 #
 # runs every kpt_*.sh beside this script in sorted order (or only the named
 # ones, with or without ".sh"), each under `timeout` ($KPT_TIMEOUT seconds,
-# default 120), with kptrace and kpt_test unloaded before and after each
+# default 120, or the test's own "# timeout: SECS" header line when
+# longer), with kptrace and kpt_test unloaded before and after each
 # test. A test's output becomes "# " diagnostic lines; exit code 4 is a
 # skip, whose reason is the test's last line starting with "SKIP:". A test
 # also fails when it leaves a module loaded or when the kernel logged an
@@ -106,8 +107,11 @@ for t in $tests; do
 	[ -w /dev/kmsg ] && echo "$mark" > /dev/kmsg
 	start=$(date +%s)
 
+	# A test may need longer: "# timeout: SECS" in its header.
+	limit=$(sed -n 's/^# timeout: *\([0-9][0-9]*\)$/\1/p' "$t" | head -n 1)
+	[ -n "$limit" ] && [ "$limit" -gt "$KPT_TIMEOUT" ] || limit=$KPT_TIMEOUT
 	( cd "$KPT_SELFTESTS" &&
-	  timeout -k 10 "$KPT_TIMEOUT" sh "$t" 2>&1
+	  timeout -k 10 "$limit" sh "$t" 2>&1
 	  echo $? > "$KPT_RUNDIR/rc" ) | tee "$log" | sed -e 's/^/# /'
 	rc=$(cat "$KPT_RUNDIR/rc" 2>/dev/null || echo 1)
 	rm -f "$KPT_RUNDIR/rc"
@@ -115,7 +119,7 @@ for t in $tests; do
 
 	reason=
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ] || [ "$rc" = 143 ]; then
-		reason="timed out after ${KPT_TIMEOUT}s (rc $rc)"
+		reason="timed out after ${limit}s (rc $rc)"
 		rc=1
 	fi
 	if ! clean_state && [ "$rc" = 0 ]; then
