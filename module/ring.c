@@ -35,8 +35,11 @@
  * before the space can be reused. A writer checking for room loads tail
  * with acquire, pairing with that cmpxchg. With overwrite=0 no writer ever
  * moves tail, so the reader merges all rings by timestamp with a private
- * cursor per ring (rpos) and moves each tail once per read; with
- * overwrite=1 it takes small batches from one ring at a time, below.
+ * cursor per ring (rpos) and moves each tail once per read, copying runs
+ * of records straight to user memory (copy_to_user() may fault and sleep:
+ * kpt_read_mutex is a mutex, and only what was copied is freed); with
+ * overwrite=1 it takes small batches from one ring at a time, below, into
+ * a kernel buffer.
  *
  * Overwrite mode (the flight recorder). When the ring is full, the writer
  * frees the oldest record itself by moving tail with cmpxchg() before it
