@@ -3,7 +3,8 @@
 # Sourced first by the guest scripts of check-debug: checks the kernel log
 # of the boot for faults (the patterns of selftests/vm/vmlib.sh, less the
 # debug kernel's own announcements, such as "rcu: RCU lockdep checking is
-# enabled."), prints them, then clears the kernel log (dmesg -C), so that
+# enabled."), prints them, then clears the kernel log (dmesg -c: busybox
+# has no -C), so that
 # the harness's scan of the guest's dmesg only sees the test's own time.
 # Sets KPT_BOOT_FAULTS to the number of faulty boot lines.
 KPT_BOOT_FAULTS=0
@@ -15,5 +16,5 @@ if dmesg > /tmp/boot.dmesg 2>/dev/null; then
 		echo "# boot log: $KPT_BOOT_FAULTS fault lines:"
 		printf '%s\n' "$_bad" | head -n 20 | sed 's/^/#   boot: /'
 	fi
-	dmesg -C
+	dmesg -c >/dev/null
 fi

@@ -77,6 +77,12 @@ else
 fi
 
 if [ "$level" = confidentiality ]; then
+	# The kernel's "Lockdown: ... is restricted" notices are ratelimited
+	# (10 per 5 s), and the boot spends them on tracefs: wait until the
+	# window the boot's notices opened is over.
+	while [ "$(cut -d. -f1 /proc/uptime)" -lt 7 ]; do
+		sleep 1
+	done
 	ko=${signed:-$KPT_KO}
 	kind=unsigned
 	[ -n "$signed" ] && kind=signed
