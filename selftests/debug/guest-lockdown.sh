@@ -68,8 +68,9 @@ if [ -r /sys/kernel/security/lockdown ]; then
 else
 	# No securityfs in this kernel: the command line and the LSM list.
 	echo "# no /sys/kernel/security/lockdown (CONFIG_SECURITYFS off): checking the command line"
+	# boot-dmesg.sh kept the boot's log in /tmp/boot.dmesg, then cleared it
 	if grep -qw "lockdown=$level" /proc/cmdline &&
-	   dmesg | grep -q 'LSM: .*lockdown\|Kernel is locked down\|lockdown'; then
+	   grep -q 'LSM: .*lockdown\|Kernel is locked down\|lockdown' /tmp/boot.dmesg; then
 		result ok "lockdown_is_$level"
 	else
 		result fail "lockdown_is_$level" "no lockdown=$level on the command line"
