@@ -388,23 +388,36 @@ static nokprobe_inline void *kpt_reserve(const struct kpt_probe *p,
 void kpt_probe_entry(struct kpt_probe *p, struct pt_regs *regs, u64 ts)
 {
 	unsigned int nargs = p->spec->nargs, nstack = kpt_cfg.stack;
-	u64 vals[KPT_SPEC_MAX_ARGS];
+	const struct kpt_fetch *f = p->spec->args;
 	struct kpt_event *ev;
 	struct kpt_ring *r;
 	unsigned int i, hdr;
 
 	this_cpu_inc(p->stats->calls);
 	this_cpu_inc(p->stats->hits);
-	kpt_fetch_nums(p, regs, 0, false, vals);
-	if (p->spec->ncond && !kpt_cond_pass(p, vals, 0, 0)) {
-		this_cpu_inc(p->stats->filtered);
-		return;
+	if (p->regs_only) {
+		/* The common case: registers straight into the record. */
+		ev = kpt_reserve(p, &r, p->entry_size);
+		if (!ev)
+			return;
+		for (i = 0; i < nargs; i++)
+			ev->data[i] = regs_get_kernel_argument(regs,
+							       f[i].index - 1);
+	} else {
+		/* scoped here: INIT_STACK_ALL_ZERO zeroes it where it lives */
+		u64 vals[KPT_SPEC_MAX_ARGS];
+
+		kpt_fetch_nums(p, regs, 0, false, vals);
+		if (p->spec->ncond && !kpt_cond_pass(p, vals, 0, 0)) {
+			this_cpu_inc(p->stats->filtered);
+			return;
+		}
+		ev = kpt_reserve(p, &r, p->entry_size);
+		if (!ev)
+			return;
+		memcpy(ev->data, vals, nargs * sizeof(u64));
 	}
-	ev = kpt_reserve(p, &r, p->entry_size);
-	if (!ev)
-		return;
 	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts);
-	memcpy(ev->data, vals, nargs * sizeof(u64));
 	if (nstack) {
 		/* regs->ip is the probe address + 1 here, as after an int3 */
 		ev->data[nargs] = (unsigned long)kpt_probe_kprobe(p)->addr;

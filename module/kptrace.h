@@ -98,6 +98,8 @@ struct kpt_probe {
 	bool			is_ret;	/* a kretprobe */
 	bool			legacy;	/* name=/address=: "argN" from 0, */
 					/* and entries too with retprobe=1 */
+	bool			regs_only; /* every fetcharg a 64-bit */
+					/* register argument, no condition */
 	int			err;	/* last arming error, for pending */
 	unsigned int		nstr;	/* string fetchargs */
 	unsigned int		entry_size;	/* largest entry record */

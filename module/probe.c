@@ -235,9 +235,13 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 	p->spec = spec;
 	p->legacy = legacy;
 	p->is_ret = spec->kind == KPT_SPEC_RETURN;
+	p->regs_only = !spec->ncond;
 	for (i = 0; i < spec->nargs; i++) {
 		f = &spec->args[i];
 		p->size[i] = kpt_type_size(f->type);
+		if (f->base != KPT_FB_ARG || f->nderef || p->size[i] != 8 ||
+		    kpt_type_is_string(f->type))
+			p->regs_only = false;
 		if (!kpt_type_is_string(f->type))
 			continue;
 		p->nstr++;
