@@ -143,6 +143,19 @@ static __always_inline void kpt_ring_hdr(const void *rec, u8 *type, u32 *size)
 }
 
 /*
+ * Reader: a record at position @pos of @r, of @size bytes, that cannot be
+ * whole: a size that is not a multiple of 8, runs past the end of the
+ * buffer, or past @head.
+ */
+static __always_inline bool kpt_rec_bad(const struct kpt_ring *r,
+					unsigned long pos, u32 size,
+					unsigned long head)
+{
+	return size < 8 || size % 8 || (pos & r->mask) + size > r->mask + 1 ||
+	       size > head - pos;
+}
+
+/*
  * Where a read copies records to: a kernel buffer (the text files, and
  * /dev/kptrace when it edits records or in overwrite mode), or the
  * reader's own memory, straight from the rings.
@@ -379,7 +392,7 @@ static bool kpt_ring_peek(struct kpt_ring *r, u64 *ts)
 static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 				u64 until)
 {
-	unsigned long head, tail, pos, off, cap = r->mask + 1;
+	unsigned long head, tail, pos, off;
 	const struct kpt_event *ev;
 	size_t done = 0;
 	u64 nr = 0;
@@ -396,8 +409,7 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 		off = pos & r->mask;
 		ev = r->data + off;
 		kpt_ring_hdr(ev, &type, &size);
-		if (unlikely(size < 8 || size % 8 || off + size > cap ||
-			     size > head - pos)) {
+		if (unlikely(kpt_rec_bad(r, pos, size, head))) {
 			/* Only a writer overwriting it can make this torn. */
 			if (READ_ONCE(r->tail) != tail)
 				return 0;
@@ -483,8 +495,7 @@ static bool kpt_merge_peek(struct kpt_ring *r)
 		off = r->rpos & r->mask;
 		ev = r->data + off;
 		kpt_ring_hdr(ev, &type, &size);
-		if (WARN_ONCE(size < 8 || size % 8 || off + size > r->mask + 1 ||
-			      size > r->rhead - r->rpos,
+		if (WARN_ONCE(kpt_rec_bad(r, r->rpos, size, r->rhead),
 			      "kptrace: corrupt record on cpu %u\n", r->cpu)) {
 			r->rpos = r->rhead;
 			return false;
@@ -519,8 +530,7 @@ static size_t kpt_merge_run(struct kpt_ring *r, u64 until, size_t room,
 		ev = r->data + off;
 		kpt_ring_hdr(ev, &type, &size);
 		/* padding, or a bad size kpt_merge_peek() will report */
-		if (type == KPT_EV_PAD || size < 8 || size % 8 ||
-		    off + size > cap || size > r->rhead - pos)
+		if (type == KPT_EV_PAD || kpt_rec_bad(r, pos, size, r->rhead))
 			break;
 		if (size > room - run || (run && ev->ts_ns > until))
 			break;
