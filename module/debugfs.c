@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "kptrace.h"
+#include "clock.h"
 
 static struct dentry *kpt_dir;
 
@@ -185,6 +186,9 @@ static int kpt_stats_seq_show(struct seq_file *m, void *v)
 			sum.lost[i] += st.lost[i];
 	}
 	kpt_stats_line(m, "", &sum, true);
+	/* 1: timestamps from the TSC (clock.h), 0: ktime_get_mono_fast_ns() */
+	seq_printf(m, "clock_tsc %d\n", READ_ONCE(kpt_clock_tsc));
+	seq_printf(m, "clock_fallbacks %llu\n", kpt_clock_fallbacks());
 	for_each_possible_cpu(cpu) {
 		kpt_ring_stats(cpu, &st);
 		snprintf(pfx, sizeof(pfx), "cpu%u.", cpu);

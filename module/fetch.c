@@ -21,6 +21,8 @@
 #include <linux/stddef.h>
 #include <asm/unwind.h>
 #include "kptrace.h"
+#include "ring.h"
+#include "clock.h"
 #include "compat.h"
 
 static const unsigned short kpt_reg_offset[KPT_REG_NR] = {
@@ -242,29 +244,50 @@ static nokprobe_inline bool kpt_cond_pass(const struct kpt_probe *p,
 	return group;
 }
 
+/*
+ * The header but its size and seq (kpt_ring_commit()), in six stores: the
+ * fields two by two as struct kpt_event lays them out (x86-64, little
+ * endian). The reader sees none of it before the commit.
+ */
 static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
-					    const struct kpt_probe *p, u64 ts)
+					    const struct kpt_probe *p,
+					    const struct kpt_ring *r, u64 ts,
+					    unsigned int nargs)
 {
 	struct task_struct *tsk = current;
-	u8 flags = 0;
+	unsigned long pc = preempt_count();
+	u64 *word = (u64 *)ev, comm[2];
+	u32 flags = 0;
 
-	if (in_nmi())
-		flags |= KPT_F_NMI;
-	else if (hardirq_count())
-		flags |= KPT_F_HARDIRQ;
+	BUILD_BUG_ON(offsetof(struct kpt_event, type) != 2 ||
+		     offsetof(struct kpt_event, flags) != 3 ||
+		     offsetof(struct kpt_event, ts_ns) != 2 * 8 ||
+		     offsetof(struct kpt_event, cpu) != 3 * 8 ||
+		     offsetof(struct kpt_event, probe_id) != 3 * 8 + 4 ||
+		     offsetof(struct kpt_event, pid) != 4 * 8 ||
+		     offsetof(struct kpt_event, tid) != 4 * 8 + 4 ||
+		     offsetof(struct kpt_event, comm) != 5 * 8 ||
+		     offsetof(struct kpt_event, nr_args) != 7 * 8 ||
+		     offsetof(struct kpt_event, nr_stack) != 7 * 8 + 2 ||
+		     sizeof(tsk->comm) < sizeof(comm) ||
+		     sizeof(comm) != KPT_COMM_LEN);
+
+	if (pc & NMI_MASK)
+		flags = KPT_F_NMI;
+	else if (pc & HARDIRQ_MASK)
+		flags = KPT_F_HARDIRQ;
 	else if (in_serving_softirq())
-		flags |= KPT_F_SOFTIRQ;
+		flags = KPT_F_SOFTIRQ;
 
-	ev->type = type;
-	ev->flags = flags;
+	/* magic, type, flags */
+	*(u32 *)ev = KPT_MAGIC | (u32)type << 16 | flags << 24;
 	ev->ts_ns = ts;
-	ev->cpu = smp_processor_id();
-	ev->probe_id = p->id;
-	ev->pid = tsk->tgid;
-	ev->tid = tsk->pid;
-	memcpy(ev->comm, tsk->comm, KPT_COMM_LEN - 1);
-	ev->comm[KPT_COMM_LEN - 1] = '\0';
-	ev->__pad = 0;
+	word[3] = r->cpu | (u64)p->id << 32;
+	word[4] = (u32)tsk->tgid | (u64)(u32)tsk->pid << 32;
+	memcpy(comm, tsk->comm, sizeof(comm));
+	word[5] = comm[0];
+	word[6] = comm[1] & ~(0xffULL << 56);	/* a NUL at comm[15] */
+	word[7] = nargs;	/* nr_stack 0, __pad 0 */
 }
 
 /*
@@ -369,40 +392,83 @@ static nokprobe_inline unsigned int kpt_fetch_strs(const struct kpt_probe *p,
 }
 
 static nokprobe_inline void *kpt_reserve(const struct kpt_probe *p,
-					 struct kpt_ring **r, unsigned int size)
+					 struct kpt_wr *w, unsigned int size)
 {
 	enum kpt_lost_cause cause;
-	void *ev = kpt_ring_reserve(r, size, &cause);
+	void *ev = kpt_ring_reserve(w, size, &cause);
 
-	if (!ev)
+	if (unlikely(!ev))
 		this_cpu_inc(p->stats->lost[cause]);
 	return ev;
 }
 
-/**
- * kpt_probe_entry() - record an entry event of @p
- * @p: the probe
- * @regs: the registers at the probe
- * @ts: the time of the hit
+static nokprobe_inline void kpt_commit(struct kpt_probe *p,
+				       const struct kpt_wr *w,
+				       struct kpt_event *ev, unsigned int size)
+{
+	this_cpu_inc(p->stats->committed);
+	kpt_ring_commit(w, ev, size);
+}
+
+/* A plain kprobe's calls are its hits: only return probes count both. */
+static nokprobe_inline void kpt_count_hit(struct kpt_probe *p)
+{
+	if (p->is_ret)
+		this_cpu_inc(p->stats->calls);
+	this_cpu_inc(p->stats->hits);
+}
+
+/*
+ * p->regs_only: the argument registers straight into the record (or, at
+ * a return probe's entry, into the instance); $retval comes at return.
  */
-void kpt_probe_entry(struct kpt_probe *p, struct pt_regs *regs, u64 ts)
+static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
+					  struct pt_regs *regs, u64 *out)
+{
+	unsigned int i, off;
+
+	for (i = 0; i < p->spec->nargs; i++) {
+		off = p->arg_off[i];
+		if (off != KPT_ARG_RETVAL)
+			out[i] = *(unsigned long *)((char *)regs + off);
+	}
+}
+
+/*
+ * The common case, without stack or strings: one reserve, the registers,
+ * the header, one commit, all inlined into the handler.
+ */
+static nokprobe_inline void kpt_entry_fast(struct kpt_probe *p,
+					   struct pt_regs *regs, u64 ts)
+{
+	unsigned int nargs = p->spec->nargs;
+	struct kpt_event *ev;
+	struct kpt_wr w;
+
+	kpt_count_hit(p);
+	ev = kpt_reserve(p, &w, p->entry_size);
+	if (unlikely(!ev))
+		return;
+	kpt_copy_regs(p, regs, ev->data);
+	kpt_fill_header(ev, KPT_EV_ENTRY, p, w.r, ts, nargs);
+	kpt_commit(p, &w, ev, KPT_ENTRY_SIZE(nargs, 0));
+}
+
+/* Everything else an entry record may hold: stack, strings, a condition. */
+static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
+				    u64 ts)
 {
 	unsigned int nargs = p->spec->nargs, nstack = kpt_cfg.stack;
-	const struct kpt_fetch *f = p->spec->args;
 	struct kpt_event *ev;
-	struct kpt_ring *r;
+	struct kpt_wr w;
 	unsigned int i, hdr;
 
-	this_cpu_inc(p->stats->calls);
-	this_cpu_inc(p->stats->hits);
+	kpt_count_hit(p);
 	if (p->regs_only) {
-		/* The common case: registers straight into the record. */
-		ev = kpt_reserve(p, &r, p->entry_size);
+		ev = kpt_reserve(p, &w, p->entry_size);
 		if (!ev)
 			return;
-		for (i = 0; i < nargs; i++)
-			ev->data[i] = regs_get_kernel_argument(regs,
-							       f[i].index - 1);
+		kpt_copy_regs(p, regs, ev->data);
 	} else {
 		/* scoped here: INIT_STACK_ALL_ZERO zeroes it where it lives */
 		u64 vals[KPT_SPEC_MAX_ARGS];
@@ -412,12 +478,12 @@ void kpt_probe_entry(struct kpt_probe *p, struct pt_regs *regs, u64 ts)
 			this_cpu_inc(p->stats->filtered);
 			return;
 		}
-		ev = kpt_reserve(p, &r, p->entry_size);
+		ev = kpt_reserve(p, &w, p->entry_size);
 		if (!ev)
 			return;
 		memcpy(ev->data, vals, nargs * sizeof(u64));
 	}
-	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts);
+	kpt_fill_header(ev, KPT_EV_ENTRY, p, w.r, ts, nargs);
 	if (nstack) {
 		/* regs->ip is the probe address + 1 here, as after an int3 */
 		ev->data[nargs] = (unsigned long)kpt_probe_kprobe(p)->addr;
@@ -429,15 +495,24 @@ void kpt_probe_entry(struct kpt_probe *p, struct pt_regs *regs, u64 ts)
 		}
 		nstack = i;
 	}
-	ev->nr_args = nargs;
 	ev->nr_stack = nstack;
-	hdr = KPT_HDR_SIZE + (nargs + nstack) * sizeof(u64);
+	hdr = KPT_ENTRY_SIZE(nargs, nstack);
 	if (p->nstr)
 		hdr += kpt_fetch_strs(p, false, ev->data, (char *)ev + hdr,
 				      hdr);
-	kpt_probe_commit(p, r, ev, round_up(hdr, 8));
+	kpt_commit(p, &w, ev, round_up(hdr, 8));
 }
-NOKPROBE_SYMBOL(kpt_probe_entry);
+NOKPROBE_SYMBOL(kpt_entry_slow);
+
+/* An entry record of @p, the hit's time @ts. */
+static nokprobe_inline void kpt_probe_entry(struct kpt_probe *p,
+					    struct pt_regs *regs, u64 ts)
+{
+	if (likely(p->regs_only && !kpt_cfg.stack))
+		kpt_entry_fast(p, regs, ts);
+	else
+		kpt_entry_slow(p, regs, ts);
+}
 
 /*
  * What a return probe keeps between entry and return, in the kretprobe
@@ -450,15 +525,13 @@ struct kpt_ri_data {
 	/* then: char strs[] */
 };
 
-/**
- * kpt_probe_ret_entry() - the entry side of a return probe
- * @p: the probe
- * @regs: the registers at the entry
- * @data: the kretprobe instance's data (p->ri_size bytes)
- * @ts: the time of the hit
+/*
+ * The entry side of a return probe: @data is the kretprobe instance's
+ * (p->ri_size bytes), @ts the time of the hit.
  */
-void kpt_probe_ret_entry(struct kpt_probe *p, struct pt_regs *regs,
-			 void *data, u64 ts)
+static nokprobe_inline void kpt_probe_ret_entry(struct kpt_probe *p,
+						struct pt_regs *regs,
+						void *data, u64 ts)
 {
 	struct kpt_ri_data *d = data;
 	char *strs = (char *)&d->vals[p->spec->nargs];
@@ -469,21 +542,22 @@ void kpt_probe_ret_entry(struct kpt_probe *p, struct pt_regs *regs,
 		return;
 	}
 	this_cpu_inc(p->stats->calls);
+	if (p->regs_only) {
+		kpt_copy_regs(p, regs, d->vals);
+		return;
+	}
 	kpt_fetch_nums(p, regs, 0, false, d->vals);
 	if (p->nstr)
 		kpt_fetch_strs(p, false, d->vals, strs, 0);
 }
-NOKPROBE_SYMBOL(kpt_probe_ret_entry);
 
-/**
- * kpt_probe_return() - record a return event of @p
- * @p: the probe
- * @regs: the registers at the return
- * @data: the kretprobe instance's data, filled at entry
- * @ts: the time of the return
+/*
+ * A return event of @p: @data is the kretprobe instance's, filled at
+ * entry, @ts the time of the return. This one has arguments, strings or a
+ * condition.
  */
-void kpt_probe_return(struct kpt_probe *p, struct pt_regs *regs, void *data,
-		      u64 ts)
+static noinline void kpt_return_slow(struct kpt_probe *p,
+				     struct pt_regs *regs, void *data, u64 ts)
 {
 	struct kpt_ri_data *d = data;
 	unsigned int nargs = p->legacy ? 0 : p->spec->nargs;
@@ -492,7 +566,7 @@ void kpt_probe_return(struct kpt_probe *p, struct pt_regs *regs, void *data,
 	u64 vals[KPT_SPEC_MAX_ARGS];
 	struct kpt_event *ev;
 	struct kpt_ret *ret;
-	struct kpt_ring *r;
+	struct kpt_wr w;
 	unsigned int i, hdr, used = 0, len;
 	u64 slot;
 	char *dyn;
@@ -506,12 +580,10 @@ void kpt_probe_return(struct kpt_probe *p, struct pt_regs *regs, void *data,
 		this_cpu_inc(p->stats->filtered);
 		return;
 	}
-	ev = kpt_reserve(p, &r, p->ret_size);
+	ev = kpt_reserve(p, &w, p->ret_size);
 	if (!ev)
 		return;
-	kpt_fill_header(ev, KPT_EV_RETURN, p, ts);
-	ev->nr_args = nargs;
-	ev->nr_stack = 0;
+	kpt_fill_header(ev, KPT_EV_RETURN, p, w.r, ts, nargs);
 	ret = (struct kpt_ret *)ev->data;
 	ret->ret = retval;
 	ret->lat_ns = lat;
@@ -537,6 +609,78 @@ void kpt_probe_return(struct kpt_probe *p, struct pt_regs *regs, void *data,
 		used += kpt_fetch_strs(p, true, ev->data + KPT_RET_SLOTS,
 				       dyn + used, hdr + used);
 	}
-	kpt_probe_commit(p, r, ev, round_up(hdr + used, 8));
+	kpt_commit(p, &w, ev, round_up(hdr + used, 8));
 }
-NOKPROBE_SYMBOL(kpt_probe_return);
+NOKPROBE_SYMBOL(kpt_return_slow);
+
+/*
+ * A return event whose fetchargs are registers at entry and $retval (or
+ * none, name=/address= probes): value, latency, entry time, arguments.
+ */
+static nokprobe_inline void kpt_return_fast(struct kpt_probe *p,
+					    struct pt_regs *regs,
+					    struct kpt_ri_data *d, u64 ts)
+{
+	unsigned int i, nargs = p->legacy ? 0 : p->spec->nargs;
+	u64 retval = regs_return_value(regs);
+	struct kpt_event *ev;
+	struct kpt_ret *ret;
+	struct kpt_wr w;
+
+	this_cpu_inc(p->stats->hits);
+	ev = kpt_reserve(p, &w, p->ret_size);
+	if (unlikely(!ev))
+		return;
+	kpt_fill_header(ev, KPT_EV_RETURN, p, w.r, ts, nargs);
+	ret = (struct kpt_ret *)ev->data;
+	ret->ret = retval;
+	ret->lat_ns = ts - d->entry_ts;
+	ret->entry_ts_ns = d->entry_ts;
+	for (i = 0; i < nargs; i++)
+		ev->data[KPT_RET_SLOTS + i] =
+			p->arg_off[i] == KPT_ARG_RETVAL ? retval : d->vals[i];
+	kpt_commit(p, &w, ev, KPT_RET_SIZE + nargs * sizeof(u64));
+}
+
+static nokprobe_inline void kpt_probe_return(struct kpt_probe *p,
+					     struct pt_regs *regs, void *data,
+					     u64 ts)
+{
+	if (likely(p->regs_only))
+		kpt_return_fast(p, regs, data, ts);
+	else
+		kpt_return_slow(p, regs, data, ts);
+}
+
+/* The handlers: one timestamp per hit, taken first. */
+int kpt_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	kpt_probe_entry(container_of(kp, struct kpt_probe, kp), regs,
+			kpt_clock_ns());
+	return 0;
+}
+NOKPROBE_SYMBOL(kpt_kprobe_handler);
+
+int kpt_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = kpt_get_kretprobe(ri);
+
+	if (unlikely(!rp))
+		return 1;	/* being unregistered: no instance */
+	kpt_probe_ret_entry(container_of(rp, struct kpt_probe, rp), regs,
+			    ri->data, kpt_clock_ns());
+	return 0;
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_entry);
+
+int kpt_kretprobe_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = kpt_get_kretprobe(ri);
+	u64 ts = kpt_clock_ns();
+
+	if (likely(rp))
+		kpt_probe_return(container_of(rp, struct kpt_probe, rp), regs,
+				 ri->data, ts);
+	return 0;
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_return);

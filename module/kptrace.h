@@ -48,10 +48,6 @@ struct kpt_ring;
 
 int kpt_rings_alloc(unsigned long bytes);
 void kpt_rings_free(void);
-void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size,
-		       enum kpt_lost_cause *cause);
-void kpt_ring_commit(struct kpt_ring *r, struct kpt_event *ev,
-		     unsigned int size);
 
 /* The reader side, process context only. */
 struct file;
@@ -89,6 +85,8 @@ enum kpt_probe_state {
 	KPT_PROBE_DELETED,	/* kept so that its events still decode */
 };
 
+#define KPT_ARG_RETVAL		USHRT_MAX
+
 struct kpt_probe {
 	struct kprobe		kp;	/* entry probes */
 	struct kretprobe	rp;	/* return probes */
@@ -99,7 +97,10 @@ struct kpt_probe {
 	bool			legacy;	/* name=/address=: "argN" from 0, */
 					/* and entries too with retprobe=1 */
 	bool			regs_only; /* every fetcharg a 64-bit */
-					/* register argument, no condition */
+					/* register argument or $retval, */
+					/* no condition */
+	/* their offsets in pt_regs, or KPT_ARG_RETVAL */
+	unsigned short		arg_off[KPT_SPEC_MAX_ARGS];
 	int			err;	/* last arming error, for pending */
 	unsigned int		nstr;	/* string fetchargs */
 	unsigned int		entry_size;	/* largest entry record */
@@ -125,8 +126,6 @@ int kpt_probes_add_legacy(const char *param, const char *list,
 int kpt_probes_write(const char *text, size_t len, char sep);
 unsigned int kpt_probes_count(void);
 struct kpt_probe *kpt_probe_lookup(u32 id);
-void kpt_probe_commit(struct kpt_probe *p, struct kpt_ring *r,
-		      struct kpt_event *ev, unsigned int size);
 void kpt_probe_overwritten(u32 id);
 struct seq_file;
 void kpt_probes_show(struct seq_file *m);
@@ -136,12 +135,10 @@ u64 kpt_probes_missed(void);
 u64 kpt_probes_filtered(void);
 unsigned int kpt_probes_max_record(void);
 
-/* fetch.c */
-void kpt_probe_entry(struct kpt_probe *p, struct pt_regs *regs, u64 ts);
-void kpt_probe_ret_entry(struct kpt_probe *p, struct pt_regs *regs,
-			 void *data, u64 ts);
-void kpt_probe_return(struct kpt_probe *p, struct pt_regs *regs, void *data,
-		      u64 ts);
+/* fetch.c: the handlers kpt_probe_arm() registers */
+int kpt_kprobe_handler(struct kprobe *kp, struct pt_regs *regs);
+int kpt_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
+int kpt_kretprobe_return(struct kretprobe_instance *ri, struct pt_regs *regs);
 
 /* format.c */
 #define KPT_TEXT_MAX	(KPT_MAX_STACK * (KSYM_SYMBOL_LEN + 8) + \

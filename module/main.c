@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 #include <linux/security.h>
 #include "kptrace.h"
+#include "clock.h"
 
 #define KPT_RING_MAX_KB		(1024 * 1024)	/* 1 GiB per CPU */
 
@@ -44,9 +45,12 @@ static unsigned int stack = 16;
 module_param(stack, uint, 0444);
 MODULE_PARM_DESC(stack, "kernel stack frames per entry, 0-64 (default 16)");
 
-static unsigned int bufsize_kb = 1024;
+/* Unset: KPT_RING_AUTO_KB, or less on a small machine (kpt_ring_auto_kb()) */
+#define KPT_RING_UNSET		UINT_MAX
+#define KPT_RING_AUTO_KB	8192
+static unsigned int bufsize_kb = KPT_RING_UNSET;
 module_param(bufsize_kb, uint, 0444);
-MODULE_PARM_DESC(bufsize_kb, "ring size per possible CPU in KiB, rounded up to a power of two (default 1024)");
+MODULE_PARM_DESC(bufsize_kb, "ring size per possible CPU in KiB, rounded up to a power of two (default 8192, less when all CPUs' rings would take more than 1/32 of RAM; at least 1024)");
 
 static bool overwrite;
 module_param(overwrite, bool, 0444);
@@ -71,6 +75,22 @@ static int kpt_count_items(const char *list)
 	for (n = 1; *list; list++)
 		n += *list == ',';
 	return n;
+}
+
+/*
+ * The default ring: 8 MiB per CPU holds a burst of ~87000 four-argument
+ * entries while the reader catches up; halved until the rings of all
+ * possible CPUs together take at most 1/32 of RAM, down to 1 MiB.
+ */
+static unsigned int __init kpt_ring_auto_kb(void)
+{
+	unsigned long budget = (totalram_pages() << PAGE_SHIFT) / 32;
+	unsigned int kb = KPT_RING_AUTO_KB;
+
+	while (kb > 1024 && (unsigned long)kb * 1024 * num_possible_cpus() >
+			    budget)
+		kb /= 2;
+	return kb;
 }
 
 static int __init kpt_check_params(void)
@@ -107,6 +127,8 @@ static int __init kpt_check_params(void)
 	if (!maxactive)
 		maxactive = max(20U, 2 * num_possible_cpus());
 
+	if (bufsize_kb == KPT_RING_UNSET)
+		bufsize_kb = kpt_ring_auto_kb();	/* shown in sysfs */
 	if (bufsize_kb > KPT_RING_MAX_KB) {
 		pr_err("bufsize_kb=%u: larger than the %u KiB per CPU limit (-EINVAL)\n",
 		       bufsize_kb, KPT_RING_MAX_KB);
@@ -146,6 +168,7 @@ static int __init kpt_init(void)
 		return ret;
 	}
 
+	kpt_clock_init();
 	ret = kpt_rings_alloc(kpt_cfg.ring_bytes);
 	if (ret) {
 		pr_err("bufsize_kb=%u: cannot allocate %u rings of %lu KiB (%d)\n",

@@ -92,55 +92,6 @@ static bool kpt_addr_has_symbol(unsigned long addr)
 	return strncmp(sym, "0x", 2) != 0;
 }
 
-static int kpt_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
-{
-	kpt_probe_entry(container_of(kp, struct kpt_probe, kp), regs,
-			ktime_get_mono_fast_ns());
-	return 0;
-}
-NOKPROBE_SYMBOL(kpt_kprobe_handler);
-
-static int kpt_kretprobe_entry(struct kretprobe_instance *ri,
-			       struct pt_regs *regs)
-{
-	struct kretprobe *rp = kpt_get_kretprobe(ri);
-
-	if (unlikely(!rp))
-		return 1;	/* being unregistered: no instance */
-	kpt_probe_ret_entry(container_of(rp, struct kpt_probe, rp), regs,
-			    ri->data, ktime_get_mono_fast_ns());
-	return 0;
-}
-NOKPROBE_SYMBOL(kpt_kretprobe_entry);
-
-static int kpt_kretprobe_return(struct kretprobe_instance *ri,
-				struct pt_regs *regs)
-{
-	struct kretprobe *rp = kpt_get_kretprobe(ri);
-	u64 ts = ktime_get_mono_fast_ns();
-
-	if (likely(rp))
-		kpt_probe_return(container_of(rp, struct kpt_probe, rp), regs,
-				 ri->data, ts);
-	return 0;
-}
-NOKPROBE_SYMBOL(kpt_kretprobe_return);
-
-/**
- * kpt_probe_commit() - publish a record of @p and count it
- * @p: the probe
- * @r: the ring kpt_ring_reserve() gave
- * @ev: the record
- * @size: its size
- */
-void kpt_probe_commit(struct kpt_probe *p, struct kpt_ring *r,
-		      struct kpt_event *ev, unsigned int size)
-{
-	this_cpu_inc(p->stats->committed);
-	kpt_ring_commit(r, ev, size);
-}
-NOKPROBE_SYMBOL(kpt_probe_commit);
-
 /* The ring overwrote a record of probe @id (any context). */
 void kpt_probe_overwritten(u32 id)
 {
@@ -216,6 +167,13 @@ static void kpt_probe_free(struct kpt_probe *p)
 	kfree(p);
 }
 
+/* Where $arg1..$arg6 are: regs_get_kernel_argument()'s registers. */
+static const unsigned short kpt_arg_regs[] = {
+	offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
+	offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
+	offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+};
+
 /*
  * A probe for a parsed spec, sized and checked but not armed. @label is
  * the name its events carry. On error, returns an ERR_PTR and sets *why.
@@ -239,8 +197,14 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 	for (i = 0; i < spec->nargs; i++) {
 		f = &spec->args[i];
 		p->size[i] = kpt_type_size(f->type);
-		if (f->base != KPT_FB_ARG || f->nderef || p->size[i] != 8 ||
-		    kpt_type_is_string(f->type))
+		if (f->nderef || p->size[i] != 8 || kpt_type_is_string(f->type))
+			p->regs_only = false;
+		else if (f->base == KPT_FB_RETVAL && p->is_ret)
+			p->arg_off[i] = KPT_ARG_RETVAL;
+		else if (f->base == KPT_FB_ARG && f->index &&
+			 f->index <= ARRAY_SIZE(kpt_arg_regs))
+			p->arg_off[i] = kpt_arg_regs[f->index - 1];
+		else
 			p->regs_only = false;
 		if (!kpt_type_is_string(f->type))
 			continue;
@@ -686,6 +650,8 @@ static void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
 		sum->str_trunc += st->str_trunc;
 		sum->stack_trunc += st->stack_trunc;
 	}
+	if (!p->is_ret)
+		sum->calls = sum->hits;	/* counted once, see kpt_count_hit() */
 }
 
 u64 kpt_probes_missed(void)

@@ -85,34 +85,8 @@
 #include <linux/poll.h>
 #include <asm/local.h>
 #include "kptrace.h"
+#include "ring.h"
 
-struct kpt_ring {
-	/* Writer side: only the owning CPU writes these. */
-	unsigned long	head ____cacheline_aligned;	/* published */
-	unsigned long	wpos;		/* start of the reserved record */
-	u64		seq;
-	local_t		nest;
-	local_t		hits;
-	local_t		committed;
-	local_t		lost[KPT_LOST_NR];
-
-	/* Reader side (and the writer, in overwrite mode). */
-	unsigned long	tail ____cacheline_aligned;
-	u64		read;
-	u64		reported[KPT_LOST_NR];	/* lost already reported */
-	/* The merge's cursor, under kpt_read_mutex (overwrite=0 only). */
-	unsigned long	rtail;		/* tail when the merge began */
-	unsigned long	rpos;		/* next record to copy */
-	unsigned long	rhead;		/* head when the merge began */
-	u64		rts;		/* timestamp of the record at rpos */
-	u64		rnr;		/* records copied */
-
-	/* Constant after allocation. */
-	void		*data ____cacheline_aligned;
-	unsigned long	mask;
-	unsigned int	cpu;
-	struct irq_work	wake_work;
-};
 
 const char * const kpt_lost_names[KPT_LOST_NR] = {
 	[KPT_LOST_FULL]		= "full",
@@ -121,14 +95,11 @@ const char * const kpt_lost_names[KPT_LOST_NR] = {
 	[KPT_LOST_TOO_BIG]	= "too_big",
 };
 
-static struct kpt_ring **kpt_rings;
+struct kpt_ring **kpt_rings;
 static struct kpt_ring **kpt_merge;	/* the rings a merge takes from */
-/* kpt_wake_armed: who waits, and for how much */
-#define KPT_WAKE_ANY		1
-#define KPT_WAKE_BATCH		2
 #define KPT_WAKE_TIMEOUT	(HZ / 10)
 
-static unsigned long kpt_wake_armed;
+unsigned long kpt_wake_armed;
 
 static DEFINE_MUTEX(kpt_read_mutex);
 static DECLARE_WAIT_QUEUE_HEAD(kpt_read_wait);
@@ -180,28 +151,19 @@ static void kpt_ring_wake(struct irq_work *work)
 	wake_up_all(&kpt_read_wait);
 }
 
-static nokprobe_inline void kpt_ring_kick(struct kpt_ring *r)
+/* The writer found the reader waiting for it: wake it, from an irq_work. */
+void kpt_ring_wake_up(struct kpt_ring *r)
 {
-	unsigned long armed;
-
-	/* Pairs with the smp_mb() in kpt_rings_ready_or_arm(). */
-	smp_mb();
-	armed = READ_ONCE(kpt_wake_armed);
-	if (likely(!armed))
-		return;
-	if (armed == KPT_WAKE_BATCH &&
-	    r->head - READ_ONCE(r->tail) < (r->mask + 1) / 4)
-		return;
 	if (xchg(&kpt_wake_armed, 0))
 		irq_work_queue(&r->wake_work);
 }
+NOKPROBE_SYMBOL(kpt_ring_wake_up);
 
 /*
  * Overwrite mode: free the oldest record. Returns the new tail, which is
  * the reader's if the reader moved it first.
  */
-static unsigned long kpt_ring_drop_oldest(struct kpt_ring *r,
-					  unsigned long tail)
+unsigned long kpt_ring_drop_oldest(struct kpt_ring *r, unsigned long tail)
 {
 	unsigned long old;
 	u32 size;
@@ -221,87 +183,6 @@ static unsigned long kpt_ring_drop_oldest(struct kpt_ring *r,
 	return tail + size;
 }
 NOKPROBE_SYMBOL(kpt_ring_drop_oldest);
-
-/**
- * kpt_ring_reserve() - reserve room for one record on this CPU's ring
- * @rp: where to store the ring, to pass to kpt_ring_commit()
- * @size: the largest size the record may have, a multiple of 8
- * @cause: why, when the hit was lost
- *
- * Counts one hit. Returns where to write the record, or NULL when the hit
- * was lost (and counted by cause). Must run with preemption disabled; every
- * non-NULL return must be followed by kpt_ring_commit() on the same CPU.
- */
-void *kpt_ring_reserve(struct kpt_ring **rp, unsigned int size,
-		       enum kpt_lost_cause *cause)
-{
-	struct kpt_ring *r = kpt_rings[smp_processor_id()];
-	unsigned long cap = r->mask + 1;
-	unsigned long head, tail, off, pad;
-
-	local_inc(&r->hits);
-	if (unlikely(local_inc_return(&r->nest) != 1)) {
-		*cause = KPT_LOST_NESTED;
-		goto lost;
-	}
-	if (unlikely(size > cap / 2)) {
-		*cause = KPT_LOST_TOO_BIG;
-		goto lost;
-	}
-
-	head = r->head;
-	off = head & r->mask;
-	pad = off + size > cap ? cap - off : 0;
-	/* Pairs with the reader's cmpxchg(): its copy is done. */
-	tail = smp_load_acquire(&r->tail);
-	while (unlikely(head + pad + size - tail > cap)) {
-		if (!kpt_cfg.overwrite) {
-			*cause = KPT_LOST_FULL;
-			goto lost;
-		}
-		tail = kpt_ring_drop_oldest(r, tail);
-	}
-
-	if (pad) {
-		struct kpt_event *ev = r->data + off;
-
-		ev->magic = KPT_MAGIC;
-		ev->type = KPT_EV_PAD;
-		ev->flags = 0;
-		ev->size = pad;
-		head += pad;
-	}
-	r->wpos = head;
-	*rp = r;
-	return r->data + (head & r->mask);
-
-lost:
-	local_inc(&r->lost[*cause]);
-	local_dec(&r->nest);
-	kpt_ring_kick(r);	/* a full ring wakes the reader */
-	return NULL;
-}
-NOKPROBE_SYMBOL(kpt_ring_reserve);
-
-/**
- * kpt_ring_commit() - publish a record filled after kpt_ring_reserve()
- * @r: the ring kpt_ring_reserve() returned
- * @ev: the record; its header is completed here (magic, size, seq)
- * @size: its real size, at most the reserved size, a multiple of 8
- */
-void kpt_ring_commit(struct kpt_ring *r, struct kpt_event *ev,
-		     unsigned int size)
-{
-	ev->magic = KPT_MAGIC;
-	ev->size = size;
-	ev->seq = ++r->seq;
-	local_inc(&r->committed);
-	/* The record's bytes before the new head: pairs with the reader. */
-	smp_store_release(&r->head, r->wpos + size);
-	local_dec(&r->nest);
-	kpt_ring_kick(r);
-}
-NOKPROBE_SYMBOL(kpt_ring_commit);
 
 static bool kpt_ring_lost_pending(struct kpt_ring *r)
 {

@@ -6,8 +6,10 @@
 #
 # With name=kpt_test_func args=6 stack=4 (helpers/kpt_read validates every
 # record: magic, size for its type, per-CPU seq strictly increasing):
-# - KPT_IOC_INFO: magic 0x4b50, version 1, nr_probes 1, ring_bytes 1048576,
-#   nr_cpus >= online CPUs, max_record >= one entry of 6 args + 4 frames;
+# - KPT_IOC_INFO: magic 0x4b50, version 1, nr_probes 1, nr_cpus >= online
+#   CPUs, max_record >= one entry of 6 args + 4 frames, ring_bytes the
+#   default ring: bufsize_kb in sysfs (KiB), 8192 halved while the rings
+#   of all possible CPUs would take more than 1/32 of RAM, down to 1024;
 # - empty: an O_NONBLOCK read fails with EAGAIN, poll(500 ms) times out;
 # - a blocking read started before 3 calls stays blocked, then returns the
 #   3 entries (args 0x1..0x3, 0x1111..0x5555, 1..4 frames);
@@ -35,7 +37,13 @@ kpt_load name=kpt_test_func args=6 stack=4
 
 out=$("$KPT_READ" info) || fail "kpt_read info: $out"
 info "$out"
-assert_match "info" "$out" '^info magic=0x4b50 version=1 nr_cpus=[0-9]+ nr_probes=1 ring_bytes=1048576 max_record=[0-9]+$'
+assert_match "info" "$out" '^info magic=0x4b50 version=1 nr_cpus=[0-9]+ nr_probes=1 ring_bytes=[0-9]+ max_record=[0-9]+$'
+# the default ring, by the rule the README gives
+want=$(kpt_default_bufsize_kb)
+assert_eq "bufsize_kb (the default)" \
+	"$(cat /sys/module/kptrace/parameters/bufsize_kb)" "$want"
+assert_eq "ring_bytes" "$(echo "$out" | sed 's/.* ring_bytes=\([0-9]*\) .*/\1/')" \
+	$((want * 1024))
 nr_cpus=$(echo "$out" | sed 's/.* nr_cpus=\([0-9]*\) .*/\1/')
 assert_ge "nr_cpus" "$nr_cpus" "$(kpt_nr_online_cpus)"
 maxrec=${out##*max_record=}

@@ -9,7 +9,8 @@
 #   no probes given ...", and has an empty probes file;
 # - every parameter is readable in /sys/module/kptrace/parameters/ with the
 #   value given at load, and the defaults (args 6, stack 16, bufsize_kb
-#   1024, retprobe and overwrite N, maxactive max(20, 2 x possible CPUs));
+#   8192 or less on a small machine (lib.sh: kpt_default_bufsize_kb),
+#   retprobe and overwrite N, maxactive max(20, 2 x possible CPUs));
 # - /dev/kptrace is a 0600 character device, the debugfs files are 0400;
 # - rmmod removes them; a second load works the same.
 
@@ -24,13 +25,6 @@ param()
 {
 	[ -r "$P/$1" ] || fail "$P/$1 is missing or unreadable"
 	assert_eq "parameter $1" "$(cat "$P/$1")" "$2"
-}
-
-# "0-1" or "0" or "0-3,5" -> the number of CPUs
-ncpus_possible()
-{
-	tr ',' '\n' < /sys/devices/system/cpu/possible | awk -F- '
-		{ n += (NF == 2 ? $2 - $1 + 1 : 1) } END { print n }'
 }
 
 check_files()
@@ -73,10 +67,10 @@ assert_eq "kptrace log lines of a load with a probe" \
 param name kpt_test_func
 param args 6
 param stack 16
-param bufsize_kb 1024
+param bufsize_kb "$(kpt_default_bufsize_kb)"
 param retprobe N
 param overwrite N
-n=$(ncpus_possible)
+n=$(kpt_nr_possible_cpus)
 ma=20
 [ $((2 * n)) -gt 20 ] && ma=$((2 * n))
 param maxactive $ma

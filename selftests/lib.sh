@@ -348,6 +348,27 @@ kpt_require_stable_rearm()
 	skip "$(uname -r) under QEMU's multi-threaded TCG crashes when any kprobe on a function hit without pause is armed and disarmed in a loop (kpt_hazard_ctl.ko and kprobe_events too: selftests/debug/README.md); VM_TCG_THREAD=single, or KPT_HAZ_FORCE=1, runs it"
 }
 
+# kpt_nr_possible_cpus: "0-1", "0" or "0-3,5" in sysfs -> how many
+kpt_nr_possible_cpus()
+{
+	tr ',' '\n' < /sys/devices/system/cpu/possible | awk -F- '
+		{ n += (NF == 2 ? $2 - $1 + 1 : 1) } END { print n }'
+}
+
+# kpt_default_bufsize_kb: the ring size (KiB per CPU) kptrace picks when
+# bufsize_kb= is not given: 8192, halved while the rings of all possible
+# CPUs would take more than 1/32 of RAM, down to 1024 (module/main.c).
+kpt_default_bufsize_kb()
+{
+	_ncpu=$(kpt_nr_possible_cpus)
+	_ram=$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)
+	_kb=8192
+	while [ $_kb -gt 1024 ] && [ $((_kb * _ncpu)) -gt $((_ram / 32)) ]; do
+		_kb=$((_kb / 2))
+	done
+	echo $_kb
+}
+
 kpt_nr_online_cpus()
 {
 	if command -v nproc >/dev/null 2>&1; then

@@ -487,6 +487,7 @@ static size_t records__handle(struct sink *sink, char *buf, size_t len,
 			      size_t *kept, bool *bad, bool *done)
 {
 	static bool unknown_reported;
+	static __u32 last_id = ~0U;	/* the last probe looked up */
 	size_t off = 0, out = 0;
 	const char *why;
 
@@ -543,10 +544,13 @@ static size_t records__handle(struct sink *sink, char *buf, size_t len,
 				event__print(&sink->fmt, e);
 			} else {
 				/* learns probes added since: for FILE.probes */
-				if (e->type == KPT_EV_ENTRY ||
-				    e->type == KPT_EV_RETURN)
+				if ((e->type == KPT_EV_ENTRY ||
+				     e->type == KPT_EV_RETURN) &&
+				    e->probe_id != last_id) {
 					probes__find(sink->fmt.probes,
 						     e->probe_id);
+					last_id = e->probe_id;
+				}
 				if (out != off)
 					memmove(buf + out, e, e->size);
 			}

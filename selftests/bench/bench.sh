@@ -173,12 +173,9 @@ fi
 # read is an emulated MMIO: every ktime_get_*() (kptrace timestamps its
 # records with one) then costs far more than on any real machine, and
 # differently in each boot. So: the host's TSC rate, and no watchdog.
-append=
-if gcc -O2 -o "$logdir/tsc_khz" "$here/tsc_khz.c" 2>>"$logdir/build.log"; then
-	append="tsc_early_khz=$("$logdir/tsc_khz") tsc=reliable"
-else
+append=$(vm_tsc_append "$logdir")
+[ -n "$append" ] ||
 	say "warning: cannot build tsc_khz.c: the guest calibrates its TSC itself"
-fi
 t0=$(date +%s)
 load0=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' '/')
 rc=0

@@ -22,6 +22,7 @@
  *   follow       poll()+read() until SIGTERM/SIGINT (or -t SEC), then reads
  *                what is still pending with O_NONBLOCK until EAGAIN
  *   drain        O_NONBLOCK reads until EAGAIN
+ *   now          CLOCK_MONOTONIC: "now ns=N" (for the records' ts)
  *
  * read, follow and drain validate every record (magic, size, type-specific
  * size, per-CPU seq strictly increasing) and end with
@@ -38,6 +39,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -589,12 +591,25 @@ static int mode_nocap(void)
 	return 0;
 }
 
+static int mode_now(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts)) {
+		perror("kpt_read: clock_gettime");
+		return 1;
+	}
+	printf("now ns=%llu\n",
+	       (unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: kpt_read [-d DEV] [-t SEC] [-v] MODE [ARG]\n"
 		"modes: info | nonblock | poll MS | small | perm | nocap |\n"
-		"       read N | follow | drain | fault\n");
+		"       read N | follow | drain | fault | now\n");
 	exit(2);
 }
 
@@ -625,6 +640,8 @@ int main(int argc, char **argv)
 
 	if (!strcmp(mode, "info"))
 		return mode_info();
+	if (!strcmp(mode, "now"))
+		return mode_now();
 	if (!strcmp(mode, "nonblock"))
 		return mode_nonblock();
 	if (!strcmp(mode, "poll") && optind + 1 < argc)

@@ -22,6 +22,8 @@
 #   --append ARGS        more kernel command line
 #   --smp N, --mem SIZE  guest CPUs (2) and memory (1G)
 #   VM_TCG_THREAD=multi  a host thread per vCPU (default single: see below)
+#   VM_TSC=emulated      no tsc_early_khz=<host's> tsc=reliable (default:
+#                        the guest keeps time with its TSC, see tsc_khz.c)
 #   --no-retry           never boot twice
 #   --one-serial         no ttyS1: the guest output shares the console
 #                        (what a kernel without a second 8250 port gets)
@@ -203,7 +205,11 @@ initrd=$work/initramfs.gz
 	"${pack[@]}"
 
 append="console=ttyS0 printk.time=1 panic=-1 panic_on_warn=1 oops=panic"
-append+=" loglevel=7 $append_extra"
+append+=" loglevel=7"
+# The TSC keeps time, as on real machines (kptrace's records are stamped
+# from it); VM_TSC=emulated leaves the guest to its HPET (vmlib.sh).
+[ "${VM_TSC:-host}" != host ] || append+=" $(vm_tsc_append "$work")"
+append+=" $append_extra"
 
 say "kernel $kernel, mode $mode, timeout ${timeout}s"
 say "logs in $logdir (console.log: kernel console, output.log: guest output)"

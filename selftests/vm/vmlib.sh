@@ -83,3 +83,14 @@ vm_ktap()
 			printf "%d %d %d %d %d %d\n", p, f, s, plan, n, tap
 		}'
 }
+
+# vm_tsc_append DIR: the kernel command line that gives a guest the host's
+# TSC rate and makes it trust its TSC, as a real machine does (see
+# tsc_khz.c); builds tsc_khz in DIR. Prints nothing when it cannot.
+vm_tsc_append()
+{
+	local src
+	src=$(dirname "${BASH_SOURCE[0]}")/tsc_khz.c
+	gcc -O2 -o "$1/tsc_khz" "$src" 2>/dev/null || return 0
+	echo "tsc_early_khz=$("$1/tsc_khz") tsc=reliable"
+}

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tsc_khz: the host's TSC frequency in kHz, for make bench.
+ * tsc_khz: the host's TSC frequency in kHz, for the QEMU guests.
  *
  * Under TCG a guest's TSC counts at the host's rate, but the guest's own
  * calibration (against an emulated PIT or HPET) goes wrong whenever the
  * host is loaded: the guest then gets a clock that runs 10x too fast, or
- * declares its TSC unstable and falls back to the emulated HPET. bench.sh
- * boots with tsc_early_khz=<this> tsc=reliable instead.
+ * declares its TSC unstable and falls back to the emulated HPET, as no
+ * real x86 machine does. run-vm.sh and bench.sh boot with
+ * tsc_early_khz=<this> tsc=reliable instead (vmlib.sh: vm_tsc_append).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptrace: the records' clock. The fast path and how it keeps time are in
+ * clock.h; here are the anchor moves, which also measure the TSC's rate
+ * against CLOCK_MONOTONIC and check it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/preempt.h>
+#include <asm/tsc.h>
+#include <asm/cpufeature.h>
+#include "clock.h"
+
+DEFINE_PER_CPU(struct kpt_clock, kpt_clocks);
+bool kpt_clock_tsc __read_mostly;
+static u64 kpt_clock_mult0;	/* the rate measured at load */
+static atomic_t kpt_clock_bad = ATOMIC_INIT(0);
+
+/*
+ * A (TSC, CLOCK_MONOTONIC) pair read together: false if something (an
+ * interrupt) came between the reads, for then the pair is not one moment.
+ * The TSC is taken half-way between two reads around the clock's.
+ */
+static bool kpt_clock_pair(u64 *tsc, u64 *ns, unsigned int khz)
+{
+	u64 t0, t1;
+
+	t0 = rdtsc_ordered();
+	*ns = ktime_get_mono_fast_ns();
+	t1 = rdtsc_ordered();
+	*tsc = t0 + (t1 - t0) / 2;
+	return t1 - t0 <= khz / 1000;	/* 1 us */
+}
+NOKPROBE_SYMBOL(kpt_clock_pair);
+
+/* ns = cycles * mult >> 32, from @dns ns in @dtsc cycles */
+static u64 kpt_clock_rate(u64 dns, u64 dtsc)
+{
+	return div64_u64(dns << 32, dtsc);
+}
+NOKPROBE_SYMBOL(kpt_clock_rate);
+
+/* At load: a pair on this CPU, tried a few times until it is tight. */
+static bool kpt_clock_init_pair(u64 *tsc, u64 *ns, unsigned int *cpu,
+				unsigned int khz)
+{
+	unsigned int tries;
+	bool ok = false;
+
+	for (tries = 0; tries < 10 && !ok; tries++) {
+		preempt_disable();
+		*cpu = smp_processor_id();
+		ok = kpt_clock_pair(tsc, ns, khz);
+		preempt_enable();
+	}
+	return ok;
+}
+
+/*
+ * At load, before any probe: the TSC is used if the kernel trusts it and
+ * its rate against CLOCK_MONOTONIC, measured over 20 ms, is sane.
+ */
+void kpt_clock_init(void)
+{
+	unsigned int cpu, cpu0, cpu1, khz = tsc_khz;
+	u64 t0, n0, t1, n1, nominal;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&kpt_clocks, cpu), 0,
+		       sizeof(struct kpt_clock));
+	atomic_set(&kpt_clock_bad, 0);
+	kpt_clock_tsc = false;
+	if (!boot_cpu_has(X86_FEATURE_TSC) || !khz || check_tsc_unstable())
+		return;
+	if (!kpt_clock_init_pair(&t0, &n0, &cpu0, khz))
+		return;
+	msleep(20);
+	if (!kpt_clock_init_pair(&t1, &n1, &cpu1, khz) || cpu1 != cpu0 ||
+	    t1 <= t0 || n1 <= n0)
+		return;
+	kpt_clock_mult0 = kpt_clock_rate(n1 - n0, t1 - t0);
+	nominal = div_u64((u64)NSEC_PER_MSEC << 32, khz);
+	/* within 5% of tsc_khz; a window is then about one ms */
+	kpt_clock_tsc = kpt_clock_mult0 > nominal - nominal / 20 &&
+			kpt_clock_mult0 < nominal + nominal / 20;
+}
+
+/* How many times the TSC was found off (then no longer used). */
+u64 kpt_clock_fallbacks(void)
+{
+	return atomic_read(&kpt_clock_bad);
+}
+
+/*
+ * Move this CPU's anchor (@seq: its seq when the hit began) and return the
+ * time now. A window is tsc_khz cycles, about one ms, and mult is within
+ * 5% of 10^6 * 2^32 / tsc_khz: the fast path's d * mult stays below 2^63.
+ */
+u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq)
+{
+	unsigned int khz = READ_ONCE(tsc_khz);
+	u64 tsc, ns, d, pred, err;
+
+	if (seq & 1)		/* nested in this CPU's own move */
+		return max(ktime_get_mono_fast_ns(), READ_ONCE(c->last));
+	WRITE_ONCE(c->seq, seq + 1);
+	barrier();
+	if (!kpt_clock_pair(&tsc, &ns, khz))
+		goto out;	/* no anchor this time */
+	if (!c->tsc) {
+		c->mult = kpt_clock_mult0;
+		c->window = khz;	/* cycles per ms */
+		c->cal_tsc = tsc;
+		c->cal_ns = ns;
+		goto anchor;
+	}
+	/* Did the TSC follow CLOCK_MONOTONIC since the last move? */
+	d = tsc - c->tsc;
+	pred = c->ns + mul_u64_u64_shr(d, c->mult, 32);
+	err = pred > ns ? pred - ns : ns - pred;
+	if (err > KPT_CLOCK_SLACK_NS + (ns - c->ns) / 1000) {
+		if (READ_ONCE(kpt_clock_tsc)) {
+			WRITE_ONCE(kpt_clock_tsc, false);
+			atomic_inc(&kpt_clock_bad);
+		}
+		goto anchor;
+	}
+	/*
+	 * The rate, from a calibration pair 64 to 2048 windows old: the
+	 * pairs' error (a us or so) is then below 0.002% of it.
+	 */
+	d = tsc - c->cal_tsc;
+	if (d >= 64 * c->window) {
+		if (d <= 2048 * c->window)	/* dns << 32 fits */
+			c->mult = kpt_clock_rate(ns - c->cal_ns, d);
+		c->cal_tsc = tsc;
+		c->cal_ns = ns;
+	}
+anchor:
+	c->tsc = tsc;
+	c->ns = ns;
+out:
+	if (ns < c->last)
+		ns = c->last;
+	else
+		c->last = ns;
+	barrier();
+	WRITE_ONCE(c->seq, seq + 2);
+	return ns;
+}
+NOKPROBE_SYMBOL(kpt_clock_move);

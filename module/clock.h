@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kptrace: the records' clock, CLOCK_MONOTONIC in ns, one read per hit.
+ *
+ * ktime_get_mono_fast_ns() is NMI-safe but costs a call, an indirect call
+ * to the clocksource (a retpoline on many machines) and a seqcount loop:
+ * the largest single cost of a hit. So each CPU keeps an anchor, a pair
+ * (TSC, CLOCK_MONOTONIC) read together, and a hit turns the TSC into ns
+ * from it: ns = anchor.ns + (tsc - anchor.tsc) * mult >> 32. The anchor
+ * is moved, with ktime_get_mono_fast_ns(), once it is a window (about a
+ * ms) old. mult is the TSC's rate as CLOCK_MONOTONIC sees it: measured at
+ * load over 20 ms, then again every 64 windows or more, so the time of a
+ * hit is off by what that rate can drift in one window (nothing, at the
+ * rates NTP may slew). Each move checks the last window's prediction: if the
+ * TSC did not follow CLOCK_MONOTONIC to within KPT_CLOCK_SLACK_NS + 0.1%,
+ * every CPU goes back to ktime_get_mono_fast_ns() for good
+ * (clock_fallbacks in stats). Times handed out on a CPU never go back.
+ *
+ * Any context, NMI included: an anchor is only written by its own CPU,
+ * under an odd seq; a hit that nests inside a move (or sees one happen
+ * under it) takes ktime_get_mono_fast_ns() instead.
+ */
+#ifndef _KPT_CLOCK_H
+#define _KPT_CLOCK_H
+
+#include <linux/percpu.h>
+#include <linux/ktime.h>
+#include <linux/timekeeping.h>
+#include <linux/kprobes.h>
+#include <linux/math64.h>
+#include <asm/msr.h>
+#include <asm/tsc.h>
+
+#define KPT_CLOCK_SLACK_NS	2000	/* plus 0.1% of the window */
+
+struct kpt_clock {
+	u64		tsc;	/* the anchor; 0: none yet */
+	u64		ns;
+	u64		last;	/* the latest time handed out here */
+	u64		mult;	/* ns = cycles * mult >> 32 */
+	u64		window;	/* one ms in cycles, from tsc_khz */
+	u64		cal_tsc; /* the pair mult is measured from */
+	u64		cal_ns;
+	unsigned int	seq;	/* odd while the anchor moves */
+};
+
+DECLARE_PER_CPU(struct kpt_clock, kpt_clocks);
+extern bool kpt_clock_tsc;
+
+void kpt_clock_init(void);
+u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq);
+u64 kpt_clock_fallbacks(void);
+
+/* The time of a hit, CLOCK_MONOTONIC ns. Preemption is disabled. */
+static nokprobe_inline u64 kpt_clock_ns(void)
+{
+	struct kpt_clock *c = this_cpu_ptr(&kpt_clocks);
+	unsigned int seq;
+	u64 d, ns;
+
+	/* (after a fallback, not before the TSC's last time here) */
+	if (!READ_ONCE(kpt_clock_tsc))
+		return max(ktime_get_mono_fast_ns(), READ_ONCE(c->last));
+	seq = READ_ONCE(c->seq);
+	barrier();
+	d = rdtsc_ordered() - c->tsc;
+	if (unlikely(d >= c->window || (seq & 1)))
+		return kpt_clock_move(c, seq);
+	/* d < window: the product fits, see kpt_clock_move() */
+	ns = c->ns + ((d * c->mult) >> 32);
+	barrier();
+	/* an irq or NMI moved the anchor under us */
+	if (unlikely(READ_ONCE(c->seq) != seq))
+		return max(ktime_get_mono_fast_ns(), READ_ONCE(c->last));
+	if (ns < c->last)
+		return c->last;
+	c->last = ns;
+	return ns;
+}
+
+#endif /* _KPT_CLOCK_H */

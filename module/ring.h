@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kptrace: the writer half of the per-CPU rings, inlined into the probe
+ * handlers so that a hit costs no call into ring.c. The concurrency
+ * contract these functions keep is written at the top of ring.c; the
+ * reader half is there too.
+ */
+#ifndef _KPT_RING_H
+#define _KPT_RING_H
+
+#include <linux/kprobes.h>
+#include <linux/irq_work.h>
+#include <linux/smp.h>
+#include <asm/local.h>
+#include "kptrace.h"
+
+struct kpt_ring {
+	/* Writer side: only the owning CPU writes these. */
+	unsigned long	head ____cacheline_aligned;	/* published */
+	local_t		nest;
+	local_t		hits;
+	local_t		committed;	/* the last record's seq */
+	local_t		lost[KPT_LOST_NR];
+	/* Constant after allocation; the writer reads them on every hit. */
+	void		*data;
+	unsigned long	mask;
+	unsigned int	cpu;
+
+	/* Reader side (and the writer, in overwrite mode). */
+	unsigned long	tail ____cacheline_aligned;
+	u64		read;
+	u64		reported[KPT_LOST_NR];	/* lost already reported */
+	/* The merge's cursor, under kpt_read_mutex (overwrite=0 only). */
+	unsigned long	rtail;		/* tail when the merge began */
+	unsigned long	rpos;		/* next record to copy */
+	unsigned long	rhead;		/* head when the merge began */
+	u64		rts;		/* timestamp of the record at rpos */
+	u64		rnr;		/* records copied */
+
+	struct irq_work	wake_work;
+};
+
+extern struct kpt_ring **kpt_rings;
+
+/* A write in progress: its ring and where its record starts. */
+struct kpt_wr {
+	struct kpt_ring	*r;
+	unsigned long	pos;
+};
+
+/* kpt_wake_armed: who waits, and for how much */
+#define KPT_WAKE_ANY		1
+#define KPT_WAKE_BATCH		2
+extern unsigned long kpt_wake_armed;
+
+void kpt_ring_wake_up(struct kpt_ring *r);
+unsigned long kpt_ring_drop_oldest(struct kpt_ring *r, unsigned long tail);
+
+/* After a commit or a loss: wake the reader if it waits for this. */
+static nokprobe_inline void kpt_ring_kick(struct kpt_ring *r)
+{
+	unsigned long armed;
+
+	/* Pairs with the smp_mb() in kpt_rings_ready_or_arm(). */
+	smp_mb();
+	armed = READ_ONCE(kpt_wake_armed);
+	if (likely(!armed))
+		return;
+	if (armed == KPT_WAKE_BATCH &&
+	    r->head - READ_ONCE(r->tail) < (r->mask + 1) / 4)
+		return;
+	kpt_ring_wake_up(r);
+}
+
+/**
+ * kpt_ring_reserve() - reserve room for one record on this CPU's ring
+ * @w: the write, to pass to kpt_ring_commit()
+ * @size: the largest size the record may have, a multiple of 8
+ * @cause: why, when the hit was lost
+ *
+ * Counts one hit. Returns where to write the record, or NULL when the hit
+ * was lost (and counted by cause). Must run with preemption disabled; every
+ * non-NULL return must be followed by kpt_ring_commit() on the same CPU.
+ */
+static nokprobe_inline void *kpt_ring_reserve(struct kpt_wr *w,
+					      unsigned int size,
+					      enum kpt_lost_cause *cause)
+{
+	struct kpt_ring *r = kpt_rings[smp_processor_id()];
+	unsigned long cap = r->mask + 1;
+	unsigned long head, tail, off, pad;
+
+	local_inc(&r->hits);
+	if (unlikely(local_inc_return(&r->nest) != 1)) {
+		*cause = KPT_LOST_NESTED;
+		goto lost;
+	}
+	if (unlikely(size > cap / 2)) {
+		*cause = KPT_LOST_TOO_BIG;
+		goto lost;
+	}
+
+	head = r->head;
+	off = head & r->mask;
+	pad = off + size > cap ? cap - off : 0;
+	/* Pairs with the reader's cmpxchg(): its copy is done. */
+	tail = smp_load_acquire(&r->tail);
+	while (unlikely(head + pad + size - tail > cap)) {
+		if (!kpt_cfg.overwrite) {
+			*cause = KPT_LOST_FULL;
+			goto lost;
+		}
+		tail = kpt_ring_drop_oldest(r, tail);
+	}
+
+	if (unlikely(pad)) {
+		struct kpt_event *ev = r->data + off;
+
+		ev->magic = KPT_MAGIC;
+		ev->type = KPT_EV_PAD;
+		ev->flags = 0;
+		ev->size = pad;
+		head += pad;
+	}
+	w->r = r;
+	w->pos = head;
+	return r->data + (head & r->mask);
+
+lost:
+	local_inc(&r->lost[*cause]);
+	local_dec(&r->nest);
+	kpt_ring_kick(r);	/* a full ring wakes the reader */
+	return NULL;
+}
+
+/**
+ * kpt_ring_commit() - publish a record filled after kpt_ring_reserve()
+ * @w: the write kpt_ring_reserve() began
+ * @ev: the record; its header is completed here (size, seq)
+ * @size: its real size, at most the reserved size, a multiple of 8
+ */
+static nokprobe_inline void kpt_ring_commit(const struct kpt_wr *w,
+					    struct kpt_event *ev,
+					    unsigned int size)
+{
+	struct kpt_ring *r = w->r;
+
+	ev->size = size;
+	ev->seq = local_inc_return(&r->committed);
+	/* The record's bytes before the new head: pairs with the reader. */
+	smp_store_release(&r->head, w->pos + size);
+	local_dec(&r->nest);
+	kpt_ring_kick(r);
+}
+
+#endif /* _KPT_RING_H */
