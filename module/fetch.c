@@ -425,9 +425,9 @@ static nokprobe_inline void kpt_count_hit(struct kpt_probe *p)
 static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
 					  struct pt_regs *regs, u64 *out)
 {
-	unsigned int i, off;
+	unsigned int i, off, nargs = p->spec->nargs;
 
-	for (i = 0; i < p->spec->nargs; i++) {
+	for (i = 0; i < nargs; i++) {
 		off = p->arg_off[i];
 		if (off != KPT_ARG_RETVAL)
 			out[i] = *(unsigned long *)((char *)regs + off);
@@ -508,7 +508,7 @@ NOKPROBE_SYMBOL(kpt_entry_slow);
 static nokprobe_inline void kpt_probe_entry(struct kpt_probe *p,
 					    struct pt_regs *regs, u64 ts)
 {
-	if (likely(p->regs_only && !kpt_cfg.stack))
+	if (likely(p->entry_fast))
 		kpt_entry_fast(p, regs, ts);
 	else
 		kpt_entry_slow(p, regs, ts);

@@ -99,6 +99,7 @@ struct kpt_probe {
 	bool			regs_only; /* every fetcharg a 64-bit */
 					/* register argument or $retval, */
 					/* no condition */
+	bool			entry_fast; /* regs_only, and stack=0 */
 	/* their offsets in pt_regs, or KPT_ARG_RETVAL */
 	unsigned short		arg_off[KPT_SPEC_MAX_ARGS];
 	int			err;	/* last arming error, for pending */

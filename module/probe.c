@@ -215,6 +215,7 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 			strs += f->base == KPT_FB_COMM ? KPT_COMM_LEN :
 							 kpt_cfg.strsize;
 	}
+	p->entry_fast = p->regs_only && !nstack;
 	p->entry_size = KPT_HDR_SIZE +
 			(spec->nargs + nstack + !!nstack) * sizeof(u64) +
 			round_up(strs, 8);

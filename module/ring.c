@@ -96,6 +96,7 @@ const char * const kpt_lost_names[KPT_LOST_NR] = {
 };
 
 struct kpt_ring **kpt_rings;
+DEFINE_PER_CPU(struct kpt_ring *, kpt_ring_here);
 static struct kpt_ring **kpt_merge;	/* the rings a merge takes from */
 #define KPT_WAKE_TIMEOUT	(HZ / 10)
 
@@ -668,6 +669,7 @@ int kpt_rings_alloc(unsigned long bytes)
 		if (!r)
 			goto err_free;
 		kpt_rings[cpu] = r;
+		per_cpu(kpt_ring_here, cpu) = r;
 		r->data = kvmalloc_node(bytes, gfp, cpu_to_node(cpu));
 		if (!r->data)
 			goto err_free;
@@ -694,6 +696,7 @@ void kpt_rings_free(void)
 		r = kpt_rings[cpu];
 		if (!r)
 			continue;
+		per_cpu(kpt_ring_here, cpu) = NULL;
 		irq_work_sync(&r->wake_work);
 		kvfree(r->data);
 		kfree(r);

@@ -41,6 +41,7 @@ struct kpt_ring {
 };
 
 extern struct kpt_ring **kpt_rings;
+DECLARE_PER_CPU(struct kpt_ring *, kpt_ring_here);	/* kpt_rings[this] */
 
 /* A write in progress: its ring and where its record starts. */
 struct kpt_wr {
@@ -86,7 +87,7 @@ static nokprobe_inline void *kpt_ring_reserve(struct kpt_wr *w,
 					      unsigned int size,
 					      enum kpt_lost_cause *cause)
 {
-	struct kpt_ring *r = kpt_rings[smp_processor_id()];
+	struct kpt_ring *r = this_cpu_read(kpt_ring_here);
 	unsigned long cap = r->mask + 1;
 	unsigned long head, tail, off, pad;
 
