@@ -43,16 +43,14 @@ static u64 kpt_clock_rate(u64 dns, u64 dtsc)
 }
 NOKPROBE_SYMBOL(kpt_clock_rate);
 
-/* At load: a pair on this CPU, tried a few times until it is tight. */
-static bool kpt_clock_init_pair(u64 *tsc, u64 *ns, unsigned int *cpu,
-				unsigned int khz)
+/* At load: a pair, tried a few times until it is tight. */
+static bool kpt_clock_init_pair(u64 *tsc, u64 *ns, unsigned int khz)
 {
 	unsigned int tries;
 	bool ok = false;
 
 	for (tries = 0; tries < 10 && !ok; tries++) {
 		preempt_disable();
-		*cpu = smp_processor_id();
 		ok = kpt_clock_pair(tsc, ns, khz);
 		preempt_enable();
 	}
@@ -60,12 +58,14 @@ static bool kpt_clock_init_pair(u64 *tsc, u64 *ns, unsigned int *cpu,
 }
 
 /*
- * At load, before any probe: the TSC is used if the kernel trusts it and
- * its rate against CLOCK_MONOTONIC, measured over 20 ms, is sane.
+ * At load, before any probe: the TSC is used if the kernel trusts it
+ * (then the CPUs' TSCs are in sync, so the two pairs may come from two
+ * CPUs) and its rate against CLOCK_MONOTONIC, measured over 20 ms, is
+ * within 5% of tsc_khz.
  */
 void kpt_clock_init(void)
 {
-	unsigned int cpu, cpu0, cpu1, khz = tsc_khz;
+	unsigned int cpu, khz = tsc_khz;
 	u64 t0, n0, t1, n1, nominal;
 
 	for_each_possible_cpu(cpu)
@@ -75,15 +75,14 @@ void kpt_clock_init(void)
 	kpt_clock_tsc = false;
 	if (!boot_cpu_has(X86_FEATURE_TSC) || !khz || check_tsc_unstable())
 		return;
-	if (!kpt_clock_init_pair(&t0, &n0, &cpu0, khz))
+	if (!kpt_clock_init_pair(&t0, &n0, khz))
 		return;
 	msleep(20);
-	if (!kpt_clock_init_pair(&t1, &n1, &cpu1, khz) || cpu1 != cpu0 ||
-	    t1 <= t0 || n1 <= n0)
+	if (!kpt_clock_init_pair(&t1, &n1, khz) || t1 <= t0 || n1 <= n0)
 		return;
 	kpt_clock_mult0 = kpt_clock_rate(n1 - n0, t1 - t0);
 	nominal = div_u64((u64)NSEC_PER_MSEC << 32, khz);
-	/* within 5% of tsc_khz; a window is then about one ms */
+	/* a window is then about one ms */
 	kpt_clock_tsc = kpt_clock_mult0 > nominal - nominal / 20 &&
 			kpt_clock_mult0 < nominal + nominal / 20;
 }
