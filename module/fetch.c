@@ -256,7 +256,7 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 {
 	struct task_struct *tsk = current;
 	unsigned long pc = preempt_count();
-	u64 *word = (u64 *)ev, comm[2];
+	u64 *word = (u64 *)ev, comm0, comm1;
 	u32 flags = 0;
 
 	BUILD_BUG_ON(offsetof(struct kpt_event, type) != 2 ||
@@ -269,8 +269,7 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 		     offsetof(struct kpt_event, comm) != 5 * 8 ||
 		     offsetof(struct kpt_event, nr_args) != 7 * 8 ||
 		     offsetof(struct kpt_event, nr_stack) != 7 * 8 + 2 ||
-		     sizeof(tsk->comm) < sizeof(comm) ||
-		     sizeof(comm) != KPT_COMM_LEN);
+		     sizeof(tsk->comm) < 2 * 8 || KPT_COMM_LEN != 2 * 8);
 
 	if (pc & NMI_MASK)
 		flags = KPT_F_NMI;
@@ -284,9 +283,11 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 	ev->ts_ns = ts;
 	word[3] = r->cpu | (u64)p->id << 32;
 	word[4] = (u32)tsk->tgid | (u64)(u32)tsk->pid << 32;
-	memcpy(comm, tsk->comm, sizeof(comm));
-	word[5] = comm[0];
-	word[6] = comm[1] & ~(0xffULL << 56);	/* a NUL at comm[15] */
+	/* two scalars, not an array: an array costs a stack canary */
+	memcpy(&comm0, tsk->comm, 8);
+	memcpy(&comm1, tsk->comm + 8, 8);
+	word[5] = comm0;
+	word[6] = comm1 & ~(0xffULL << 56);	/* a NUL at comm[15] */
 	word[7] = nargs;	/* nr_stack 0, __pad 0 */
 }
 
@@ -525,6 +526,18 @@ struct kpt_ri_data {
 	/* then: char strs[] */
 };
 
+/* The entry side of a return probe whose fetchargs need more than registers. */
+static noinline void kpt_ret_entry_slow(struct kpt_probe *p,
+					struct pt_regs *regs,
+					struct kpt_ri_data *d)
+{
+	kpt_fetch_nums(p, regs, 0, false, d->vals);
+	if (p->nstr)
+		kpt_fetch_strs(p, false, d->vals,
+			       (char *)&d->vals[p->spec->nargs], 0);
+}
+NOKPROBE_SYMBOL(kpt_ret_entry_slow);
+
 /*
  * The entry side of a return probe: @data is the kretprobe instance's
  * (p->ri_size bytes), @ts the time of the hit.
@@ -534,7 +547,6 @@ static nokprobe_inline void kpt_probe_ret_entry(struct kpt_probe *p,
 						void *data, u64 ts)
 {
 	struct kpt_ri_data *d = data;
-	char *strs = (char *)&d->vals[p->spec->nargs];
 
 	d->entry_ts = ts;
 	if (p->legacy) {
@@ -542,13 +554,10 @@ static nokprobe_inline void kpt_probe_ret_entry(struct kpt_probe *p,
 		return;
 	}
 	this_cpu_inc(p->stats->calls);
-	if (p->regs_only) {
+	if (likely(p->regs_only))
 		kpt_copy_regs(p, regs, d->vals);
-		return;
-	}
-	kpt_fetch_nums(p, regs, 0, false, d->vals);
-	if (p->nstr)
-		kpt_fetch_strs(p, false, d->vals, strs, 0);
+	else
+		kpt_ret_entry_slow(p, regs, d);
 }
 
 /*
