@@ -632,6 +632,13 @@ static u64 kpt_probe_missed(struct kpt_probe *p)
 	return missed;
 }
 
+/* Hits of the probe point: a plain kprobe counts them once, as hits. */
+static u64 kpt_probe_calls(const struct kpt_probe *p,
+			   const struct kpt_probe_stats *st)
+{
+	return p->is_ret ? st->calls : st->hits;
+}
+
 static void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
 {
 	struct kpt_probe_stats *st;
@@ -651,8 +658,7 @@ static void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
 		sum->str_trunc += st->str_trunc;
 		sum->stack_trunc += st->stack_trunc;
 	}
-	if (!p->is_ret)
-		sum->calls = sum->hits;	/* counted once, see kpt_count_hit() */
+
 }
 
 u64 kpt_probes_missed(void)
@@ -758,19 +764,21 @@ void kpt_probes_show(struct seq_file *m)
 		kpt_probe_sum(p, &sum);
 		seq_printf(m, " %s %s hits=%llu missed=%llu\n",
 			   p->is_ret ? "kretprobe" : "kprobe",
-			   kpt_probe_mode(p), sum.calls, kpt_probe_missed(p));
+			   kpt_probe_mode(p), kpt_probe_calls(p, &sum),
+			   kpt_probe_missed(p));
 	}
 	mutex_unlock(&kpt_probes_mutex);
 	kfree(buf);
 }
 
 static void kpt_stats_line(struct seq_file *m, const char *who,
+			   const struct kpt_probe *p,
 			   const struct kpt_probe_stats *st)
 {
 	unsigned int i;
 
 	seq_printf(m, "%s calls=%llu events=%llu filtered=%llu recorded=%llu",
-		   who, st->calls, st->hits, st->filtered,
+		   who, kpt_probe_calls(p, st), st->hits, st->filtered,
 		   st->committed - st->lost[KPT_LOST_OVERWRITTEN]);
 	for (i = 0; i < KPT_LOST_NR; i++)
 		seq_printf(m, " %s=%llu", kpt_lost_names[i], st->lost[i]);
@@ -798,14 +806,14 @@ void kpt_probes_show_stats(struct seq_file *m)
 		if (p->state == KPT_PROBE_DELETED)
 			continue;
 		kpt_probe_sum(p, &sum);
-		kpt_stats_line(m, p->spec->name, &sum);
+		kpt_stats_line(m, p->spec->name, p, &sum);
 		seq_printf(m, " missed=%lu maxactive_missed=%d\n",
 			   kpt_probe_kprobe(p)->nmissed,
 			   p->is_ret ? p->rp.nmissed : 0);
 		for_each_possible_cpu(cpu) {
 			snprintf(who, sizeof(who), "%s cpu%u", p->spec->name,
 				 cpu);
-			kpt_stats_line(m, who, per_cpu_ptr(p->stats, cpu));
+			kpt_stats_line(m, who, p, per_cpu_ptr(p->stats, cpu));
 			seq_puts(m, "\n");
 		}
 	}

@@ -23,6 +23,7 @@
 #   p:cpu  if cpu == 1 (2+ CPUs): call_all 2: the 2 calls of kpt_test/1
 #   p:uid0 if uid == 0, p:uidn if uid != 0: every call kept / filtered
 # For each: probe_stats calls = events = filtered + recorded (nothing lost),
+# also summed over its per-CPU lines,
 # stats filtered = the sum, and hits = recorded + lost.
 
 . "$(dirname "$0")/lib.sh"
@@ -57,12 +58,21 @@ check_eq "ret" "$(spec_events "$KPT_TMP/trace" ret |
 	sed 's/ lat_ns=[0-9]* / /')" \
 	"$(for i in 3 4 5 6; do echo "ret: ret=-$i a=$i"; done)"
 
-# stats_of NAME CALLS RECORDED: calls = events, filtered = the rest
+# stats_of NAME CALLS RECORDED: calls = events, filtered = the rest; the
+# per-CPU lines' calls and events add up to the same CALLS
 stats_of()
 {
 	check_eq "$1: calls events filtered recorded lost" \
 		"$(spec_stat "$1" calls) $(spec_stat "$1" events) $(spec_stat "$1" filtered) $(spec_stat "$1" recorded) $(spec_stat "$1" full)$(spec_stat "$1" nested)$(spec_stat "$1" too_big)$(spec_stat "$1" overwritten)" \
 		"$2 $2 $(($2 - $3)) $3 0000"
+	check_eq "$1: per-CPU calls and events, summed" \
+		"$(awk -v n="$1" '$1 == n && $2 ~ /^cpu[0-9]+$/ {
+			for (i = 3; i <= NF; i++) {
+				split($i, kv, "=")
+				if (kv[1] == "calls") c += kv[2]
+				if (kv[1] == "events") e += kv[2]
+			}
+		} END { print c + 0, e + 0 }' "$KPT_DIR/probe_stats")" "$2 $2"
 }
 stats_of eq 6 1
 stats_of bit 6 3
