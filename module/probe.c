@@ -658,7 +658,6 @@ static void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
 		sum->str_trunc += st->str_trunc;
 		sum->stack_trunc += st->stack_trunc;
 	}
-
 }
 
 u64 kpt_probes_missed(void)
