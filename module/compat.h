@@ -9,6 +9,7 @@
 
 #include <linux/version.h>
 #include <linux/kprobes.h>
+#include <linux/timer.h>
 
 #ifndef CONFIG_X86_64
 #error "kptrace supports x86_64 only (its stack walker uses the x86 unwinder)"
@@ -24,6 +25,19 @@ static inline struct kretprobe *kpt_get_kretprobe(struct kretprobe_instance *ri)
 	return get_kretprobe(ri);
 #else
 	return ri->rp;
+#endif
+}
+
+/*
+ * v6.2 renamed del_timer_sync() to timer_delete_sync(); v6.15 removed
+ * the old name.
+ */
+static inline void kpt_timer_delete_sync(struct timer_list *t)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	timer_delete_sync(t);
+#else
+	del_timer_sync(t);
 #endif
 }
 

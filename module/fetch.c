@@ -403,14 +403,6 @@ static nokprobe_inline void *kpt_reserve(const struct kpt_probe *p,
 	return ev;
 }
 
-static nokprobe_inline void kpt_commit(struct kpt_probe *p,
-				       const struct kpt_wr *w,
-				       struct kpt_event *ev, unsigned int size)
-{
-	this_cpu_inc(p->stats->committed);
-	kpt_ring_commit(w, ev, size);
-}
-
 /* A plain kprobe's calls are its hits: only return probes count both. */
 static nokprobe_inline void kpt_count_hit(struct kpt_probe *p)
 {
@@ -426,9 +418,9 @@ static nokprobe_inline void kpt_count_hit(struct kpt_probe *p)
 static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
 					  struct pt_regs *regs, u64 *out)
 {
-	unsigned int i, off, nargs = p->spec->nargs;
+	unsigned int i, off;
 
-	for (i = 0; i < nargs; i++) {
+	for (i = 0; i < p->nargs; i++) {
 		off = p->arg_off[i];
 		if (off != KPT_ARG_RETVAL)
 			out[i] = *(unsigned long *)((char *)regs + off);
@@ -442,7 +434,7 @@ static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
 static nokprobe_inline void kpt_entry_fast(struct kpt_probe *p,
 					   struct pt_regs *regs, u64 ts)
 {
-	unsigned int nargs = p->spec->nargs;
+	unsigned int nargs = p->nargs;
 	struct kpt_event *ev;
 	struct kpt_wr w;
 
@@ -452,7 +444,7 @@ static nokprobe_inline void kpt_entry_fast(struct kpt_probe *p,
 		return;
 	kpt_copy_regs(p, regs, ev->data);
 	kpt_fill_header(ev, KPT_EV_ENTRY, p, w.r, ts, nargs);
-	kpt_commit(p, &w, ev, KPT_ENTRY_SIZE(nargs, 0));
+	kpt_ring_commit(&w, ev, KPT_ENTRY_SIZE(nargs, 0));
 }
 
 /* Everything else an entry record may hold: stack, strings, a condition. */
@@ -501,7 +493,7 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 	if (p->nstr)
 		hdr += kpt_fetch_strs(p, false, ev->data, (char *)ev + hdr,
 				      hdr);
-	kpt_commit(p, &w, ev, round_up(hdr, 8));
+	kpt_ring_commit(&w, ev, round_up(hdr, 8));
 }
 NOKPROBE_SYMBOL(kpt_entry_slow);
 
@@ -618,7 +610,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 		used += kpt_fetch_strs(p, true, ev->data + KPT_RET_SLOTS,
 				       dyn + used, hdr + used);
 	}
-	kpt_commit(p, &w, ev, round_up(hdr + used, 8));
+	kpt_ring_commit(&w, ev, round_up(hdr + used, 8));
 }
 NOKPROBE_SYMBOL(kpt_return_slow);
 
@@ -630,7 +622,7 @@ static nokprobe_inline void kpt_return_fast(struct kpt_probe *p,
 					    struct pt_regs *regs,
 					    struct kpt_ri_data *d, u64 ts)
 {
-	unsigned int i, nargs = p->legacy ? 0 : p->spec->nargs;
+	unsigned int i, nargs = p->ret_nargs;
 	u64 retval = regs_return_value(regs);
 	struct kpt_event *ev;
 	struct kpt_ret *ret;
@@ -648,7 +640,7 @@ static nokprobe_inline void kpt_return_fast(struct kpt_probe *p,
 	for (i = 0; i < nargs; i++)
 		ev->data[KPT_RET_SLOTS + i] =
 			p->arg_off[i] == KPT_ARG_RETVAL ? retval : d->vals[i];
-	kpt_commit(p, &w, ev, KPT_RET_SIZE + nargs * sizeof(u64));
+	kpt_ring_commit(&w, ev, KPT_RET_SIZE + nargs * sizeof(u64));
 }
 
 static nokprobe_inline void kpt_probe_return(struct kpt_probe *p,

@@ -71,8 +71,7 @@ struct kpt_probe_stats {
 	u64	calls;		/* hits of the probe point (entries) */
 	u64	hits;		/* handler runs that meant an event */
 	u64	filtered;	/* ... that the condition dropped */
-	u64	committed;	/* ... written to the ring */
-	u64	lost[KPT_LOST_NR];
+	u64	lost[KPT_LOST_NR];	/* ... lost; the rest were recorded */
 	u64	num_fault;	/* numbers read as 0 after a fault */
 	u64	str_fault;
 	u64	str_trunc;
@@ -100,6 +99,9 @@ struct kpt_probe {
 					/* register argument or $retval, */
 					/* no condition */
 	bool			entry_fast; /* regs_only, and stack=0 */
+	/* the fast paths' copies: no detour to the spec on a hit */
+	u8			nargs;		/* spec->nargs */
+	u8			ret_nargs;	/* in a return record */
 	/* their offsets in pt_regs, or KPT_ARG_RETVAL */
 	unsigned short		arg_off[KPT_SPEC_MAX_ARGS];
 	int			err;	/* last arming error, for pending */

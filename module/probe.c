@@ -216,6 +216,8 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 							 kpt_cfg.strsize;
 	}
 	p->entry_fast = p->regs_only && !nstack;
+	p->nargs = spec->nargs;
+	p->ret_nargs = legacy ? 0 : spec->nargs;
 	p->entry_size = KPT_HDR_SIZE +
 			(spec->nargs + nstack + !!nstack) * sizeof(u64) +
 			round_up(strs, 8);
@@ -650,7 +652,6 @@ static void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
 		sum->calls += st->calls;
 		sum->hits += st->hits;
 		sum->filtered += st->filtered;
-		sum->committed += st->committed;
 		for (i = 0; i < KPT_LOST_NR; i++)
 			sum->lost[i] += st->lost[i];
 		sum->num_fault += st->num_fault;
@@ -776,9 +777,14 @@ static void kpt_stats_line(struct seq_file *m, const char *who,
 {
 	unsigned int i;
 
+	u64 recorded = st->hits - st->filtered;
+
+	/* every event was filtered, lost or recorded */
+	for (i = 0; i < KPT_LOST_NR; i++)
+		recorded -= st->lost[i];
 	seq_printf(m, "%s calls=%llu events=%llu filtered=%llu recorded=%llu",
 		   who, kpt_probe_calls(p, st), st->hits, st->filtered,
-		   st->committed - st->lost[KPT_LOST_OVERWRITTEN]);
+		   recorded);
 	for (i = 0; i < KPT_LOST_NR; i++)
 		seq_printf(m, " %s=%llu", kpt_lost_names[i], st->lost[i]);
 	seq_printf(m, " num_fault=%llu str_fault=%llu str_trunc=%llu stack_trunc=%llu",

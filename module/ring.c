@@ -51,20 +51,31 @@
  * lost.
  *
  * Counting. Every reserve is one hit. It ends in exactly one of: committed,
- * lost.full, lost.nested, lost.too_big; a committed record can later become
- * lost.overwritten. Hence, when no write is in flight,
+ * lost.full, lost.nested, lost.too_big, and the ring counts that outcome
+ * (a hit costs no counter of its own: hits is their sum); a committed
+ * record can later become lost.overwritten. Hence, when no write is in
+ * flight,
  *	hits = recorded + lost, with recorded = committed - overwritten,
- * and recorded = read + pending. The writer's counters are local_t on the
- * writer's cache line; `read' is the reader's, under kpt_read_mutex.
+ * and recorded = read + pending. The probes count their hits themselves
+ * (struct kpt_probe_stats), so the two books check each other, and the
+ * selftests check both against the calls they made. The writer's
+ * counters are local_t on the writer's cache line; `read' is the
+ * reader's, under kpt_read_mutex.
  *
  * Wake-ups. A writer never wakes a reader directly (that takes the wait
  * queue lock, a sleeping lock on PREEMPT_RT, and is not NMI-safe). A reader
  * about to sleep sets kpt_wake_armed and then, after a full barrier,
- * rechecks the rings; a writer, after committing, issues a full barrier and
- * tests kpt_wake_armed. One of the two sees the other (store-buffer
- * pattern). The writer that decides to wake clears the flag with xchg() and
- * queues its CPU's irq_work, which wakes the readers: one wake-up per
- * reader sleep however many events arrive, never one per event.
+ * rechecks the rings; a writer, after committing, tests kpt_wake_armed.
+ * The writer has no barrier there (it would cost every record one), so its
+ * load of the flag may pass its store of head: a writer committing just as
+ * the reader arms can miss the flag while the reader misses the record
+ * (store-buffer pattern). So arming also starts kpt_wake_net, a timer that
+ * looks again KPT_WAKE_NET later, when every store that raced with the
+ * arming is visible, and wakes the reader if what it waits for is there:
+ * such an event arrives late by at most that, never not at all. The
+ * writer that decides to wake clears the flag with xchg() and queues its
+ * CPU's irq_work, which wakes the readers: one wake-up per reader sleep
+ * however many events arrive, never one per event.
  *
  * A blocking read() arms KPT_WAKE_BATCH: writers wake it only once their
  * ring holds a quarter of its size, and the reader sleeps at most
@@ -86,6 +97,7 @@
 #include <asm/local.h>
 #include "kptrace.h"
 #include "ring.h"
+#include "compat.h"
 
 
 const char * const kpt_lost_names[KPT_LOST_NR] = {
@@ -99,6 +111,7 @@ struct kpt_ring **kpt_rings;
 DEFINE_PER_CPU(struct kpt_ring *, kpt_ring_here);
 static struct kpt_ring **kpt_merge;	/* the rings a merge takes from */
 #define KPT_WAKE_TIMEOUT	(HZ / 10)
+#define KPT_WAKE_NET		(HZ / 100 ?: 1)
 
 unsigned long kpt_wake_armed;
 
@@ -585,6 +598,12 @@ ssize_t kpt_rings_read_user(char __user *ubuf, size_t len, bool block)
 	return kpt_rings_read_to(&to, len, block);
 }
 
+/* What a reader armed with @how waits for: a record, or a batch. */
+static unsigned long kpt_wake_bytes(unsigned long how)
+{
+	return how == KPT_WAKE_ANY ? 1 : (kpt_rings[0]->mask + 1) / 4;
+}
+
 static bool kpt_rings_pending(unsigned long min_bytes)
 {
 	struct kpt_ring *r;
@@ -600,6 +619,18 @@ static bool kpt_rings_pending(unsigned long min_bytes)
 	return false;
 }
 
+/* A record committed as the reader armed: see "Wake-ups" above. */
+static void kpt_wake_net_fn(struct timer_list *t)
+{
+	unsigned long how = READ_ONCE(kpt_wake_armed);
+
+	if (how && kpt_rings_pending(kpt_wake_bytes(how)) &&
+	    xchg(&kpt_wake_armed, 0))
+		wake_up_all(&kpt_read_wait);
+}
+
+static DEFINE_TIMER(kpt_wake_net, kpt_wake_net_fn);
+
 /**
  * kpt_rings_ready_or_arm() - is enough pending? If not, ask for a wake-up
  * @how: KPT_WAKE_ANY (one record is enough) or KPT_WAKE_BATCH (a quarter
@@ -611,10 +642,12 @@ static bool kpt_rings_pending(unsigned long min_bytes)
 static bool kpt_rings_ready_or_arm(unsigned long how)
 {
 	WRITE_ONCE(kpt_wake_armed, how);
-	/* Pairs with the smp_mb() in kpt_ring_kick(). */
+	/* Orders the flag before the look; the writers rely on the net. */
 	smp_mb();
-	return kpt_rings_pending(how == KPT_WAKE_ANY ? 1 :
-				 (kpt_rings[0]->mask + 1) / 4);
+	if (kpt_rings_pending(kpt_wake_bytes(how)))
+		return true;
+	mod_timer(&kpt_wake_net, jiffies + KPT_WAKE_NET);
+	return false;
 }
 
 /**
@@ -631,14 +664,16 @@ __poll_t kpt_rings_poll(struct file *file, poll_table *wait)
 void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st)
 {
 	struct kpt_ring *r = kpt_rings[cpu];
-	u64 overwritten;
+	u64 committed = local_read(&r->committed), lost = 0;
 	int i;
 
-	st->hits = local_read(&r->hits);
-	for (i = 0; i < KPT_LOST_NR; i++)
+	for (i = 0; i < KPT_LOST_NR; i++) {
 		st->lost[i] = local_read(&r->lost[i]);
-	overwritten = st->lost[KPT_LOST_OVERWRITTEN];
-	st->recorded = local_read(&r->committed) - overwritten;
+		lost += st->lost[i];
+	}
+	st->recorded = committed - st->lost[KPT_LOST_OVERWRITTEN];
+	/* every hit was committed or lost; an overwritten one is both */
+	st->hits = st->recorded + lost;
 	st->read = READ_ONCE(r->read);
 }
 
@@ -692,6 +727,7 @@ void kpt_rings_free(void)
 
 	if (!kpt_rings)
 		return;
+	kpt_timer_delete_sync(&kpt_wake_net);
 	for_each_possible_cpu(cpu) {
 		r = kpt_rings[cpu];
 		if (!r)

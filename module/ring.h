@@ -18,7 +18,6 @@ struct kpt_ring {
 	/* Writer side: only the owning CPU writes these. */
 	unsigned long	head ____cacheline_aligned;	/* published */
 	local_t		nest;
-	local_t		hits;
 	local_t		committed;	/* the last record's seq */
 	local_t		lost[KPT_LOST_NR];
 	/* Constant after allocation; the writer reads them on every hit. */
@@ -57,13 +56,15 @@ extern unsigned long kpt_wake_armed;
 void kpt_ring_wake_up(struct kpt_ring *r);
 unsigned long kpt_ring_drop_oldest(struct kpt_ring *r, unsigned long tail);
 
-/* After a commit or a loss: wake the reader if it waits for this. */
+/*
+ * After a commit or a loss: wake the reader if it waits for this. No
+ * barrier: a reader arming at this very moment may be missed, and its
+ * timer net (kpt_wake_net in ring.c) wakes it instead.
+ */
 static nokprobe_inline void kpt_ring_kick(struct kpt_ring *r)
 {
 	unsigned long armed;
 
-	/* Pairs with the smp_mb() in kpt_rings_ready_or_arm(). */
-	smp_mb();
 	armed = READ_ONCE(kpt_wake_armed);
 	if (likely(!armed))
 		return;
@@ -79,8 +80,8 @@ static nokprobe_inline void kpt_ring_kick(struct kpt_ring *r)
  * @size: the largest size the record may have, a multiple of 8
  * @cause: why, when the hit was lost
  *
- * Counts one hit. Returns where to write the record, or NULL when the hit
- * was lost (and counted by cause). Must run with preemption disabled; every
+ * Returns where to write the record, or NULL when the hit was lost (and
+ * counted by cause). Must run with preemption disabled; every
  * non-NULL return must be followed by kpt_ring_commit() on the same CPU.
  */
 static nokprobe_inline void *kpt_ring_reserve(struct kpt_wr *w,
@@ -91,7 +92,6 @@ static nokprobe_inline void *kpt_ring_reserve(struct kpt_wr *w,
 	unsigned long cap = r->mask + 1;
 	unsigned long head, tail, off, pad;
 
-	local_inc(&r->hits);
 	if (unlikely(local_inc_return(&r->nest) != 1)) {
 		*cause = KPT_LOST_NESTED;
 		goto lost;

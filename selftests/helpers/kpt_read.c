@@ -12,6 +12,9 @@
  *                (exit 1 if magic or version is not the one built in)
  *   nonblock     O_NONBLOCK read: "nonblock EAGAIN" or "nonblock read=N"
  *   poll MS      poll(POLLIN, MS): "poll POLLIN" or "poll timeout"
+ *   pingpong N FILE  N rounds of: drain, have a child on another CPU
+ *                write "1" to FILE (one probed call), poll(POLLIN, 2 s);
+ *                "pingpong rounds=N woken=W timeouts=T max_ms=M"
  *   small        read(fd, buf, 8) with a record pending: "small EINVAL",
  *                then reads that record with a big buffer: "small next=ok"
  *   perm         drops to uid/gid 65534 (no capabilities), then open():
@@ -44,6 +47,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <sched.h>
 #include <unistd.h>
 #include <linux/capability.h>
 
@@ -478,6 +483,85 @@ static int mode_poll(int ms)
 	return 0;
 }
 
+/* A child on the next CPU makes one probed call per byte it reads. */
+static pid_t pingpong_child(const char *file, int *tx)
+{
+	int fds[2], cfd;
+	cpu_set_t set;
+	pid_t pid;
+	char c;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid)
+		goto parent;
+	close(fds[1]);
+	CPU_ZERO(&set);
+	CPU_SET((sched_getcpu() + 1) % sysconf(_SC_NPROCESSORS_ONLN), &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	while (read(fds[0], &c, 1) == 1) {
+		cfd = open(file, O_WRONLY);
+		if (cfd < 0 || write(cfd, "1\n", 2) != 2)
+			_exit(1);
+		close(cfd);
+	}
+	_exit(0);
+parent:
+	close(fds[0]);
+	*tx = fds[1];
+	return pid;
+}
+
+/*
+ * Every record wakes a poller, however its commit races with the poller
+ * going to sleep: each round's one event must end poll() well before its
+ * timeout.
+ */
+static int mode_pingpong(unsigned long rounds, const char *file)
+{
+	unsigned char *buf = malloc(BUF_SIZE);
+	int fd = open_dev(O_RDONLY | O_NONBLOCK), tx, r;
+	unsigned long i, woken = 0, timeouts = 0;
+	struct timespec t0, t1;
+	struct pollfd p;
+	double ms, max_ms = 0;
+	pid_t child;
+
+	if (!buf || fd < 0)
+		return 1;
+	child = pingpong_child(file, &tx);
+	if (child < 0) {
+		perror("kpt_read: fork");
+		return 1;
+	}
+	for (i = 0; i < rounds; i++) {
+		while (read(fd, buf, BUF_SIZE) > 0)
+			;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (write(tx, "x", 1) != 1)
+			break;
+		p.fd = fd;
+		p.events = POLLIN;
+		p.revents = 0;
+		r = poll(&p, 1, 2000);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ms = (t1.tv_sec - t0.tv_sec) * 1e3 +
+		     (t1.tv_nsec - t0.tv_nsec) / 1e6;
+		if (ms > max_ms)
+			max_ms = ms;
+		if (r > 0 && (p.revents & POLLIN))
+			woken++;
+		else
+			timeouts++;
+	}
+	close(tx);
+	waitpid(child, NULL, 0);
+	printf("pingpong rounds=%lu woken=%lu timeouts=%lu max_ms=%.0f\n",
+	       i, woken, timeouts, max_ms);
+	return 0;
+}
+
 static int mode_small(void)
 {
 	unsigned char *buf = malloc(BUF_SIZE);
@@ -609,7 +693,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: kpt_read [-d DEV] [-t SEC] [-v] MODE [ARG]\n"
 		"modes: info | nonblock | poll MS | small | perm | nocap |\n"
-		"       read N | follow | drain | fault | now\n");
+		"       read N | follow | drain | fault | now | pingpong N FILE\n");
 	exit(2);
 }
 
@@ -648,6 +732,9 @@ int main(int argc, char **argv)
 		return mode_poll(atoi(argv[optind + 1]));
 	if (!strcmp(mode, "small"))
 		return mode_small();
+	if (!strcmp(mode, "pingpong") && optind + 2 < argc)
+		return mode_pingpong(strtoul(argv[optind + 1], NULL, 0),
+				     argv[optind + 2]);
 	if (!strcmp(mode, "perm"))
 		return mode_perm();
 	if (!strcmp(mode, "fault"))
