@@ -623,7 +623,7 @@ static nokprobe_inline void kpt_return_fast(struct kpt_probe *p,
 					    struct kpt_ri_data *d, u64 ts)
 {
 	unsigned int i, nargs = p->ret_nargs;
-	u64 retval = regs_return_value(regs);
+	u64 retval = regs_return_value(regs), entry_ts = d->entry_ts;
 	struct kpt_event *ev;
 	struct kpt_ret *ret;
 	struct kpt_wr w;
@@ -635,11 +635,13 @@ static nokprobe_inline void kpt_return_fast(struct kpt_probe *p,
 	kpt_fill_header(ev, KPT_EV_RETURN, p, w.r, ts, nargs);
 	ret = (struct kpt_ret *)ev->data;
 	ret->ret = retval;
-	ret->lat_ns = ts - d->entry_ts;
-	ret->entry_ts_ns = d->entry_ts;
+	ret->lat_ns = ts - entry_ts;
+	ret->entry_ts_ns = entry_ts;
+	/* the slot of $retval was left unset at entry, and is set here */
 	for (i = 0; i < nargs; i++)
-		ev->data[KPT_RET_SLOTS + i] =
-			p->arg_off[i] == KPT_ARG_RETVAL ? retval : d->vals[i];
+		ev->data[KPT_RET_SLOTS + i] = d->vals[i];
+	if (p->ret_slot < nargs)
+		ev->data[KPT_RET_SLOTS + p->ret_slot] = retval;
 	kpt_ring_commit(&w, ev, KPT_RET_SIZE + nargs * sizeof(u64));
 }
 

@@ -85,6 +85,7 @@ enum kpt_probe_state {
 };
 
 #define KPT_ARG_RETVAL		USHRT_MAX
+#define KPT_NO_SLOT		U8_MAX
 
 struct kpt_probe {
 	struct kprobe		kp;	/* entry probes */
@@ -102,6 +103,8 @@ struct kpt_probe {
 	/* the fast paths' copies: no detour to the spec on a hit */
 	u8			nargs;		/* spec->nargs */
 	u8			ret_nargs;	/* in a return record */
+	u8			ret_slot;	/* the $retval argument, or */
+						/* KPT_NO_SLOT */
 	/* their offsets in pt_regs, or KPT_ARG_RETVAL */
 	unsigned short		arg_off[KPT_SPEC_MAX_ARGS];
 	int			err;	/* last arming error, for pending */

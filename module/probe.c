@@ -194,18 +194,24 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 	p->legacy = legacy;
 	p->is_ret = spec->kind == KPT_SPEC_RETURN;
 	p->regs_only = !spec->ncond;
+	p->ret_slot = KPT_NO_SLOT;
 	for (i = 0; i < spec->nargs; i++) {
 		f = &spec->args[i];
 		p->size[i] = kpt_type_size(f->type);
-		if (f->nderef || p->size[i] != 8 || kpt_type_is_string(f->type))
+		if (f->nderef || p->size[i] != 8 ||
+		    kpt_type_is_string(f->type)) {
 			p->regs_only = false;
-		else if (f->base == KPT_FB_RETVAL && p->is_ret)
+		} else if (f->base == KPT_FB_RETVAL && p->is_ret &&
+			   p->ret_slot == KPT_NO_SLOT) {
+			/* one $retval: the fast return path writes it there */
 			p->arg_off[i] = KPT_ARG_RETVAL;
-		else if (f->base == KPT_FB_ARG && f->index &&
-			 f->index <= ARRAY_SIZE(kpt_arg_regs))
+			p->ret_slot = i;
+		} else if (f->base == KPT_FB_ARG && f->index &&
+			   f->index <= ARRAY_SIZE(kpt_arg_regs)) {
 			p->arg_off[i] = kpt_arg_regs[f->index - 1];
-		else
+		} else {
 			p->regs_only = false;
+		}
 		if (!kpt_type_is_string(f->type))
 			continue;
 		p->nstr++;

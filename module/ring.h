@@ -89,7 +89,9 @@ static nokprobe_inline void *kpt_ring_reserve(struct kpt_wr *w,
 					      enum kpt_lost_cause *cause)
 {
 	struct kpt_ring *r = this_cpu_read(kpt_ring_here);
-	unsigned long cap = r->mask + 1;
+	/* constant: read once, not again after each local_t operation */
+	unsigned long mask = r->mask, cap = mask + 1;
+	void *data = r->data;
 	unsigned long head, tail, off, pad;
 
 	if (unlikely(local_inc_return(&r->nest) != 1)) {
@@ -102,7 +104,7 @@ static nokprobe_inline void *kpt_ring_reserve(struct kpt_wr *w,
 	}
 
 	head = r->head;
-	off = head & r->mask;
+	off = head & mask;
 	pad = off + size > cap ? cap - off : 0;
 	/* Pairs with the reader's cmpxchg(): its copy is done. */
 	tail = smp_load_acquire(&r->tail);
@@ -115,7 +117,7 @@ static nokprobe_inline void *kpt_ring_reserve(struct kpt_wr *w,
 	}
 
 	if (unlikely(pad)) {
-		struct kpt_event *ev = r->data + off;
+		struct kpt_event *ev = data + off;
 
 		ev->magic = KPT_MAGIC;
 		ev->type = KPT_EV_PAD;
@@ -125,7 +127,7 @@ static nokprobe_inline void *kpt_ring_reserve(struct kpt_wr *w,
 	}
 	w->r = r;
 	w->pos = head;
-	return r->data + (head & r->mask);
+	return data + (head & mask);
 
 lost:
 	local_inc(&r->lost[*cause]);

@@ -9,6 +9,9 @@
 #   lines "rr: ret=-i lat_ns=L a=i b=0x1111 rv=-i" with L > 0 and no entry
 #   event; kpt_spec dump: 4 RETURN records of 3 args, 0 ENTRY; probe_stats
 #   calls=4 events=4 recorded=4; probes "kretprobe ... hits=4 missed=0".
+# r:rf kpt_test_func rv=$retval a=$arg1 f=$arg6 (the fast return path) and
+#   r:r2 with a second $retval (the general one), 2 calls: exactly
+#   "rf: ret=-i lat_ns=L rv=-i a=i f=0x5555" and "r2: ... rv2=-i" (hex).
 # r:rs kpt_test_strs with entry-side strings: k=+0($arg1):string
 #   u=+0($arg2):ustring rv=$retval:s64: one line with both strings and
 #   rv = the length written.
@@ -50,6 +53,24 @@ check_eq "rr stats" "$(spec_stat rr calls)/$(spec_stat rr events)/$(spec_stat rr
 check_match "rr probes line" "$(spec_line rr)" \
 	"^r:kptrace/rr kpt_test_func a=\\\$arg1:u32 b=\\\$arg2:x64 rv=\\\$retval:s64 # id=0 at=kpt_test:kpt_test_func\\+$(kpt_entry_off kpt_test_func)/0x[0-9a-f]+ kretprobe $SPEC_MODE hits=8 missed=0\$"
 spec_add '-:rr'
+
+# The fast return path (8-byte register arguments and one $retval, in any
+# slot) and the general one (a second $retval): the same values.
+lat_l() { sed 's/lat_ns=[1-9][0-9]*/lat_ns=L/' | tr '\n' ' '; }
+spec_add 'r:rf kpt_test_func rv=$retval a=$arg1 f=$arg6'
+spec_add 'r:r2 kpt_test_func a=$arg1 rv=$retval f=$arg6 rv2=$retval'
+kpt_call 2
+kpt_trace_read "$KPT_TMP/trace3"
+sed 's/^/#   /' "$KPT_TMP/trace3"
+check_eq "fast return events" "$(spec_events "$KPT_TMP/trace3" rf | lat_l)" \
+	"$(printf 'rf: ret=-%d lat_ns=L rv=0x%s a=0x%d f=0x5555 ' \
+		1 ffffffffffffffff 1 2 fffffffffffffffe 2)"
+check_eq "general return events" "$(spec_events "$KPT_TMP/trace3" r2 | lat_l)" \
+	"$(printf 'r2: ret=-%d lat_ns=L a=0x%d rv=0x%s f=0x5555 rv2=0x%s ' \
+		1 1 ffffffffffffffff ffffffffffffffff \
+		2 2 fffffffffffffffe fffffffffffffffe)"
+spec_add '-:rf'
+spec_add '-:r2'
 
 # Entry-side strings travel to the return record.
 spec_add 'r:rs kpt_test_strs k=+0($arg1):string u=+0($arg2):ustring rv=$retval:s64'
