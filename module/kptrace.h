@@ -39,6 +39,7 @@ struct kpt_config {
 	unsigned int	strsize;	/* bytes per string argument */
 	unsigned int	maxactive;	/* default for return probes */
 	unsigned long	ring_bytes;	/* per CPU, a power of two */
+	bool		wake_net_only;	/* selftests: no writer wakes */
 };
 
 extern struct kpt_config kpt_cfg;

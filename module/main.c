@@ -56,6 +56,10 @@ static bool overwrite;
 module_param(overwrite, bool, 0444);
 MODULE_PARM_DESC(overwrite, "when a ring is full: 0 drop new events, 1 overwrite the oldest (default 0)");
 
+static bool wake_net_only;
+module_param(wake_net_only, bool, 0444);
+MODULE_PARM_DESC(wake_net_only, "for the selftests: writers never wake a sleeping reader, only the timer net does (default 0)");
+
 static unsigned int maxactive;
 module_param(maxactive, uint, 0444);
 MODULE_PARM_DESC(maxactive, "kretprobe instances in flight, up to 4096 (default max(20, 2 x CPUs))");
@@ -152,6 +156,7 @@ static int __init kpt_check_params(void)
 	kpt_cfg.ring_bytes = bytes;
 	kpt_cfg.strsize = strsize;
 	kpt_cfg.maxactive = maxactive;
+	kpt_cfg.wake_net_only = wake_net_only;
 	return 0;
 }
 

@@ -72,7 +72,8 @@
  * (store-buffer pattern). So arming also starts kpt_wake_net, a timer that
  * looks again KPT_WAKE_NET later, when every store that raced with the
  * arming is visible, and wakes the reader if what it waits for is there:
- * such an event arrives late by at most that, never not at all. The
+ * such an event arrives late by at most that, never not at all
+ * (wake_net_only=1 makes every writer miss, for the selftests). The
  * writer that decides to wake clears the flag with xchg() and queues its
  * CPU's irq_work, which wakes the readers: one wake-up per reader sleep
  * however many events arrive, never one per event.
@@ -168,6 +169,9 @@ static void kpt_ring_wake(struct irq_work *work)
 /* The writer found the reader waiting for it: wake it, from an irq_work. */
 void kpt_ring_wake_up(struct kpt_ring *r)
 {
+	/* selftests: as if every writer missed the reader; the net wakes it */
+	if (kpt_cfg.wake_net_only)
+		return;
 	if (xchg(&kpt_wake_armed, 0))
 		irq_work_queue(&r->wake_work);
 }

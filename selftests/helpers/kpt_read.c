@@ -12,9 +12,10 @@
  *                (exit 1 if magic or version is not the one built in)
  *   nonblock     O_NONBLOCK read: "nonblock EAGAIN" or "nonblock read=N"
  *   poll MS      poll(POLLIN, MS): "poll POLLIN" or "poll timeout"
- *   pingpong N FILE  N rounds of: drain, have a child on another CPU
- *                write "1" to FILE (one probed call), poll(POLLIN, 2 s);
- *                "pingpong rounds=N woken=W timeouts=T max_ms=M"
+ *   pingpong N FILE [MS]  N rounds of: drain, have a child on another CPU
+ *                write "1" to FILE (one probed call; MS ms later if given),
+ *                poll(POLLIN, 2 s); late: rounds not woken within 1 s
+ *                "pingpong rounds=N woken=W late=L min_ms=m max_ms=M"
  *   small        read(fd, buf, 8) with a record pending: "small EINVAL",
  *                then reads that record with a big buffer: "small next=ok"
  *   perm         drops to uid/gid 65534 (no capabilities), then open():
@@ -484,7 +485,7 @@ static int mode_poll(int ms)
 }
 
 /* A child on the next CPU makes one probed call per byte it reads. */
-static pid_t pingpong_child(const char *file, int *tx)
+static pid_t pingpong_child(const char *file, int delay_ms, int *tx)
 {
 	int fds[2], cfd;
 	cpu_set_t set;
@@ -501,6 +502,8 @@ static pid_t pingpong_child(const char *file, int *tx)
 	CPU_SET((sched_getcpu() + 1) % sysconf(_SC_NPROCESSORS_ONLN), &set);
 	sched_setaffinity(0, sizeof(set), &set);
 	while (read(fds[0], &c, 1) == 1) {
+		if (delay_ms)
+			usleep(delay_ms * 1000);
 		cfd = open(file, O_WRONLY);
 		if (cfd < 0 || write(cfd, "1\n", 2) != 2)
 			_exit(1);
@@ -518,19 +521,20 @@ parent:
  * going to sleep: each round's one event must end poll() well before its
  * timeout.
  */
-static int mode_pingpong(unsigned long rounds, const char *file)
+static int mode_pingpong(unsigned long rounds, const char *file,
+			 int delay_ms)
 {
 	unsigned char *buf = malloc(BUF_SIZE);
 	int fd = open_dev(O_RDONLY | O_NONBLOCK), tx, r;
-	unsigned long i, woken = 0, timeouts = 0;
+	unsigned long i, woken = 0, late = 0;
 	struct timespec t0, t1;
 	struct pollfd p;
-	double ms, max_ms = 0;
+	double ms, min_ms = 1e9, max_ms = 0;
 	pid_t child;
 
 	if (!buf || fd < 0)
 		return 1;
-	child = pingpong_child(file, &tx);
+	child = pingpong_child(file, delay_ms, &tx);
 	if (child < 0) {
 		perror("kpt_read: fork");
 		return 1;
@@ -550,15 +554,18 @@ static int mode_pingpong(unsigned long rounds, const char *file)
 		     (t1.tv_nsec - t0.tv_nsec) / 1e6;
 		if (ms > max_ms)
 			max_ms = ms;
-		if (r > 0 && (p.revents & POLLIN))
+		if (ms < min_ms)
+			min_ms = ms;
+		/* poll() looks once more when it times out: that is late */
+		if (r > 0 && (p.revents & POLLIN) && ms < 1000)
 			woken++;
 		else
-			timeouts++;
+			late++;
 	}
 	close(tx);
 	waitpid(child, NULL, 0);
-	printf("pingpong rounds=%lu woken=%lu timeouts=%lu max_ms=%.0f\n",
-	       i, woken, timeouts, max_ms);
+	printf("pingpong rounds=%lu woken=%lu late=%lu min_ms=%.0f max_ms=%.0f\n",
+	       i, woken, late, min_ms, max_ms);
 	return 0;
 }
 
@@ -693,7 +700,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: kpt_read [-d DEV] [-t SEC] [-v] MODE [ARG]\n"
 		"modes: info | nonblock | poll MS | small | perm | nocap |\n"
-		"       read N | follow | drain | fault | now | pingpong N FILE\n");
+		"       read N | follow | drain | fault | now |\n"
+		"       pingpong N FILE [MS]\n");
 	exit(2);
 }
 
@@ -734,7 +742,8 @@ int main(int argc, char **argv)
 		return mode_small();
 	if (!strcmp(mode, "pingpong") && optind + 2 < argc)
 		return mode_pingpong(strtoul(argv[optind + 1], NULL, 0),
-				     argv[optind + 2]);
+				     argv[optind + 2], optind + 3 < argc ?
+				     atoi(argv[optind + 3]) : 0);
 	if (!strcmp(mode, "perm"))
 		return mode_perm();
 	if (!strcmp(mode, "fault"))
