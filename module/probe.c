@@ -781,9 +781,8 @@ static void kpt_stats_line(struct seq_file *m, const char *who,
 			   const struct kpt_probe *p,
 			   const struct kpt_probe_stats *st)
 {
-	unsigned int i;
-
 	u64 recorded = st->hits - st->filtered;
+	unsigned int i;
 
 	/* every event was filtered, lost or recorded */
 	for (i = 0; i < KPT_LOST_NR; i++)
