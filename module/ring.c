@@ -605,7 +605,7 @@ ssize_t kpt_rings_read_user(char __user *ubuf, size_t len, bool block)
 /* What a reader armed with @how waits for: a record, or a batch. */
 static unsigned long kpt_wake_bytes(unsigned long how)
 {
-	return how == KPT_WAKE_ANY ? 1 : (kpt_rings[0]->mask + 1) / 4;
+	return how == KPT_WAKE_ANY ? 1 : kpt_ring_batch(kpt_rings[0]);
 }
 
 static bool kpt_rings_pending(unsigned long min_bytes)

@@ -56,6 +56,12 @@ extern unsigned long kpt_wake_armed;
 void kpt_ring_wake_up(struct kpt_ring *r);
 unsigned long kpt_ring_drop_oldest(struct kpt_ring *r, unsigned long tail);
 
+/* What a reader armed with KPT_WAKE_BATCH waits for: a quarter of a ring. */
+static nokprobe_inline unsigned long kpt_ring_batch(const struct kpt_ring *r)
+{
+	return (r->mask + 1) / 4;
+}
+
 /*
  * After a commit or a loss: wake the reader if it waits for this. No
  * barrier: a reader arming at this very moment may be missed, and its
@@ -69,7 +75,7 @@ static nokprobe_inline void kpt_ring_kick(struct kpt_ring *r)
 	if (likely(!armed))
 		return;
 	if (armed == KPT_WAKE_BATCH &&
-	    r->head - READ_ONCE(r->tail) < (r->mask + 1) / 4)
+	    r->head - READ_ONCE(r->tail) < kpt_ring_batch(r))
 		return;
 	kpt_ring_wake_up(r);
 }
