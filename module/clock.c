@@ -103,8 +103,15 @@ u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq)
 	unsigned int khz = READ_ONCE(tsc_khz);
 	u64 tsc, ns, d, pred, err;
 
-	if (seq & 1)		/* nested in this CPU's own move */
-		return max(ktime_get_mono_fast_ns(), READ_ONCE(c->last));
+	/* nested in this CPU's own move, or no TSC */
+	if ((seq & 1) || !READ_ONCE(kpt_clock_tsc)) {
+		/* (not before the TSC's last time here) */
+		ns = max(ktime_get_mono_fast_ns(), READ_ONCE(c->last));
+		/* now every hit here comes back, as d >= 0 */
+		if (!(seq & 1))
+			WRITE_ONCE(c->window, 0);
+		return ns;
+	}
 	WRITE_ONCE(c->seq, seq + 1);
 	barrier();
 	if (!kpt_clock_pair(&tsc, &ns, khz))
@@ -125,6 +132,7 @@ u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq)
 			WRITE_ONCE(kpt_clock_tsc, false);
 			atomic_inc(&kpt_clock_bad);
 		}
+		WRITE_ONCE(c->window, 0);	/* the last TSC time here */
 		goto anchor;
 	}
 	/*

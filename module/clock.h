@@ -13,8 +13,9 @@
  * hit is off by what that rate can drift in one window (nothing, at the
  * rates NTP may slew). Each move checks the last window's prediction: if the
  * TSC did not follow CLOCK_MONOTONIC to within KPT_CLOCK_SLACK_NS + 0.1%,
- * every CPU goes back to ktime_get_mono_fast_ns() for good
- * (clock_fallbacks in stats). Times handed out on a CPU never go back.
+ * every CPU goes back to ktime_get_mono_fast_ns() for good, each at its
+ * next move (clock_fallbacks in stats): the fast path reads no global.
+ * Times handed out on a CPU never go back.
  *
  * Any context, NMI included: an anchor is only written by its own CPU,
  * under an odd seq; a hit that nests inside a move (or sees one happen
@@ -58,13 +59,15 @@ static nokprobe_inline u64 kpt_clock_ns(void)
 	unsigned int seq;
 	u64 d, ns;
 
-	/* (after a fallback, not before the TSC's last time here) */
-	if (!READ_ONCE(kpt_clock_tsc))
-		return max(ktime_get_mono_fast_ns(), READ_ONCE(c->last));
 	seq = READ_ONCE(c->seq);
 	barrier();
 	d = rdtsc_ordered() - c->tsc;
-	if (unlikely(d >= c->window || (seq & 1)))
+	/*
+	 * window 0 (no anchor yet, no TSC): kpt_clock_move() decides. An odd
+	 * seq sets the top bit (a window is far below it): one test, not two,
+	 * as each costs a jump under emulation.
+	 */
+	if (unlikely((d | (u64)(seq & 1) << 63) >= c->window))
 		return kpt_clock_move(c, seq);
 	/* d < window: the product fits, see kpt_clock_move() */
 	ns = c->ns + ((d * c->mult) >> 32);
@@ -72,8 +75,7 @@ static nokprobe_inline u64 kpt_clock_ns(void)
 	/* an irq or NMI moved the anchor under us */
 	if (unlikely(READ_ONCE(c->seq) != seq))
 		return max(ktime_get_mono_fast_ns(), READ_ONCE(c->last));
-	if (ns < c->last)
-		return c->last;
+	ns = max(ns, c->last);
 	c->last = ns;
 	return ns;
 }

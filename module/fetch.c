@@ -250,14 +250,13 @@ static nokprobe_inline bool kpt_cond_pass(const struct kpt_probe *p,
  * endian). The reader sees none of it before the commit.
  */
 static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
-					    const struct kpt_probe *p,
-					    const struct kpt_ring *r, u64 ts,
+					    const struct kpt_probe *p, u64 ts,
 					    unsigned int nargs)
 {
 	struct task_struct *tsk = current;
 	unsigned long pc = preempt_count();
-	u64 *word = (u64 *)ev, comm0, comm1;
-	u32 flags = 0;
+	u64 *word = (u64 *)ev, comm0, comm1, tids;
+	u32 nmi, irq, soft, flags;
 
 	BUILD_BUG_ON(offsetof(struct kpt_event, type) != 2 ||
 		     offsetof(struct kpt_event, flags) != 3 ||
@@ -271,18 +270,28 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 		     offsetof(struct kpt_event, nr_stack) != 7 * 8 + 2 ||
 		     sizeof(tsk->comm) < 2 * 8 || KPT_COMM_LEN != 2 * 8);
 
-	if (pc & NMI_MASK)
-		flags = KPT_F_NMI;
-	else if (pc & HARDIRQ_MASK)
-		flags = KPT_F_HARDIRQ;
-	else if (in_serving_softirq())
-		flags = KPT_F_SOFTIRQ;
+	/* the innermost context only; in flags, not tests and jumps */
+	nmi = !!(pc & NMI_MASK);
+	irq = !!(pc & HARDIRQ_MASK) & !nmi;
+	soft = !!in_serving_softirq() & !(nmi | irq);
+	BUILD_BUG_ON(KPT_F_NMI != 1 || KPT_F_HARDIRQ != 2 ||
+		     KPT_F_SOFTIRQ != 4);
+	flags = nmi | irq << 1 | soft << 2;
 
 	/* magic, type, flags */
 	*(u32 *)ev = KPT_MAGIC | (u32)type << 16 | flags << 24;
 	ev->ts_ns = ts;
-	word[3] = r->cpu | (u64)p->id << 32;
-	word[4] = (u32)tsk->tgid | (u64)(u32)tsk->pid << 32;
+	word[3] = this_cpu_read(p->stats->cpu_id);	/* cpu, probe_id */
+	/* pid (the tgid), tid: task_struct has them the other way round */
+	if (offsetof(struct task_struct, tgid) ==
+	    offsetof(struct task_struct, pid) + sizeof(u32) &&
+	    IS_ALIGNED(offsetof(struct task_struct, pid), sizeof(u64))) {
+		/* both in one load (memcpy() would trip FORTIFY_SOURCE) */
+		tids = *(const u64 *)&tsk->pid;
+		word[4] = ror64(tids, 32);
+	} else {
+		word[4] = (u32)tsk->tgid | (u64)(u32)tsk->pid << 32;
+	}
 	/* two scalars, not an array: an array costs a stack canary */
 	memcpy(&comm0, tsk->comm, 8);
 	memcpy(&comm1, tsk->comm + 8, 8);
@@ -403,28 +412,58 @@ static nokprobe_inline void *kpt_reserve(const struct kpt_probe *p,
 	return ev;
 }
 
-/* A plain kprobe's calls are its hits: only return probes count both. */
+/*
+ * One counter per entry record: a return probe's entries are its calls
+ * (with retprobe=1 each is also an event, see kpt_probe_events()), a plain
+ * kprobe's are its hits.
+ */
 static nokprobe_inline void kpt_count_hit(struct kpt_probe *p)
 {
 	if (p->is_ret)
 		this_cpu_inc(p->stats->calls);
-	this_cpu_inc(p->stats->hits);
+	else
+		this_cpu_inc(p->stats->hits);
+}
+
+/* Room the fast paths reserve: every slot they copy (KPT_FAST_ARGS). */
+#define KPT_FAST_ENTRY_SIZE	KPT_ENTRY_SIZE(KPT_FAST_ARGS, 0)
+#define KPT_FAST_RET_SIZE	(KPT_RET_SIZE + (KPT_FAST_ARGS + 1) * sizeof(u64))
+
+/* The KPT_FAST_ARGS slots of @src to @dst, in straight-line code. */
+static nokprobe_inline void kpt_copy_slots(u64 *dst, const u64 *src)
+{
+	BUILD_BUG_ON(KPT_FAST_ARGS != 6);
+	dst[0] = src[0];
+	dst[1] = src[1];
+	dst[2] = src[2];
+	dst[3] = src[3];
+	dst[4] = src[4];
+	dst[5] = src[5];
+}
+
+static nokprobe_inline u64 kpt_reg_at(struct pt_regs *regs, unsigned short off)
+{
+	return *(unsigned long *)((char *)regs + off);
 }
 
 /*
  * p->regs_only: the argument registers straight into the record (or, at
- * a return probe's entry, into the instance); $retval comes at return.
+ * a return probe's entry, into the instance): all KPT_FAST_ARGS slots,
+ * those past p->nargs (and $retval's, filled at return) from ax. The
+ * record's size leaves out what is past its arguments.
  */
 static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
 					  struct pt_regs *regs, u64 *out)
 {
-	unsigned int i, off;
+	const unsigned short *off = p->arg_off;
 
-	for (i = 0; i < p->nargs; i++) {
-		off = p->arg_off[i];
-		if (off != KPT_ARG_RETVAL)
-			out[i] = *(unsigned long *)((char *)regs + off);
-	}
+	BUILD_BUG_ON(KPT_FAST_ARGS != 6);
+	out[0] = kpt_reg_at(regs, off[0]);
+	out[1] = kpt_reg_at(regs, off[1]);
+	out[2] = kpt_reg_at(regs, off[2]);
+	out[3] = kpt_reg_at(regs, off[3]);
+	out[4] = kpt_reg_at(regs, off[4]);
+	out[5] = kpt_reg_at(regs, off[5]);
 }
 
 /*
@@ -439,11 +478,11 @@ static nokprobe_inline void kpt_entry_fast(struct kpt_probe *p,
 	struct kpt_wr w;
 
 	kpt_count_hit(p);
-	ev = kpt_reserve(p, &w, p->entry_size);
+	ev = kpt_reserve(p, &w, KPT_FAST_ENTRY_SIZE);
 	if (unlikely(!ev))
 		return;
 	kpt_copy_regs(p, regs, ev->data);
-	kpt_fill_header(ev, KPT_EV_ENTRY, p, w.r, ts, nargs);
+	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, nargs);
 	kpt_ring_commit(&w, ev, KPT_ENTRY_SIZE(nargs, 0));
 }
 
@@ -458,7 +497,8 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 
 	kpt_count_hit(p);
 	if (p->regs_only) {
-		ev = kpt_reserve(p, &w, p->entry_size);
+		ev = kpt_reserve(p, &w, max_t(unsigned int, p->entry_size,
+					      KPT_FAST_ENTRY_SIZE));
 		if (!ev)
 			return;
 		kpt_copy_regs(p, regs, ev->data);
@@ -476,7 +516,7 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 			return;
 		memcpy(ev->data, vals, nargs * sizeof(u64));
 	}
-	kpt_fill_header(ev, KPT_EV_ENTRY, p, w.r, ts, nargs);
+	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, nargs);
 	if (nstack) {
 		/* regs->ip is the probe address + 1 here, as after an int3 */
 		ev->data[nargs] = (unsigned long)kpt_probe_kprobe(p)->addr;
@@ -584,7 +624,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 	ev = kpt_reserve(p, &w, p->ret_size);
 	if (!ev)
 		return;
-	kpt_fill_header(ev, KPT_EV_RETURN, p, w.r, ts, nargs);
+	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, nargs);
 	ret = (struct kpt_ret *)ev->data;
 	ret->ret = retval;
 	ret->lat_ns = lat;
@@ -622,26 +662,26 @@ static nokprobe_inline void kpt_return_fast(struct kpt_probe *p,
 					    struct pt_regs *regs,
 					    struct kpt_ri_data *d, u64 ts)
 {
-	unsigned int i, nargs = p->ret_nargs;
+	unsigned int nargs = p->ret_nargs;
 	u64 retval = regs_return_value(regs), entry_ts = d->entry_ts;
 	struct kpt_event *ev;
 	struct kpt_ret *ret;
 	struct kpt_wr w;
 
 	this_cpu_inc(p->stats->hits);
-	ev = kpt_reserve(p, &w, p->ret_size);
+	ev = kpt_reserve(p, &w, KPT_FAST_RET_SIZE);
 	if (unlikely(!ev))
 		return;
-	kpt_fill_header(ev, KPT_EV_RETURN, p, w.r, ts, nargs);
+	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, nargs);
 	ret = (struct kpt_ret *)ev->data;
 	ret->ret = retval;
 	ret->lat_ns = ts - entry_ts;
 	ret->entry_ts_ns = entry_ts;
-	/* the slot of $retval was left unset at entry, and is set here */
-	for (i = 0; i < nargs; i++)
-		ev->data[KPT_RET_SLOTS + i] = d->vals[i];
-	if (p->ret_slot < nargs)
-		ev->data[KPT_RET_SLOTS + p->ret_slot] = retval;
+	/* (retprobe=1 keeps no values in the instance) */
+	if (nargs)
+		kpt_copy_slots(ev->data + KPT_RET_SLOTS, d->vals);
+	/* $retval's slot, or the spare one past the arguments */
+	ev->data[KPT_RET_SLOTS + p->ret_slot] = retval;
 	kpt_ring_commit(&w, ev, KPT_RET_SIZE + nargs * sizeof(u64));
 }
 

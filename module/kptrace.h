@@ -28,6 +28,7 @@
 	(KPT_HDR_SIZE + ((args) + (stack)) * sizeof(__u64))
 #define KPT_RET_SIZE		(KPT_HDR_SIZE + sizeof(struct kpt_ret))
 #define KPT_RECORD_MAX		(64 * 1024)	/* largest record of a probe */
+#define KPT_RING_MIN		1024	/* bytes, bufsize_kb=1 */
 #define KPT_STRSIZE_MAX		4096
 #define KPT_LOST_SIZE		(KPT_HDR_SIZE + sizeof(struct kpt_lost))
 
@@ -69,8 +70,11 @@ extern const char * const kpt_lost_names[KPT_LOST_NR];
 
 /* Per probe and per CPU; the handlers count with this_cpu_inc(). */
 struct kpt_probe_stats {
+	u64	cpu_id;		/* not a counter: a header word, this CPU | */
+				/* the probe's id << 32 (see kpt_fill_header) */
 	u64	calls;		/* hits of the probe point (entries) */
-	u64	hits;		/* handler runs that meant an event */
+	/* handler runs that meant an event, but a retprobe=1 entry's */
+	u64	hits;		/* (that one is counted as a call) */
 	u64	filtered;	/* ... that the condition dropped */
 	u64	lost[KPT_LOST_NR];	/* ... lost; the rest were recorded */
 	u64	num_fault;	/* numbers read as 0 after a fault */
@@ -85,8 +89,12 @@ enum kpt_probe_state {
 	KPT_PROBE_DELETED,	/* kept so that its events still decode */
 };
 
-#define KPT_ARG_RETVAL		USHRT_MAX
-#define KPT_NO_SLOT		U8_MAX
+/*
+ * The fast paths copy this many argument slots, used or not, and have one
+ * more, past them, for a $retval that is not there: straight-line code,
+ * no loop and no test per argument (each costs a jump under emulation).
+ */
+#define KPT_FAST_ARGS		6
 
 struct kpt_probe {
 	struct kprobe		kp;	/* entry probes */
@@ -97,7 +105,8 @@ struct kpt_probe {
 	bool			is_ret;	/* a kretprobe */
 	bool			legacy;	/* name=/address=: "argN" from 0, */
 					/* and entries too with retprobe=1 */
-	bool			regs_only; /* every fetcharg a 64-bit */
+	bool			regs_only; /* at most KPT_FAST_ARGS */
+					/* fetchargs, each a 64-bit */
 					/* register argument or $retval, */
 					/* no condition */
 	bool			entry_fast; /* regs_only, and stack=0 */
@@ -105,9 +114,9 @@ struct kpt_probe {
 	u8			nargs;		/* spec->nargs */
 	u8			ret_nargs;	/* in a return record */
 	u8			ret_slot;	/* the $retval argument, or */
-						/* KPT_NO_SLOT */
-	/* their offsets in pt_regs, or KPT_ARG_RETVAL */
-	unsigned short		arg_off[KPT_SPEC_MAX_ARGS];
+						/* KPT_FAST_ARGS (none) */
+	/* their offsets in pt_regs; unused slots (and $retval's): ax */
+	unsigned short		arg_off[KPT_FAST_ARGS];
 	int			err;	/* last arming error, for pending */
 	unsigned int		nstr;	/* string fetchargs */
 	unsigned int		entry_size;	/* largest entry record */

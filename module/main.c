@@ -138,7 +138,8 @@ static int __init kpt_check_params(void)
 		       bufsize_kb, KPT_RING_MAX_KB);
 		return -EINVAL;
 	}
-	bytes = roundup_pow_of_two(max(bufsize_kb, 1U) * 1024UL);
+	bytes = roundup_pow_of_two(max_t(unsigned long, bufsize_kb * 1024UL,
+					 KPT_RING_MIN));
 	if (!bufsize_kb || bytes < 2UL * reserve) {
 		pr_err("bufsize_kb=%u: too small, a ring must hold two records of %u bytes (-EINVAL)\n",
 		       bufsize_kb, reserve);

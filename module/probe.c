@@ -178,6 +178,28 @@ static const unsigned short kpt_arg_regs[] = {
  * A probe for a parsed spec, sized and checked but not armed. @label is
  * the name its events carry. On error, returns an ERR_PTR and sets *why.
  */
+/*
+ * Can the fast paths copy fetcharg @i of @p, @f, straight from pt_regs (or
+ * take it as $retval at return)? If so, note where from.
+ */
+static bool kpt_probe_fast_arg(struct kpt_probe *p, const struct kpt_fetch *f,
+			       unsigned int i)
+{
+	if (f->nderef || p->size[i] != 8 || kpt_type_is_string(f->type))
+		return false;
+	if (f->base == KPT_FB_RETVAL && p->is_ret &&
+	    p->ret_slot == KPT_FAST_ARGS) {
+		/* one $retval: the fast return path writes it there */
+		p->ret_slot = i;
+		return true;
+	}
+	if (f->base != KPT_FB_ARG || !f->index ||
+	    f->index > ARRAY_SIZE(kpt_arg_regs))
+		return false;
+	p->arg_off[i] = kpt_arg_regs[f->index - 1];
+	return true;
+}
+
 static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 				       const char *label, bool legacy,
 				       const char **why)
@@ -193,25 +215,15 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 	p->spec = spec;
 	p->legacy = legacy;
 	p->is_ret = spec->kind == KPT_SPEC_RETURN;
-	p->regs_only = !spec->ncond;
-	p->ret_slot = KPT_NO_SLOT;
+	p->regs_only = !spec->ncond && spec->nargs <= KPT_FAST_ARGS;
+	p->ret_slot = KPT_FAST_ARGS;
+	for (i = 0; i < KPT_FAST_ARGS; i++)
+		p->arg_off[i] = offsetof(struct pt_regs, ax);
 	for (i = 0; i < spec->nargs; i++) {
 		f = &spec->args[i];
 		p->size[i] = kpt_type_size(f->type);
-		if (f->nderef || p->size[i] != 8 ||
-		    kpt_type_is_string(f->type)) {
+		if (p->regs_only && !kpt_probe_fast_arg(p, f, i))
 			p->regs_only = false;
-		} else if (f->base == KPT_FB_RETVAL && p->is_ret &&
-			   p->ret_slot == KPT_NO_SLOT) {
-			/* one $retval: the fast return path writes it there */
-			p->arg_off[i] = KPT_ARG_RETVAL;
-			p->ret_slot = i;
-		} else if (f->base == KPT_FB_ARG && f->index &&
-			   f->index <= ARRAY_SIZE(kpt_arg_regs)) {
-			p->arg_off[i] = kpt_arg_regs[f->index - 1];
-		} else {
-			p->regs_only = false;
-		}
 		if (!kpt_type_is_string(f->type))
 			continue;
 		p->nstr++;
@@ -233,7 +245,11 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 		p->ret_size = KPT_RET_SIZE;
 		p->ri_size = sizeof(u64);
 	} else {
-		p->ri_size = sizeof(u64) + spec->nargs * sizeof(u64) + strs;
+		/* the fast entry copies all KPT_FAST_ARGS slots */
+		p->ri_size = sizeof(u64) + strs +
+			     max_t(unsigned int, spec->nargs,
+				   p->regs_only ? KPT_FAST_ARGS : 0) *
+			     sizeof(u64);
 	}
 	if (max(p->entry_size, p->ret_size) > min_t(unsigned long,
 						    KPT_RECORD_MAX,
@@ -326,6 +342,7 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 {
 	const char *why = "out of memory";
 	struct kpt_probe *p;
+	unsigned int cpu;
 	u32 id;
 	int ret;
 
@@ -352,6 +369,8 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		return ret;
 	}
 	p->id = id;
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(p->stats, cpu)->cpu_id = cpu | (u64)id << 32;
 	ret = kpt_probe_arm(p);
 	if (ret == -ENOENT && spec->mod[0] && !kpt_module_loaded(spec->mod)) {
 		/* Armed by kpt_module_notify() when the module loads. */
@@ -647,6 +666,16 @@ static u64 kpt_probe_calls(const struct kpt_probe *p,
 	return p->is_ret ? st->calls : st->hits;
 }
 
+/*
+ * The events its hits meant: with retprobe=1 an entry record per call
+ * (counted once, as a call) and a return record per return (hits).
+ */
+static u64 kpt_probe_events(const struct kpt_probe *p,
+			    const struct kpt_probe_stats *st)
+{
+	return p->is_ret && p->legacy ? st->calls + st->hits : st->hits;
+}
+
 static void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
 {
 	struct kpt_probe_stats *st;
@@ -781,14 +810,15 @@ static void kpt_stats_line(struct seq_file *m, const char *who,
 			   const struct kpt_probe *p,
 			   const struct kpt_probe_stats *st)
 {
-	u64 recorded = st->hits - st->filtered;
+	u64 events = kpt_probe_events(p, st);
+	u64 recorded = events - st->filtered;
 	unsigned int i;
 
 	/* every event was filtered, lost or recorded */
 	for (i = 0; i < KPT_LOST_NR; i++)
 		recorded -= st->lost[i];
 	seq_printf(m, "%s calls=%llu events=%llu filtered=%llu recorded=%llu",
-		   who, kpt_probe_calls(p, st), st->hits, st->filtered,
+		   who, kpt_probe_calls(p, st), events, st->filtered,
 		   recorded);
 	for (i = 0; i < KPT_LOST_NR; i++)
 		seq_printf(m, " %s=%llu", kpt_lost_names[i], st->lost[i]);

@@ -16,17 +16,21 @@
  * another kprobe handler is active on the same CPU (it counts the hit in
  * the probe's nmissed instead), so an irq or NMI cannot start a second
  * write into a ring that is half written. kptrace does not rely on that:
- * every write is bracketed by a per-CPU nesting counter (local_t, NMI-safe),
- * and a write that finds it already held is dropped and counted as
- * lost.nested. So at most one writer is ever between reserve and commit on
- * a ring, and the writer owns everything from head onwards.
+ * a write takes its ring by setting KPT_RING_BUSY, the low bit of head
+ * (positions are multiples of 8), with cmpxchg_local(): one instruction,
+ * which an irq or NMI on this CPU cannot split. A write that finds the bit
+ * set is dropped and counted as lost.nested; the commit's store of the new
+ * head clears it. So at most one writer is ever between reserve and commit
+ * on a ring, and the writer owns everything from head onwards. Readers
+ * mask the bit off (kpt_ring_head()).
  *
  * A write reserves room for the largest record it may produce, fills the
  * record in place (no intermediate copy), then commits its real size with
  * smp_store_release(&head), which orders the record's bytes before the new
- * head (pairs with the reader's smp_load_acquire(&head)). A record that does
- * not fit before the end of the buffer is preceded by a padding record that
- * fills the end; padding is published together with the record.
+ * head (pairs with the reader's smp_load_acquire(&head)) and frees the
+ * ring. A record that does not fit before the end of the buffer is
+ * preceded by a padding record that fills the end; padding is published
+ * together with the record.
  *
  * Reader. Readers run in process context and are serialised by
  * kpt_read_mutex; a reader may run on any CPU. It loads head with acquire,
@@ -262,8 +266,7 @@ static bool kpt_ring_peek(struct kpt_ring *r, u64 *ts)
 	for (;;) {
 		/* Pairs with an overwriting writer's cmpxchg() */
 		tail = smp_load_acquire(&r->tail);
-		/* Pairs with kpt_ring_commit(): the record is complete */
-		head = smp_load_acquire(&r->head);
+		head = kpt_ring_head(r);	/* the record is complete */
 		if (tail == head)
 			return false;
 		off = tail & r->mask;
@@ -302,8 +305,7 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 		len = min_t(size_t, len, 4 * kpt_probes_max_record());
 	/* Pairs with an overwriting writer's cmpxchg() */
 	tail = smp_load_acquire(&r->tail);
-	/* Pairs with kpt_ring_commit(): the records are complete */
-	head = smp_load_acquire(&r->head);
+	head = kpt_ring_head(r);	/* the records are complete */
 	for (pos = tail; pos != head; pos += size) {
 		off = pos & r->mask;
 		ev = r->data + off;
@@ -463,8 +465,7 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 		r = kpt_rings[cpu];
 		r->rtail = READ_ONCE(r->tail);
 		r->rpos = r->rtail;
-		/* Pairs with kpt_ring_commit(): the records are complete */
-		r->rhead = smp_load_acquire(&r->head);
+		r->rhead = kpt_ring_head(r);	/* the records are complete */
 		r->rnr = 0;
 		if (kpt_merge_peek(r))
 			kpt_merge[n++] = r;
@@ -615,8 +616,7 @@ static bool kpt_rings_pending(unsigned long min_bytes)
 
 	for_each_possible_cpu(cpu) {
 		r = kpt_rings[cpu];
-		/* Pairs with kpt_ring_commit() */
-		if (smp_load_acquire(&r->head) - READ_ONCE(r->tail) >=
+		if (kpt_ring_head(r) - READ_ONCE(r->tail) >=
 		    min_bytes || kpt_ring_lost_pending(r))
 			return true;
 	}

@@ -16,8 +16,7 @@
 
 struct kpt_ring {
 	/* Writer side: only the owning CPU writes these. */
-	unsigned long	head ____cacheline_aligned;	/* published */
-	local_t		nest;
+	unsigned long	head ____cacheline_aligned;	/* published, | BUSY */
 	local_t		committed;	/* the last record's seq */
 	local_t		lost[KPT_LOST_NR];
 	/* Constant after allocation; the writer reads them on every hit. */
@@ -48,6 +47,16 @@ struct kpt_wr {
 	unsigned long	pos;
 };
 
+/* In head, between reserve and commit: this CPU is writing (ring.c). */
+#define KPT_RING_BUSY		1UL
+
+/* Reader: the published head, records before it complete. */
+static inline unsigned long kpt_ring_head(const struct kpt_ring *r)
+{
+	/* Pairs with kpt_ring_commit() */
+	return smp_load_acquire(&r->head) & ~KPT_RING_BUSY;
+}
+
 /* kpt_wake_armed: who waits, and for how much */
 #define KPT_WAKE_ANY		1
 #define KPT_WAKE_BATCH		2
@@ -75,7 +84,8 @@ static nokprobe_inline void kpt_ring_kick(struct kpt_ring *r)
 	if (likely(!armed))
 		return;
 	if (armed == KPT_WAKE_BATCH &&
-	    r->head - READ_ONCE(r->tail) < kpt_ring_batch(r))
+	    (r->head & ~KPT_RING_BUSY) - READ_ONCE(r->tail) <
+	    kpt_ring_batch(r))
 		return;
 	kpt_ring_wake_up(r);
 }
@@ -98,18 +108,27 @@ static nokprobe_inline void *kpt_ring_reserve(struct kpt_wr *w,
 	/* constant: read once, not again after each local_t operation */
 	unsigned long mask = r->mask, cap = mask + 1;
 	void *data = r->data;
-	unsigned long head, tail, off, pad;
+	unsigned long head, seen, tail, off, pad;
 
-	if (unlikely(local_inc_return(&r->nest) != 1)) {
-		*cause = KPT_LOST_NESTED;
-		goto lost;
-	}
-	if (unlikely(size > cap / 2)) {
+	/* (the fast paths' sizes fit any ring: no test for them) */
+	if ((!__builtin_constant_p(size) || size > KPT_RING_MIN / 2) &&
+	    unlikely(size > cap / 2)) {
 		*cause = KPT_LOST_TOO_BIG;
 		goto lost;
 	}
+	/*
+	 * Take the ring: set BUSY in head, with one instruction an irq or
+	 * NMI cannot split. Finding it set, this hit interrupted a write
+	 * here; finding head moved since it was read, it interrupted one
+	 * that has finished, but it is dropped all the same, with one test.
+	 */
+	seen = READ_ONCE(r->head);
+	head = cmpxchg_local(&r->head, seen, seen | KPT_RING_BUSY);
+	if (unlikely((head ^ seen) | (seen & KPT_RING_BUSY))) {
+		*cause = KPT_LOST_NESTED;
+		goto lost;
+	}
 
-	head = r->head;
 	off = head & mask;
 	pad = off + size > cap ? cap - off : 0;
 	/* Pairs with the reader's cmpxchg(): its copy is done. */
@@ -117,6 +136,8 @@ static nokprobe_inline void *kpt_ring_reserve(struct kpt_wr *w,
 	while (unlikely(head + pad + size - tail > cap)) {
 		if (!kpt_cfg.overwrite) {
 			*cause = KPT_LOST_FULL;
+			/* release the ring, nothing written */
+			WRITE_ONCE(r->head, head);
 			goto lost;
 		}
 		tail = kpt_ring_drop_oldest(r, tail);
@@ -137,7 +158,6 @@ static nokprobe_inline void *kpt_ring_reserve(struct kpt_wr *w,
 
 lost:
 	local_inc(&r->lost[*cause]);
-	local_dec(&r->nest);
 	kpt_ring_kick(r);	/* a full ring wakes the reader */
 	return NULL;
 }
@@ -156,9 +176,11 @@ static nokprobe_inline void kpt_ring_commit(const struct kpt_wr *w,
 
 	ev->size = size;
 	ev->seq = local_inc_return(&r->committed);
-	/* The record's bytes before the new head: pairs with the reader. */
+	/*
+	 * The record's bytes before the new head (pairs with the reader),
+	 * and BUSY cleared: the ring is free for the next write.
+	 */
 	smp_store_release(&r->head, w->pos + size);
-	local_dec(&r->nest);
 	kpt_ring_kick(r);
 }
 
