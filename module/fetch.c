@@ -256,7 +256,7 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 	struct task_struct *tsk = current;
 	unsigned long pc = preempt_count();
 	u64 *word = (u64 *)ev, comm0, comm1, tids;
-	u32 nmi, irq, soft, flags;
+	u32 flags;
 
 	BUILD_BUG_ON(offsetof(struct kpt_event, type) != 2 ||
 		     offsetof(struct kpt_event, flags) != 3 ||
@@ -270,13 +270,10 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 		     offsetof(struct kpt_event, nr_stack) != 7 * 8 + 2 ||
 		     sizeof(tsk->comm) < 2 * 8 || KPT_COMM_LEN != 2 * 8);
 
-	/* the innermost context only; in flags, not tests and jumps */
-	nmi = !!(pc & NMI_MASK);
-	irq = !!(pc & HARDIRQ_MASK) & !nmi;
-	soft = !!in_serving_softirq() & !(nmi | irq);
-	BUILD_BUG_ON(KPT_F_NMI != 1 || KPT_F_HARDIRQ != 2 ||
-		     KPT_F_SOFTIRQ != 4);
-	flags = nmi | irq << 1 | soft << 2;
+	/* the innermost context only */
+	flags = in_serving_softirq() ? KPT_F_SOFTIRQ : 0;
+	flags = pc & HARDIRQ_MASK ? KPT_F_HARDIRQ : flags;
+	flags = pc & NMI_MASK ? KPT_F_NMI : flags;
 
 	/* magic, type, flags */
 	*(u32 *)ev = KPT_MAGIC | (u32)type << 16 | flags << 24;
@@ -413,13 +410,13 @@ static nokprobe_inline void *kpt_reserve(const struct kpt_probe *p,
 }
 
 /*
- * One counter per entry record: a return probe's entries are its calls
- * (with retprobe=1 each is also an event, see kpt_probe_events()), a plain
- * kprobe's are its hits.
+ * One counter per entry record: a return probe's entries (@ret) are its
+ * calls (with retprobe=1 each is also an event, see kpt_probe_events()), a
+ * plain kprobe's are its hits. @ret is a constant in the handlers.
  */
-static nokprobe_inline void kpt_count_hit(struct kpt_probe *p)
+static nokprobe_inline void kpt_count_entry(struct kpt_probe *p, bool ret)
 {
-	if (p->is_ret)
+	if (ret)
 		this_cpu_inc(p->stats->calls);
 	else
 		this_cpu_inc(p->stats->hits);
@@ -471,13 +468,14 @@ static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
  * the header, one commit, all inlined into the handler.
  */
 static nokprobe_inline void kpt_entry_fast(struct kpt_probe *p,
-					   struct pt_regs *regs, u64 ts)
+					   struct pt_regs *regs, u64 ts,
+					   bool ret)
 {
 	unsigned int nargs = p->nargs;
 	struct kpt_event *ev;
 	struct kpt_wr w;
 
-	kpt_count_hit(p);
+	kpt_count_entry(p, ret);
 	ev = kpt_reserve(p, &w, KPT_FAST_ENTRY_SIZE);
 	if (unlikely(!ev))
 		return;
@@ -495,7 +493,7 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 	struct kpt_wr w;
 	unsigned int i, hdr;
 
-	kpt_count_hit(p);
+	kpt_count_entry(p, p->is_ret);
 	if (p->regs_only) {
 		ev = kpt_reserve(p, &w, max_t(unsigned int, p->entry_size,
 					      KPT_FAST_ENTRY_SIZE));
@@ -537,12 +535,13 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 }
 NOKPROBE_SYMBOL(kpt_entry_slow);
 
-/* An entry record of @p, the hit's time @ts. */
+/* An entry record of @p, the hit's time @ts; @ret: p->is_ret, known. */
 static nokprobe_inline void kpt_probe_entry(struct kpt_probe *p,
-					    struct pt_regs *regs, u64 ts)
+					    struct pt_regs *regs, u64 ts,
+					    bool ret)
 {
 	if (likely(p->entry_fast))
-		kpt_entry_fast(p, regs, ts);
+		kpt_entry_fast(p, regs, ts, ret);
 	else
 		kpt_entry_slow(p, regs, ts);
 }
@@ -582,7 +581,7 @@ static nokprobe_inline void kpt_probe_ret_entry(struct kpt_probe *p,
 
 	d->entry_ts = ts;
 	if (p->legacy) {
-		kpt_probe_entry(p, regs, ts);
+		kpt_probe_entry(p, regs, ts, true);
 		return;
 	}
 	this_cpu_inc(p->stats->calls);
@@ -699,7 +698,7 @@ static nokprobe_inline void kpt_probe_return(struct kpt_probe *p,
 int kpt_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
 {
 	kpt_probe_entry(container_of(kp, struct kpt_probe, kp), regs,
-			kpt_clock_ns());
+			kpt_clock_ns(), false);
 	return 0;
 }
 NOKPROBE_SYMBOL(kpt_kprobe_handler);
