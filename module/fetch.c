@@ -270,10 +270,13 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 		     offsetof(struct kpt_event, nr_stack) != 7 * 8 + 2 ||
 		     sizeof(tsk->comm) < 2 * 8 || KPT_COMM_LEN != 2 * 8);
 
-	/* the innermost context only */
-	flags = in_serving_softirq() ? KPT_F_SOFTIRQ : 0;
-	flags = pc & HARDIRQ_MASK ? KPT_F_HARDIRQ : flags;
-	flags = pc & NMI_MASK ? KPT_F_NMI : flags;
+	/* the innermost context only: the lowest bit, with no jump */
+	BUILD_BUG_ON(KPT_F_NMI != 1 || KPT_F_HARDIRQ != 2 ||
+		     KPT_F_SOFTIRQ != 4);
+	flags = !!(pc & NMI_MASK) * KPT_F_NMI |
+		!!(pc & HARDIRQ_MASK) * KPT_F_HARDIRQ |
+		!!in_serving_softirq() * KPT_F_SOFTIRQ;
+	flags &= -flags;
 
 	/* magic, type, flags */
 	*(u32 *)ev = KPT_MAGIC | (u32)type << 16 | flags << 24;
@@ -398,15 +401,15 @@ static nokprobe_inline unsigned int kpt_fetch_strs(const struct kpt_probe *p,
 	return used;
 }
 
-static nokprobe_inline void *kpt_reserve(const struct kpt_probe *p,
-					 struct kpt_wr *w, unsigned int size)
+static nokprobe_inline bool kpt_reserve(const struct kpt_probe *p,
+					struct kpt_wr *w, unsigned int size)
 {
 	enum kpt_lost_cause cause;
-	void *ev = kpt_ring_reserve(w, size, &cause);
 
-	if (unlikely(!ev))
-		this_cpu_inc(p->stats->lost[cause]);
-	return ev;
+	if (likely(kpt_ring_reserve(w, size, &cause)))
+		return true;
+	this_cpu_inc(p->stats->lost[cause]);
+	return false;
 }
 
 /*
@@ -476,9 +479,9 @@ static nokprobe_inline void kpt_entry_fast(struct kpt_probe *p,
 	struct kpt_wr w;
 
 	kpt_count_entry(p, ret);
-	ev = kpt_reserve(p, &w, KPT_FAST_ENTRY_SIZE);
-	if (unlikely(!ev))
+	if (!kpt_reserve(p, &w, KPT_FAST_ENTRY_SIZE))
 		return;
+	ev = w.ev;
 	kpt_copy_regs(p, regs, ev->data);
 	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, nargs);
 	kpt_ring_commit(&w, ev, KPT_ENTRY_SIZE(nargs, 0));
@@ -495,10 +498,10 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 
 	kpt_count_entry(p, p->is_ret);
 	if (p->regs_only) {
-		ev = kpt_reserve(p, &w, max_t(unsigned int, p->entry_size,
-					      KPT_FAST_ENTRY_SIZE));
-		if (!ev)
+		if (!kpt_reserve(p, &w, max_t(unsigned int, p->entry_size,
+					      KPT_FAST_ENTRY_SIZE)))
 			return;
+		ev = w.ev;
 		kpt_copy_regs(p, regs, ev->data);
 	} else {
 		/* scoped here: INIT_STACK_ALL_ZERO zeroes it where it lives */
@@ -509,9 +512,9 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 			this_cpu_inc(p->stats->filtered);
 			return;
 		}
-		ev = kpt_reserve(p, &w, p->entry_size);
-		if (!ev)
+		if (!kpt_reserve(p, &w, p->entry_size))
 			return;
+		ev = w.ev;
 		memcpy(ev->data, vals, nargs * sizeof(u64));
 	}
 	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, nargs);
@@ -535,17 +538,6 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 }
 NOKPROBE_SYMBOL(kpt_entry_slow);
 
-/* An entry record of @p, the hit's time @ts; @ret: p->is_ret, known. */
-static nokprobe_inline void kpt_probe_entry(struct kpt_probe *p,
-					    struct pt_regs *regs, u64 ts,
-					    bool ret)
-{
-	if (likely(p->entry_fast))
-		kpt_entry_fast(p, regs, ts, ret);
-	else
-		kpt_entry_slow(p, regs, ts);
-}
-
 /*
  * What a return probe keeps between entry and return, in the kretprobe
  * instance's data: the entry time, the entry-side fetchargs' values, and
@@ -568,28 +560,6 @@ static noinline void kpt_ret_entry_slow(struct kpt_probe *p,
 			       (char *)&d->vals[p->spec->nargs], 0);
 }
 NOKPROBE_SYMBOL(kpt_ret_entry_slow);
-
-/*
- * The entry side of a return probe: @data is the kretprobe instance's
- * (p->ri_size bytes), @ts the time of the hit.
- */
-static nokprobe_inline void kpt_probe_ret_entry(struct kpt_probe *p,
-						struct pt_regs *regs,
-						void *data, u64 ts)
-{
-	struct kpt_ri_data *d = data;
-
-	d->entry_ts = ts;
-	if (p->legacy) {
-		kpt_probe_entry(p, regs, ts, true);
-		return;
-	}
-	this_cpu_inc(p->stats->calls);
-	if (likely(p->regs_only))
-		kpt_copy_regs(p, regs, d->vals);
-	else
-		kpt_ret_entry_slow(p, regs, d);
-}
 
 /*
  * A return event of @p: @data is the kretprobe instance's, filled at
@@ -620,9 +590,9 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 		this_cpu_inc(p->stats->filtered);
 		return;
 	}
-	ev = kpt_reserve(p, &w, p->ret_size);
-	if (!ev)
+	if (!kpt_reserve(p, &w, p->ret_size))
 		return;
+	ev = w.ev;
 	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, nargs);
 	ret = (struct kpt_ret *)ev->data;
 	ret->ret = retval;
@@ -659,70 +629,182 @@ NOKPROBE_SYMBOL(kpt_return_slow);
  */
 static nokprobe_inline void kpt_return_fast(struct kpt_probe *p,
 					    struct pt_regs *regs,
-					    struct kpt_ri_data *d, u64 ts)
+					    struct kpt_ri_data *d, u64 ts,
+					    bool has_args)
 {
-	unsigned int nargs = p->ret_nargs;
+	unsigned int nargs = has_args ? p->ret_nargs : 0;
 	u64 retval = regs_return_value(regs), entry_ts = d->entry_ts;
 	struct kpt_event *ev;
 	struct kpt_ret *ret;
 	struct kpt_wr w;
 
 	this_cpu_inc(p->stats->hits);
-	ev = kpt_reserve(p, &w, KPT_FAST_RET_SIZE);
-	if (unlikely(!ev))
+	if (!kpt_reserve(p, &w, KPT_FAST_RET_SIZE))
 		return;
+	ev = w.ev;
 	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, nargs);
 	ret = (struct kpt_ret *)ev->data;
 	ret->ret = retval;
 	ret->lat_ns = ts - entry_ts;
 	ret->entry_ts_ns = entry_ts;
 	/* (retprobe=1 keeps no values in the instance) */
-	if (nargs)
+	if (has_args)
 		kpt_copy_slots(ev->data + KPT_RET_SLOTS, d->vals);
 	/* $retval's slot, or the spare one past the arguments */
 	ev->data[KPT_RET_SLOTS + p->ret_slot] = retval;
 	kpt_ring_commit(&w, ev, KPT_RET_SIZE + nargs * sizeof(u64));
 }
 
-static nokprobe_inline void kpt_probe_return(struct kpt_probe *p,
-					     struct pt_regs *regs, void *data,
-					     u64 ts)
+/*
+ * The handlers: one per kind of probe, each with its path compiled in,
+ * so that a hit tests nothing about its probe (a test costs a jump under
+ * emulation); kpt_probe_set_handlers() picks them. One timestamp per hit.
+ */
+static nokprobe_inline int kpt_kprobe_hit(struct kprobe *kp,
+					  struct pt_regs *regs, bool fast)
 {
-	if (likely(p->regs_only))
-		kpt_return_fast(p, regs, data, ts);
-	else
-		kpt_return_slow(p, regs, data, ts);
-}
+	struct kpt_probe *p = container_of(kp, struct kpt_probe, kp);
+	u64 ts = kpt_clock_ns();
 
-/* The handlers: one timestamp per hit, taken first. */
-int kpt_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
-{
-	kpt_probe_entry(container_of(kp, struct kpt_probe, kp), regs,
-			kpt_clock_ns(), false);
+	if (fast)
+		kpt_entry_fast(p, regs, ts, false);
+	else
+		kpt_entry_slow(p, regs, ts);
 	return 0;
 }
-NOKPROBE_SYMBOL(kpt_kprobe_handler);
 
-int kpt_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+/*
+ * A return probe's entry: @rec, it records an entry event (retprobe=1),
+ * else it keeps the entry-side values in the instance for the return's.
+ */
+static nokprobe_inline int kpt_kretprobe_entry(struct kretprobe_instance *ri,
+					       struct pt_regs *regs, bool rec,
+					       bool fast)
 {
 	struct kretprobe *rp = kpt_get_kretprobe(ri);
+	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
+	struct kpt_probe *p;
+	u64 ts;
 
 	if (unlikely(!rp))
 		return 1;	/* being unregistered: no instance */
-	kpt_probe_ret_entry(container_of(rp, struct kpt_probe, rp), regs,
-			    ri->data, kpt_clock_ns());
+	p = container_of(rp, struct kpt_probe, rp);
+	ts = kpt_clock_ns();
+	d->entry_ts = ts;
+	if (rec && fast) {
+		kpt_entry_fast(p, regs, ts, true);
+	} else if (rec) {
+		kpt_entry_slow(p, regs, ts);
+	} else {
+		this_cpu_inc(p->stats->calls);
+		if (fast)
+			kpt_copy_regs(p, regs, d->vals);
+		else
+			kpt_ret_entry_slow(p, regs, d);
+	}
 	return 0;
 }
-NOKPROBE_SYMBOL(kpt_kretprobe_entry);
 
-int kpt_kretprobe_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+/* A return probe's return: @fast, p->regs_only; @nargs, p->ret_nargs != 0 */
+static nokprobe_inline int kpt_kretprobe_return(struct kretprobe_instance *ri,
+						struct pt_regs *regs,
+						bool fast, bool nargs)
 {
 	struct kretprobe *rp = kpt_get_kretprobe(ri);
 	u64 ts = kpt_clock_ns();
 
-	if (likely(rp))
-		kpt_probe_return(container_of(rp, struct kpt_probe, rp), regs,
-				 ri->data, ts);
+	if (unlikely(!rp))
+		return 0;
+	if (fast)
+		kpt_return_fast(container_of(rp, struct kpt_probe, rp), regs,
+				(struct kpt_ri_data *)ri->data, ts, nargs);
+	else
+		kpt_return_slow(container_of(rp, struct kpt_probe, rp), regs,
+				ri->data, ts);
 	return 0;
 }
-NOKPROBE_SYMBOL(kpt_kretprobe_return);
+
+static int kpt_kprobe_fast(struct kprobe *kp, struct pt_regs *regs)
+{
+	return kpt_kprobe_hit(kp, regs, true);
+}
+NOKPROBE_SYMBOL(kpt_kprobe_fast);
+
+static int kpt_kprobe_slow(struct kprobe *kp, struct pt_regs *regs)
+{
+	return kpt_kprobe_hit(kp, regs, false);
+}
+NOKPROBE_SYMBOL(kpt_kprobe_slow);
+
+/* Return probes' entries: retprobe=1's record an entry event, */
+static int kpt_kretprobe_rec_fast(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	return kpt_kretprobe_entry(ri, regs, true, true);
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_rec_fast);
+
+static int kpt_kretprobe_rec_slow(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	return kpt_kretprobe_entry(ri, regs, true, false);
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_rec_slow);
+
+/* ... the others keep the entry's values in the instance */
+static int kpt_kretprobe_keep_fast(struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
+{
+	return kpt_kretprobe_entry(ri, regs, false, true);
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_keep_fast);
+
+static int kpt_kretprobe_keep_slow(struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
+{
+	return kpt_kretprobe_entry(ri, regs, false, false);
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_keep_slow);
+
+/* Returns: with the entry's arguments, without, or the general path */
+static int kpt_kretprobe_ret_args(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	return kpt_kretprobe_return(ri, regs, true, true);
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_ret_args);
+
+static int kpt_kretprobe_ret_noargs(struct kretprobe_instance *ri,
+				    struct pt_regs *regs)
+{
+	return kpt_kretprobe_return(ri, regs, true, false);
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_ret_noargs);
+
+static int kpt_kretprobe_ret_slow(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	return kpt_kretprobe_return(ri, regs, false, false);
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_ret_slow);
+
+/* The handlers for @p, before it is registered. */
+void kpt_probe_set_handlers(struct kpt_probe *p)
+{
+	if (!p->is_ret) {
+		p->kp.pre_handler = p->entry_fast ? kpt_kprobe_fast :
+						    kpt_kprobe_slow;
+		return;
+	}
+	if (p->legacy)
+		p->rp.entry_handler = p->entry_fast ? kpt_kretprobe_rec_fast :
+						      kpt_kretprobe_rec_slow;
+	else
+		p->rp.entry_handler = p->regs_only ? kpt_kretprobe_keep_fast :
+						     kpt_kretprobe_keep_slow;
+	if (!p->regs_only)
+		p->rp.handler = kpt_kretprobe_ret_slow;
+	else
+		p->rp.handler = p->ret_nargs ? kpt_kretprobe_ret_args :
+					       kpt_kretprobe_ret_noargs;
+}

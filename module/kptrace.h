@@ -152,9 +152,7 @@ u64 kpt_probes_filtered(void);
 unsigned int kpt_probes_max_record(void);
 
 /* fetch.c: the handlers kpt_probe_arm() registers */
-int kpt_kprobe_handler(struct kprobe *kp, struct pt_regs *regs);
-int kpt_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
-int kpt_kretprobe_return(struct kretprobe_instance *ri, struct pt_regs *regs);
+void kpt_probe_set_handlers(struct kpt_probe *p);
 
 /* format.c */
 #define KPT_TEXT_MAX	(KPT_MAX_STACK * (KSYM_SYMBOL_LEN + 8) + \

@@ -116,14 +116,12 @@ static int kpt_probe_arm(struct kpt_probe *p)
 
 	if (p->is_ret) {
 		memset(&p->rp, 0, sizeof(p->rp));
-		p->rp.entry_handler = kpt_kretprobe_entry;
-		p->rp.handler = kpt_kretprobe_return;
 		p->rp.data_size = p->ri_size;
 		p->rp.maxactive = spec->maxactive ?: kpt_cfg.maxactive;
 	} else {
 		memset(&p->kp, 0, sizeof(p->kp));
-		p->kp.pre_handler = kpt_kprobe_handler;
 	}
+	kpt_probe_set_handlers(p);
 	kp = kpt_probe_kprobe(p);
 	if (p->symname) {
 		kp->symbol_name = p->symname;

@@ -185,7 +185,8 @@ NOKPROBE_SYMBOL(kpt_ring_wake_up);
  * Overwrite mode: free the oldest record. Returns the new tail, which is
  * the reader's if the reader moved it first.
  */
-unsigned long kpt_ring_drop_oldest(struct kpt_ring *r, unsigned long tail)
+static unsigned long kpt_ring_drop_oldest(struct kpt_ring *r,
+					  unsigned long tail)
 {
 	unsigned long old;
 	u32 size;
@@ -205,6 +206,38 @@ unsigned long kpt_ring_drop_oldest(struct kpt_ring *r, unsigned long tail)
 	return tail + size;
 }
 NOKPROBE_SYMBOL(kpt_ring_drop_oldest);
+
+/*
+ * Writer, out of line: a reserve found its record crossing the end of the
+ * buffer, or no room for it. Pads the end, and in overwrite mode frees the
+ * oldest records. Returns where the record goes, or, if the ring is full,
+ * KPT_RING_BUSY (odd: no record starts there), having released the ring.
+ */
+unsigned long kpt_ring_make_room(struct kpt_ring *r, unsigned long head,
+				 unsigned long tail, unsigned int size)
+{
+	unsigned long cap = r->mask + 1, off = head & r->mask;
+	unsigned long pad = off + size > cap ? cap - off : 0;
+	struct kpt_event *ev;
+
+	while (head + pad + size - tail > cap) {
+		if (!kpt_cfg.overwrite) {
+			/* release the ring: nothing was written */
+			WRITE_ONCE(r->head, head);
+			return KPT_RING_BUSY;
+		}
+		tail = kpt_ring_drop_oldest(r, tail);
+	}
+	if (pad) {
+		ev = r->data + off;
+		ev->magic = KPT_MAGIC;
+		ev->type = KPT_EV_PAD;
+		ev->flags = 0;
+		ev->size = pad;
+	}
+	return head + pad;
+}
+NOKPROBE_SYMBOL(kpt_ring_make_room);
 
 static bool kpt_ring_lost_pending(struct kpt_ring *r)
 {

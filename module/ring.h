@@ -41,10 +41,11 @@ struct kpt_ring {
 extern struct kpt_ring **kpt_rings;
 DECLARE_PER_CPU(struct kpt_ring *, kpt_ring_here);	/* kpt_rings[this] */
 
-/* A write in progress: its ring and where its record starts. */
+/* A write in progress: its ring, where its record starts, the record. */
 struct kpt_wr {
-	struct kpt_ring	*r;
-	unsigned long	pos;
+	struct kpt_ring		*r;
+	unsigned long		pos;
+	struct kpt_event	*ev;
 };
 
 /* In head, between reserve and commit: this CPU is writing (ring.c). */
@@ -63,7 +64,8 @@ static inline unsigned long kpt_ring_head(const struct kpt_ring *r)
 extern unsigned long kpt_wake_armed;
 
 void kpt_ring_wake_up(struct kpt_ring *r);
-unsigned long kpt_ring_drop_oldest(struct kpt_ring *r, unsigned long tail);
+unsigned long kpt_ring_make_room(struct kpt_ring *r, unsigned long head,
+				 unsigned long tail, unsigned int size);
 
 /* What a reader armed with KPT_WAKE_BATCH waits for: a quarter of a ring. */
 static nokprobe_inline unsigned long kpt_ring_batch(const struct kpt_ring *r)
@@ -92,23 +94,22 @@ static nokprobe_inline void kpt_ring_kick(struct kpt_ring *r)
 
 /**
  * kpt_ring_reserve() - reserve room for one record on this CPU's ring
- * @w: the write, to pass to kpt_ring_commit()
+ * @w: the write: where to write the record (w->ev), for kpt_ring_commit()
  * @size: the largest size the record may have, a multiple of 8
  * @cause: why, when the hit was lost
  *
- * Returns where to write the record, or NULL when the hit was lost (and
- * counted by cause). Must run with preemption disabled; every
- * non-NULL return must be followed by kpt_ring_commit() on the same CPU.
+ * Returns false when the hit was lost (and counted by cause). Must run
+ * with preemption disabled; every true return must be followed by
+ * kpt_ring_commit() on the same CPU.
  */
-static nokprobe_inline void *kpt_ring_reserve(struct kpt_wr *w,
-					      unsigned int size,
-					      enum kpt_lost_cause *cause)
+static nokprobe_inline bool kpt_ring_reserve(struct kpt_wr *w,
+					     unsigned int size,
+					     enum kpt_lost_cause *cause)
 {
 	struct kpt_ring *r = this_cpu_read(kpt_ring_here);
 	/* constant: read once, not again after each local_t operation */
 	unsigned long mask = r->mask, cap = mask + 1;
-	void *data = r->data;
-	unsigned long head, seen, tail, off, pad;
+	unsigned long head, seen, tail, pos;
 
 	/* (the fast paths' sizes fit any ring: no test for them) */
 	if ((!__builtin_constant_p(size) || size > KPT_RING_MIN / 2) &&
@@ -128,38 +129,29 @@ static nokprobe_inline void *kpt_ring_reserve(struct kpt_wr *w,
 		*cause = KPT_LOST_NESTED;
 		goto lost;
 	}
-
-	off = head & mask;
-	pad = off + size > cap ? cap - off : 0;
-	/* Pairs with the reader's cmpxchg(): its copy is done. */
+	/*
+	 * Pairs with the reader's cmpxchg(): its copy is done. One test
+	 * (a jump costs under emulation) for both rare cases: the record
+	 * would cross the end of the buffer, or the ring has no room for it.
+	 */
 	tail = smp_load_acquire(&r->tail);
-	while (unlikely(head + pad + size - tail > cap)) {
-		if (!kpt_cfg.overwrite) {
+	pos = head;
+	if (unlikely(max(head & mask, head - tail) + size > cap)) {
+		pos = kpt_ring_make_room(r, head, tail, size);
+		if (unlikely(pos & KPT_RING_BUSY)) {
 			*cause = KPT_LOST_FULL;
-			/* release the ring, nothing written */
-			WRITE_ONCE(r->head, head);
 			goto lost;
 		}
-		tail = kpt_ring_drop_oldest(r, tail);
-	}
-
-	if (unlikely(pad)) {
-		struct kpt_event *ev = data + off;
-
-		ev->magic = KPT_MAGIC;
-		ev->type = KPT_EV_PAD;
-		ev->flags = 0;
-		ev->size = pad;
-		head += pad;
 	}
 	w->r = r;
-	w->pos = head;
-	return data + (head & mask);
+	w->pos = pos;
+	w->ev = r->data + (pos & mask);
+	return true;
 
 lost:
 	local_inc(&r->lost[*cause]);
 	kpt_ring_kick(r);	/* a full ring wakes the reader */
-	return NULL;
+	return false;
 }
 
 /**
