@@ -12,7 +12,8 @@
 # test. A test's output becomes "# " diagnostic lines; exit code 4 is a
 # skip, whose reason is the test's last line starting with "SKIP:". A test
 # also fails when it leaves a module loaded or when the kernel logged an
-# Oops, BUG, WARNING, hung task or Call Trace while it ran. With
+# Oops, BUG, WARNING, KASAN, UBSAN, lockdep, hung task or Call Trace
+# report while it ran (faults.sh). With
 # KPT_STRICT=1 a skip counts as a failure (for CI, where everything must
 # be there). Exit status: 0 if no test failed, 1 otherwise. See lib.sh for
 # the environment variables.
@@ -21,7 +22,8 @@ KPT_SELFTESTS=$(cd "$(dirname "$0")" && pwd)
 export KPT_SELFTESTS
 KPT_TIMEOUT=${KPT_TIMEOUT:-120}
 KPT_RUNDIR=${TMPDIR:-/tmp}/kpt_run.$$
-KERNEL_BAD='Oops|BUG:|WARNING:|Call Trace:|general protection fault|Kernel panic|blocked for more than|soft lockup|hard LOCKUP|RCU stall|rcu_sched self-detected|kernel NULL pointer'
+# The kernel reports that fail a test: KPT_FAULT_RE, KPT_FAULT_IGNORE_RE
+. "$KPT_SELFTESTS/faults.sh"
 
 mkdir -p "$KPT_RUNDIR" || exit 1
 trap 'rm -rf "$KPT_RUNDIR"' EXIT
@@ -129,7 +131,7 @@ for t in $tests; do
 	if [ -r /dev/kmsg ] || dmesg >/dev/null 2>&1; then
 		bad=$(dmesg 2>/dev/null | sed -e 's/^\[[ 0-9.]*\] //' |
 			awk -v m="$mark" 'f { print } $0 == m { f = 1 }' |
-			grep -E "$KERNEL_BAD")
+			grep -E "$KPT_FAULT_RE" | grep -vE "$KPT_FAULT_IGNORE_RE")
 		if [ -n "$bad" ]; then
 			echo "$bad" | head -n 20 | sed -e 's/^/# kernel: /'
 			reason="${reason:+$reason; }the kernel logged: $(echo "$bad" | head -n 1)"

@@ -16,17 +16,11 @@
 # " Call Trace:" blocks is not mistaken for a kernel report.
 
 # Kernel reports that fail a run, matched only on printk lines (after a
-# timestamp).  Extended regular expression.
-VM_FAULT_RE='Oops|BUG:|WARNING:|Kernel panic|Call Trace:|general protection|'
-VM_FAULT_RE+='KASAN|UBSAN|lockdep|possible recursive locking|'
-VM_FAULT_RE+='possible circular locking|inconsistent lock state|'
-VM_FAULT_RE+='sleeping function called from invalid context|'
-VM_FAULT_RE+='kernel BUG at|Unable to handle kernel|Fatal exception|'
-VM_FAULT_RE+='stack-protector|double fault|detected stalls|'
-VM_FAULT_RE+='blocked for more than|hard LOCKUP|DEBUG_LOCKS_WARN_ON'
-
-# Benign boot lines that happen to contain one of the words above.
-VM_FAULT_IGNORE_RE='Spectre V2 : WARNING: Unprivileged eBPF'
+# timestamp): the patterns every runner shares (selftests/faults.sh).
+# shellcheck source=../faults.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../faults.sh"
+VM_FAULT_RE=$KPT_FAULT_RE
+VM_FAULT_IGNORE_RE=$KPT_FAULT_IGNORE_RE
 
 # A printk timestamp, optionally followed by a caller id ("[    T1]").
 VM_TS_RE='\[ *[0-9]+\.[0-9]+\]( \[ *[TC][0-9]+\])?'
