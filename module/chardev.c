@@ -8,7 +8,8 @@
  * EPOLLIN when a record is pending. Opening needs CAP_PERFMON or
  * CAP_SYS_ADMIN: records hold kernel addresses and other users' data.
  * write() (or ioctl(KPT_IOC_PROBE)) takes probe specs, one per line, and
- * adds or removes probes while kptrace runs.
+ * adds or removes probes while kptrace runs; both need the file open for
+ * writing (the ioctl fails with -EBADF otherwise, as write(2) does).
  * A reader that may not see kernel addresses (no CAP_SYSLOG, or
  * kptr_restrict=2) gets its stack addresses zeroed and KPT_F_ADDR_HIDDEN.
  */
@@ -182,6 +183,9 @@ static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 			return -EFAULT;
 		return 0;
 	case KPT_IOC_PROBE:
+		/* Adding probes is writing: not on a read-only descriptor. */
+		if (!(file->f_mode & FMODE_WRITE))
+			return -EBADF;
 		if (copy_from_user(&pc, (void __user *)arg, sizeof(pc)))
 			return -EFAULT;
 		return kpt_dev_specs(u64_to_user_ptr(pc.text), pc.len);

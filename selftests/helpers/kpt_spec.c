@@ -7,7 +7,10 @@
  *
  *   write TEXT         one write() of TEXT to /dev/kptrace:
  *                      "ok" or "errno=ENAME"
- *   ioctl TEXT         ioctl(KPT_IOC_PROBE) with TEXT: "ok" or "errno=ENAME"
+ *   ioctl TEXT         ioctl(KPT_IOC_PROBE) with TEXT on a descriptor open
+ *                      for writing (as a write() needs): "ok" or
+ *                      "errno=ENAME"
+ *   ioctl-ro TEXT      the same on a read-only descriptor
  *   pad N TEXT         one write() of exactly N bytes: TEXT, a newline,
  *                      then a "#" comment line filling up to N
  *   ustr FILE TEXT     one write() to FILE of TEXT with its NUL (so that
@@ -107,10 +110,10 @@ static int do_write(const char *path, const char *buf, size_t len)
 	return result(ret, len);
 }
 
-static int do_ioctl(const char *text)
+static int do_ioctl(const char *text, int flags)
 {
 	struct kpt_probe_cmd cmd;
-	int fd = open_or_die(dev, O_RDONLY);
+	int fd = open_or_die(dev, flags);
 	long ret;
 	int err;
 
@@ -261,8 +264,8 @@ static int do_dump(const char *strs)
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: kpt_spec write TEXT | ioctl TEXT | pad N TEXT |\n"
-		"       ustr FILE TEXT | dump [STRARGS]\n");
+		"usage: kpt_spec write TEXT | ioctl TEXT | ioctl-ro TEXT |\n"
+		"       pad N TEXT | ustr FILE TEXT | dump [STRARGS]\n");
 	return 2;
 }
 
@@ -272,7 +275,9 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "write"))
 		return do_write(dev, argv[2], strlen(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "ioctl"))
-		return do_ioctl(argv[2]);
+		return do_ioctl(argv[2], O_WRONLY);
+	if (argc == 3 && !strcmp(argv[1], "ioctl-ro"))
+		return do_ioctl(argv[2], O_RDONLY);
 	if (argc == 4 && !strcmp(argv[1], "pad"))
 		return do_pad(strtoul(argv[2], NULL, 0), argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "ustr"))
