@@ -4,9 +4,10 @@
  *
  * read() returns whole records (include/uapi/kptrace.h), oldest first
  * across CPUs; it blocks until one is pending unless O_NONBLOCK, and fails
- * with -EINVAL when the buffer cannot hold the next record. poll() reports
- * EPOLLIN when a record is pending. Opening needs CAP_PERFMON or
- * CAP_SYS_ADMIN: records hold kernel addresses and other users' data.
+ * with -EINVAL when the buffer cannot hold the next record; a read of 0
+ * bytes returns 0 at once. poll() reports EPOLLIN when a record is
+ * pending. Opening needs CAP_PERFMON or CAP_SYS_ADMIN: records hold kernel
+ * addresses and other users' data.
  * write() (or ioctl(KPT_IOC_PROBE)) takes probe specs, one per line, and
  * adds or removes probes while kptrace runs; both need the file open for
  * writing (the ioctl fails with -EBADF otherwise, as write(2) does).
@@ -105,6 +106,8 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 	size_t done = 0;
 	ssize_t ret = 0;
 
+	if (!count)
+		return 0;
 	/* Processes sharing the file (after fork) share its buffer. */
 	if (mutex_lock_interruptible(&rd->lock))
 		return -ERESTARTSYS;

@@ -111,6 +111,8 @@ static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
 	struct kpt_text_reader *rd = file->private_data;
 	ssize_t ret;
 
+	if (!count)
+		return 0;
 	/* Processes sharing the file (after fork) share its buffers. */
 	if (mutex_lock_interruptible(&rd->lock))
 		return -ERESTARTSYS;

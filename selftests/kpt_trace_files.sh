@@ -12,7 +12,9 @@
 #   arg0=0x2) and keeps waiting;
 # - with O_NONBLOCK (helpers/kpt_read), an empty trace_pipe fails with
 #   EAGAIN and an empty trace returns 0 (EOF);
-# - afterwards pending=0, read=5.
+# - afterwards pending=0, read=5;
+# - read(fd, buf, 0) returns 0 at once from both files, events pending
+#   or not, and takes nothing.
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup
@@ -75,4 +77,20 @@ fi
 assert_eq "pending" "$(kpt_stat pending)" 0
 assert_eq "read" "$(kpt_stat read)" 5
 assert_eq "hits" "$(kpt_stat hits)" 5
+
+if [ -x "$KPT_READ" ]; then
+	# read(fd, buf, 0) is 0, not EAGAIN, and does not block or consume.
+	for f in trace_pipe trace; do
+		assert_eq "0-byte read of an empty $f" \
+			"$("$KPT_READ" -d "$KPT_DIR/$f" zero)" "zero read=0"
+	done
+	kpt_call 1
+	for f in trace_pipe trace; do
+		assert_eq "0-byte read of $f with an event pending" \
+			"$("$KPT_READ" -d "$KPT_DIR/$f" zero)" "zero read=0"
+	done
+	assert_eq "pending after the 0-byte reads" "$(kpt_stat pending)" 1
+	kpt_trace_read "$KPT_TMP/z"
+fi
+
 info "trace consumes and ends, trace_pipe blocks and wakes"
