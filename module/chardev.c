@@ -125,7 +125,7 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 			continue;
 		}
 		ret = kpt_rings_read(buf, min_t(size_t, count - done,
-						KPT_DEV_BATCH),
+						KPT_DEV_BATCH), ULONG_MAX,
 				     block && !done);
 		if (ret <= 0)
 			break;

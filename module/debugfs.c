@@ -25,18 +25,20 @@
 
 static struct dentry *kpt_dir;
 
+/*
+ * The text files take one record at a time from the rings, when the text
+ * of the one before has all been returned: at most the record whose text
+ * is being returned has left the rings (and counts as read), so a reader
+ * that stops early (head -n 1 trace_pipe) loses nothing it did not see.
+ */
 struct kpt_text_reader {
 	struct mutex lock;	/* readers sharing this open file */
-	void	*rec;		/* binary records */
-	size_t	rec_len;	/* bytes in rec */
-	size_t	rec_off;	/* already rendered */
-	char	*text;		/* rendering of one record */
+	void	*rec;		/* the record being returned */
+	char	*text;		/* its rendering */
 	size_t	len;		/* characters in text */
 	size_t	off;		/* already returned */
 	bool	block;
 };
-
-#define KPT_TEXT_BATCH	KPT_RECORD_MAX
 
 static int kpt_text_open(struct inode *inode, struct file *file)
 {
@@ -45,7 +47,7 @@ static int kpt_text_open(struct inode *inode, struct file *file)
 	rd = kzalloc(sizeof(*rd), GFP_KERNEL);
 	if (!rd)
 		return -ENOMEM;
-	rd->rec = kvmalloc(KPT_TEXT_BATCH, GFP_KERNEL);
+	rd->rec = kvmalloc(KPT_RECORD_MAX, GFP_KERNEL);
 	rd->text = kvmalloc(KPT_TEXT_MAX, GFP_KERNEL);
 	if (!rd->rec || !rd->text) {
 		kvfree(rd->rec);
@@ -72,24 +74,18 @@ static int kpt_text_release(struct inode *inode, struct file *file)
 static ssize_t kpt_text_copy(struct file *file, struct kpt_text_reader *rd,
 			     char __user *ubuf, size_t count)
 {
-	struct kpt_event *ev;
 	size_t done = 0, n;
 	ssize_t ret = 0;
 
 	while (done < count) {
-		if (rd->off == rd->len && rd->rec_off == rd->rec_len) {
-			ret = kpt_rings_read(rd->rec, KPT_TEXT_BATCH,
+		if (rd->off == rd->len) {
+			ret = kpt_rings_read(rd->rec, KPT_RECORD_MAX, 1,
 					     rd->block && !done &&
 					     !(file->f_flags & O_NONBLOCK));
 			if (ret <= 0)
 				break;
-			rd->rec_len = ret;
-			rd->rec_off = 0;
-		}
-		if (rd->off == rd->len) {
-			ev = rd->rec + rd->rec_off;
-			rd->rec_off += ev->size;
-			rd->len = kpt_format_event(ev, rd->text, KPT_TEXT_MAX);
+			rd->len = kpt_format_event(rd->rec, rd->text,
+						   KPT_TEXT_MAX);
 			rd->off = 0;
 		}
 		n = min(count - done, rd->len - rd->off);

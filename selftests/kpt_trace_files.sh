@@ -14,7 +14,13 @@
 #   EAGAIN and an empty trace returns 0 (EOF);
 # - afterwards pending=0, read=5;
 # - read(fd, buf, 0) returns 0 at once from both files, events pending
-#   or not, and takes nothing.
+#   or not, and takes nothing;
+# - a reader takes records from the rings only as it returns their text:
+#   with 400 events pending, `dd bs=10 count=1` of trace_pipe returns 10
+#   bytes and leaves read=+1, pending=399; `head -n 1` prints the next
+#   event (arg0=0x2), read + pending still make every event recorded,
+#   at least one is still pending, and cat trace returns exactly the
+#   pending ones, the last arg0=0x190.
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup
@@ -93,4 +99,28 @@ if [ -x "$KPT_READ" ]; then
 	kpt_trace_read "$KPT_TMP/z"
 fi
 
-info "trace consumes and ends, trace_pipe blocks and wakes"
+# A reader that stops early leaves what it did not return in the rings.
+kpt_call 400
+read0=$(kpt_stat read)
+recorded=$(kpt_stat recorded)
+dd if="$KPT_DIR/trace_pipe" of="$KPT_TMP/dd" bs=10 count=1 2>/dev/null ||
+	fail "dd of trace_pipe failed"
+assert_eq "bytes dd read" "$(wc -c < "$KPT_TMP/dd")" 10
+assert_eq "read after dd" "$(kpt_stat read)" $((read0 + 1))
+assert_eq "pending after dd" "$(kpt_stat pending)" 399
+kpt_stats_check
+head -n 1 "$KPT_DIR/trace_pipe" > "$KPT_TMP/head" ||
+	fail "head of trace_pipe failed"
+assert_match "head's line" "$(cat "$KPT_TMP/head")" \
+	"$KPT_RE_HEAD"'kpt_test_func: arg0=0x2$'
+pending=$(kpt_stat pending)
+info "head -n 1 took $(($(kpt_stat read) - read0 - 1)) events, $pending pending"
+assert_eq "read + pending after head" $(($(kpt_stat read) + pending)) "$recorded"
+assert_ge "pending after head" "$pending" 1
+kpt_stats_check
+kpt_trace_read "$KPT_TMP/rest"
+assert_eq "lines of the rest" "$(grep -c '' "$KPT_TMP/rest")" "$pending"
+assert_match "last line" "$(tail -n 1 "$KPT_TMP/rest")" \
+	"$KPT_RE_HEAD"'kpt_test_func: arg0=0x190$'
+assert_eq "pending at the end" "$(kpt_stat pending)" 0
+info "trace consumes and ends, trace_pipe blocks and wakes; a reader takes only what it returns"
