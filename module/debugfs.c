@@ -3,7 +3,8 @@
  * kptrace: /sys/kernel/debug/kptrace/
  *
  *   trace       consuming text read of the pending events; EOF when none
- *   trace_pipe  the same, blocking until events arrive
+ *   trace_pipe  the same, blocking until events arrive; poll() says
+ *               EPOLLIN when one is pending
  *   probes      one line per probe, in the spec language (replayable)
  *   probe_stats per probe and per CPU: hits and every kind of miss
  *   stats       "name value" counters, totals then per CPU
@@ -18,6 +19,7 @@
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "kptrace.h"
@@ -117,10 +119,32 @@ static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
 	return ret;
 }
 
+/*
+ * trace_pipe: readable when a record is pending, or the text of the last
+ * one taken is not all returned yet. That is looked at without rd->lock,
+ * which a blocked read() holds: a hint, as poll() is.
+ */
+static __poll_t kpt_text_poll(struct file *file, poll_table *wait)
+{
+	struct kpt_text_reader *rd = file->private_data;
+
+	if (READ_ONCE(rd->off) != READ_ONCE(rd->len))
+		return EPOLLIN | EPOLLRDNORM;
+	return kpt_rings_poll(file, wait);
+}
+
 static const struct file_operations kpt_text_fops = {
 	.owner		= THIS_MODULE,
 	.open		= kpt_text_open,
 	.read		= kpt_text_read,
+	.release	= kpt_text_release,
+};
+
+static const struct file_operations kpt_pipe_fops = {
+	.owner		= THIS_MODULE,
+	.open		= kpt_text_open,
+	.read		= kpt_text_read,
+	.poll		= kpt_text_poll,
 	.release	= kpt_text_release,
 };
 
@@ -207,7 +231,7 @@ int kpt_debugfs_init(void)
 	}
 	debugfs_create_file("trace", 0400, kpt_dir, (void *)0, &kpt_text_fops);
 	debugfs_create_file("trace_pipe", 0400, kpt_dir, (void *)1,
-			    &kpt_text_fops);
+			    &kpt_pipe_fops);
 	debugfs_create_file("probes", 0400, kpt_dir, NULL,
 			    &kpt_probes_seq_fops);
 	debugfs_create_file("probe_stats", 0400, kpt_dir, NULL,

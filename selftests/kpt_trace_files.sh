@@ -15,6 +15,8 @@
 # - afterwards pending=0, read=5;
 # - read(fd, buf, 0) returns 0 at once from both files, events pending
 #   or not, and takes nothing;
+# - poll() on an empty trace_pipe times out (500 ms); one started before
+#   a call returns POLLIN; one with a record pending returns POLLIN at once;
 # - a reader takes records from the rings only as it returns their text:
 #   with 400 events pending, `dd bs=10 count=1` of trace_pipe returns 10
 #   bytes and leaves read=+1, pending=399; `head -n 1` prints the next
@@ -97,6 +99,22 @@ if [ -x "$KPT_READ" ]; then
 	done
 	assert_eq "pending after the 0-byte reads" "$(kpt_stat pending)" 1
 	kpt_trace_read "$KPT_TMP/z"
+
+	# poll() on trace_pipe: POLLIN only with a record pending.
+	assert_eq "poll of an empty trace_pipe" \
+		"$("$KPT_READ" -d "$KPT_DIR/trace_pipe" poll 500)" "poll timeout"
+	kpt_bg "$KPT_READ" -d "$KPT_DIR/trace_pipe" poll 30000 > "$KPT_TMP/poll"
+	poller=$KPT_BG
+	sleep 1
+	kill -0 "$poller" 2>/dev/null ||
+		fail "poll of trace_pipe returned with nothing recorded: $(cat "$KPT_TMP/poll")"
+	kpt_call 1
+	wait "$poller" || fail "kpt_read poll failed"
+	assert_match "poll woken by a record" "$(cat "$KPT_TMP/poll")" '^poll POLLIN '
+	assert_match "poll with a record pending" \
+		"$("$KPT_READ" -d "$KPT_DIR/trace_pipe" poll 0)" '^poll POLLIN '
+	kpt_trace_read "$KPT_TMP/p2"
+	assert_eq "lines after poll" "$(grep -c '' "$KPT_TMP/p2")" 1
 fi
 
 # A reader that stops early leaves what it did not return in the rings.
@@ -123,4 +141,4 @@ assert_eq "lines of the rest" "$(grep -c '' "$KPT_TMP/rest")" "$pending"
 assert_match "last line" "$(tail -n 1 "$KPT_TMP/rest")" \
 	"$KPT_RE_HEAD"'kpt_test_func: arg0=0x190$'
 assert_eq "pending at the end" "$(kpt_stat pending)" 0
-info "trace consumes and ends, trace_pipe blocks and wakes; a reader takes only what it returns"
+info "trace consumes and ends, trace_pipe blocks, wakes and polls; a reader takes only what it returns"
