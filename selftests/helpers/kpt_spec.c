@@ -16,6 +16,9 @@
  *   ustr FILE TEXT     one write() to FILE of TEXT with its NUL (so that
  *                      the kernel sees a NUL-terminated user string):
  *                      "ok" or "errno=ENAME"
+ *   ustrx FILE TEXT    the same, with 63 'x' after the NUL in the same
+ *                      write(): the bytes a string read may take in past
+ *                      the NUL are not zero
  *   dump [STRARGS]     reads every pending record (O_NONBLOCK, until
  *                      EAGAIN) and prints one line per record:
  *                        entry id=I comm=C nargs=N ARG...
@@ -148,6 +151,19 @@ static int do_pad(size_t n, const char *text)
 	return do_write(dev, buf, n);
 }
 
+/* TEXT, its NUL, then 63 'x': one write() to @path. */
+static int do_ustrx(const char *path, const char *text)
+{
+	size_t len = strlen(text) + 1;
+	char *buf = malloc(len + 63);
+
+	if (!buf)
+		return 1;
+	memcpy(buf, text, len);
+	memset(buf + len, 'x', 63);
+	return do_write(path, buf, len + 63);
+}
+
 static int is_str_arg(const char *list, unsigned int i)
 {
 	const char *p = list;
@@ -265,7 +281,8 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: kpt_spec write TEXT | ioctl TEXT | ioctl-ro TEXT |\n"
-		"       pad N TEXT | ustr FILE TEXT | dump [STRARGS]\n");
+		"       pad N TEXT | ustr FILE TEXT | ustrx FILE TEXT |\n"
+		"       dump [STRARGS]\n");
 	return 2;
 }
 
@@ -282,6 +299,8 @@ int main(int argc, char **argv)
 		return do_pad(strtoul(argv[2], NULL, 0), argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "ustr"))
 		return do_write(argv[2], argv[3], strlen(argv[3]) + 1);
+	if (argc == 4 && !strcmp(argv[1], "ustrx"))
+		return do_ustrx(argv[2], argv[3]);
 	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "dump"))
 		return do_dump(argc == 3 ? argv[2] : "");
 	return usage();
