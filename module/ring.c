@@ -67,7 +67,15 @@
  * (struct kpt_probe_stats), so the two books check each other, and the
  * selftests check both against the calls they made. The writer's
  * counters are local_t on the writer's cache line; `read' is the
- * reader's, under kpt_read_mutex.
+ * reader's, under kpt_read_mutex, stored after the cmpxchg() that freed
+ * what it counts.
+ *
+ * Stats are read while both sides run: kpt_ring_stats() loads `read'
+ * first, then the lost counters, then committed, with smp_rmb() between.
+ * Every record counted in `read' or lost.overwritten was committed before
+ * that count was stored (on the reader's side the cmpxchg() of tail, on
+ * the overwriting writer's its own, order the two), so committed, loaded
+ * last, covers both and pending = recorded - read never goes below 0.
  *
  * Wake-ups. A writer never wakes a reader directly (that takes the wait
  * queue lock, a sleeping lock on PREEMPT_RT, and is not NMI-safe). A reader
@@ -371,7 +379,7 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 	/* Fully ordered on success: the copy is done before the space is. */
 	if (pos != tail && cmpxchg(&r->tail, tail, pos) != tail)
 		return 0;
-	r->read += n;
+	WRITE_ONCE(r->read, r->read + n);
 	*nr = n;
 	return done;
 }
@@ -548,7 +556,7 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 		if (WARN_ON_ONCE(cmpxchg(&r->tail, r->rtail, r->rpos) !=
 				 r->rtail))
 			continue;
-		r->read += r->rnr;
+		WRITE_ONCE(r->read, r->read + r->rnr);
 	}
 	if (!done && fault)
 		return fault;
@@ -725,20 +733,28 @@ __poll_t kpt_rings_poll(struct file *file, poll_table *wait)
 	return kpt_rings_ready_or_arm(KPT_WAKE_ANY) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
+/*
+ * The counters of @cpu's ring, while writers and readers run: `read',
+ * then the losses, then committed, so that what was read or overwritten
+ * is always within committed (see "Counting" above).
+ */
 void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st)
 {
 	struct kpt_ring *r = kpt_rings[cpu];
-	u64 committed = local_read(&r->committed), lost = 0;
+	u64 committed, lost = 0;
 	int i;
 
+	st->read = READ_ONCE(r->read);
+	smp_rmb();	/* pairs with the reader's cmpxchg() of tail */
 	for (i = 0; i < KPT_LOST_NR; i++) {
 		st->lost[i] = local_read(&r->lost[i]);
 		lost += st->lost[i];
 	}
+	smp_rmb();	/* pairs with the overwriting writer's cmpxchg() */
+	committed = local_read(&r->committed);
 	st->recorded = committed - st->lost[KPT_LOST_OVERWRITTEN];
 	/* every hit was committed or lost; an overwritten one is both */
 	st->hits = st->recorded + lost;
-	st->read = READ_ONCE(r->read);
 }
 
 /**
