@@ -4,13 +4,36 @@
  *
  * read() returns whole records (include/uapi/kptrace.h), oldest first
  * across CPUs; it blocks until one is pending unless O_NONBLOCK, and fails
- * with -EINVAL when the buffer cannot hold the next record. poll() reports
- * EPOLLIN when a record is pending. Opening needs CAP_PERFMON or
- * CAP_SYS_ADMIN: records hold kernel addresses and other users' data.
+ * with -EINVAL when the buffer cannot hold the next record; a read of 0
+ * bytes returns 0 at once. poll() reports EPOLLIN when a record is
+ * pending. Opening needs CAP_PERFMON or CAP_SYS_ADMIN: records hold kernel
+ * addresses and other users' data.
  * write() (or ioctl(KPT_IOC_PROBE)) takes probe specs, one per line, and
- * adds or removes probes while kptrace runs.
- * A reader that may not see kernel addresses (no CAP_SYSLOG, or
- * kptr_restrict=2) gets its stack addresses zeroed and KPT_F_ADDR_HIDDEN.
+ * adds or removes probes while kptrace runs; both need the file open for
+ * writing (the ioctl fails with -EBADF otherwise, as write(2) does).
+ *
+ * Hidden addresses. A reader that may not see kernel addresses (the rule
+ * of /proc/kallsyms: without CAP_SYSLOG, or with kptr_restrict=2, decided
+ * at open) gets none, in any field. Its records are edited on their way
+ * out (kpt_hide_addrs()), by their layout alone, with no probe lookup:
+ *  - every stack slot of an entry record is zeroed;
+ *  - every 64-bit value slot of an entry or return record, its args[]
+ *    and kpt_ret.ret, whose value lies in the kernel half of the address
+ *    space (KPT_KERNEL_HALF and up) and is not an error code (-4095..-1,
+ *    IS_ERR_VALUE()) is zeroed. That covers x64 and symbol arguments,
+ *    %sp, %ip, $stack and pointers returned. A string's slot is a
+ *    KPT_STR_SLOT() encoding, whose offset in the record is below 64 KiB:
+ *    never in that range. A negative number below -4095 is in it, and
+ *    is zeroed too;
+ *  - a record where anything was zeroed (an entry with a stack, always)
+ *    gets KPT_F_ADDR_HIDDEN.
+ * Narrower values (u32, x32, s16, ...) were zero- or sign-extended by
+ * their type and pass unchanged: a kernel address read as s32 comes out
+ * sign-extended into the kernel half anyway, and a reader who asked for a
+ * pointer cut to u32 gets what was asked for. lat_ns and entry_ts_ns are
+ * times. Such a reader always takes the kernel-buffer path of the rings.
+ * The padding after a record's last string is zeroed for every reader, by
+ * the writer (fetch.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,6 +45,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/capability.h>
+#include <linux/err.h>
 #include <linux/string.h>
 #include <linux/mutex.h>
 #include "kptrace.h"
@@ -50,19 +74,63 @@ static bool kpt_addrs_visible(void)
 	return strspn(probe, "0") != strlen(probe);
 }
 
-/* Zero the stack addresses of every entry record in @buf. */
+/*
+ * Where the kernel half of x86-64's address space begins with 5-level
+ * paging, whose direct map and vmalloc area lie below 0xffff800000000000
+ * (the start with 4-level paging: the values in between are not canonical
+ * addresses then, and hiding them costs nothing real).
+ */
+#define KPT_KERNEL_HALF		0xff00000000000000ULL
+
+/* Zero @v if it may be a kernel address. Returns true if it did. */
+static bool kpt_hide_value(__u64 *v)
+{
+	if (*v < KPT_KERNEL_HALF || IS_ERR_VALUE(*v))
+		return false;
+	*v = 0;
+	return true;
+}
+
+/* Hide the kernel addresses of every record in @buf: see the top. */
 static void kpt_hide_addrs(void *buf, size_t len)
 {
 	struct kpt_event *ev;
+	struct kpt_ret *ret;
+	unsigned int i, fixed;
+	__u64 *args;
 	size_t off;
+	bool hid;
 
 	for (off = 0; off < len; off += ev->size) {
 		ev = buf + off;
-		if (ev->type != KPT_EV_ENTRY || !ev->nr_stack)
+		if (ev->type == KPT_EV_ENTRY) {
+			args = ev->data;
+			fixed = KPT_ENTRY_SIZE(ev->nr_args, ev->nr_stack);
+		} else if (ev->type == KPT_EV_RETURN) {
+			args = ev->data + KPT_RET_SLOTS;
+			fixed = KPT_RET_SIZE + ev->nr_args * sizeof(__u64);
+		} else {
 			continue;
-		memset(ev->data + ev->nr_args, 0,
-		       ev->nr_stack * sizeof(__u64));
-		ev->flags |= KPT_F_ADDR_HIDDEN;
+		}
+		if (WARN_ON_ONCE(fixed > ev->size)) {
+			/* cannot happen; if it does, hide it all */
+			memset(ev->data, 0, ev->size -
+			       min_t(u32, ev->size, KPT_HDR_SIZE));
+			ev->flags |= KPT_F_ADDR_HIDDEN;
+			continue;
+		}
+		if (ev->type == KPT_EV_ENTRY) {
+			memset(args + ev->nr_args, 0,
+			       ev->nr_stack * sizeof(__u64));
+			hid = ev->nr_stack;
+		} else {
+			ret = (struct kpt_ret *)ev->data;
+			hid = kpt_hide_value((__u64 *)&ret->ret);
+		}
+		for (i = 0; i < ev->nr_args; i++)
+			hid |= kpt_hide_value(&args[i]);
+		if (hid)
+			ev->flags |= KPT_F_ADDR_HIDDEN;
 	}
 }
 
@@ -104,6 +172,8 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 	size_t done = 0;
 	ssize_t ret = 0;
 
+	if (!count)
+		return 0;
 	/* Processes sharing the file (after fork) share its buffer. */
 	if (mutex_lock_interruptible(&rd->lock))
 		return -ERESTARTSYS;
@@ -121,7 +191,7 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 			continue;
 		}
 		ret = kpt_rings_read(buf, min_t(size_t, count - done,
-						KPT_DEV_BATCH),
+						KPT_DEV_BATCH), ULONG_MAX,
 				     block && !done);
 		if (ret <= 0)
 			break;
@@ -182,6 +252,9 @@ static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 			return -EFAULT;
 		return 0;
 	case KPT_IOC_PROBE:
+		/* Adding probes is writing: not on a read-only descriptor. */
+		if (!(file->f_mode & FMODE_WRITE))
+			return -EBADF;
 		if (copy_from_user(&pc, (void __user *)arg, sizeof(pc)))
 			return -EFAULT;
 		return kpt_dev_specs(u64_to_user_ptr(pc.text), pc.len);

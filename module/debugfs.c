@@ -3,7 +3,8 @@
  * kptrace: /sys/kernel/debug/kptrace/
  *
  *   trace       consuming text read of the pending events; EOF when none
- *   trace_pipe  the same, blocking until events arrive
+ *   trace_pipe  the same, blocking until events arrive; poll() says
+ *               EPOLLIN when one is pending
  *   probes      one line per probe, in the spec language (replayable)
  *   probe_stats per probe and per CPU: hits and every kind of miss
  *   stats       "name value" counters, totals then per CPU
@@ -18,6 +19,7 @@
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "kptrace.h"
@@ -25,18 +27,20 @@
 
 static struct dentry *kpt_dir;
 
+/*
+ * The text files take one record at a time from the rings, when the text
+ * of the one before has all been returned: at most the record whose text
+ * is being returned has left the rings (and counts as read), so a reader
+ * that stops early (head -n 1 trace_pipe) loses nothing it did not see.
+ */
 struct kpt_text_reader {
 	struct mutex lock;	/* readers sharing this open file */
-	void	*rec;		/* binary records */
-	size_t	rec_len;	/* bytes in rec */
-	size_t	rec_off;	/* already rendered */
-	char	*text;		/* rendering of one record */
+	void	*rec;		/* the record being returned */
+	char	*text;		/* its rendering */
 	size_t	len;		/* characters in text */
 	size_t	off;		/* already returned */
 	bool	block;
 };
-
-#define KPT_TEXT_BATCH	KPT_RECORD_MAX
 
 static int kpt_text_open(struct inode *inode, struct file *file)
 {
@@ -45,7 +49,7 @@ static int kpt_text_open(struct inode *inode, struct file *file)
 	rd = kzalloc(sizeof(*rd), GFP_KERNEL);
 	if (!rd)
 		return -ENOMEM;
-	rd->rec = kvmalloc(KPT_TEXT_BATCH, GFP_KERNEL);
+	rd->rec = kvmalloc(KPT_RECORD_MAX, GFP_KERNEL);
 	rd->text = kvmalloc(KPT_TEXT_MAX, GFP_KERNEL);
 	if (!rd->rec || !rd->text) {
 		kvfree(rd->rec);
@@ -72,24 +76,18 @@ static int kpt_text_release(struct inode *inode, struct file *file)
 static ssize_t kpt_text_copy(struct file *file, struct kpt_text_reader *rd,
 			     char __user *ubuf, size_t count)
 {
-	struct kpt_event *ev;
 	size_t done = 0, n;
 	ssize_t ret = 0;
 
 	while (done < count) {
-		if (rd->off == rd->len && rd->rec_off == rd->rec_len) {
-			ret = kpt_rings_read(rd->rec, KPT_TEXT_BATCH,
+		if (rd->off == rd->len) {
+			ret = kpt_rings_read(rd->rec, KPT_RECORD_MAX, 1,
 					     rd->block && !done &&
 					     !(file->f_flags & O_NONBLOCK));
 			if (ret <= 0)
 				break;
-			rd->rec_len = ret;
-			rd->rec_off = 0;
-		}
-		if (rd->off == rd->len) {
-			ev = rd->rec + rd->rec_off;
-			rd->rec_off += ev->size;
-			rd->len = kpt_format_event(ev, rd->text, KPT_TEXT_MAX);
+			rd->len = kpt_format_event(rd->rec, rd->text,
+						   KPT_TEXT_MAX);
 			rd->off = 0;
 		}
 		n = min(count - done, rd->len - rd->off);
@@ -111,6 +109,8 @@ static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
 	struct kpt_text_reader *rd = file->private_data;
 	ssize_t ret;
 
+	if (!count)
+		return 0;
 	/* Processes sharing the file (after fork) share its buffers. */
 	if (mutex_lock_interruptible(&rd->lock))
 		return -ERESTARTSYS;
@@ -119,10 +119,32 @@ static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
 	return ret;
 }
 
+/*
+ * trace_pipe: readable when a record is pending, or the text of the last
+ * one taken is not all returned yet. That is looked at without rd->lock,
+ * which a blocked read() holds: a hint, as poll() is.
+ */
+static __poll_t kpt_text_poll(struct file *file, poll_table *wait)
+{
+	struct kpt_text_reader *rd = file->private_data;
+
+	if (READ_ONCE(rd->off) != READ_ONCE(rd->len))
+		return EPOLLIN | EPOLLRDNORM;
+	return kpt_rings_poll(file, wait);
+}
+
 static const struct file_operations kpt_text_fops = {
 	.owner		= THIS_MODULE,
 	.open		= kpt_text_open,
 	.read		= kpt_text_read,
+	.release	= kpt_text_release,
+};
+
+static const struct file_operations kpt_pipe_fops = {
+	.owner		= THIS_MODULE,
+	.open		= kpt_text_open,
+	.read		= kpt_text_read,
+	.poll		= kpt_text_poll,
 	.release	= kpt_text_release,
 };
 
@@ -209,7 +231,7 @@ int kpt_debugfs_init(void)
 	}
 	debugfs_create_file("trace", 0400, kpt_dir, (void *)0, &kpt_text_fops);
 	debugfs_create_file("trace_pipe", 0400, kpt_dir, (void *)1,
-			    &kpt_text_fops);
+			    &kpt_pipe_fops);
 	debugfs_create_file("probes", 0400, kpt_dir, NULL,
 			    &kpt_probes_seq_fops);
 	debugfs_create_file("probe_stats", 0400, kpt_dir, NULL,

@@ -401,6 +401,22 @@ static nokprobe_inline unsigned int kpt_fetch_strs(const struct kpt_probe *p,
 	return used;
 }
 
+/*
+ * Zero the record's padding: the bytes from @end, where its last string
+ * ends, to the next multiple of 8. They would hold what the chunked read
+ * of a string took in past its NUL (kpt_copy_str()), or an older record's
+ * bytes. One store to the last word, whose low (little-endian: first)
+ * @end % 8 bytes are the string's. Only records with strings need it.
+ */
+static nokprobe_inline void kpt_zero_pad(struct kpt_event *ev,
+					 unsigned int end)
+{
+	unsigned int keep = end % 8;
+
+	if (keep)
+		*(u64 *)((char *)ev + end - keep) &= ~0ULL >> (64 - 8 * keep);
+}
+
 static nokprobe_inline bool kpt_reserve(const struct kpt_probe *p,
 					struct kpt_wr *w, unsigned int size)
 {
@@ -531,9 +547,11 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 	}
 	ev->nr_stack = nstack;
 	hdr = KPT_ENTRY_SIZE(nargs, nstack);
-	if (p->nstr)
+	if (p->nstr) {
 		hdr += kpt_fetch_strs(p, false, ev->data, (char *)ev + hdr,
 				      hdr);
+		kpt_zero_pad(ev, hdr);
+	}
 	kpt_ring_commit(&w, ev, round_up(hdr, 8));
 }
 NOKPROBE_SYMBOL(kpt_entry_slow);
@@ -618,6 +636,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 		}
 		used += kpt_fetch_strs(p, true, ev->data + KPT_RET_SLOTS,
 				       dyn + used, hdr + used);
+		kpt_zero_pad(ev, hdr + used);
 	}
 	kpt_ring_commit(&w, ev, round_up(hdr + used, 8));
 }

@@ -54,7 +54,8 @@ void kpt_rings_free(void);
 /* The reader side, process context only. */
 struct file;
 struct poll_table_struct;
-ssize_t kpt_rings_read(void *buf, size_t len, bool block);
+ssize_t kpt_rings_read(void *buf, size_t len, unsigned long max_nr,
+		       bool block);
 ssize_t kpt_rings_read_user(char __user *ubuf, size_t len, bool block);
 __poll_t kpt_rings_poll(struct file *file, struct poll_table_struct *wait);
 

@@ -43,7 +43,10 @@
  * of records straight to user memory (copy_to_user() may fault and sleep:
  * kpt_read_mutex is a mutex, and only what was copied is freed); with
  * overwrite=1 it takes small batches from one ring at a time, below, into
- * a kernel buffer.
+ * a kernel buffer. A read may also be limited to a number of records
+ * (struct kpt_dest's max_nr, loss reports included): both merges stop
+ * there and leave the rest in the rings. The text files take one record
+ * at a time, so that what a reader never returned was never consumed.
  *
  * Overwrite mode (the flight recorder). When the ring is full, the writer
  * frees the oldest record itself by moving tail with cmpxchg() before it
@@ -64,7 +67,15 @@
  * (struct kpt_probe_stats), so the two books check each other, and the
  * selftests check both against the calls they made. The writer's
  * counters are local_t on the writer's cache line; `read' is the
- * reader's, under kpt_read_mutex.
+ * reader's, under kpt_read_mutex, stored after the cmpxchg() that freed
+ * what it counts.
+ *
+ * Stats are read while both sides run: kpt_ring_stats() loads `read'
+ * first, then the lost counters, then committed, with smp_rmb() between.
+ * Every record counted in `read' or lost.overwritten was committed before
+ * that count was stored (on the reader's side the cmpxchg() of tail, on
+ * the overwriting writer's its own, order the two), so committed, loaded
+ * last, covers both and pending = recorded - read never goes below 0.
  *
  * Wake-ups. A writer never wakes a reader directly (that takes the wait
  * queue lock, a sleeping lock on PREEMPT_RT, and is not NMI-safe). A reader
@@ -148,11 +159,13 @@ static __always_inline bool kpt_rec_bad(const struct kpt_ring *r,
 /*
  * Where a read copies records to: a kernel buffer (the text files, and
  * /dev/kptrace when it edits records or in overwrite mode), or the
- * reader's own memory, straight from the rings.
+ * reader's own memory, straight from the rings; and how many records it
+ * may take at most, loss reports included.
  */
 struct kpt_dest {
 	void		*kbuf;
 	char __user	*ubuf;		/* when kbuf is NULL */
+	unsigned long	max_nr;
 };
 
 static int kpt_dest_copy(const struct kpt_dest *to, size_t at,
@@ -315,9 +328,10 @@ static bool kpt_ring_peek(struct kpt_ring *r, u64 *ts)
 
 /*
  * Reader: copy the oldest records of @r into @buf, as many as fit in @len
- * and are not younger than @until, then free them. Returns the bytes
- * copied, 0 if they were overwritten meanwhile (try again), -EINVAL if the
- * first record does not fit in @len.
+ * and are not younger than @until, *@nr at most, then free them. Returns
+ * the bytes copied (*@nr gets the number of records), 0 if they were
+ * overwritten meanwhile (try again), -EINVAL if the first record does not
+ * fit in @len.
  *
  * In overwrite mode a writer may free (and rewrite) records under the
  * copy; then the cmpxchg() of tail fails and the whole batch, possibly
@@ -325,12 +339,11 @@ static bool kpt_ring_peek(struct kpt_ring *r, u64 *ts)
  * kept small in that mode so that the reader still makes progress.
  */
 static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
-				u64 until)
+				u64 until, unsigned long *nr)
 {
-	unsigned long head, tail, pos, off;
+	unsigned long head, tail, pos, off, max_nr = *nr, n = 0;
 	const struct kpt_event *ev;
 	size_t done = 0;
-	u64 nr = 0;
 	u32 size;
 	u8 type;
 
@@ -354,29 +367,32 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 		}
 		if (type == KPT_EV_PAD)
 			continue;
-		if (done && (size > len - done || READ_ONCE(ev->ts_ns) > until))
+		if (done && (n == max_nr || size > len - done ||
+			     READ_ONCE(ev->ts_ns) > until))
 			break;
 		if (size > len)
 			return READ_ONCE(r->tail) == tail ? -EINVAL : 0;
 		memcpy(buf + done, ev, size);
 		done += size;
-		nr++;
+		n++;
 	}
 	/* Fully ordered on success: the copy is done before the space is. */
 	if (pos != tail && cmpxchg(&r->tail, tail, pos) != tail)
 		return 0;
-	r->read += nr;
+	WRITE_ONCE(r->read, r->read + n);
+	*nr = n;
 	return done;
 }
 
 /*
  * Take the next records, in time order across CPUs: the oldest CPU's
- * records up to the oldest record of any other CPU, in one batch. Loss
- * reports come first, as KPT_EV_LOST records. Returns the bytes copied, 0
- * when nothing is pending, -EINVAL when the next record is larger than
- * @len. Caller holds kpt_read_mutex.
+ * records up to the oldest record of any other CPU, *@nr at most, in one
+ * batch. Loss reports come first, as KPT_EV_LOST records. Returns the
+ * bytes copied (*@nr gets the number of records), 0 when nothing is
+ * pending, -EINVAL when the next record is larger than @len. Caller holds
+ * kpt_read_mutex.
  */
-static ssize_t kpt_rings_next(void *buf, size_t len)
+static ssize_t kpt_rings_next(void *buf, size_t len, unsigned long *nr)
 {
 	const struct kpt_dest to = { .kbuf = buf };
 	struct kpt_ring *r, *best;
@@ -392,6 +408,8 @@ again:
 	for_each_possible_cpu(cpu) {
 		r = kpt_rings[cpu];
 		ret = kpt_ring_report_lost(r, &to, 0, len);
+		if (ret > 0)
+			*nr = 1;
 		if (ret)
 			return ret;
 		if (!kpt_ring_peek(r, &ts))
@@ -406,7 +424,7 @@ again:
 	}
 	if (!best)
 		return 0;
-	ret = kpt_ring_consume(best, buf, len, next_ts);
+	ret = kpt_ring_consume(best, buf, len, next_ts, nr);
 	if (!ret)
 		goto again;
 	return ret;
@@ -446,11 +464,11 @@ static bool kpt_merge_peek(struct kpt_ring *r)
 /*
  * The records of @r from its cursor that can go out in one copy: not
  * younger than @until (but the first), contiguous (up to padding or the
- * end of the buffer), at most @room bytes. Returns their bytes, 0 if the
- * first does not fit; *@nr gets their number.
+ * end of the buffer), at most @room bytes and @max_nr records. Returns
+ * their bytes, 0 if the first does not fit; *@nr gets their number.
  */
 static size_t kpt_merge_run(struct kpt_ring *r, u64 until, size_t room,
-			    u64 *nr)
+			    unsigned long max_nr, unsigned long *nr)
 {
 	unsigned long pos = r->rpos, off, cap = r->mask + 1;
 	const struct kpt_event *ev;
@@ -459,7 +477,7 @@ static size_t kpt_merge_run(struct kpt_ring *r, u64 until, size_t room,
 	u8 type;
 
 	*nr = 0;
-	while (pos != r->rhead) {
+	while (pos != r->rhead && *nr < max_nr) {
 		off = pos & r->mask;
 		ev = r->data + off;
 		kpt_ring_hdr(ev, &type, &size);
@@ -483,16 +501,17 @@ static size_t kpt_merge_run(struct kpt_ring *r, u64 until, size_t room,
  * ring's next one, then free what was copied with one tail update per
  * ring. No writer moves tail in this mode, so nothing copied can have
  * changed under us. A faulting copy ends the merge there: what went out
- * before it is consumed, the rest stays.
+ * before it is consumed, the rest stays. At most @max_nr records.
  */
 static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
-			       size_t len)
+			       size_t len, unsigned long max_nr)
 {
 	struct kpt_ring *r, *best;
 	unsigned int cpu, n = 0, i, bi;
+	unsigned long nr, taken = 0;
 	size_t done = 0, run;
 	int fault = 0;
-	u64 until, nr;
+	u64 until;
 
 	for_each_possible_cpu(cpu) {
 		r = kpt_rings[cpu];
@@ -503,7 +522,7 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 		if (kpt_merge_peek(r))
 			kpt_merge[n++] = r;
 	}
-	while (n) {
+	while (n && taken < max_nr) {
 		bi = 0;
 		for (i = 1; i < n; i++)
 			if (kpt_merge[i]->rts < kpt_merge[bi]->rts)
@@ -513,7 +532,8 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 			if (i != bi && kpt_merge[i]->rts < until)
 				until = kpt_merge[i]->rts;
 		best = kpt_merge[bi];
-		run = kpt_merge_run(best, until, len - done, &nr);
+		run = kpt_merge_run(best, until, len - done, max_nr - taken,
+				    &nr);
 		if (!run)
 			break;
 		fault = kpt_dest_copy(to, at + done,
@@ -522,6 +542,7 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 		if (fault)
 			break;
 		done += run;
+		taken += nr;
 		best->rpos += run;
 		best->rnr += nr;
 		if (!kpt_merge_peek(best))
@@ -535,7 +556,7 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 		if (WARN_ON_ONCE(cmpxchg(&r->tail, r->rtail, r->rpos) !=
 				 r->rtail))
 			continue;
-		r->read += r->rnr;
+		WRITE_ONCE(r->read, r->read + r->rnr);
 	}
 	if (!done && fault)
 		return fault;
@@ -545,11 +566,13 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 }
 
 /*
- * As many whole records as fit in @len; caller holds kpt_read_mutex. Only
- * a kernel buffer takes overwrite mode's records, which may be torn.
+ * As many whole records as fit in @len, to->max_nr at most; caller holds
+ * kpt_read_mutex. Only a kernel buffer takes overwrite mode's records,
+ * which may be torn.
  */
 static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
 {
+	unsigned long left = to->max_nr, nr;
 	struct kpt_ring *r;
 	unsigned int cpu;
 	size_t done = 0;
@@ -559,24 +582,33 @@ static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
 		/* Loss reports first, then the merged records. */
 		for_each_possible_cpu(cpu) {
 			r = kpt_rings[cpu];
-			while ((ret = kpt_ring_report_lost(r, to, done,
-							   len - done)) > 0)
+			while (left) {
+				ret = kpt_ring_report_lost(r, to, done,
+							   len - done);
+				if (ret < 0)
+					return done ? done : ret;
+				if (!ret)
+					break;
 				done += ret;
-			if (ret < 0)
-				return done ? done : ret;
+				left--;
+			}
 		}
-		ret = kpt_rings_merge(to, done, len - done);
+		if (!left)
+			return done;
+		ret = kpt_rings_merge(to, done, len - done, left);
 		if (ret < 0)
 			return done ? done : ret;
 		return done + ret;
 	}
 	if (WARN_ON_ONCE(!to->kbuf))
 		return -EINVAL;
-	while (done < len) {
-		ret = kpt_rings_next(to->kbuf + done, len - done);
+	while (done < len && left) {
+		nr = left;
+		ret = kpt_rings_next(to->kbuf + done, len - done, &nr);
 		if (ret <= 0)
 			return done ? done : ret;
 		done += ret;
+		left -= nr;
 	}
 	return done;
 }
@@ -606,15 +638,18 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
  * kpt_rings_read() - take the next records, waiting for some if @block
  * @buf: where to copy them
  * @len: room in @buf
+ * @max_nr: how many records to take at most (loss reports count too);
+ *	    the others stay in the rings
  * @block: sleep (interruptibly) until records are pending
  *
  * Returns the number of bytes copied, whole records only, 0 when none is
  * pending and !@block, -EINVAL when the next record does not fit in @len,
  * -ERESTARTSYS on a signal.
  */
-ssize_t kpt_rings_read(void *buf, size_t len, bool block)
+ssize_t kpt_rings_read(void *buf, size_t len, unsigned long max_nr,
+		       bool block)
 {
-	const struct kpt_dest to = { .kbuf = buf };
+	const struct kpt_dest to = { .kbuf = buf, .max_nr = max_nr };
 
 	return kpt_rings_read_to(&to, len, block);
 }
@@ -631,7 +666,7 @@ ssize_t kpt_rings_read(void *buf, size_t len, bool block)
  */
 ssize_t kpt_rings_read_user(char __user *ubuf, size_t len, bool block)
 {
-	const struct kpt_dest to = { .ubuf = ubuf };
+	const struct kpt_dest to = { .ubuf = ubuf, .max_nr = ULONG_MAX };
 
 	return kpt_rings_read_to(&to, len, block);
 }
@@ -698,20 +733,28 @@ __poll_t kpt_rings_poll(struct file *file, poll_table *wait)
 	return kpt_rings_ready_or_arm(KPT_WAKE_ANY) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
+/*
+ * The counters of @cpu's ring, while writers and readers run: `read',
+ * then the losses, then committed, so that what was read or overwritten
+ * is always within committed (see "Counting" above).
+ */
 void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st)
 {
 	struct kpt_ring *r = kpt_rings[cpu];
-	u64 committed = local_read(&r->committed), lost = 0;
+	u64 committed, lost = 0;
 	int i;
 
+	st->read = READ_ONCE(r->read);
+	smp_rmb();	/* pairs with the reader's cmpxchg() of tail */
 	for (i = 0; i < KPT_LOST_NR; i++) {
 		st->lost[i] = local_read(&r->lost[i]);
 		lost += st->lost[i];
 	}
+	smp_rmb();	/* pairs with the overwriting writer's cmpxchg() */
+	committed = local_read(&r->committed);
 	st->recorded = committed - st->lost[KPT_LOST_OVERWRITTEN];
 	/* every hit was committed or lost; an overwritten one is both */
 	st->hits = st->recorded + lost;
-	st->read = READ_ONCE(r->read);
 }
 
 /**

@@ -11,6 +11,8 @@
 #   default ring: bufsize_kb in sysfs (KiB), 8192 halved while the rings
 #   of all possible CPUs would take more than 1/32 of RAM, down to 1024;
 # - empty: an O_NONBLOCK read fails with EAGAIN, poll(500 ms) times out;
+#   read(fd, buf, 0) on a blocking descriptor returns 0 at once, empty or
+#   with a record pending, and takes nothing;
 # - a blocking read started before 3 calls stays blocked, then returns the
 #   3 entries (args 0x1..0x3, 0x1111..0x5555, 1..4 frames);
 # - a poll started before a call returns POLLIN; poll on a pending record
@@ -56,6 +58,7 @@ assert_ge "max_record" "$maxrec" $((64 + 8 * (6 + 4)))
 
 assert_eq "non-blocking read when empty" "$("$KPT_READ" nonblock)" "nonblock EAGAIN"
 assert_eq "poll when empty" "$("$KPT_READ" poll 500)" "poll timeout"
+assert_eq "0-byte read when empty" "$("$KPT_READ" zero)" "zero read=0"
 
 # A blocking read waits for the events.
 kpt_bg "$KPT_READ" -v -t 60 read 3 > "$KPT_TMP/read"
@@ -84,6 +87,7 @@ kpt_call 1
 wait "$poller"
 assert_match "poll woken by a record" "$(cat "$KPT_TMP/poll")" '^poll POLLIN'
 assert_match "poll with a record pending" "$("$KPT_READ" poll 0)" '^poll POLLIN'
+assert_eq "0-byte read with a record pending" "$("$KPT_READ" zero)" "zero read=0"
 
 # A buffer too small for the next record: EINVAL, and nothing is lost.
 out=$("$KPT_READ" small)

@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: stack addresses read from /dev/kptrace are zeroed and
-#   flagged KPT_F_ADDR_HIDDEN for a reader without CAP_SYSLOG, and for
-#   every reader when kptr_restrict=2; root sees them otherwise
-# requires: root, debugfs, kptrace.ko, kpt_test.ko,
+# description: kernel addresses read from /dev/kptrace (stack frames, and
+#   64-bit values in the kernel half that are not error codes) are zeroed
+#   and flagged KPT_F_ADDR_HIDDEN for a reader without CAP_SYSLOG, and for
+#   every reader when kptr_restrict=2; root sees them otherwise; the bytes
+#   after a record's last string are zero for every reader
+# requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_spec,
 #   hazard_modules/kpt_hazard_caps, /proc/sys/kernel/kptr_restrict
 #
 # name=kpt_test_func stack=8, 10 calls before each read
@@ -11,13 +13,32 @@
 # - kptr_restrict=1, root: 10 entries with stacks, none hidden, frames set;
 # - kptr_restrict=1, root without CAP_SYSLOG: 10 hidden, every frame zero;
 # - kptr_restrict=2, root: 10 hidden, every frame zero.
+#
+# Then, loaded idle with stack=4 and two probes:
+#   p:kaddr kpt_test_strs k=$arg1:x64 sp=%sp ip=%ip:symbol st=$stack
+#           k32=$arg1:x32 n=$arg3:s64 ks=+0($arg1):string us=+0($arg2):ustring
+#   r:kret kpt_test_kptr rv=$retval:x64 c=$comm
+# one write of "abc", its NUL and 63 'x' to kpt_test/strs (so the string
+# read takes non-zero bytes in past the NUL), and kpt_test/kptr's calls
+# returning current and ERR_PTR(-ENOENT), read by the same three readers:
+# - root: k, sp, ip, st and the frames are not zero, k32 is k's low half,
+#   the first kret has ret = rv = a kernel pointer; no KPT_F_ADDR_HIDDEN;
+# - hidden (nosyslog, kptr_restrict=2): k, sp, ip, st, every frame, and
+#   the first kret's ret and rv are 0, both records flagged; k32 (32 bits)
+#   and n=0x43 pass unchanged;
+# - everyone: the second kret has ret = rv = -2, unflagged; ks is 30
+#   bytes, us 3, the 7 bytes after us are 0, and no record has a padding
+#   byte that is not 0.
 # kptr_restrict is put back.
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"
+. "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
 kpt_setup
 require_haz_caps
+require_kpt_spec
 kpt_test_load
+[ -e "$KPT_TEST_DIR/kptr" ] || skip "kpt_test.ko has no kptr file (rebuild it)"
 KR=/proc/sys/kernel/kptr_restrict
 [ -w "$KR" ] || skip "no writable $KR"
 saved=$(cat "$KR")
@@ -48,5 +69,79 @@ check visible root
 check hidden nosyslog
 echo 2 > "$KR" || fail "cannot set kptr_restrict=2"
 check hidden root
+kpt_unload
+
+# Addresses in values, and the padding after strings.
+echo 1 > "$KR" || fail "cannot set kptr_restrict=1"
+kpt_load stack=4
+spec_add 'p:kaddr kpt_test_strs k=$arg1:x64 sp=%sp ip=%ip:symbol st=$stack k32=$arg1:x32 n=$arg3:s64 ks=+0($arg1):string us=+0($arg2):ustring'
+spec_add 'r:kret kpt_test_kptr rv=$retval:x64 c=$comm'
+assert_eq "kaddr id" "$(spec_field kaddr id)" 0
+assert_eq "kret id" "$(spec_field kret id)" 1
+
+# f NAME LINE: NAME=value of a "rec" line
+f()
+{
+	kpt_haz_field "$1" "$2"
+}
+
+# hidden_flag LINE: 1 if the record has KPT_F_ADDR_HIDDEN
+hidden_flag()
+{
+	echo $((($(f flags "$1") & 0x10) != 0))
+}
+
+check_values()
+{
+	want=$1
+	r=$("$KPT_SPEC" ustrx "$KPT_TEST_DIR/strs" abc)
+	assert_eq "write to strs" "$r" ok
+	echo 2 > "$KPT_TEST_DIR/kptr" || fail "cannot call kpt_test_kptr"
+	out=$("$KPT_HAZ_CAPS" -s 0:6,7 -s 1:1 "$2")
+	echo "$out" | sed "s/^/#   kptr_restrict=$(cat "$KR") /"
+	ent=$(echo "$out" | grep '^rec entry id=0 ')
+	ret1=$(echo "$out" | grep '^rec return id=1 ' | sed -n 1p)
+	ret2=$(echo "$out" | grep '^rec return id=1 ' | sed -n 2p)
+	sum=$(echo "$out" | tail -n 1)
+	assert_eq "$2 kaddr entries" "$(echo "$out" | grep -c '^rec entry id=0 ')" 1
+	assert_eq "$2 kret returns" "$(echo "$out" | grep -c '^rec return id=1 ')" 2
+	# the same for every reader
+	assert_eq "$2 n" "$(f a5 "$ent")" 0x43
+	assert_eq "$2 ks length" "$(f s6 "$ent")" 30
+	assert_eq "$2 us length" "$(f s7 "$ent")" 3
+	assert_eq "$2 padding after us" "$(f pad "$ent")" 7
+	assert_eq "$2 padding bytes not zero" "$(f pad_nonzero "$sum")" 0
+	assert_ge "$2 padding bytes" "$(f pad_bytes "$sum")" 7
+	assert_eq "$2 error return" "$(f ret "$ret2")" 0xfffffffffffffffe
+	assert_eq "$2 error \$retval" "$(f a0 "$ret2")" 0xfffffffffffffffe
+	assert_eq "$2 error return flagged" "$(hidden_flag "$ret2")" 0
+	[ "$(f a4 "$ent")" != 0x0 ] || fail "$2: k32 is 0"
+	if [ "$want" = visible ]; then
+		for a in a0 a1 a2 a3; do
+			[ "$(f $a "$ent")" != 0x0 ] || fail "$2: kaddr $a is 0"
+		done
+		assert_eq "$2 k32 is k's low half" \
+			"$(printf '0x%x' $(($(f a0 "$ent") & 0xffffffff)))" \
+			"$(f a4 "$ent")"
+		assert_ge "$2 frames not zero" "$(f nonzero_frames "$ent")" 1
+		assert_eq "$2 kaddr flagged" "$(hidden_flag "$ent")" 0
+		[ "$(f ret "$ret1")" != 0x0 ] || fail "$2: kret ret is 0"
+		assert_eq "$2 kret \$retval" "$(f a0 "$ret1")" "$(f ret "$ret1")"
+		assert_eq "$2 kret flagged" "$(hidden_flag "$ret1")" 0
+	else
+		for a in a0 a1 a2 a3; do
+			assert_eq "$2 kaddr $a" "$(f $a "$ent")" 0x0
+		done
+		assert_eq "$2 frames not zero" "$(f nonzero_frames "$ent")" 0
+		assert_eq "$2 kaddr flagged" "$(hidden_flag "$ent")" 1
+		assert_eq "$2 kret ret" "$(f ret "$ret1")" 0x0
+		assert_eq "$2 kret \$retval" "$(f a0 "$ret1")" 0x0
+		assert_eq "$2 kret flagged" "$(hidden_flag "$ret1")" 1
+	fi
+}
+check_values visible root
+check_values hidden nosyslog
+echo 2 > "$KR" || fail "cannot set kptr_restrict=2"
+check_values hidden root
 echo "$saved" > "$KR"
-info "addresses hidden without CAP_SYSLOG and with kptr_restrict=2"
+spec_finish "addresses hidden without CAP_SYSLOG and with kptr_restrict=2; padding zero"

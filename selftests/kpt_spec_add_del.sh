@@ -20,6 +20,9 @@
 #  - one write of three lines whose 2nd is bad: EINVAL, the 1st stays
 #  - 4096 bytes in one write are taken, 4097 are E2BIG (nothing added)
 #  - ids are never reused; the ioctl path does all of the above the same
+#    (on a descriptor open for writing)
+#  - ioctl(KPT_IOC_PROBE) on a read-only descriptor fails with EBADF, as a
+#    write() on it does, and adds nothing; KPT_IOC_INFO still works there
 #  - probe="p:i1 ...;r:i2 ..." at insmod makes the same probes (same
 #    listing) as the same specs written later, and their events flow;
 #    a bad spec in probe= fails the load with EINVAL and one log line.
@@ -130,6 +133,17 @@ run_path()
 
 run_path write
 run_path ioctl
+
+# Adding probes is writing: not through a read-only descriptor.
+kpt_load stack=0
+check_eq "ioctl on a read-only fd" \
+	"$("$KPT_SPEC" ioctl-ro 'p:ro kpt_test_func')" errno=EBADF
+check_eq "probes after the read-only ioctl" "$(cat "$KPT_DIR/probes")" ""
+if [ -x "$KPT_READ" ]; then
+	check_match "KPT_IOC_INFO on a read-only fd" "$("$KPT_READ" info)" \
+		'^info magic=0x4b50 version=1 .* nr_probes=0 '
+fi
+kpt_unload
 
 # One write is at most 4096 bytes.
 kpt_load stack=0

@@ -13,6 +13,10 @@
 # cpu0.hits=4, every other CPU 0; after reading: read=4, pending=0; the
 # invariants hits = recorded + lost, lost = sum of lost.*, recorded = read +
 # pending hold throughout.
+# While a binary reader (helpers/kpt_read follow) keeps up with 400
+# bursts of 20 calls, stats read in a loop never shows a pending (total or
+# per CPU) of 10^18 or more (a negative one would be 2^63 or more);
+# afterwards the invariants hold and the reader got every recorded event.
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup
@@ -63,4 +67,39 @@ assert_eq "read after reading" "$(kpt_stat read)" 4
 assert_eq "pending after reading" "$(kpt_stat pending)" 0
 assert_eq "cpu0.read after reading" "$(kpt_stat cpu0.read)" 4
 assert_eq "cpu0.pending after reading" "$(kpt_stat cpu0.pending)" 0
+
+require_kpt_read
+kpt_bg "$KPT_READ" -t 120 follow > "$KPT_TMP/follow"
+reader=$KPT_BG
+sleep 0.5
+# bursts of calls the reader keeps up with: pending is often 0, where a
+# count of `read' newer than the one of committed would show below it
+kpt_bg sh -c "i=0; while [ \$i -lt 400 ]; do echo 20 > $KPT_TEST_DIR/call; i=\$((i + 1)); done"
+flood=$KPT_BG
+loops=0
+neg=0
+while kill -0 "$flood" 2>/dev/null; do
+	while read -r name val; do
+		case $name in
+		*pending)
+			# 19 digits is 10^18 or more: only a negative one
+			[ ${#val} -lt 19 ] && continue
+			neg=$((neg + 1))
+			info "stats while reading: $name $val"
+			;;
+		esac
+	done < "$KPT_DIR/stats"
+	loops=$((loops + 1))
+done
+wait "$flood" || fail "the calls failed"
+kill -TERM "$reader"
+wait "$reader" || fail "kpt_read follow failed"
+info "stats read $loops times during the calls; $(grep '^summary' "$KPT_TMP/follow")"
+assert_eq "negative pending seen" "$neg" 0
+assert_ge "stats reads during the calls" "$loops" 10
+kpt_stats_check
+assert_eq "pending after the calls" "$(kpt_stat pending)" 0
+assert_eq "events the reader got" \
+	"$(sed -n 's/^summary records=\([0-9]*\) .*/\1/p' "$KPT_TMP/follow")" \
+	$(($(kpt_stat recorded) - 4))
 info "stats names, values and invariants as in the contract"

@@ -12,7 +12,17 @@
 #   arg0=0x2) and keeps waiting;
 # - with O_NONBLOCK (helpers/kpt_read), an empty trace_pipe fails with
 #   EAGAIN and an empty trace returns 0 (EOF);
-# - afterwards pending=0, read=5.
+# - afterwards pending=0, read=5;
+# - read(fd, buf, 0) returns 0 at once from both files, events pending
+#   or not, and takes nothing;
+# - poll() on an empty trace_pipe times out (500 ms); one started before
+#   a call returns POLLIN; one with a record pending returns POLLIN at once;
+# - a reader takes records from the rings only as it returns their text:
+#   with 400 events pending, `dd bs=10 count=1` of trace_pipe returns 10
+#   bytes and leaves read=+1, pending=399; `head -n 1` prints the next
+#   event (arg0=0x2), read + pending still make every event recorded,
+#   at least one is still pending, and cat trace returns exactly the
+#   pending ones, the last arg0=0x190.
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup
@@ -75,4 +85,60 @@ fi
 assert_eq "pending" "$(kpt_stat pending)" 0
 assert_eq "read" "$(kpt_stat read)" 5
 assert_eq "hits" "$(kpt_stat hits)" 5
-info "trace consumes and ends, trace_pipe blocks and wakes"
+
+if [ -x "$KPT_READ" ]; then
+	# read(fd, buf, 0) is 0, not EAGAIN, and does not block or consume.
+	for f in trace_pipe trace; do
+		assert_eq "0-byte read of an empty $f" \
+			"$("$KPT_READ" -d "$KPT_DIR/$f" zero)" "zero read=0"
+	done
+	kpt_call 1
+	for f in trace_pipe trace; do
+		assert_eq "0-byte read of $f with an event pending" \
+			"$("$KPT_READ" -d "$KPT_DIR/$f" zero)" "zero read=0"
+	done
+	assert_eq "pending after the 0-byte reads" "$(kpt_stat pending)" 1
+	kpt_trace_read "$KPT_TMP/z"
+
+	# poll() on trace_pipe: POLLIN only with a record pending.
+	assert_eq "poll of an empty trace_pipe" \
+		"$("$KPT_READ" -d "$KPT_DIR/trace_pipe" poll 500)" "poll timeout"
+	kpt_bg "$KPT_READ" -d "$KPT_DIR/trace_pipe" poll 30000 > "$KPT_TMP/poll"
+	poller=$KPT_BG
+	sleep 1
+	kill -0 "$poller" 2>/dev/null ||
+		fail "poll of trace_pipe returned with nothing recorded: $(cat "$KPT_TMP/poll")"
+	kpt_call 1
+	wait "$poller" || fail "kpt_read poll failed"
+	assert_match "poll woken by a record" "$(cat "$KPT_TMP/poll")" '^poll POLLIN '
+	assert_match "poll with a record pending" \
+		"$("$KPT_READ" -d "$KPT_DIR/trace_pipe" poll 0)" '^poll POLLIN '
+	kpt_trace_read "$KPT_TMP/p2"
+	assert_eq "lines after poll" "$(grep -c '' "$KPT_TMP/p2")" 1
+fi
+
+# A reader that stops early leaves what it did not return in the rings.
+kpt_call 400
+read0=$(kpt_stat read)
+recorded=$(kpt_stat recorded)
+dd if="$KPT_DIR/trace_pipe" of="$KPT_TMP/dd" bs=10 count=1 2>/dev/null ||
+	fail "dd of trace_pipe failed"
+assert_eq "bytes dd read" "$(wc -c < "$KPT_TMP/dd")" 10
+assert_eq "read after dd" "$(kpt_stat read)" $((read0 + 1))
+assert_eq "pending after dd" "$(kpt_stat pending)" 399
+kpt_stats_check
+head -n 1 "$KPT_DIR/trace_pipe" > "$KPT_TMP/head" ||
+	fail "head of trace_pipe failed"
+assert_match "head's line" "$(cat "$KPT_TMP/head")" \
+	"$KPT_RE_HEAD"'kpt_test_func: arg0=0x2$'
+pending=$(kpt_stat pending)
+info "head -n 1 took $(($(kpt_stat read) - read0 - 1)) events, $pending pending"
+assert_eq "read + pending after head" $(($(kpt_stat read) + pending)) "$recorded"
+assert_ge "pending after head" "$pending" 1
+kpt_stats_check
+kpt_trace_read "$KPT_TMP/rest"
+assert_eq "lines of the rest" "$(grep -c '' "$KPT_TMP/rest")" "$pending"
+assert_match "last line" "$(tail -n 1 "$KPT_TMP/rest")" \
+	"$KPT_RE_HEAD"'kpt_test_func: arg0=0x190$'
+assert_eq "pending at the end" "$(kpt_stat pending)" 0
+info "trace consumes and ends, trace_pipe blocks, wakes and polls; a reader takes only what it returns"

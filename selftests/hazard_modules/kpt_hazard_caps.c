@@ -3,7 +3,7 @@
  * kpt_hazard_caps: open /dev/kptrace with fewer privileges than root, for
  * selftests/kpt_hazard_perm_*.sh (the guest has no setpriv or capsh).
  *
- *   kpt_hazard_caps [-d DEV] MODE
+ *   kpt_hazard_caps [-d DEV] [-s ID:LIST]... MODE
  *
  * MODE says what is dropped before open(DEV, O_RDONLY | O_NONBLOCK):
  *   unpriv    uid/gid 65534, no supplementary groups (every capability
@@ -16,9 +16,19 @@
  *
  * Prints one line: "MODE errno=NAME" when open() fails, or, when it works,
  * "MODE open=ok records=R entries=E stack_entries=S hidden=H
- * nonzero_frames=Z" after reading every pending record (O_NONBLOCK until
- * EAGAIN): S entries carry a stack, H of them have KPT_F_ADDR_HIDDEN, and
- * Z stack slots over all entries are not zero. Exit 0 when it could do
+ * nonzero_frames=Z returns=X pad_bytes=P pad_nonzero=Q" after reading
+ * every pending record (O_NONBLOCK until EAGAIN): S entries carry a stack,
+ * H of them have KPT_F_ADDR_HIDDEN, and Z stack slots over all entries
+ * are not zero; X return records; P bytes of padding after the records'
+ * last string (or their fixed part), Q of them not zero.
+ *
+ * -s ID:LIST says which arguments of probe ID are strings (0-based
+ * indexes, comma-separated), so that the padding after them can be found,
+ * and prints one line per entry and return record before the summary:
+ *   rec entry id=I flags=0xF a0=0xV s1=LEN ... frames=N nonzero_frames=Z
+ *       pad=P pad_nonzero=Q
+ *   rec return id=I flags=0xF ret=0xV a0=0xV s1=LEN ... pad=P pad_nonzero=Q
+ * (aK a number in hex, sK a string's length). Exit 0 when it could do
  * that, 1 on an unexpected error (message on stderr), 2 on usage.
  */
 #define _GNU_SOURCE
@@ -45,6 +55,102 @@
 #endif
 
 #define BUF_SIZE	(1 << 20)
+#define MAX_STR_PROBES	8
+
+/* -s ID:LIST: the string arguments of probe ID, one bit per index */
+static struct {
+	unsigned int	id;
+	uint32_t	mask;
+} str_probes[MAX_STR_PROBES];
+static unsigned int nr_str_probes;
+
+static int parse_strs(const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	if (nr_str_probes == MAX_STR_PROBES)
+		return -1;
+	v = strtoul(arg, &end, 10);
+	if (end == arg || *end != ':')
+		return -1;
+	str_probes[nr_str_probes].id = v;
+	do {
+		arg = end + 1;
+		v = strtoul(arg, &end, 10);
+		if (end == arg || v >= 32 || (*end && *end != ','))
+			return -1;
+		str_probes[nr_str_probes].mask |= 1u << v;
+	} while (*end);
+	nr_str_probes++;
+	return 0;
+}
+
+static uint32_t str_mask(unsigned int id)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_str_probes; i++)
+		if (str_probes[i].id == id)
+			return str_probes[i].mask;
+	return 0;
+}
+
+/*
+ * The arguments of entry or return record @e (one "rec" line with -s),
+ * and its padding: the bytes after its last string. Returns the number of
+ * padding bytes that are not zero; *@pad gets how many there are.
+ */
+static unsigned int one_record(const struct kpt_event *e, uint64_t *pad)
+{
+	const struct kpt_ret *r = (const void *)e->data;
+	const unsigned char *b = (const void *)e;
+	uint32_t mask = str_mask(e->probe_id);
+	const __u64 *args = e->data;
+	unsigned int i, nz = 0;
+	size_t end;
+
+	if (e->type == KPT_EV_ENTRY) {
+		end = sizeof(*e) + 8 * (e->nr_args + e->nr_stack);
+		if (nr_str_probes)
+			printf("rec entry id=%u flags=0x%x", e->probe_id,
+			       e->flags);
+	} else {
+		args = e->data + KPT_RET_SLOTS;
+		end = sizeof(*e) + sizeof(*r) + 8 * e->nr_args;
+		if (nr_str_probes)
+			printf("rec return id=%u flags=0x%x ret=0x%llx",
+			       e->probe_id, e->flags,
+			       (unsigned long long)r->ret);
+	}
+	for (i = 0; i < e->nr_args && end <= e->size; i++) {
+		if (i < 32 && (mask & (1u << i))) {
+			end += KPT_STR_LEN(args[i]);
+			if (nr_str_probes)
+				printf(" s%u=%u", i, KPT_STR_LEN(args[i]));
+		} else if (nr_str_probes) {
+			printf(" a%u=0x%llx", i, (unsigned long long)args[i]);
+		}
+	}
+	if (e->type == KPT_EV_ENTRY && nr_str_probes) {
+		for (i = 0; i < e->nr_stack; i++)
+			nz += e->data[e->nr_args + i] != 0;
+		printf(" frames=%u nonzero_frames=%u", e->nr_stack, nz);
+		nz = 0;
+	}
+	if (end > e->size) {
+		fprintf(stderr, "kpt_hazard_caps: record %u bytes, its strings end at %zu\n",
+			e->size, end);
+		end = e->size;
+	}
+	for (i = end; i < e->size; i++)
+		nz += b[i] != 0;
+	*pad = e->size - end;
+	if (nr_str_probes)
+		printf(" pad=%llu pad_nonzero=%u\n", (unsigned long long)*pad,
+		       nz);
+	return nz;
+}
 
 static const char *errno_name(int err)
 {
@@ -100,6 +206,7 @@ static int drop_caps(const int *caps)
 static int read_all(int fd, const char *mode)
 {
 	uint64_t records = 0, entries = 0, stacked = 0, hidden = 0, nonzero = 0;
+	uint64_t returns = 0, pad_bytes = 0, pad_nonzero = 0, pad;
 	unsigned char *buf = malloc(BUF_SIZE);
 
 	if (!buf)
@@ -126,8 +233,14 @@ static int read_all(int fd, const char *mode)
 			}
 			off += e->size;
 			records++;
-			if (e->type != KPT_EV_ENTRY)
+			if (e->type != KPT_EV_ENTRY && e->type != KPT_EV_RETURN)
 				continue;
+			pad_nonzero += one_record(e, &pad);
+			pad_bytes += pad;
+			if (e->type == KPT_EV_RETURN) {
+				returns++;
+				continue;
+			}
 			entries++;
 			if (!e->nr_stack)
 				continue;
@@ -138,10 +251,12 @@ static int read_all(int fd, const char *mode)
 				nonzero += e->data[e->nr_args + i] != 0;
 		}
 	}
-	printf("%s open=ok records=%llu entries=%llu stack_entries=%llu hidden=%llu nonzero_frames=%llu\n",
+	printf("%s open=ok records=%llu entries=%llu stack_entries=%llu hidden=%llu nonzero_frames=%llu returns=%llu pad_bytes=%llu pad_nonzero=%llu\n",
 	       mode, (unsigned long long)records,
 	       (unsigned long long)entries, (unsigned long long)stacked,
-	       (unsigned long long)hidden, (unsigned long long)nonzero);
+	       (unsigned long long)hidden, (unsigned long long)nonzero,
+	       (unsigned long long)returns, (unsigned long long)pad_bytes,
+	       (unsigned long long)pad_nonzero);
 	free(buf);
 	return 0;
 }
@@ -153,13 +268,16 @@ int main(int argc, char **argv)
 	const char *dev = "/dev/kptrace", *mode;
 	int fd;
 
-	if (argc == 4 && !strcmp(argv[1], "-d")) {
-		dev = argv[2];
+	while (argc >= 4 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "-d"))
+			dev = argv[2];
+		else if (strcmp(argv[1], "-s") || parse_strs(argv[2]))
+			break;		/* usage */
 		argv += 2;
 		argc -= 2;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: kpt_hazard_caps [-d DEV] unpriv|nocap|nosyslog|root\n");
+		fprintf(stderr, "usage: kpt_hazard_caps [-d DEV] [-s ID:LIST]... unpriv|nocap|nosyslog|root\n");
 		return 2;
 	}
 	mode = argv[1];

@@ -11,6 +11,8 @@
  *   info         ioctl(KPT_IOC_INFO): "info magic=0x4b50 version=1 ..."
  *                (exit 1 if magic or version is not the one built in)
  *   nonblock     O_NONBLOCK read: "nonblock EAGAIN" or "nonblock read=N"
+ *   zero         read(fd, buf, 0) on a blocking descriptor (given up after
+ *                5 s): "zero read=0", or "zero ENAME" (EINTR: it blocked)
  *   poll MS      poll(POLLIN, MS): "poll POLLIN" or "poll timeout"
  *   pingpong N FILE [MS]  N rounds of: drain, have a child on another CPU
  *                write "1" to FILE (one probed call; MS ms later if given),
@@ -476,6 +478,24 @@ static int mode_nonblock(void)
 	return 0;
 }
 
+static int mode_zero(void)
+{
+	unsigned char buf[8];
+	int fd = open_dev(O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return 1;
+	setup_signals();
+	alarm(5);
+	n = read(fd, buf, 0);
+	if (n < 0)
+		printf("zero %s\n", errno_name(errno));
+	else
+		printf("zero read=%zd\n", n);
+	return 0;
+}
+
 static int mode_poll(int ms)
 {
 	struct pollfd p;
@@ -714,7 +734,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: kpt_read [-d DEV] [-t SEC] [-v] MODE [ARG]\n"
-		"modes: info | nonblock | poll MS | small | perm | nocap |\n"
+		"modes: info | nonblock | zero | poll MS | small | perm | nocap |\n"
 		"       read N | follow | drain | fault | now |\n"
 		"       pingpong N FILE [MS]\n");
 	exit(2);
@@ -751,6 +771,8 @@ int main(int argc, char **argv)
 		return mode_now();
 	if (!strcmp(mode, "nonblock"))
 		return mode_nonblock();
+	if (!strcmp(mode, "zero"))
+		return mode_zero();
 	if (!strcmp(mode, "poll") && optind + 1 < argc)
 		return mode_poll(atoi(argv[optind + 1]));
 	if (!strcmp(mode, "small"))

@@ -7,12 +7,18 @@
  *
  *   write TEXT         one write() of TEXT to /dev/kptrace:
  *                      "ok" or "errno=ENAME"
- *   ioctl TEXT         ioctl(KPT_IOC_PROBE) with TEXT: "ok" or "errno=ENAME"
+ *   ioctl TEXT         ioctl(KPT_IOC_PROBE) with TEXT on a descriptor open
+ *                      for writing (as a write() needs): "ok" or
+ *                      "errno=ENAME"
+ *   ioctl-ro TEXT      the same on a read-only descriptor
  *   pad N TEXT         one write() of exactly N bytes: TEXT, a newline,
  *                      then a "#" comment line filling up to N
  *   ustr FILE TEXT     one write() to FILE of TEXT with its NUL (so that
  *                      the kernel sees a NUL-terminated user string):
  *                      "ok" or "errno=ENAME"
+ *   ustrx FILE TEXT    the same, with 63 'x' after the NUL in the same
+ *                      write(): the bytes a string read may take in past
+ *                      the NUL are not zero
  *   dump [STRARGS]     reads every pending record (O_NONBLOCK, until
  *                      EAGAIN) and prints one line per record:
  *                        entry id=I comm=C nargs=N ARG...
@@ -107,10 +113,10 @@ static int do_write(const char *path, const char *buf, size_t len)
 	return result(ret, len);
 }
 
-static int do_ioctl(const char *text)
+static int do_ioctl(const char *text, int flags)
 {
 	struct kpt_probe_cmd cmd;
-	int fd = open_or_die(dev, O_RDONLY);
+	int fd = open_or_die(dev, flags);
 	long ret;
 	int err;
 
@@ -143,6 +149,19 @@ static int do_pad(size_t n, const char *text)
 	memset(buf + len + 2, 'x', n - len - 3);
 	buf[n - 1] = '\n';
 	return do_write(dev, buf, n);
+}
+
+/* TEXT, its NUL, then 63 'x': one write() to @path. */
+static int do_ustrx(const char *path, const char *text)
+{
+	size_t len = strlen(text) + 1;
+	char *buf = malloc(len + 63);
+
+	if (!buf)
+		return 1;
+	memcpy(buf, text, len);
+	memset(buf + len, 'x', 63);
+	return do_write(path, buf, len + 63);
 }
 
 static int is_str_arg(const char *list, unsigned int i)
@@ -261,8 +280,9 @@ static int do_dump(const char *strs)
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: kpt_spec write TEXT | ioctl TEXT | pad N TEXT |\n"
-		"       ustr FILE TEXT | dump [STRARGS]\n");
+		"usage: kpt_spec write TEXT | ioctl TEXT | ioctl-ro TEXT |\n"
+		"       pad N TEXT | ustr FILE TEXT | ustrx FILE TEXT |\n"
+		"       dump [STRARGS]\n");
 	return 2;
 }
 
@@ -272,11 +292,15 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "write"))
 		return do_write(dev, argv[2], strlen(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "ioctl"))
-		return do_ioctl(argv[2]);
+		return do_ioctl(argv[2], O_WRONLY);
+	if (argc == 3 && !strcmp(argv[1], "ioctl-ro"))
+		return do_ioctl(argv[2], O_RDONLY);
 	if (argc == 4 && !strcmp(argv[1], "pad"))
 		return do_pad(strtoul(argv[2], NULL, 0), argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "ustr"))
 		return do_write(argv[2], argv[3], strlen(argv[3]) + 1);
+	if (argc == 4 && !strcmp(argv[1], "ustrx"))
+		return do_ustrx(argv[2], argv[3]);
 	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "dump"))
 		return do_dump(argc == 3 ? argv[2] : "");
 	return usage();

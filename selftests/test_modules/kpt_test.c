@@ -313,6 +313,8 @@ static void kpt_test_spec_files(struct dentry *dir)
 	debugfs_create_file("dup", 0200, dir, NULL, &kpt_test_dup_fops);
 }
 
+static void kpt_test_kptr_files(struct dentry *dir);
+
 static int __init kpt_test_init(void)
 {
 	kpt_test_dir = debugfs_create_dir("kpt_test", NULL);
@@ -328,6 +330,7 @@ static int __init kpt_test_init(void)
 	debugfs_create_file("sleep", 0200, kpt_test_dir, NULL,
 			    &kpt_test_sleep_fops);
 	kpt_test_spec_files(kpt_test_dir);
+	kpt_test_kptr_files(kpt_test_dir);
 	return 0;
 }
 
@@ -341,3 +344,38 @@ module_exit(kpt_test_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("kptrace selftest target: known calls of kpt_test_func()");
+
+/*
+ * A function that returns a kernel pointer, for kpt_hazard_perm_addrs
+ * (what a reader who may not see kernel addresses gets of a return value):
+ *
+ *   /sys/kernel/debug/kpt_test/kptr   write N: N calls of kpt_test_kptr(i),
+ *       i = 1..N, which returns current (a pointer into the kernel's
+ *       direct map) for an odd i and ERR_PTR(-ENOENT) for an even one
+ */
+static noinline __noclone void *kpt_test_kptr(unsigned long i)
+{
+	barrier();
+	return i & 1 ? (void *)current : ERR_PTR(-ENOENT);
+}
+
+static ssize_t kpt_test_kptr_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	unsigned long n, i;
+	int ret;
+
+	ret = kpt_test_parse(ubuf, count, KPT_TEST_MAX_CALLS, &n);
+	if (ret)
+		return ret;
+	for (i = 1; i <= n; i++)
+		kpt_test_kptr(i);
+	return count;
+}
+
+KPT_TEST_WRITE_FOPS(kptr);
+
+static void kpt_test_kptr_files(struct dentry *dir)
+{
+	debugfs_create_file("kptr", 0200, dir, NULL, &kpt_test_kptr_fops);
+}
