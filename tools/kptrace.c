@@ -849,7 +849,8 @@ int main(int argc, char **argv)
 				   &saved_probes);
 	if (!saved_probes)
 		btf = kbtf__new(path_from_env("KPTRACE_BTF_DIR", BTF_DIR));
-	probes = probes__load(probes_path, btf, env.quiet);
+	/* a live module's listing grows: read again for ids it lacks */
+	probes = probes__load(probes_path, btf, env.quiet, src.device);
 	if (!probes) {
 		fputs("kptrace: out of memory\n", stderr);
 		goto cleanup;
