@@ -19,6 +19,9 @@
  * and C-escaped (\" \\ \xNN), "..." after the quote when truncated,
  * (fault) when unreadable: the text of the module's own trace file. Without
  * the probes listing, "probe<id>" and arg<i>=0x<slot>, as the module does.
+ * Probe labels and argument names come from a listing that may be a
+ * crafted FILE.probes: a byte that is not printable ASCII is shown as \xNN
+ * (a backslash as \\), so no escape sequence reaches a terminal.
  *
  * The JSON format is one object per line, see print_json_*() below.
  */
@@ -104,6 +107,21 @@ static void print_comm_text(FILE *f, const char *comm)
 
 		/* keep one event per line */
 		putc_unlocked(c < 0x20 || c == 0x7f ? '?' : c, f);
+	}
+}
+
+/* A name from a probes listing, in text: printable ASCII or \xNN. */
+static void print_text_name(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '\\')
+			fputs("\\\\", f);
+		else if (c > 0x20 && c < 0x7f)
+			putc_unlocked(c, f);
+		else
+			fprintf(f, "\\x%02x", c);
 	}
 }
 
@@ -301,7 +319,9 @@ static void print_text_args(const struct event_fmt *fmt,
 	for (i = 0; i < e->nr_args; i++) {
 		if (!arg_desc(p, i, &arg))
 			continue;
-		fprintf(f, " %s=", arg.name);
+		putc_unlocked(' ', f);
+		print_text_name(f, arg.name);
+		putc_unlocked('=', f);
 		v = arg_extend(slots[i], arg.type);
 		if (kpt_type_is_string(arg.type))
 			print_text_str(f, e, slots[i]);
@@ -369,10 +389,11 @@ static void print_text_head(const struct event_fmt *fmt,
 	FILE *f = fmt->out;
 
 	print_comm_text(f, e->comm);
-	fprintf(f, "-%u [%03u] %llu.%06llu: %s:", e->tid, e->cpu,
+	fprintf(f, "-%u [%03u] %llu.%06llu: ", e->tid, e->cpu,
 		(unsigned long long)(e->ts_ns / 1000000000ULL),
-		(unsigned long long)(e->ts_ns % 1000000000ULL / 1000),
-		probes__name(fmt->probes, e->probe_id));
+		(unsigned long long)(e->ts_ns % 1000000000ULL / 1000));
+	print_text_name(f, probes__name(fmt->probes, e->probe_id));
+	putc_unlocked(':', f);
 }
 
 static void print_text_frame(const struct event_fmt *fmt,

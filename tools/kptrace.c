@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <uapi/kptrace.h>
@@ -38,6 +39,9 @@
 
 #define EXIT_USAGE	2
 
+/* After a stop signal or -d, how long the reader drains the rings. */
+#define DRAIN_SECONDS	2
+
 static struct env {
 	unsigned long long count;	/* -n: events to print, 0: all */
 	unsigned int duration;		/* -d: seconds, 0: until stopped */
@@ -57,6 +61,18 @@ static struct env {
 /* set by the signal handler: volatile sig_atomic_t is what C allows there */
 static volatile sig_atomic_t exiting;
 
+/* SIGINT, SIGTERM, SIGALRM: held except while the reader waits in read() */
+static sigset_t stop_signals;
+
+/* How the last records were taken from the device after a stop. */
+static enum drain_state {
+	DRAIN_OFF,	/* no stop signal (yet), or a replayed file */
+	DRAIN_ON,	/* non-blocking reads of what the rings hold */
+	DRAIN_EMPTY,	/* until they were empty: nothing was left */
+	DRAIN_TIMEOUT,	/* cut after DRAIN_SECONDS, records still coming */
+	DRAIN_SIGNAL,	/* cut by a second SIGINT or SIGTERM */
+} drain;
+
 /* What the records said, for the summary. */
 static struct counts {
 	unsigned long long entries;
@@ -67,6 +83,7 @@ static struct counts {
 	unsigned long long bad;		/* bad records met */
 	unsigned long long dropped;	/* bytes dropped with them */
 	unsigned long long saved;	/* bytes written by -w */
+	unsigned long long past_count;	/* read from the device after -n */
 } counts;
 
 /* Where records come from and go to, and what a buffer of them needs. */
@@ -115,8 +132,11 @@ static const char usage_text[] =
 "\n"
 "At exit, a summary and the per-probe counters of probe_stats (calls,\n"
 "recorded, filtered, lost by cause, misses, string faults) go to stderr.\n"
-"Stops on Ctrl-C (SIGINT) or SIGTERM. Opening /dev/kptrace needs root\n"
-"(CAP_PERFMON or CAP_SYS_ADMIN); -r needs neither root nor the module.\n"
+"Stops on Ctrl-C (SIGINT) or SIGTERM, and at the end of -d: it then takes\n"
+"no new events, but first prints every one the module holds (for at most\n"
+"2 s; a second Ctrl-C cuts that short). The summary counts what it\n"
+"printed, filtered out, lost, and left unread. Opening /dev/kptrace needs\n"
+"root (CAP_PERFMON or CAP_SYS_ADMIN); -r needs neither root nor the module.\n"
 "\n"
 "PROBES AT RUN TIME:\n"
 "  probe add SPEC...      add probes, in the language of ftrace's\n"
@@ -321,6 +341,10 @@ static int signals__setup(void)
 {
 	struct sigaction sa;
 
+	sigemptyset(&stop_signals);
+	sigaddset(&stop_signals, SIGINT);
+	sigaddset(&stop_signals, SIGTERM);
+	sigaddset(&stop_signals, SIGALRM);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = sig_handler;
 	sigemptyset(&sa.sa_mask);
@@ -332,6 +356,16 @@ static int signals__setup(void)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * While records are handled, printed or saved, the stop signals are held:
+ * a write() to a full pipe that a signal cut short (EINTR) would lose the
+ * output stdio holds. They are let in only while the reader waits.
+ */
+static void signals__hold(bool hold)
+{
+	sigprocmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &stop_signals, NULL);
 }
 
 static int device__open(struct source *src, struct kpt_info *info)
@@ -590,26 +624,133 @@ static void report_bad(const struct source *src, size_t at, size_t len,
 }
 
 /*
- * Reads, checks and handles records until the end of a replayed file,
- * -n, -d or a signal. Returns 0, or -1 on an error or bad data.
+ * read() from @src, the stop signals let in for the wait when @wait: a
+ * signal then ends the read with EINTR, unless it came after the test of
+ * exiting below (then the handler's alarm(1) does, a second later).
+ */
+static ssize_t source__read(const struct source *src, char *buf, size_t len,
+			    bool wait)
+{
+	ssize_t n = -1;
+	int err = EINTR;
+
+	if (!wait)
+		return read(src->fd, buf, len);
+	signals__hold(false);
+	if (!exiting) {
+		n = read(src->fd, buf, len);
+		err = errno;
+	}
+	signals__hold(true);
+	errno = err;
+	return n;
+}
+
+/*
+ * A stop: take no new events, but what the rings hold now. Reads no longer
+ * wait (O_NONBLOCK), so the drain ends at the first EAGAIN, or at @end.
+ */
+static int drain__start(const struct source *src, struct timespec *end)
+{
+	int flags;
+
+	alarm(0);	/* the read it would break waits no more */
+	flags = fcntl(src->fd, F_GETFL);
+	if (flags < 0 || fcntl(src->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+		fprintf(stderr, "kptrace: cannot drain %s: fcntl(O_NONBLOCK): %s\n",
+			src->path, strerror(errno));
+		return -1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, end);
+	end->tv_sec += DRAIN_SECONDS;
+	drain = DRAIN_ON;
+	return 0;
+}
+
+/* Whether the drain must stop before it found the rings empty. */
+static bool drain__cut(const struct timespec *end)
+{
+	struct timespec now;
+	sigset_t pending;
+
+	/* held since the drain began: a second Ctrl-C waits here */
+	if (!sigpending(&pending) && (sigismember(&pending, SIGINT) ||
+				      sigismember(&pending, SIGTERM))) {
+		drain = DRAIN_SIGNAL;
+		return true;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > end->tv_sec ||
+	    (now.tv_sec == end->tv_sec && now.tv_nsec >= end->tv_nsec)) {
+		drain = DRAIN_TIMEOUT;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The records of a device read that -n left unhandled: the module counts
+ * them as read, so the summary counts them as left unread; the losses
+ * they report are counted as lost.
+ */
+static void records__count_rest(const char *buf, size_t len)
+{
+	const char *why;
+	size_t off = 0;
+
+	while (off < len) {
+		const struct kpt_event *e = (const void *)(buf + off);
+		const struct kpt_lost *l = (const void *)e->data;
+
+		if (event__check(e, len - off, &why) != EVENT_OK)
+			break;
+		if (e->type == KPT_EV_LOST)
+			counts.lost[l->cause < KPT_LOST_NR ? l->cause :
+				    KPT_LOST_NR] += l->count;
+		else
+			counts.past_count++;
+		off += e->size;
+	}
+}
+
+/*
+ * Reads, checks and handles records until the end of a replayed file, or
+ * -n, or a stop (a signal, or the end of -d). A stop drains the device:
+ * what it holds is read and handled, without waiting for more. Returns 0,
+ * or -1 on an error or bad data.
  */
 static int records__pump(struct source *src, struct sink *sink, char *buf,
 			 size_t buf_size)
 {
 	size_t have = 0;	/* bytes of a cut record, kept from last read */
+	struct timespec drain_end;
 	bool done = false;
 	int ret = 0;
 
-	while (!exiting && !done) {
+	signals__hold(true);
+	while (!done) {
 		const char *why = NULL;
 		size_t used, kept;
 		ssize_t n;
 		bool bad;
 
-		n = read(src->fd, buf + have, buf_size - have);
+		if (exiting && !src->device)
+			break;		/* a file has nothing to drain */
+		if (exiting && drain == DRAIN_OFF &&
+		    drain__start(src, &drain_end))
+			return -1;
+		if (drain == DRAIN_ON && drain__cut(&drain_end))
+			break;
+
+		n = source__read(src, buf + have, buf_size - have,
+				 drain == DRAIN_OFF);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
+			if (errno == EAGAIN && drain == DRAIN_ON) {
+				drain = DRAIN_EMPTY;
+				break;
+			}
 			if (errno == EINVAL && src->device)
 				fprintf(stderr,
 					"kptrace: read of %s failed: its next record is larger than the %zu-byte buffer\n",
@@ -658,6 +799,8 @@ static int records__pump(struct source *src, struct sink *sink, char *buf,
 			continue;
 		}
 		if (src->device) {
+			if (done)
+				records__count_rest(buf + used, have - used);
 			have = 0;
 			/* a batch at a time, so pipes see events promptly */
 			if (sink->fd < 0)
@@ -671,16 +814,19 @@ static int records__pump(struct source *src, struct sink *sink, char *buf,
 	return ret;
 }
 
-static int stats__show(FILE *f, bool for_summary)
+static const char *stats__path(void)
 {
-	const char *path = path_from_env("KPTRACE_STATS", STATS_PATH);
+	return path_from_env("KPTRACE_STATS", STATS_PATH);
+}
+
+static int stats__show(FILE *f)
+{
+	const char *path = stats__path();
 	struct stats stats;
 	int err;
 
 	err = stats__read(path, &stats);
 	if (err) {
-		if (for_summary)
-			return err;
 		if (err == -ENOENT)
 			fprintf(stderr,
 				"kptrace: %s not found: is the kptrace module loaded and debugfs mounted? (mount -t debugfs none /sys/kernel/debug)\n",
@@ -693,21 +839,71 @@ static int stats__show(FILE *f, bool for_summary)
 				strerror(-err));
 		return err;
 	}
-	if (for_summary)
-		fprintf(f, "; module: hits %llu recorded %llu lost %llu missed %llu",
-			(unsigned long long)stats.hits,
-			(unsigned long long)stats.recorded,
-			(unsigned long long)stats.lost,
-			(unsigned long long)stats.missed);
-	else
-		stats__print(f, &stats);
+	stats__print(f, &stats);
 	stats__free(&stats);
 	return 0;
 }
 
-static void summary__print(const struct source *src, const struct sink *sink)
+/*
+ * The module's counters when the reader began (@start) and ended (@end),
+ * either NULL when debugfs could not be read: what the summary needs.
+ */
+struct books {
+	const struct stats *start;
+	const struct stats *end;
+};
+
+/* Records the module still holds, and those -n left in the last read. */
+static unsigned long long books__unread(const struct books *b)
 {
-	unsigned long long lost = 0;
+	return (b->end ? b->end->pending : 0) + counts.past_count;
+}
+
+/*
+ * Every record the module gave this reader was printed (or saved), filtered
+ * out, or dropped past -n; the module counts them all in `read'. A
+ * difference means that another reader (a cat of the trace file) took some.
+ */
+static void books__check(const struct books *b)
+{
+	unsigned long long taken, read;
+
+	if (!b->start || !b->end || counts.bad)
+		return;
+	taken = counts.entries + counts.returns + counts.filtered +
+		counts.unknown + counts.past_count;
+	read = b->end->read - b->start->read;
+	if (taken != read)
+		fprintf(stderr,
+			"kptrace: the module gave %llu records to its readers while this one ran, and this one took %llu: another reader (of the trace file?) took the difference\n",
+			read, taken);
+}
+
+/* What a drain cut short left behind. */
+static void drain__report(const struct books *b)
+{
+	char left[64] = "some records";
+
+	if (drain != DRAIN_TIMEOUT && drain != DRAIN_SIGNAL)
+		return;
+	if (b->end)
+		snprintf(left, sizeof(left), "%llu record%s",
+			 (unsigned long long)b->end->pending,
+			 b->end->pending == 1 ? "" : "s");
+	if (drain == DRAIN_TIMEOUT)
+		fprintf(stderr,
+			"kptrace: stopped draining after %d s, events still coming: %s left unread\n",
+			DRAIN_SECONDS, left);
+	else
+		fprintf(stderr,
+			"kptrace: a second signal stopped the drain: %s left unread\n",
+			left);
+}
+
+static void summary__print(const struct source *src, const struct sink *sink,
+			   const struct books *b)
+{
+	unsigned long long lost = 0, unread;
 	const char *sep = " (";
 	unsigned int cause;
 
@@ -728,6 +924,12 @@ static void summary__print(const struct source *src, const struct sink *sink)
 	}
 	if (lost)
 		fputc(')', stderr);
+	unread = books__unread(b);
+	if (src->device && unread) {
+		fprintf(stderr, ", %llu left unread", unread);
+		if (counts.past_count)
+			fprintf(stderr, " (%llu past -n)", counts.past_count);
+	}
 	if (sink->fd >= 0)
 		fprintf(stderr, ", %llu bytes saved to %s", counts.saved,
 			sink->path);
@@ -738,8 +940,12 @@ static void summary__print(const struct source *src, const struct sink *sink)
 		fprintf(stderr, ", %llu bad record%s (%llu bytes dropped)",
 			counts.bad, counts.bad == 1 ? "" : "s",
 			counts.dropped);
-	if (src->device)
-		stats__show(stderr, true);
+	if (b->end)
+		fprintf(stderr, "; module: hits %llu recorded %llu lost %llu missed %llu",
+			(unsigned long long)b->end->hits,
+			(unsigned long long)b->end->recorded,
+			(unsigned long long)b->end->lost,
+			(unsigned long long)b->end->missed);
 	fputc('\n', stderr);
 }
 
@@ -800,6 +1006,9 @@ int main(int argc, char **argv)
 	static char out_buf[OUT_BUF_SIZE];
 	const char *kallsyms, *probes_path;
 	char path_buf[4096];
+	struct books books = { NULL, NULL };
+	FILE *stats_file = NULL, *pstats_file = NULL;
+	struct stats start, end = { 0 };
 	struct kpt_info info;
 	bool saved_probes;
 	char *buf = NULL;
@@ -813,7 +1022,7 @@ int main(int argc, char **argv)
 		return err;
 
 	if (env.stats && !env.trace_opts) {
-		if (stats__show(stdout, false))
+		if (stats__show(stdout))
 			return 1;
 		pstats__print(path_from_env("KPTRACE_PROBE_STATS",
 					    PROBE_STATS_PATH), stdout, "\n");
@@ -842,6 +1051,21 @@ int main(int argc, char **argv)
 			goto cleanup;
 		if (info.max_record > buf_size)
 			buf_size = info.max_record;
+		/*
+		 * The books before the first read, for the summary. The
+		 * files stay open, so that reading them after the last read
+		 * needs no open(): with a probe on do_sys_openat2, that would
+		 * be an event, recorded after the drain and left unread.
+		 */
+		stats_file = fopen(stats__path(), "re");
+		if (stats_file && !stats__read_from(stats_file, &start)) {
+			stats__free(&start);	/* the totals are enough */
+			books.start = &start;
+		}
+		if (!env.quiet)
+			pstats_file = fopen(path_from_env("KPTRACE_PROBE_STATS",
+							  PROBE_STATS_PATH),
+					    "re");
 	}
 
 	/* BTF names legacy probes, unless a saved listing already does */
@@ -849,7 +1073,8 @@ int main(int argc, char **argv)
 				   &saved_probes);
 	if (!saved_probes)
 		btf = kbtf__new(path_from_env("KPTRACE_BTF_DIR", BTF_DIR));
-	probes = probes__load(probes_path, btf, env.quiet);
+	/* a live module's listing grows: read again for ids it lacks */
+	probes = probes__load(probes_path, btf, env.quiet, src.device);
 	if (!probes) {
 		fputs("kptrace: out of memory\n", stderr);
 		goto cleanup;
@@ -896,6 +1121,9 @@ int main(int argc, char **argv)
 
 	err = records__pump(&src, &sink, buf, buf_size) ? 1 : 0;
 	alarm(0);
+	if (stats_file && !stats__read_from(stats_file, &end))
+		books.end = &end;
+	drain__report(&books);
 
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "kptrace: cannot write the standard output: %s\n",
@@ -905,13 +1133,16 @@ int main(int argc, char **argv)
 	/* again: probes added while tracing, and deleted ones kept */
 	if (probes__save_for(&sink, probes))
 		err = 1;
-	if (!env.quiet)
-		summary__print(&src, &sink);
-	if (!env.quiet && src.device)
-		pstats__print(path_from_env("KPTRACE_PROBE_STATS",
-					    PROBE_STATS_PATH), stderr, "");
-	if (env.stats && src.device)
-		stats__show(stderr, false);
+	if (!env.quiet) {
+		summary__print(&src, &sink, &books);
+		books__check(&books);
+	}
+	if (pstats_file)
+		pstats__print_from(pstats_file, stderr, "");
+	if (env.stats && books.end)
+		stats__print(stderr, &end);
+	else if (env.stats && src.device)
+		stats__show(stderr);
 
 cleanup:
 	if (sink.fd > STDOUT_FILENO && close(sink.fd)) {
@@ -921,6 +1152,11 @@ cleanup:
 	}
 	if (src.fd > STDIN_FILENO)
 		close(src.fd);
+	if (stats_file)
+		fclose(stats_file);
+	if (pstats_file)
+		fclose(pstats_file);
+	stats__free(&end);
 	free(buf);
 	ksyms__free(ksyms);
 	probes__free(probes);

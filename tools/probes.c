@@ -11,6 +11,14 @@
  * spec's name. Ids are never reused while the module stays loaded, but
  * may be large and sparse: the table is sorted by id.
  *
+ * The listing of a live module is read again when a record names an id it
+ * lacks (a probe added since), once per such id: a miss is remembered as
+ * an entry that is not known. A saved listing (-r) is read once: a crafted
+ * trace full of ids it lacks costs a lookup each, never a re-read. Lines
+ * are appended and the table sorted once per read, so a listing's order
+ * costs nothing either. Names and labels are taken as they are: the text
+ * output escapes them (event.c).
+ *
  * Legacy probes (name=/address= module parameters) record arg0.. =
  * $arg1..:x64; at a function's entry, when BTF knows the function, they
  * are shown with the parameters' names and types instead. A saved
@@ -28,9 +36,11 @@ struct probes {
 	char *path;
 	struct kbtf *btf;
 	bool quiet;
+	bool reread;		/* a live listing: read again for new ids */
 	bool btf_said;		/* "no BTF" said once */
 	size_t nr, cap;
-	struct probe *tab;	/* sorted by id */
+	struct probe *tab;	/* sorted by id, but while probes__read() */
+	unsigned long gen;	/* of the last entry made: the later wins */
 };
 
 long probes__split_line(const char *line, size_t *spec_len,
@@ -275,14 +285,11 @@ static struct probe *probes__lookup(struct probes *probes, __u32 id)
 	return NULL;
 }
 
-/* The entry of @id, made (unknown) if there is none. */
-static struct probe *probes__get(struct probes *probes, __u32 id)
+/* Room for one more entry at the end of the table. */
+static struct probe *probes__grow(struct probes *probes)
 {
-	struct probe *p = probes__lookup(probes, id);
-	size_t at;
+	struct probe *p;
 
-	if (p)
-		return p;
 	if (probes->nr == probes->cap) {
 		size_t cap = probes->cap ? probes->cap * 2 : 64;
 
@@ -292,19 +299,69 @@ static struct probe *probes__get(struct probes *probes, __u32 id)
 		probes->tab = p;
 		probes->cap = cap;
 	}
-	for (at = probes->nr; at && probes->tab[at - 1].id > id; at--)
-		;
-	memmove(&probes->tab[at + 1], &probes->tab[at],
-		(probes->nr - at) * sizeof(*p));
-	probes->nr++;
-	p = &probes->tab[at];
+	p = &probes->tab[probes->nr];
 	memset(p, 0, sizeof(*p));
-	p->id = id;
 	p->ret_type = -1;
 	return p;
 }
 
-/* One line of the listing. Returns -ENOMEM, else 0. */
+/* A new entry of @id at its place in the sorted table (a remembered miss). */
+static struct probe *probes__insert(struct probes *probes, __u32 id)
+{
+	struct probe *p = probes__grow(probes);
+	size_t lo = 0, hi = probes->nr;
+
+	if (!p)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (probes->tab[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&probes->tab[lo + 1], &probes->tab[lo],
+		(probes->nr - lo) * sizeof(*p));
+	probes->nr++;
+	p = &probes->tab[lo];
+	memset(p, 0, sizeof(*p));
+	p->id = id;
+	p->ret_type = -1;
+	p->gen = ++probes->gen;
+	return p;
+}
+
+static int probe__cmp(const void *a, const void *b)
+{
+	const struct probe *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->gen < y->gen ? -1 : x->gen > y->gen;
+}
+
+/* Sorts the table by id; of entries with one id, the latest is kept. */
+static void probes__sort(struct probes *probes)
+{
+	size_t i, out = 0;
+
+	qsort(probes->tab, probes->nr, sizeof(*probes->tab), probe__cmp);
+	for (i = 0; i < probes->nr; i++) {
+		if (i + 1 < probes->nr &&
+		    probes->tab[i + 1].id == probes->tab[i].id) {
+			probe__clear(&probes->tab[i]);
+			continue;
+		}
+		probes->tab[out++] = probes->tab[i];
+	}
+	probes->nr = out;
+}
+
+/*
+ * One line of the listing, appended to the table: probes__sort() puts it
+ * in its place. Returns -ENOMEM, else 0.
+ */
 static int probes__add_line(struct probes *probes, const char *line)
 {
 	struct kpt_spec *spec;
@@ -316,6 +373,9 @@ static int probes__add_line(struct probes *probes, const char *line)
 	id = probes__split_line(line, &spec_len, &label, &label_len);
 	if (id < 0)
 		return 0;
+	p = probes__grow(probes);
+	if (!p)
+		return -ENOMEM;
 	spec = malloc(sizeof(*spec));
 	if (!spec)
 		return -ENOMEM;
@@ -323,13 +383,10 @@ static int probes__add_line(struct probes *probes, const char *line)
 		free(spec);
 		spec = NULL;
 	}
-	p = probes__get(probes, (__u32)id);
-	if (!p) {
-		free(spec);
-		return -ENOMEM;
-	}
-	probe__clear(p);
+	/* in the table from here on: probe__clear() frees what it holds */
+	probes->nr++;
 	p->id = (__u32)id;
+	p->gen = ++probes->gen;
 	p->known = true;
 	p->spec = spec;
 	p->line = strndup(line, len);
@@ -378,6 +435,7 @@ static void probes__read(struct probes *probes)
 	}
 	fclose(f);
 	free(line);
+	probes__sort(probes);
 	for (i = 0; i < probes->nr; i++) {
 		p = &probes->tab[i];
 		if (p->known && p->spec && !p->btf_note)
@@ -392,7 +450,8 @@ static void probes__read(struct probes *probes)
 	free(notes);
 }
 
-struct probes *probes__load(const char *path, struct kbtf *btf, bool quiet)
+struct probes *probes__load(const char *path, struct kbtf *btf, bool quiet,
+			    bool reread)
 {
 	struct probes *probes;
 
@@ -401,6 +460,7 @@ struct probes *probes__load(const char *path, struct kbtf *btf, bool quiet)
 		return NULL;
 	probes->btf = btf;
 	probes->quiet = quiet;
+	probes->reread = reread;
 	if (path) {
 		probes->path = strdup(path);
 		if (!probes->path) {
@@ -432,12 +492,12 @@ const struct probe *probes__find(struct probes *probes, __u32 id)
 	if (!probes)
 		return NULL;
 	p = probes__lookup(probes, id);
-	if (!p) {
+	if (!p && probes->reread) {
 		/* not seen yet: read the file again, once for this id */
 		probes__read(probes);
 		p = probes__lookup(probes, id);
 		if (!p)
-			p = probes__get(probes, id);
+			p = probes__insert(probes, id);
 	}
 	return p && p->known ? p : NULL;
 }

@@ -33,6 +33,7 @@ struct probe {
 	char *btf_note;		/* "# id=N btf=..." line for FILE.probes */
 	/* legacy return probes: BTF's type of the return value, -1: none */
 	int ret_type;
+	unsigned long gen;	/* when the entry was made: the later wins */
 };
 
 struct probes;
@@ -40,14 +41,18 @@ struct probes;
 /*
  * Never fails for lack of the file: names then fall back to "probe<id>".
  * @btf (may be NULL) names the arguments of legacy probes from BTF.
- * Returns NULL only when out of memory.
+ * @reread: the listing is the module's, while it records: an id it lacks
+ * makes it read the file again, once per id. Else (a saved listing) it is
+ * read only here. Returns NULL only when out of memory.
  */
-struct probes *probes__load(const char *path, struct kbtf *btf, bool quiet);
+struct probes *probes__load(const char *path, struct kbtf *btf, bool quiet,
+			    bool reread);
 void probes__free(struct probes *probes);
 
 /*
- * The probe of @id, or NULL when the listing does not have it. An id not
- * seen yet makes it re-read the file once, in case it came later.
+ * The probe of @id, or NULL when the listing does not have it. With
+ * @reread, an id not seen yet makes it re-read the file once, in case it
+ * came later; the miss is remembered.
  */
 const struct probe *probes__find(struct probes *probes, __u32 id);
 

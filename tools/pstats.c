@@ -71,16 +71,15 @@ static void pstats__line(FILE *f, const char *name, const unsigned long long *v)
 	fputc('\n', f);
 }
 
-int pstats__print(const char *path, FILE *f, const char *before)
+int pstats__print_from(FILE *in, FILE *f, const char *before)
 {
 	unsigned long long v[PS_NR];
 	char *line = NULL, *rest;
 	size_t cap = 0, len;
 	bool header = false;
-	FILE *in;
 
-	in = fopen(path, "re");
-	if (!in)
+	/* from the start: a seq_file makes its text anew */
+	if (fseek(in, 0, SEEK_SET))
 		return -errno;
 	while (getline(&line, &cap, in) > 0) {
 		len = strcspn(line, " \t\n");
@@ -104,6 +103,17 @@ int pstats__print(const char *path, FILE *f, const char *before)
 		pstats__line(f, line, v);
 	}
 	free(line);
-	fclose(in);
 	return 0;
+}
+
+int pstats__print(const char *path, FILE *f, const char *before)
+{
+	FILE *in = fopen(path, "re");
+	int ret;
+
+	if (!in)
+		return -errno;
+	ret = pstats__print_from(in, f, before);
+	fclose(in);
+	return ret;
 }

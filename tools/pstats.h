@@ -15,5 +15,7 @@
  * @path cannot be read.
  */
 int pstats__print(const char *path, FILE *f, const char *before);
+/* The same from @in, an open probe_stats read again from its start. */
+int pstats__print_from(FILE *in, FILE *f, const char *before);
 
 #endif /* __KPTRACE_PSTATS_H */

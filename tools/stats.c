@@ -77,14 +77,13 @@ static __u64 *stats__field(struct stats *stats, const char *name)
 	return stats__lost_field(stats->lost_cause, name);
 }
 
-int stats__read(const char *path, struct stats *stats)
+int stats__read_from(FILE *f, struct stats *stats)
 {
 	char line[256];
-	FILE *f;
 
 	memset(stats, 0, sizeof(*stats));
-	f = fopen(path, "re");
-	if (!f)
+	/* from the start: a seq_file makes its text anew */
+	if (fseek(f, 0, SEEK_SET))
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		char name[128];
@@ -97,8 +96,26 @@ int stats__read(const char *path, struct stats *stats)
 		if (field)
 			*field = val;
 	}
-	fclose(f);
+	if (ferror(f)) {
+		clearerr(f);
+		stats__free(stats);
+		return -EIO;
+	}
 	return 0;
+}
+
+int stats__read(const char *path, struct stats *stats)
+{
+	FILE *f;
+	int ret;
+
+	memset(stats, 0, sizeof(*stats));
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	ret = stats__read_from(f, stats);
+	fclose(f);
+	return ret;
 }
 
 void stats__free(struct stats *stats)

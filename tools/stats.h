@@ -32,6 +32,12 @@ struct stats {
 
 /* Returns 0, or -errno when @path cannot be read. */
 int stats__read(const char *path, struct stats *stats);
+/*
+ * The same from @f, read again from its start: a reader that keeps the
+ * stats file open reads its counters without an open(), which a probe on
+ * the open path would record.
+ */
+int stats__read_from(FILE *f, struct stats *stats);
 void stats__print(FILE *f, const struct stats *stats);
 void stats__free(struct stats *stats);
 

@@ -26,6 +26,11 @@
  *			faults, truncation and a bad slot, return records
  *			with arguments, legacy probes for the BTF names, an
  *			unknown probe, a large sparse id
+ *	many-ids	COUNT entries (env GEN_COUNT, default 20000), entry
+ *			i of probe id i if i is even, else of id 1000000 + i:
+ *			many ids that no listing has, each once
+ *	names		an entry and a return of probes 0, 1 and 2, for a
+ *			crafted listing whose labels and names hold escapes
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,6 +296,27 @@ static void gen_big(void)
 	}
 }
 
+static void gen_many_ids(void)
+{
+	const char *env = getenv("GEN_COUNT");
+	unsigned long i, count = env ? strtoul(env, NULL, 10) : 20000;
+
+	for (i = 1; i <= count; i++)
+		entry(i * 1000, 0, i % 2 ? 1000000 + i : i, 77, 78,
+		      "kpt_test", 0, 1, args6, 0, NULL);
+}
+
+static void gen_names(void)
+{
+	__u32 id;
+
+	for (id = 0; id < 3; id++) {
+		entry(1000000 + id * 1000, 0, id, 10, 11, "cat", 0, 2, args6,
+		      0, NULL);
+		ret(1000000 + id * 1000 + 500, 0, id, 10, 11, "cat", -2, 500);
+	}
+}
+
 static void gen_bad(const char *kind)
 {
 	__u64 rec[MAX_RECORD / 8];
@@ -393,6 +419,10 @@ int main(int argc, char **argv)
 		gen_typed();
 	else if (!strcmp(kind, "ret32"))
 		gen_ret32();
+	else if (!strcmp(kind, "many-ids"))
+		gen_many_ids();
+	else if (!strcmp(kind, "names"))
+		gen_names();
 	else if (strcmp(kind, "empty"))
 		gen_bad(kind);
 	if (fclose(out)) {

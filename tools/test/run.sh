@@ -22,8 +22,10 @@
 # with arguments, legacy probes named from BTF), -w FILE.probes, and
 # `kptrace probe ...` with --dry-run, a regular file as the device, and
 # fake available_filter_functions, blacklist and kallsyms for globs. A
-# short libFuzzer run of kpt_spec_parse() ends it (FUZZ_SECONDS, 10; 0
-# skips it; needs clang).
+# crafted FILE.probes: labels and BTF names with terminal escapes must be
+# shown escaped, and a trace of many ids the listing lacks must not make
+# the reader read it again for each. A short libFuzzer run of
+# kpt_spec_parse() ends it (FUZZ_SECONDS, 10; 0 skips it; needs clang).
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -501,6 +503,67 @@ else
 		"$(cat "$OUT/ret32.out" "$OUT/ret32-json.out" "$OUT/ret32-saved.bin.probes" "$OUT/ret32-nobtf.out" 2>&1)"
 fi
 
+# --- untrusted listings: a crafted FILE.probes ------------------------------
+
+# labels and BTF names with terminal escapes (OSC, CSI, C1 CSI, CR, BEL):
+# text shows them as \xNN, JSON as \u00XX, never raw; then -w saves the
+# listing as it is, and -r of the copy shows the same
+test/gen_trace names "$OUT/names.bin"
+{
+	# an id listed twice: the later line is the probe
+	printf 'p:kptrace/old do_sys_openat2 # id=2 label=superseded at=do_sys_openat2+0x0/0x1a0 kprobe ftrace hits=1 missed=0\n'
+	printf 'p:kptrace/evil do_sys_openat2 a=$arg1:x64 b=$arg2:x64 # id=0 label=ev\033]0;pwned\007il at=do_sys_openat2+0x0/0x1a0 kprobe ftrace hits=1 missed=0\n'
+	printf 'p:kptrace/do_sys_openat2 do_sys_openat2 arg0=$arg1:x64 arg1=$arg2:x64 # id=1 at=do_sys_openat2+0x0/0x1a0 kprobe ftrace hits=1 missed=0\n'
+	printf 'p:kptrace/x do_sys_openat2 a=$arg1:x64 # id=2 label=x\233\rback\\slash at=do_sys_openat2+0x0/0x1a0 kprobe ftrace hits=1 missed=0\n'
+	printf '# id=1 btf=d\033[2Jfd:s32,fi\\le:x64 shown=2\n'
+} >"$OUT/names.bin.probes"
+check_run names 0 $KPT -r "$OUT/names.bin" -q
+run names-save $KPT -r "$OUT/names.bin" -q -w "$OUT/names-copy.bin"
+run names-copy $KPT -r "$OUT/names-copy.bin" -q
+d=$(diff "$OUT/names.out" "$OUT/names-copy.out")
+run names-json $KPT -r "$OUT/names.bin" -q -j
+d=$d$(LC_ALL=C grep -n '[^ -~]' "$OUT/names.out" | cat -v)
+d=$d$(python3 - "$OUT/names-json.out" <<'EOF' 2>&1
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1], "rb")]
+assert [e["probe"] for e in ev[::2]] == \
+    ["ev\x1b]0;pwned\x07il", "do_sys_openat2", "x\x9b\rback\\slash"], ev
+assert list(ev[2]["fields"]) == ["d\x1b[2Jfd", "fi\\le"], ev[2]
+EOF
+)
+if [ "$rc" = 0 ] && [ -z "$d" ] && ! LC_ALL=C grep -q '[^ -~]' "$OUT/names-json.out"; then
+	ok "names: a crafted FILE.probes's escapes are shown escaped, text, JSON, -w copy"
+else
+	not_ok "names: a crafted FILE.probes's escapes are shown escaped, text, JSON, -w copy" "$d"
+fi
+
+# 20000 records, half of them of ids the listing lacks, each once, and a
+# listing of 50000 probes in falling id order: the listing is read once
+# and sorted once (it was read again for each unknown id: hours, not
+# seconds)
+GEN_COUNT=20000 test/gen_trace many-ids "$OUT/many.bin"
+awk 'BEGIN { for (i = 49999; i >= 0; i--) printf "p:kptrace/p%d do_sys_openat2 a=$arg1:x64 # id=%d at=do_sys_openat2+0x0/0x1a0 kprobe ftrace hits=1 missed=0\n", i, i }' \
+	>"$OUT/many.bin.probes"
+t0=$(date +%s)
+run many-ids timeout -s KILL 60 $KPT -r "$OUT/many.bin" -q
+t1=$(date +%s)
+opens=
+if command -v strace >/dev/null; then
+	timeout -s KILL 60 strace -f -e trace=open,openat \
+		-o "$OUT/many-strace.log" $KPT -r "$OUT/many.bin" -q \
+		>/dev/null 2>&1
+	opens=$(grep -c 'many\.bin\.probes"' "$OUT/many-strace.log")
+fi
+if [ "$rc" = 0 ] && [ "$(wc -l <"$OUT/many-ids.out")" = 20000 ] &&
+   [ "$(sed -n 1p "$OUT/many-ids.out")" = "kpt_test-78 [000] 0.000001: probe1000001: arg0=0xffffff9c" ] &&
+   [ "$(sed -n 20000p "$OUT/many-ids.out")" = "kpt_test-78 [000] 0.020000: p20000: a=0xffffff9c" ] &&
+   { [ -z "$opens" ] || [ "$opens" = 1 ]; }; then
+	ok "many unknown ids: the saved listing is read once ($((t1 - t0)) s${opens:+, opened $opens time})"
+else
+	not_ok "many unknown ids: the saved listing is read once" \
+		"rc=$rc $((t1 - t0)) s, FILE.probes opened ${opens:-?} times, $(wc -l <"$OUT/many-ids.out") lines"
+fi
+
 # --stats: the per-probe counters after the module's
 check_run stats-probes 0 $KPT --stats
 
@@ -642,6 +705,7 @@ else
 		    "-r $OUT/truncated.bin" "-r $OUT/random.bin -j" \
 		    "-r $OUT/huge-size.bin" "-r $OUT/good.bin -w $OUT/vg.bin" \
 		    "-s" "-n 0" "-r $OUT/typed.bin" "-r $OUT/typed.bin -j" \
+		    "-r $OUT/names.bin" "-r $OUT/names.bin -w $OUT/vg2.bin" \
 		    "probe add -n p:x do_sys_openat2 dfd" \
 		    "probe add -n p:x do_sys_openat2 %zz" \
 		    "probe del -n x"; do
