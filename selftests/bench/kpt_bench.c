@@ -6,7 +6,8 @@
  * kernel loop, so a tracer's cost per call is measured without any syscall
  * noise, and timed in the kernel:
  *
- *   /sys/kernel/debug/kpt_bench/run   write N: N calls on this CPU,
+ *   /sys/kernel/debug/kpt_bench/run   write N: N calls on this CPU
+ *                                     (migration disabled),
  *                                     kpt_bench_func(i, i + 1, i + 2, i + 3)
  *                                     for i = 0..N-1, preemptible;
  *                                     read: "calls=N ns=T chunk_ns=M
@@ -33,6 +34,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sort.h>
 #include <linux/timekeeping.h>
@@ -136,9 +138,12 @@ static ssize_t kpt_bench_run_write(struct file *file, const char __user *ubuf,
 	if (mutex_lock_interruptible(&kpt_bench_lock))
 		return -ERESTARTSYS;
 	kpt_bench_run++;
+	/* One CPU from marker to marker: insn_plugin counts only its vCPU */
+	migrate_disable();
 	t0 = ktime_get_ns();
 	sum = kpt_bench_loop(n, &nchunks, kpt_bench_run);
 	t1 = ktime_get_ns();
+	migrate_enable();
 	kpt_bench_calls = n;
 	kpt_bench_ns = t1 - t0;
 	kpt_bench_sum = sum;
