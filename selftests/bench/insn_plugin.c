@@ -13,13 +13,14 @@
  * NN is 01 before the loop and 02 after it. When a vCPU executes a marker,
  * the plugin logs that vCPU's count to QEMU's log (-d plugin -D FILE):
  *
- *	kpt_insn: vcpu=V mark=NN run=R insns=N
+ *	kpt_insn: vcpu=V mark=M run=R insns=N		(M: 1 or 2, as NN)
  *
  * Only the vCPU that runs the loop is read: what the other one does (the
  * tracer's reader) never counts. A block counts whole when it starts, so a
  * marker's count includes the rest of its block: the same offset in every
  * run, gone once the no-probe run's end - start is subtracted. Interrupts
- * taken on the loop's vCPU count too.
+ * taken on the loop's vCPU count too (and the rest of the block each one
+ * interrupted, a second time).
  *
  * Build (API v4, QEMU 9.2 and later; bench.sh fetches the header):
  *	gcc -shared -fPIC -O2 -I DIR $(pkg-config --cflags glib-2.0) ...
