@@ -60,6 +60,14 @@ MICRO = [
      "floor_kretprobe"),
 ]
 
+# Arms whose writer skips a record when its buffer is full (kptrace's
+# lost.full, bpftrace's "Lost N events"): a repetition that lost events ran
+# fewer instructions per call, so it is left out of the arm's instruction
+# figures while a loss-free one exists. ftrace's overruns overwrite old
+# events: every event is still written, nothing is left out.
+INSN_DROP_ARMS = ("bpf_count", "bpf_args", "bpf_kstack", "kpt_args",
+                  "kpt_stack", "kpt_ret", "kpt_ret1")
+
 E2E = [
     ("e2e_none", "dd, untraced"),
     ("e2e_kptrace", "kptrace -w (args=3 stack=0)"),
@@ -183,8 +191,12 @@ def micro_stats(rows):
         if all(b > 0 for b in nbytes) and "delivered" in s:
             ev = s["delivered"]["total"]
             s["bytes_per_event"] = sum(nbytes) / ev if ev else None
-        ipc = [insns[r["run"]] / num(r["calls"]) for r in rs
-               if r.get("run") in insns and num(r["calls"])]
+        irs = [r for r in rs if r.get("run") in insns and num(r["calls"])]
+        full = [r for r in irs if num(r.get("lost"), -1) == 0]
+        if arm in INSN_DROP_ARMS and full and len(full) < len(irs):
+            s["insn_reps_lossy"] = len(irs) - len(full)
+            irs = full
+        ipc = [insns[r["run"]] / num(r["calls"]) for r in irs]
         if ipc:
             s["insn_per_call"] = summary(ipc)
             s["insn_per_call_all"] = ipc
@@ -192,8 +204,9 @@ def micro_stats(rows):
                                 statistics.median(ipc)
                                 if len(ipc) > 1 and statistics.median(ipc)
                                 else None)
-            if len(ipc) < len(rs):
-                s["insn_reps_missing"] = len(rs) - len(ipc)
+            if len(ipc) + s.get("insn_reps_lossy", 0) < len(rs):
+                s["insn_reps_missing"] = (len(rs) - len(ipc) -
+                                          s.get("insn_reps_lossy", 0))
         for k in ("mech", "probes"):
             if k in rs[-1]:
                 s[k] = rs[-1][k]
@@ -439,6 +452,15 @@ def insn_table(micro, rows, meta):
       "costs more than one), but they are what the tracer's code executes, "
       "whatever the host's load; interrupts taken on the loop's vCPU "
       "count too.")
+    for arm, _, _, _ in MICRO:
+        s = micro.get(arm, {})
+        if s.get("insn_reps_lossy"):
+            p("%s: %d of %d repetitions lost events (fewer instructions per "
+              "call): left out of its instructions" % (
+                  arm, s["insn_reps_lossy"], s["reps"]))
+        if s.get("insn_reps_missing"):
+            p("%s: %d repetitions without instruction counts" % (
+                arm, s["insn_reps_missing"]))
     if bad:
         p("WARNING: runs with inconsistent markers, not counted: %s"
           % ", ".join(bad))
