@@ -22,17 +22,28 @@
 #   --guest-cmd CMD  boot the same guest but run CMD (bash) instead of the
 #                    benchmark, e.g. to look at it with perf; it starts
 #                    in the built tree (kptrace.ko, selftests/bench/*.ko)
+#   --no-insn        boot without the instruction-counting QEMU plugin
 #
 # Steps: copy this tree's sources into the chroot, build kptrace.ko,
 # kpt_bench.ko and kpt_floor.ko there with the kernel's own compiler
-# (gcc-14) and the static tools/kptrace on the host, boot the chroot's kernel with virtme-ng
+# (gcc-14) and the static tools/kptrace on the host, build insn_plugin.so
+# (below) in the chroot, boot the chroot's kernel with virtme-ng
 # (vng --disable-kvm, 2 CPUs, 1 GiB, 9p root) and run guest.sh in it.
 # Logs: console.log (the kernel console), output.log (the guest's output),
-# results.txt (raw measurements), bench.json, table.txt. A kernel fault on
-# the console (selftests/vm/vmlib.sh's patterns) fails the run.
+# insn.log (the plugin's), results.txt (raw measurements), bench.json,
+# table.txt. A kernel fault on the console (selftests/vm/vmlib.sh's
+# patterns) fails the run.
 #
 # Under QEMU's software emulation time is not modelled: absolute
-# nanoseconds mean nothing, only ratios between arms of one boot do.
+# nanoseconds mean nothing, only ratios between arms of one boot do. What
+# is exact is the number of guest instructions: the chroot's QEMU loads
+# insn_plugin.so (-plugin, -d plugin -D insn.log), which logs the count of
+# the loop's vCPU at the markers kpt_bench.c puts around its loop, and
+# report.py gives every micro arm its instructions per call. The plugin's
+# header, include/qemu/qemu-plugin.h, is not in any binary package: it is
+# taken from the source package of the chroot's qemu-system-x86 (exactly
+# its version, fetched with a private apt state, the host's sources
+# untouched) into /var/cache/kptrace/qemu-plugin-h/VERSION/.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -51,6 +62,7 @@ logdir=
 report_only=
 guest_cmd_opt=
 src_rev=
+insn=1
 
 die() { echo "bench: error: $*" >&2; exit 2; }
 say() { echo "bench: $*"; }
@@ -68,6 +80,7 @@ while [ $# -gt 0 ]; do
 	--report)	report_only=$2; shift ;;
 	--guest-cmd)	guest_cmd_opt=$2; shift ;;
 	--rev)		src_rev=$2; shift ;;
+	--no-insn)	insn= ;;
 	-h|--help)	sed -n '3,/^set -e/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*)		die "unknown option: $1 (see --help)" ;;
 	esac
@@ -158,7 +171,65 @@ if ! make -s -C "$chroot_dir$work/src/tools" kptrace >>"$logdir/build.log" 2>&1;
 	die "tools build failed (log: $logdir/build.log)"
 fi
 
+# The QEMU plugin API header of the chroot's qemu-system-x86, exactly its
+# version (the API changes between releases), from its source package:
+# prints the directory that holds it, fetching it once.
+qemu_plugin_header()
+{
+	local ver suite dir apt o
+
+	ver=$(chroot "$chroot_dir" dpkg-query -W -f='${source:Version}' \
+		qemu-system-x86) || return 1
+	dir=/var/cache/kptrace/qemu-plugin-h/${ver#*:}
+	if [ ! -s "$dir/qemu-plugin.h" ]; then
+		suite=$(. "$chroot_dir/etc/os-release" && echo "$VERSION_CODENAME")
+		mkdir -p "$dir"
+		apt=$(mktemp -d "$dir/apt.XXXXXX")
+		mkdir -p "$apt/lists/partial" "$apt/archives/partial"
+		echo "deb-src ${BENCH_MIRROR:-http://deb.debian.org/debian} $suite main" \
+			>"$apt/sources.list"
+		o=(-o "Dir::Etc::SourceList=$apt/sources.list"
+		   -o Dir::Etc::SourceParts=/dev/null
+		   -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt"
+		   -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
+		   -o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root)
+		say "fetching qemu-plugin.h of qemu $ver ($suite source package)" >&2
+		if ! { apt-get "${o[@]}" update -qq &&
+		       (cd "$apt" && apt-get "${o[@]}" source --download-only \
+				-qq "qemu=$ver") &&
+		       tar -xf "$apt"/qemu_*.orig.tar.* -C "$apt" \
+				--wildcards '*/include/qemu/qemu-plugin.h' &&
+		       cp "$apt"/qemu-*/include/qemu/qemu-plugin.h \
+				"$dir/qemu-plugin.h.tmp"; } >&2; then
+			rm -rf "$apt"
+			return 1
+		fi
+		mv "$dir/qemu-plugin.h.tmp" "$dir/qemu-plugin.h"
+		rm -rf "$apt"
+	fi
+	echo "$dir"
+}
+
+qemu_opts=
+if [ -n "$insn" ]; then
+	hdr=$(qemu_plugin_header) ||
+		die "cannot fetch QEMU's plugin header (--no-insn runs without it)"
+	mkdir -p "$chroot_dir$work/insn"
+	cp "$hdr/qemu-plugin.h" "$chroot_dir$work/insn/"
+	if ! chroot "$chroot_dir" sh -c "cd $work/insn &&
+		gcc -shared -fPIC -O2 -Wall -I. \$(pkg-config --cflags glib-2.0) \
+			-o insn_plugin.so $work/src/selftests/bench/insn_plugin.c" \
+		>>"$logdir/build.log" 2>&1; then
+		tail -n 30 "$logdir/build.log"
+		die "insn_plugin.so build failed (log: $logdir/build.log)"
+	fi
+	qemu_opts="-plugin $work/insn/insn_plugin.so -d plugin -D $work/insn.log"
+fi
+
 say "source $repo ($rev), kernel $kver, seed $seed, $reps reps + 1 warm-up"
+say "instructions counted by $([ -n "$insn" ] &&
+	echo "insn_plugin.so (qemu-plugin.h of qemu ${hdr##*/})" ||
+	echo "nothing (--no-insn)")"
 say "logs in $logdir; guest timeout ${timeout}s"
 guest_cmd="BENCH_REPS=$reps BENCH_CALLS=$calls BENCH_DD_COUNT=$dd_count"
 guest_cmd+=" BENCH_SEED=$seed BENCH_ARMS='$arms'"
@@ -182,6 +253,7 @@ rc=0
 in_chroot sh -c 'cd /root && exec "$@"' sh \
 	timeout -k 20 "$timeout" vng --disable-kvm -r "/boot/vmlinuz-$kver" \
 	--memory 1G --cpus 2 --verbose ${append:+--append "$append"} --rwdir "/tmp/kptrace-bench-out=$work/out" \
+	${qemu_opts:+"--qemu-opts=$qemu_opts"} \
 	--exec "$guest_cmd" \
 	</dev/null >"$logdir/output.log" 2>"$logdir/console.log" || rc=$?
 say "guest ran $(($(date +%s) - t0)) s, exit code $rc"
@@ -190,6 +262,15 @@ say "guest ran $(($(date +%s) - t0)) s, exit code $rc"
 [ ! -f "$chroot_dir$work/out/results.txt" ] ||
 	echo "M host_loadavg_before=$load0 host_loadavg_after=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' '/') host_cpus=$(nproc)" \
 		>>"$chroot_dir$work/out/results.txt"
+# The plugin's marker lines become results: "R phase=mark vcpu= mark= run=
+# insns=", which report.py matches to the micro arms' runs.
+if [ -n "$insn" ]; then
+	cp "$chroot_dir$work/insn.log" "$logdir/" 2>/dev/null || true
+	[ ! -f "$chroot_dir$work/out/results.txt" ] || {
+		echo "M insn_qemu_plugin_h=${hdr##*/}"
+		sed -n 's/^kpt_insn: /R phase=mark /p' "$logdir/insn.log" 2>/dev/null
+	} >>"$chroot_dir$work/out/results.txt"
+fi
 cp -a "$chroot_dir$work/out/." "$logdir/" 2>/dev/null || true
 fail=()
 [ "$rc" != 124 ] && [ "$rc" != 137 ] || fail+=("timeout after ${timeout}s")
@@ -199,12 +280,16 @@ faults=$(vm_faults "$logdir/console.log" | head -n 20)
 [ -z "$faults" ] || fail+=("kernel fault on the console")
 
 if [ -s "$logdir/results.txt" ]; then
+	arms_arg=
+	[ "$arms" = . ] || arms_arg=" --arms \"$arms\""
+	noinsn_arg=
+	[ -n "$insn" ] || noinsn_arg=" --no-insn"
 	# The chroot's python3: the host may have none.
 	chroot "$chroot_dir" python3 "$work/src/selftests/bench/report.py" \
 		"$work/out/results.txt" --json "$work/out/bench.json" \
 		--json-shown "$logdir/bench.json" \
 		--source "$rev" \
-		--command "make bench BENCH_ARGS='--reps $reps --calls $calls --dd-count $dd_count --seed $seed'" |
+		--command "make bench BENCH_ARGS='--reps $reps --calls $calls --dd-count $dd_count --seed $seed$arms_arg$noinsn_arg'" |
 		tee "$logdir/table.txt"
 	cp "$chroot_dir$work/out/bench.json" "$logdir/" 2>/dev/null || true
 fi

@@ -87,7 +87,9 @@ stop_reader()
 	cat "$tmp/$name.cpu" 2>/dev/null || echo -1
 }
 
-# The kernel loop: N calls on CPU 0; prints "calls ns chunk_ns chunk".
+# The kernel loop: N calls on CPU 0; prints "calls ns chunk_ns chunk run"
+# (run: the loop's number, which insn_plugin logs with its instruction
+# counts, see kpt_bench.c).
 run_loop()
 {
 	local line
@@ -95,7 +97,7 @@ run_loop()
 	taskset -c 0 sh -c "echo $1 >$RUN" || return 1
 	line=$(cat $RUN)
 	set -- $line
-	echo "${1#calls=} ${2#ns=} ${3#chunk_ns=} ${4#chunk=}"
+	echo "${1#calls=} ${2#ns=} ${3#chunk_ns=} ${4#chunk=} ${5#run=}"
 }
 
 # Files grow until a reader has caught up: wait until SIZE is stable for
@@ -403,7 +405,7 @@ micro()
 	n=$1
 	ns=$2
 	result "phase=micro arm=$arm rep=$rep warm=$warm calls=$n ns=$ns" \
-		"chunk_ns=$3 chunk=${4:-1024}" \
+		"chunk_ns=$3 chunk=${4:-1024} run=${5:--1}" \
 		"delivered=$del expected=$exp lost=$lost reader_ticks=$cpu" \
 		"bytes=$bytes $extra"
 }

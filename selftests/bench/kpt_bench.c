@@ -6,11 +6,12 @@
  * kernel loop, so a tracer's cost per call is measured without any syscall
  * noise, and timed in the kernel:
  *
- *   /sys/kernel/debug/kpt_bench/run   write N: N calls on this CPU,
+ *   /sys/kernel/debug/kpt_bench/run   write N: N calls on this CPU
+ *                                     (migration disabled),
  *                                     kpt_bench_func(i, i + 1, i + 2, i + 3)
  *                                     for i = 0..N-1, preemptible;
- *                                     read: "calls=N ns=T chunk_ns=M" of
- *                                     the last run
+ *                                     read: "calls=N ns=T chunk_ns=M
+ *                                     chunk=C run=R" of the last run
  *
  * T is ktime_get_ns() around the whole loop. M is the median time of the
  * run's whole chunks of KPT_BENCH_CHUNK calls: a per-call cost that stalls
@@ -19,6 +20,11 @@
  * tracer's costs that come once every few chunks; T counts everything.
  * Under QEMU's software emulation only ratios between runs of one boot
  * mean anything.
+ *
+ * R numbers the runs since the module was loaded. Under QEMU with
+ * insn_plugin.so, the loop's instructions are counted exactly: the loop is
+ * bracketed by two markers (kpt_bench_mark_*()) whose every execution the
+ * plugin logs with the executing vCPU's instruction count and R.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -28,6 +34,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sort.h>
 #include <linux/timekeeping.h>
@@ -42,10 +49,28 @@
 /* Chunks timed per run: the first 1M calls */
 #define KPT_BENCH_MAX_CHUNKS	16384
 
+/*
+ * insn_plugin.c's markers: "nopl 0x4b5054NN(%rax,%rax,1)" with the run's
+ * number in %rax, NN 0x01 before the loop and 0x02 after it. Nops that no
+ * compiler emits, with nothing to do outside that plugin.
+ */
+static __always_inline void kpt_bench_mark_start(u64 run)
+{
+	asm volatile(".byte 0x0f, 0x1f, 0x84, 0x00, 0x01, 0x54, 0x50, 0x4b"
+		     : : "a" (run) : "memory");
+}
+
+static __always_inline void kpt_bench_mark_end(u64 run)
+{
+	asm volatile(".byte 0x0f, 0x1f, 0x84, 0x00, 0x02, 0x54, 0x50, 0x4b"
+		     : : "a" (run) : "memory");
+}
+
 static struct dentry *kpt_bench_dir;
 
 /* The last run, under kpt_bench_lock; runs are serialised by it too. */
 static DEFINE_MUTEX(kpt_bench_lock);
+static u64 kpt_bench_run;
 static u64 kpt_bench_calls;
 static u64 kpt_bench_ns;
 static u64 kpt_bench_sum;
@@ -64,12 +89,16 @@ noinline __noclone u64 kpt_bench_func(u64 a, u64 b, u64 c, u64 d)
 }
 EXPORT_SYMBOL_GPL(kpt_bench_func);
 
-/* Times each whole chunk into kpt_bench_chunks[], their number in *nchunks */
-static noinline u64 kpt_bench_loop(u64 n, unsigned int *nchunks)
+/*
+ * Times each whole chunk into kpt_bench_chunks[], their number in *nchunks;
+ * run is the number the markers hand insn_plugin.
+ */
+static noinline u64 kpt_bench_loop(u64 n, unsigned int *nchunks, u64 run)
 {
 	u64 i, t, t0 = 0, sum = 0;
 	unsigned int c = 0;
 
+	kpt_bench_mark_start(run);
 	for (i = 0; i < n; i++) {
 		if (!(i % KPT_BENCH_CHUNK)) {
 			if (!(i % KPT_BENCH_RESCHED))
@@ -82,6 +111,7 @@ static noinline u64 kpt_bench_loop(u64 n, unsigned int *nchunks)
 		}
 		sum += kpt_bench_func(i, i + 1, i + 2, i + 3);
 	}
+	kpt_bench_mark_end(run);
 	*nchunks = c;
 	return sum;
 }
@@ -107,9 +137,13 @@ static ssize_t kpt_bench_run_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	if (mutex_lock_interruptible(&kpt_bench_lock))
 		return -ERESTARTSYS;
+	kpt_bench_run++;
+	/* One CPU from marker to marker: insn_plugin counts only its vCPU */
+	migrate_disable();
 	t0 = ktime_get_ns();
-	sum = kpt_bench_loop(n, &nchunks);
+	sum = kpt_bench_loop(n, &nchunks, kpt_bench_run);
 	t1 = ktime_get_ns();
+	migrate_enable();
 	kpt_bench_calls = n;
 	kpt_bench_ns = t1 - t0;
 	kpt_bench_sum = sum;
@@ -126,14 +160,14 @@ static ssize_t kpt_bench_run_write(struct file *file, const char __user *ubuf,
 static ssize_t kpt_bench_run_read(struct file *file, char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
-	char buf[96];
+	char buf[128];
 	int len;
 
 	mutex_lock(&kpt_bench_lock);
 	len = scnprintf(buf, sizeof(buf),
-			"calls=%llu ns=%llu chunk_ns=%llu chunk=%u\n",
+			"calls=%llu ns=%llu chunk_ns=%llu chunk=%u run=%llu\n",
 			kpt_bench_calls, kpt_bench_ns, kpt_bench_chunk_ns,
-			KPT_BENCH_CHUNK);
+			KPT_BENCH_CHUNK, kpt_bench_run);
 	mutex_unlock(&kpt_bench_lock);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }

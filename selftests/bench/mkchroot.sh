@@ -18,6 +18,8 @@ mirror=${BENCH_MIRROR:-http://deb.debian.org/debian}
 pkgs=make,gcc,libc6-dev,linux-image-amd64,linux-headers-amd64,kmod
 pkgs+=,busybox-static,bpftrace,linux-perf,strace,trace-cmd
 pkgs+=,virtme-ng,qemu-system-x86,procps,python3,util-linux
+# the instruction-counting QEMU plugin (insn_plugin.c) builds here
+pkgs+=,libglib2.0-dev,pkgconf
 
 [ "$(id -u)" = 0 ] || { echo "bench: mkchroot needs root" >&2; exit 2; }
 if [ -e "$dir/.kptrace-bench-ok" ]; then

@@ -12,6 +12,13 @@ those the calls produced. End to end: dd's own seconds, the slowdown
 against the untraced dd, and dd's events delivered. Reader: CPU time per
 million events and bytes per event. Then the issue's targets, each met or
 not. Only ratios within one boot mean anything under TCG.
+
+Instructions: when the guest ran under insn_plugin.so, results.txt also
+holds its marker lines ("R phase=mark vcpu= mark= run= insns="): the
+instruction count of the loop's vCPU before (mark 1) and after (mark 2)
+the kernel loop of run R. Each micro repetition then gets its exact guest
+instructions per call, and each arm the same overhead and ratios as in
+time, in instructions.
 """
 import argparse
 import json
@@ -52,6 +59,14 @@ MICRO = [
     ("kpt_ret1", "kptrace r: 4 args+$retval, -w", "ftrace_ret_rd",
      "floor_kretprobe"),
 ]
+
+# Arms whose writer skips a record when its buffer is full (kptrace's
+# lost.full, bpftrace's "Lost N events"): a repetition that lost events ran
+# fewer instructions per call, so it is left out of the arm's instruction
+# figures while a loss-free one exists. ftrace's overruns overwrite old
+# events: every event is still written, nothing is left out.
+INSN_DROP_ARMS = ("bpf_count", "bpf_args", "bpf_kstack", "kpt_args",
+                  "kpt_stack", "kpt_ret", "kpt_ret1")
 
 E2E = [
     ("e2e_none", "dd, untraced"),
@@ -111,8 +126,32 @@ def summary(xs):
             "q1": q1, "q3": q3, "n": len(xs)}
 
 
+def insn_runs(rows):
+    """insn_plugin's markers: ({run: instructions between its markers},
+    [runs rejected]). A run counts when each of its two markers ran once,
+    on the same vCPU."""
+    marks = {}
+    for r in rows:
+        if r.get("phase") == "mark":
+            marks.setdefault(r.get("run"), []).append(r)
+    good, bad = {}, []
+    for run, ms in marks.items():
+        st = [m for m in ms if m.get("mark") == "1"]
+        en = [m for m in ms if m.get("mark") == "2"]
+        d = None
+        if (len(st) == 1 and len(en) == 1 and len(ms) == 2 and
+                st[0].get("vcpu") == en[0].get("vcpu")):
+            d = num(en[0].get("insns"), -1) - num(st[0].get("insns"), 0)
+        if d is not None and d >= 0:
+            good[run] = d
+        else:
+            bad.append(run)
+    return good, sorted(bad, key=lambda x: num(x, 0))
+
+
 def micro_stats(rows):
     out = {}
+    insns, _ = insn_runs(rows)
     for arm, label, _, _ in MICRO:
         rs = [r for r in rows if r.get("phase") == "micro" and
               r.get("arm") == arm and r.get("warm") == "0" and
@@ -152,6 +191,22 @@ def micro_stats(rows):
         if all(b > 0 for b in nbytes) and "delivered" in s:
             ev = s["delivered"]["total"]
             s["bytes_per_event"] = sum(nbytes) / ev if ev else None
+        irs = [r for r in rs if r.get("run") in insns and num(r["calls"])]
+        full = [r for r in irs if num(r.get("lost"), -1) == 0]
+        if arm in INSN_DROP_ARMS and full and len(full) < len(irs):
+            s["insn_reps_lossy"] = len(irs) - len(full)
+            irs = full
+        ipc = [insns[r["run"]] / num(r["calls"]) for r in irs]
+        if ipc:
+            s["insn_per_call"] = summary(ipc)
+            s["insn_per_call_all"] = ipc
+            s["insn_spread"] = ((max(ipc) - min(ipc)) /
+                                statistics.median(ipc)
+                                if len(ipc) > 1 and statistics.median(ipc)
+                                else None)
+            if len(ipc) + s.get("insn_reps_lossy", 0) < len(rs):
+                s["insn_reps_missing"] = (len(rs) - len(ipc) -
+                                          s.get("insn_reps_lossy", 0))
         for k in ("mech", "probes"):
             if k in rs[-1]:
                 s[k] = rs[-1][k]
@@ -174,6 +229,27 @@ def micro_stats(rows):
             if ref and ref != arm and out.get(ref, {}).get("overhead_ns"):
                 s[key] = s["overhead_ns"] / out[ref]["overhead_ns"]
                 s[key + "_ref"] = ref
+    # The same in instructions: exact, so the median of the repetitions
+    # (they agree to a fraction of a percent: only interrupts that hit the
+    # loop's vCPU differ).
+    ibase = out.get("baseline", {}).get("insn_per_call", {}).get("median")
+    for arm, _, equiv, floor in MICRO:
+        s = out.get(arm)
+        if not s or "insn_per_call" not in s or ibase is None:
+            continue
+        s["insn_baseline_per_call"] = ibase
+        s["insn_overhead"] = s["insn_per_call"]["median"] - ibase
+    for arm, _, equiv, floor in MICRO:
+        s = out.get(arm)
+        if not s or "insn_overhead" not in s or arm == "baseline":
+            continue
+        for key, ref in (("insn_x_ftrace", equiv), ("insn_x_floor", floor),
+                         ("insn_x_floor_kprobe", "floor_kprobe"),
+                         ("insn_x_floor_kretprobe", "floor_kretprobe")):
+            if ref and ref != arm and out.get(ref, {}).get("insn_overhead"):
+                s[key] = s["insn_overhead"] / out[ref]["insn_overhead"]
+                if key in ("insn_x_ftrace", "insn_x_floor"):
+                    s[key + "_ref"] = ref
     return out
 
 
@@ -292,8 +368,13 @@ def targets(micro, e2e, rows):
              else None)
         v = c if c is not None else w
         ok = v is not None and (v < limit if strict else v <= limit)
+        i = (ov(a, "insn_overhead") / ov(b, "insn_overhead")
+             if ov(a, "insn_overhead") is not None and
+             ov(b, "insn_overhead") else None)
         add(name, v, limit, ok, "overhead %s / %s" % (a, b),
-            chunk_ratio=c, total_ratio=w,
+            chunk_ratio=c, total_ratio=w, insn_ratio=i,
+            insn_met=(None if i is None else
+                      i < limit if strict else i <= limit),
             paired=paired(rows, a, b, c is not None),
             total_paired=paired(rows, a, b, False))
 
@@ -332,6 +413,59 @@ def targets(micro, e2e, rows):
     return t
 
 
+def insn_table(micro, rows, meta):
+    """Instructions per call per arm, with the ratios to both floors and to
+    ftrace's equivalent arm."""
+    p = print
+    good, bad = insn_runs(rows)
+    p("")
+    if not good:
+        p("Instructions: none counted (the guest ran without insn_plugin.so"
+          ", or its log was empty)")
+        return
+    p("Instructions per call: exact guest instructions the loop's vCPU "
+      "executed between the markers around the loop, / calls (QEMU plugin "
+      "insn_plugin.so%s)" % (", qemu-plugin.h of qemu " +
+                             meta["insn_qemu_plugin_h"]
+                             if meta.get("insn_qemu_plugin_h") else ""))
+    hdr = "%-34s %9s %21s %7s %9s %8s %8s %8s" % (
+        "arm", "insn/call", "[min..max]", "spread", "overhead",
+        "x kprobe", "x kretpr", "x ftrace")
+    p(hdr)
+    p("-" * len(hdr))
+    for arm, _, _, _ in MICRO:
+        s = micro.get(arm)
+        if not s or "insn_per_call" not in s:
+            continue
+        i = s["insn_per_call"]
+        p("%-34s %9.1f %21s %7s %9s %8s %8s %8s" % (
+            s["label"], i["median"], "[%.1f..%.1f]" % (i["min"], i["max"]),
+            pct(s.get("insn_spread")), fmt(s.get("insn_overhead"), "%.1f"),
+            fmt(s.get("insn_x_floor_kprobe"), "%.2f"),
+            fmt(s.get("insn_x_floor_kretprobe"), "%.2f"),
+            fmt(s.get("insn_x_ftrace"), "%.2f")))
+    p("spread: (max - min) / median over the repetitions. overhead: "
+      "insn/call - the no-probe loop's. x kprobe, x kretpr: overhead / the "
+      "empty kprobe's, empty kretprobe's; x ftrace: / ftrace's equivalent "
+      "arm's (as in x ftrace above).")
+    p("Instructions are not cycles (an atomic, a cache miss or an rdtsc "
+      "costs more than one), but they are what the tracer's code executes, "
+      "whatever the host's load; interrupts taken on the loop's vCPU "
+      "count too.")
+    for arm, _, _, _ in MICRO:
+        s = micro.get(arm, {})
+        if s.get("insn_reps_lossy"):
+            p("%s: %d of %d repetitions lost events (fewer instructions per "
+              "call): left out of its instructions" % (
+                  arm, s["insn_reps_lossy"], s["reps"]))
+        if s.get("insn_reps_missing"):
+            p("%s: %d repetitions without instruction counts" % (
+                arm, s["insn_reps_missing"]))
+    if bad:
+        p("WARNING: runs with inconsistent markers, not counted: %s"
+          % ", ".join(bad))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("results")
@@ -365,9 +499,9 @@ def main():
     p("")
     p("Micro: kpt_bench_func(a, b, c, d) from a kernel loop; ns per call "
       "median [min..max], overhead = median - baseline median")
-    hdr = "%-34s %8s %17s %8s %8s %7s %9s %7s %s" % (
+    hdr = "%-34s %8s %17s %8s %8s %7s %7s %7s %7s %9s %7s %s" % (
         "arm", "ns/call", "[min..max]", "overhd", "x ftrace", "x floor",
-        "delivered", "chunk", "lost")
+        "insn", "i x ftr", "i x flr", "delivered", "chunk", "lost")
     p(hdr)
     p("-" * len(hdr))
     for arm, _, _, _ in MICRO:
@@ -379,11 +513,14 @@ def main():
             continue
         ns = s["ns_per_call"]
         d = s.get("delivered")
-        p("%-34s %8.0f %17s %8s %8s %7s %9s %7s %s" % (
+        p("%-34s %8.0f %17s %8s %8s %7s %7s %7s %7s %9s %7s %s" % (
             s["label"], ns["median"],
             "[%.0f..%.0f]" % (ns["min"], ns["max"]),
             fmt(s.get("overhead_ns")),
             fmt(s.get("x_ftrace"), "%.2f"), fmt(s.get("x_floor"), "%.2f"),
+            fmt(s.get("insn_overhead"), "%.1f"),
+            fmt(s.get("insn_x_ftrace"), "%.2f"),
+            fmt(s.get("insn_x_floor"), "%.2f"),
             pct(d["min_fraction"]) if d else "-",
             fmt(s.get("chunk_overhead_ns")),
             s.get("lost_total", "-")))
@@ -396,6 +533,10 @@ def main():
       "over the runs (robust to host stalls, blind to costs paid once every "
       "few chunks)." % next((r.get("chunk", "1024") for r in rows
                               if r.get("chunk")), "1024"))
+    p("insn: guest instructions per call over the no-probe loop, exact "
+      "(below); i x ftr, i x flr: the same ratios as x ftrace, x floor, in "
+      "instructions.")
+    insn_table(micro, rows, meta)
     if e2e:
         p("")
         p("End to end: dd if=/dev/zero of=/dev/null bs=1 count=%s, %s/%s "
@@ -461,14 +602,21 @@ def main():
                                                  pr["max"])
         if x.get("total_ratio") is not None:
             extra += ", whole-run %.2f" % x["total_ratio"]
+        if x.get("insn_ratio") is not None:
+            extra += ", insn %.3f (%s)" % (
+                x["insn_ratio"], "met" if x["insn_met"] else "miss")
         p("  %-4s %-60s %6s %s" % (
             "n/a" if v is None else "MET" if x["met"] else "MISS",
             x["target"], "-" if v is None else "%.3f" % v, extra))
 
     if a.json:
+        good, bad = insn_runs(rows)
         doc = {"command": a.command, "source": a.source, "meta": meta,
                "caveat": "QEMU TCG: only ratios within one boot mean "
-                         "anything; absolute ns do not.",
+                         "anything; absolute ns do not. insn_* figures "
+                         "are exact guest instructions per call (the loop's "
+                         "vCPU, interrupts included).",
+               "insn": {"runs_counted": len(good), "runs_rejected": bad},
                "micro": micro, "e2e": e2e, "decode": dec, "targets": tg,
                "raw": rows}
         with open(a.json, "w") as f:
