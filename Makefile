@@ -43,7 +43,7 @@ Q := @
 endif
 
 VM_DEBS := qemu-system-x86 busybox-static cpio kmod linux-image-amd64 \
-	   linux-headers-amd64 gcc make libc6-dev libbpf-dev libelf-dev zlib1g-dev
+	   linux-headers-amd64 gcc make libc6-dev
 STYLE_FILES = $(filter-out %.mod.c module/compat.h,$(wildcard module/*.[ch] \
 		selftests/test_modules/*.c include/uapi/*.h))
 CHECKPATCH ?= $(firstword $(wildcard \
