@@ -18,13 +18,14 @@
 #                       guest (trixie 6.12 chroot, virtme-ng); BENCH_ARGS=
 #                       passes options to selftests/bench/bench.sh (--help)
 #   make check-kernels  every kernel of the matrix (5.10 6.1 6.1-rt 6.12
-#                       6.12-rt 7.2): W=1 build with its suite's compiler
-#                       (mmdebstrap chroots in KPT_CACHE=/var/cache/kptrace),
-#                       dkms build, selftests in QEMU, a table and the total
-#                       "N passed, N failed, N skipped"; KERNELS="6.12 7.2"
-#                       picks some (selftests/vm/kernels.sh --help)
-#   make build-kernels  the same without booting (W=1 build + dkms build)
-#   make dkms-check-kernels   dkms build only, for every kernel
+#                       6.12-rt 7.2), each in a fresh test box of its suite
+#                       (mmdebstrap chroots in KPT_CACHE=/var/cache/kptrace):
+#                       W=1 build of module and reader with its compiler,
+#                       make install + dkms install, selftests in QEMU, a
+#                       table and the total "N passed, N failed, N skipped";
+#                       KERNELS="6.12 7.2" picks some (kernels.sh --help)
+#   make build-kernels  the same without booting (build + installs)
+#   make dkms-check-kernels   make install + dkms install only, every kernel
 #
 # KDIR defaults to the running kernel's headers.  check, run and dkms-check
 # use the Debian kernel of linux-image-amd64 (bookworm: 6.1.0-N-amd64;
@@ -43,7 +44,7 @@ Q := @
 endif
 
 VM_DEBS := qemu-system-x86 busybox-static cpio kmod linux-image-amd64 \
-	   linux-headers-amd64 gcc make libc6-dev libbpf-dev libelf-dev zlib1g-dev
+	   linux-headers-amd64 gcc make libc6-dev
 STYLE_FILES = $(filter-out %.mod.c module/compat.h,$(wildcard module/*.[ch] \
 		selftests/test_modules/*.c include/uapi/*.h))
 CHECKPATCH ?= $(firstword $(wildcard \

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kbtf: function signatures from the kernel's BTF (/sys/kernel/btf/vmlinux,
- * and /sys/kernel/btf/MOD for module functions), read with libbpf: where
- * each parameter is at the function's entry ($argN or $stackN) and the
- * fetch type that shows it (int -> s32, unsigned long -> u64, pointers ->
- * x64...).
+ * and /sys/kernel/btf/MOD for module functions), read by kbtf.c's own
+ * parser of raw BTF: where each parameter is at the function's entry
+ * ($argN or $stackN) and the fetch type that shows it (int -> s32,
+ * unsigned long -> u64, pointers -> x64...).
  */
 #ifndef __KPTRACE_KBTF_H
 #define __KPTRACE_KBTF_H

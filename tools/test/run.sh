@@ -24,8 +24,10 @@
 # fake available_filter_functions, blacklist and kallsyms for globs. A
 # crafted FILE.probes: labels and BTF names with terminal escapes must be
 # shown escaped, and a trace of many ids the listing lacks must not make
-# the reader read it again for each. A short libFuzzer run of
-# kpt_spec_parse() ends it (FUZZ_SECONDS, 10; 0 skips it; needs clang).
+# the reader read it again for each. The BTF reader has its own unit tests
+# (test/test_kbtf, ASan and UBSan: every kind, split BTF, cut, garbled and
+# made-up files). Short libFuzzer runs of kpt_spec_parse() and of the BTF
+# reader end it (FUZZ_SECONDS each, 10; 0 skips them; need clang).
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -46,8 +48,9 @@ export KPTRACE_BLACKLIST=$DATA/blacklist
 export KPTRACE_BTF_DIR=$OUT/btf-empty
 
 rm -rf "$OUT"
-mkdir -p "$OUT" "$OUT/btf" "$OUT/btf-empty"
-test/gen_btf "$OUT/btf" && test/gen_btf "$OUT/btf-empty" empty || exit 1
+mkdir -p "$OUT" "$OUT/btf" "$OUT/btf-empty" "$OUT/btf-layout" "$OUT/kbtf-work"
+test/gen_btf "$OUT/btf" && test/gen_btf "$OUT/btf-empty" empty &&
+	test/gen_btf "$OUT/btf-layout" layout || exit 1
 
 nr=0
 passed=0
@@ -421,6 +424,13 @@ else
 	not_ok "spec: parser and translation unit tests, ASan+UBSan" "$(grep -A1 '^not ok' "$OUT/spec.out"; cat "$OUT/spec.err")"
 fi
 
+run kbtf test/test_kbtf "$OUT/btf" "$OUT/btf-layout" "$OUT/kbtf-work"
+if [ "$rc" = 0 ]; then
+	ok "kbtf: BTF reader unit tests, cut and garbled files, ASan+UBSan ($(tail -1 "$OUT/kbtf.out"))"
+else
+	not_ok "kbtf: BTF reader unit tests, cut and garbled files, ASan+UBSan" "$(grep -A2 '^not ok' "$OUT/kbtf.out"; cat "$OUT/kbtf.err")"
+fi
+
 # --- typed records -----------------------------------------------------------
 
 test/gen_trace typed "$OUT/typed.bin"
@@ -678,18 +688,24 @@ fi
 
 # --- fuzz ---------------------------------------------------------------------
 
-if [ "${FUZZ_SECONDS:-10}" = 0 ]; then
-	skip "fuzz: kpt_spec_parse" "FUZZ_SECONDS=0"
-elif [ ! -x test/fuzz_spec ]; then
-	skip "fuzz: kpt_spec_parse" "test/fuzz_spec not built (needs clang with libFuzzer)"
-else
-	run fuzz test/fuzz.sh "${FUZZ_SECONDS:-10}"
-	if [ "$rc" = 0 ]; then
-		ok "$(cat "$OUT/fuzz.out")"
+for target in spec btf; do
+	case $target in
+	spec)	what=kpt_spec_parse ;;
+	btf)	what="the BTF reader" ;;
+	esac
+	if [ "${FUZZ_SECONDS:-10}" = 0 ]; then
+		skip "fuzz: $what" "FUZZ_SECONDS=0"
+	elif [ ! -x "test/fuzz_$target" ]; then
+		skip "fuzz: $what" "test/fuzz_$target not built (needs clang with libFuzzer)"
 	else
-		not_ok "fuzz: kpt_spec_parse" "$(cat "$OUT/fuzz.out")"
+		run fuzz-$target test/fuzz.sh "${FUZZ_SECONDS:-10}" $target
+		if [ "$rc" = 0 ]; then
+			ok "$(cat "$OUT/fuzz-$target.out")"
+		else
+			not_ok "fuzz: $what" "$(cat "$OUT/fuzz-$target.out")"
+		fi
 	fi
-fi
+done
 
 # --- valgrind -----------------------------------------------------------
 
