@@ -70,7 +70,9 @@ static bool kpt_hide_value(__u64 *v)
  * @buf: the records, as the rings gave them
  * @len: their bytes
  *
- * See the top of this file.
+ * See the top of this file. A header that does not fit in what is left
+ * of @buf, or whose size is not a whole record within it, cannot come from
+ * the rings; if one does, everything from it on is zeroed.
  */
 void kpt_hide_addrs(void *buf, size_t len)
 {
@@ -83,6 +85,12 @@ void kpt_hide_addrs(void *buf, size_t len)
 
 	for (off = 0; off < len; off += ev->size) {
 		ev = buf + off;
+		if (WARN_ON_ONCE(len - off < KPT_HDR_SIZE ||
+				 ev->size < KPT_HDR_SIZE || ev->size % 8 ||
+				 ev->size > len - off)) {
+			memset(buf + off, 0, len - off);
+			return;
+		}
 		if (ev->type == KPT_EV_ENTRY) {
 			args = ev->data;
 			fixed = KPT_ENTRY_SIZE(ev->nr_args, ev->nr_stack);
@@ -94,8 +102,7 @@ void kpt_hide_addrs(void *buf, size_t len)
 		}
 		if (WARN_ON_ONCE(fixed > ev->size)) {
 			/* cannot happen; if it does, hide it all */
-			memset(ev->data, 0, ev->size -
-			       min_t(u32, ev->size, KPT_HDR_SIZE));
+			memset(ev->data, 0, ev->size - KPT_HDR_SIZE);
 			ev->flags |= KPT_F_ADDR_HIDDEN;
 			continue;
 		}
