@@ -32,6 +32,9 @@ static struct dentry *kpt_dir;
  * of the one before has all been returned: at most the record whose text
  * is being returned has left the rings (and counts as read), so a reader
  * that stops early (head -n 1 trace_pipe) loses nothing it did not see.
+ * A reader that may not see kernel addresses (decided at open, as for
+ * /dev/kptrace: kpt_addrs_visible()) gets the record edited by
+ * kpt_hide_addrs() before it is formatted.
  */
 struct kpt_text_reader {
 	struct mutex lock;	/* readers sharing this open file */
@@ -40,6 +43,7 @@ struct kpt_text_reader {
 	size_t	len;		/* characters in text */
 	size_t	off;		/* already returned */
 	bool	block;
+	bool	hide_addrs;
 };
 
 static int kpt_text_open(struct inode *inode, struct file *file)
@@ -59,6 +63,7 @@ static int kpt_text_open(struct inode *inode, struct file *file)
 	}
 	mutex_init(&rd->lock);
 	rd->block = (uintptr_t)inode->i_private;
+	rd->hide_addrs = !kpt_addrs_visible();
 	file->private_data = rd;
 	return nonseekable_open(inode, file);
 }
@@ -86,6 +91,8 @@ static ssize_t kpt_text_copy(struct file *file, struct kpt_text_reader *rd,
 					     !(file->f_flags & O_NONBLOCK));
 			if (ret <= 0)
 				break;
+			if (rd->hide_addrs)
+				kpt_hide_addrs(rd->rec, ret);
 			rd->len = kpt_format_event(rd->rec, rd->text,
 						   KPT_TEXT_MAX);
 			rd->off = 0;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kptrace: hidden addresses, for the readers of /dev/kptrace.
+ * kptrace: hidden addresses, for every reader of the trace: /dev/kptrace,
+ * trace and trace_pipe.
  *
  * A reader that may not see kernel addresses (the rule of /proc/kallsyms:
  * without CAP_SYSLOG, or with kptr_restrict=2, decided at open by
  * kpt_addrs_visible()) gets none, in any field. Its records are edited
- * after they left the rings and before they are returned
+ * after they left the rings and before they are returned or formatted
  * (kpt_hide_addrs()), by their layout alone, with no probe lookup:
  *  - every stack slot of an entry record is zeroed;
  *  - every 64-bit value slot of an entry or return record, its args[]
