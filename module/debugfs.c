@@ -93,14 +93,15 @@ static ssize_t kpt_text_copy(struct file *file, struct kpt_text_reader *rd,
 				break;
 			if (rd->hide_addrs)
 				kpt_hide_addrs(rd->rec, ret);
-			rd->len = kpt_format_event(rd->rec, rd->text,
-						   KPT_TEXT_MAX);
-			rd->off = 0;
+			/* poll() reads off and len without rd->lock */
+			WRITE_ONCE(rd->off, 0);
+			WRITE_ONCE(rd->len, kpt_format_event(rd->rec, rd->text,
+							     KPT_TEXT_MAX));
 		}
 		n = min(count - done, rd->len - rd->off);
 		if (copy_to_user(ubuf + done, rd->text + rd->off, n))
 			return done ? done : -EFAULT;
-		rd->off += n;
+		WRITE_ONCE(rd->off, rd->off + n);
 		done += n;
 	}
 	if (done)
@@ -129,15 +130,19 @@ static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
 /*
  * trace_pipe: readable when a record is pending, or the text of the last
  * one taken is not all returned yet. That is looked at without rd->lock,
- * which a blocked read() holds: a hint, as poll() is.
+ * which a blocked read() holds: a hint, as poll() is. The file goes on
+ * the rings' wait queue first in either case: epoll registers it only
+ * through this call (EPOLL_CTL_ADD), and one made while a line was half
+ * returned must still be woken once the reader has drained it.
  */
 static __poll_t kpt_text_poll(struct file *file, poll_table *wait)
 {
 	struct kpt_text_reader *rd = file->private_data;
+	__poll_t mask = kpt_rings_poll(file, wait);
 
 	if (READ_ONCE(rd->off) != READ_ONCE(rd->len))
-		return EPOLLIN | EPOLLRDNORM;
-	return kpt_rings_poll(file, wait);
+		mask |= EPOLLIN | EPOLLRDNORM;
+	return mask;
 }
 
 static const struct file_operations kpt_text_fops = {
