@@ -5,8 +5,11 @@
  * read() returns whole records (include/uapi/kptrace.h), oldest first
  * across CPUs; it blocks until one is pending unless O_NONBLOCK, and fails
  * with -EINVAL when the buffer cannot hold the next record; a read of 0
- * bytes returns 0 at once. poll() reports EPOLLIN when a record is
- * pending. Opening needs CAP_PERFMON or CAP_SYS_ADMIN: records hold kernel
+ * bytes returns 0 at once. A read whose buffer faults returns the whole
+ * records copied before the fault, or -EFAULT if there are none, and
+ * consumes nothing else: the next read returns the rest, whichever path
+ * (below) it took. poll() reports EPOLLIN when a record is pending.
+ * Opening needs CAP_PERFMON or CAP_SYS_ADMIN: records hold kernel
  * addresses and other users' data.
  * write() (or ioctl(KPT_IOC_PROBE)) takes probe specs, one per line, and
  * adds or removes probes while kptrace runs; both need the file open for
@@ -17,6 +20,13 @@
  * any field: its records are edited on their way out (kpt_hide_addrs(),
  * hide.c says how). Such a reader always takes the kernel-buffer path of
  * the rings.
+ *
+ * Paths. A reader that sees addresses, with overwrite=0, gets records
+ * copied straight from the rings into its memory, and the rings free only
+ * what was copied (ring.c). The others (hidden addresses, overwrite=1)
+ * take up to what the read can return into the open file's buffer, where
+ * what a fault left unreturned waits for the next read (struct
+ * kpt_dev_reader).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,9 +44,18 @@
 /* Records are copied out in batches of up to this many bytes. */
 #define KPT_DEV_BATCH	(64 * 1024)
 
+/*
+ * The kernel-buffer path takes at most what fits in the reader's buffer
+ * from the rings, and those records count as read at once. If copying
+ * them out faults, the rest stays here (buf from off to len, under lock)
+ * and the next read() returns it first: nothing taken from the rings is
+ * dropped, but what is here when the file is closed.
+ */
 struct kpt_dev_reader {
 	struct mutex	lock;	/* readers sharing this open file */
 	void		*buf;
+	size_t		len;	/* bytes of records in buf */
+	size_t		off;	/* already returned */
 	bool		hide_addrs;
 };
 
@@ -69,12 +88,47 @@ static int kpt_dev_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * The whole records of rd->buf from rd->off that fit in @room, to @ubuf.
+ * Returns their bytes, -EINVAL if the first does not fit, or, when the
+ * copy faults, the bytes of the whole records copied before the fault,
+ * -EFAULT if none. What was not returned stays for the next read.
+ */
+static ssize_t kpt_dev_copy_kept(struct kpt_dev_reader *rd,
+				 char __user *ubuf, size_t room)
+{
+	const struct kpt_event *ev;
+	size_t n = 0, copied;
+
+	while (rd->off + n < rd->len) {
+		ev = rd->buf + rd->off + n;
+		if (ev->size > room - n)
+			break;
+		n += ev->size;
+	}
+	if (!n)
+		return -EINVAL;
+	copied = n - copy_to_user(ubuf, rd->buf + rd->off, n);
+	if (copied < n) {
+		/* the records that reached the reader whole */
+		for (n = 0; ; n += ev->size) {
+			ev = rd->buf + rd->off + n;
+			if (ev->size > copied - n)
+				break;
+		}
+		if (!n)
+			return -EFAULT;
+	}
+	/* poll() reads off and len without rd->lock */
+	WRITE_ONCE(rd->off, rd->off + n);
+	return n;
+}
+
 static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	bool block = !(file->f_flags & O_NONBLOCK);
 	struct kpt_dev_reader *rd = file->private_data;
-	void *buf = rd->buf;
 	size_t done = 0;
 	ssize_t ret = 0;
 
@@ -84,6 +138,16 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 	if (mutex_lock_interruptible(&rd->lock))
 		return -ERESTARTSYS;
 	while (done < count) {
+		/* What a faulting read took from the rings comes first. */
+		if (rd->off < rd->len) {
+			ret = kpt_dev_copy_kept(rd, ubuf + done, count - done);
+			if (ret <= 0)
+				break;
+			done += ret;
+			if (rd->off < rd->len)
+				break;		/* a fault, or no more room */
+			continue;
+		}
 		/*
 		 * Straight from the rings into the reader's memory, unless
 		 * the records need editing or may be torn (overwrite=1).
@@ -96,23 +160,36 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 			done += ret;
 			continue;
 		}
-		ret = kpt_rings_read(buf, min_t(size_t, count - done,
-						KPT_DEV_BATCH), ULONG_MAX,
+		/* No more than the room left: only a fault keeps records. */
+		ret = kpt_rings_read(rd->buf, min_t(size_t, count - done,
+						    KPT_DEV_BATCH), ULONG_MAX,
 				     block && !done);
 		if (ret <= 0)
 			break;
 		if (rd->hide_addrs)
-			kpt_hide_addrs(buf, ret);
-		if (copy_to_user(ubuf + done, buf, ret)) {
-			ret = -EFAULT;
-			break;
-		}
-		done += ret;
+			kpt_hide_addrs(rd->buf, ret);
+		WRITE_ONCE(rd->off, 0);
+		WRITE_ONCE(rd->len, ret);
 	}
 	mutex_unlock(&rd->lock);
 	if (done)
 		return done;
 	return ret ? ret : -EAGAIN;
+}
+
+/*
+ * Readable when a record is pending in the rings, or kept from a read
+ * that faulted; the latter is looked at without rd->lock (a hint, as
+ * poll() is), after the file is on the rings' wait queue.
+ */
+static __poll_t kpt_dev_poll(struct file *file, poll_table *wait)
+{
+	struct kpt_dev_reader *rd = file->private_data;
+	__poll_t mask = kpt_rings_poll(file, wait);
+
+	if (READ_ONCE(rd->off) != READ_ONCE(rd->len))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	return mask;
 }
 
 /* Probe specs from userspace: at most one page of lines at a time. */
@@ -175,7 +252,7 @@ static const struct file_operations kpt_dev_fops = {
 	.release	= kpt_dev_release,
 	.read		= kpt_dev_read,
 	.write		= kpt_dev_write,
-	.poll		= kpt_rings_poll,
+	.poll		= kpt_dev_poll,
 	.unlocked_ioctl	= kpt_dev_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };
