@@ -91,6 +91,8 @@ static ssize_t kpt_text_copy(struct file *file, struct kpt_text_reader *rd,
 					     !(file->f_flags & O_NONBLOCK));
 			if (ret <= 0)
 				break;
+			/* one record, whole: the rest would go unseen */
+			WARN_ON_ONCE(ret != ((struct kpt_event *)rd->rec)->size);
 			if (rd->hide_addrs)
 				kpt_hide_addrs(rd->rec, ret);
 			/* poll() reads off and len without rd->lock */

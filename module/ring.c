@@ -328,10 +328,11 @@ static bool kpt_ring_peek(struct kpt_ring *r, u64 *ts)
 
 /*
  * Reader: copy the oldest records of @r into @buf, as many as fit in @len
- * and are not younger than @until, *@nr at most, then free them. Returns
- * the bytes copied (*@nr gets the number of records), 0 if they were
- * overwritten meanwhile (try again), -EINVAL if the first record does not
- * fit in @len.
+ * and are not younger than @until, *@nr at most (not 0), then free them.
+ * Returns the bytes copied (only then does *@nr get the number of
+ * records), 0 if there were none or they were overwritten meanwhile (try
+ * again, *@nr untouched), -EINVAL if the first record does not fit in
+ * @len.
  *
  * In overwrite mode a writer may free (and rewrite) records under the
  * copy; then the cmpxchg() of tail fails and the whole batch, possibly
@@ -347,6 +348,9 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 	u32 size;
 	u8 type;
 
+	/* 0 would be no limit at all: the caller lost its count */
+	if (WARN_ON_ONCE(!max_nr))
+		max_nr = 1;
 	if (kpt_cfg.overwrite)
 		len = min_t(size_t, len, 4 * kpt_probes_max_record());
 	/* Pairs with an overwriting writer's cmpxchg() */
@@ -379,6 +383,8 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 	/* Fully ordered on success: the copy is done before the space is. */
 	if (pos != tail && cmpxchg(&r->tail, tail, pos) != tail)
 		return 0;
+	if (!done)
+		return 0;
 	WRITE_ONCE(r->read, r->read + n);
 	*nr = n;
 	return done;
@@ -395,6 +401,7 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 static ssize_t kpt_rings_next(void *buf, size_t len, unsigned long *nr)
 {
 	const struct kpt_dest to = { .kbuf = buf };
+	const unsigned long max_nr = *nr;
 	struct kpt_ring *r, *best;
 	u64 ts, best_ts, next_ts;
 	unsigned int cpu;
@@ -424,6 +431,7 @@ again:
 	}
 	if (!best)
 		return 0;
+	*nr = max_nr;		/* the limit, on every try */
 	ret = kpt_ring_consume(best, buf, len, next_ts, nr);
 	if (!ret)
 		goto again;
@@ -608,6 +616,8 @@ static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
 		if (ret <= 0)
 			return done ? done : ret;
 		done += ret;
+		if (WARN_ON_ONCE(!nr || nr > left))
+			break;
 		left -= nr;
 	}
 	return done;
