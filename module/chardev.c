@@ -167,7 +167,7 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 		if (ret <= 0)
 			break;
 		if (rd->hide_addrs)
-			kpt_hide_addrs(rd->buf, ret);
+			ret = kpt_hide_addrs(rd->buf, ret);
 		WRITE_ONCE(rd->off, 0);
 		WRITE_ONCE(rd->len, ret);
 	}

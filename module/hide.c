@@ -75,9 +75,11 @@ static bool kpt_hide_value(__u64 *v)
  *
  * See the top of this file. A header that does not fit in what is left
  * of @buf, or whose size is not a whole record within it, cannot come from
- * the rings; if one does, everything from it on is zeroed.
+ * the rings; if one does, everything from it on is zeroed and left out.
+ *
+ * Returns the bytes of the whole records in @buf: @len, but after a WARN.
  */
-void kpt_hide_addrs(void *buf, size_t len)
+size_t kpt_hide_addrs(void *buf, size_t len)
 {
 	struct kpt_event *ev;
 	struct kpt_ret *ret;
@@ -92,7 +94,7 @@ void kpt_hide_addrs(void *buf, size_t len)
 				 ev->size < KPT_HDR_SIZE || ev->size % 8 ||
 				 ev->size > len - off)) {
 			memset(buf + off, 0, len - off);
-			return;
+			return off;
 		}
 		if (ev->type == KPT_EV_ENTRY) {
 			args = ev->data;
@@ -122,4 +124,5 @@ void kpt_hide_addrs(void *buf, size_t len)
 		if (hid)
 			ev->flags |= KPT_F_ADDR_HIDDEN;
 	}
+	return len;
 }

@@ -170,6 +170,6 @@ void kpt_chardev_exit(void);
 
 /* hide.c: for readers that may not see kernel addresses */
 bool kpt_addrs_visible(void);
-void kpt_hide_addrs(void *buf, size_t len);
+size_t kpt_hide_addrs(void *buf, size_t len);
 
 #endif /* _KPT_KPTRACE_H */
