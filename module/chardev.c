@@ -5,35 +5,28 @@
  * read() returns whole records (include/uapi/kptrace.h), oldest first
  * across CPUs; it blocks until one is pending unless O_NONBLOCK, and fails
  * with -EINVAL when the buffer cannot hold the next record; a read of 0
- * bytes returns 0 at once. poll() reports EPOLLIN when a record is
- * pending. Opening needs CAP_PERFMON or CAP_SYS_ADMIN: records hold kernel
+ * bytes returns 0 at once. A read whose buffer faults returns the whole
+ * records copied before the fault, or -EFAULT if there are none, and
+ * consumes nothing else: the next read returns the rest, whichever path
+ * (below) it took. poll() reports EPOLLIN when a record is pending.
+ * Opening needs CAP_PERFMON or CAP_SYS_ADMIN: records hold kernel
  * addresses and other users' data.
  * write() (or ioctl(KPT_IOC_PROBE)) takes probe specs, one per line, and
  * adds or removes probes while kptrace runs; both need the file open for
  * writing (the ioctl fails with -EBADF otherwise, as write(2) does).
  *
  * Hidden addresses. A reader that may not see kernel addresses (the rule
- * of /proc/kallsyms: without CAP_SYSLOG, or with kptr_restrict=2, decided
- * at open) gets none, in any field. Its records are edited on their way
- * out (kpt_hide_addrs()), by their layout alone, with no probe lookup:
- *  - every stack slot of an entry record is zeroed;
- *  - every 64-bit value slot of an entry or return record, its args[]
- *    and kpt_ret.ret, whose value lies in the kernel half of the address
- *    space (KPT_KERNEL_HALF and up) and is not an error code (-4095..-1,
- *    IS_ERR_VALUE()) is zeroed. That covers x64 and symbol arguments,
- *    %sp, %ip, $stack and pointers returned. A string's slot is a
- *    KPT_STR_SLOT() encoding, whose offset in the record is below 64 KiB:
- *    never in that range. A negative number below -4095 is in it, and
- *    is zeroed too;
- *  - a record where anything was zeroed (an entry with a stack, always)
- *    gets KPT_F_ADDR_HIDDEN.
- * Narrower values (u32, x32, s16, ...) were zero- or sign-extended by
- * their type and pass unchanged: a kernel address read as s32 comes out
- * sign-extended into the kernel half anyway, and a reader who asked for a
- * pointer cut to u32 gets what was asked for. lat_ns and entry_ts_ns are
- * times. Such a reader always takes the kernel-buffer path of the rings.
- * The padding after a record's last string is zeroed for every reader, by
- * the writer (fetch.c).
+ * of /proc/kallsyms, decided at open: kpt_addrs_visible()) gets none, in
+ * any field: its records are edited on their way out (kpt_hide_addrs(),
+ * hide.c says how). Such a reader always takes the kernel-buffer path of
+ * the rings.
+ *
+ * Paths. A reader that sees addresses, with overwrite=0, gets records
+ * copied straight from the rings into its memory, and the rings free only
+ * what was copied (ring.c). The others (hidden addresses, overwrite=1)
+ * take up to what the read can return into the open file's buffer, where
+ * what a fault left unreturned waits for the next read (struct
+ * kpt_dev_reader).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -44,95 +37,27 @@
 #include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <linux/capability.h>
 #include <linux/err.h>
-#include <linux/string.h>
 #include <linux/mutex.h>
 #include "kptrace.h"
 
 /* Records are copied out in batches of up to this many bytes. */
 #define KPT_DEV_BATCH	(64 * 1024)
 
+/*
+ * The kernel-buffer path takes at most what fits in the reader's buffer
+ * from the rings, and those records count as read at once. If copying
+ * them out faults, the rest stays here (buf from off to len, under lock)
+ * and the next read() returns it first: nothing taken from the rings is
+ * dropped, but what is here when the file is closed.
+ */
 struct kpt_dev_reader {
 	struct mutex	lock;	/* readers sharing this open file */
 	void		*buf;
+	size_t		len;	/* bytes of records in buf */
+	size_t		off;	/* already returned */
 	bool		hide_addrs;
 };
-
-/*
- * May this opener see kernel addresses? The rule of /proc/kallsyms
- * (kallsyms_show_value(), which is not exported): CAP_SYSLOG, and
- * kptr_restrict below 2. %pK applies kptr_restrict: at 2 it prints zeros.
- */
-static bool kpt_addrs_visible(void)
-{
-	char probe[24];
-
-	if (!capable(CAP_SYSLOG))
-		return false;
-	snprintf(probe, sizeof(probe), "%pK", &kpt_cfg);
-	return strspn(probe, "0") != strlen(probe);
-}
-
-/*
- * Where the kernel half of x86-64's address space begins with 5-level
- * paging, whose direct map and vmalloc area lie below 0xffff800000000000
- * (the start with 4-level paging: the values in between are not canonical
- * addresses then, and hiding them costs nothing real).
- */
-#define KPT_KERNEL_HALF		0xff00000000000000ULL
-
-/* Zero @v if it may be a kernel address. Returns true if it did. */
-static bool kpt_hide_value(__u64 *v)
-{
-	if (*v < KPT_KERNEL_HALF || IS_ERR_VALUE(*v))
-		return false;
-	*v = 0;
-	return true;
-}
-
-/* Hide the kernel addresses of every record in @buf: see the top. */
-static void kpt_hide_addrs(void *buf, size_t len)
-{
-	struct kpt_event *ev;
-	struct kpt_ret *ret;
-	unsigned int i, fixed;
-	__u64 *args;
-	size_t off;
-	bool hid;
-
-	for (off = 0; off < len; off += ev->size) {
-		ev = buf + off;
-		if (ev->type == KPT_EV_ENTRY) {
-			args = ev->data;
-			fixed = KPT_ENTRY_SIZE(ev->nr_args, ev->nr_stack);
-		} else if (ev->type == KPT_EV_RETURN) {
-			args = ev->data + KPT_RET_SLOTS;
-			fixed = KPT_RET_SIZE + ev->nr_args * sizeof(__u64);
-		} else {
-			continue;
-		}
-		if (WARN_ON_ONCE(fixed > ev->size)) {
-			/* cannot happen; if it does, hide it all */
-			memset(ev->data, 0, ev->size -
-			       min_t(u32, ev->size, KPT_HDR_SIZE));
-			ev->flags |= KPT_F_ADDR_HIDDEN;
-			continue;
-		}
-		if (ev->type == KPT_EV_ENTRY) {
-			memset(args + ev->nr_args, 0,
-			       ev->nr_stack * sizeof(__u64));
-			hid = ev->nr_stack;
-		} else {
-			ret = (struct kpt_ret *)ev->data;
-			hid = kpt_hide_value((__u64 *)&ret->ret);
-		}
-		for (i = 0; i < ev->nr_args; i++)
-			hid |= kpt_hide_value(&args[i]);
-		if (hid)
-			ev->flags |= KPT_F_ADDR_HIDDEN;
-	}
-}
 
 static int kpt_dev_open(struct inode *inode, struct file *file)
 {
@@ -163,12 +88,47 @@ static int kpt_dev_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * The whole records of rd->buf from rd->off that fit in @room, to @ubuf.
+ * Returns their bytes, -EINVAL if the first does not fit, or, when the
+ * copy faults, the bytes of the whole records copied before the fault,
+ * -EFAULT if none. What was not returned stays for the next read.
+ */
+static ssize_t kpt_dev_copy_kept(struct kpt_dev_reader *rd,
+				 char __user *ubuf, size_t room)
+{
+	const struct kpt_event *ev;
+	size_t n = 0, copied;
+
+	while (rd->off + n < rd->len) {
+		ev = rd->buf + rd->off + n;
+		if (ev->size > room - n)
+			break;
+		n += ev->size;
+	}
+	if (!n)
+		return -EINVAL;
+	copied = n - copy_to_user(ubuf, rd->buf + rd->off, n);
+	if (copied < n) {
+		/* the records that reached the reader whole */
+		for (n = 0; ; n += ev->size) {
+			ev = rd->buf + rd->off + n;
+			if (ev->size > copied - n)
+				break;
+		}
+		if (!n)
+			return -EFAULT;
+	}
+	/* poll() reads off and len without rd->lock */
+	WRITE_ONCE(rd->off, rd->off + n);
+	return n;
+}
+
 static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	bool block = !(file->f_flags & O_NONBLOCK);
 	struct kpt_dev_reader *rd = file->private_data;
-	void *buf = rd->buf;
 	size_t done = 0;
 	ssize_t ret = 0;
 
@@ -178,6 +138,16 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 	if (mutex_lock_interruptible(&rd->lock))
 		return -ERESTARTSYS;
 	while (done < count) {
+		/* What a faulting read took from the rings comes first. */
+		if (rd->off < rd->len) {
+			ret = kpt_dev_copy_kept(rd, ubuf + done, count - done);
+			if (ret <= 0)
+				break;
+			done += ret;
+			if (rd->off < rd->len)
+				break;		/* a fault, or no more room */
+			continue;
+		}
 		/*
 		 * Straight from the rings into the reader's memory, unless
 		 * the records need editing or may be torn (overwrite=1).
@@ -190,23 +160,36 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 			done += ret;
 			continue;
 		}
-		ret = kpt_rings_read(buf, min_t(size_t, count - done,
-						KPT_DEV_BATCH), ULONG_MAX,
+		/* No more than the room left: only a fault keeps records. */
+		ret = kpt_rings_read(rd->buf, min_t(size_t, count - done,
+						    KPT_DEV_BATCH), ULONG_MAX,
 				     block && !done);
 		if (ret <= 0)
 			break;
 		if (rd->hide_addrs)
-			kpt_hide_addrs(buf, ret);
-		if (copy_to_user(ubuf + done, buf, ret)) {
-			ret = -EFAULT;
-			break;
-		}
-		done += ret;
+			ret = kpt_hide_addrs(rd->buf, ret);
+		WRITE_ONCE(rd->off, 0);
+		WRITE_ONCE(rd->len, ret);
 	}
 	mutex_unlock(&rd->lock);
 	if (done)
 		return done;
 	return ret ? ret : -EAGAIN;
+}
+
+/*
+ * Readable when a record is pending in the rings, or kept from a read
+ * that faulted; the latter is looked at without rd->lock (a hint, as
+ * poll() is), after the file is on the rings' wait queue.
+ */
+static __poll_t kpt_dev_poll(struct file *file, poll_table *wait)
+{
+	struct kpt_dev_reader *rd = file->private_data;
+	__poll_t mask = kpt_rings_poll(file, wait);
+
+	if (READ_ONCE(rd->off) != READ_ONCE(rd->len))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	return mask;
 }
 
 /* Probe specs from userspace: at most one page of lines at a time. */
@@ -269,7 +252,7 @@ static const struct file_operations kpt_dev_fops = {
 	.release	= kpt_dev_release,
 	.read		= kpt_dev_read,
 	.write		= kpt_dev_write,
-	.poll		= kpt_rings_poll,
+	.poll		= kpt_dev_poll,
 	.unlocked_ioctl	= kpt_dev_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };

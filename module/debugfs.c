@@ -32,6 +32,9 @@ static struct dentry *kpt_dir;
  * of the one before has all been returned: at most the record whose text
  * is being returned has left the rings (and counts as read), so a reader
  * that stops early (head -n 1 trace_pipe) loses nothing it did not see.
+ * A reader that may not see kernel addresses (decided at open, as for
+ * /dev/kptrace: kpt_addrs_visible()) gets the record edited by
+ * kpt_hide_addrs() before it is formatted.
  */
 struct kpt_text_reader {
 	struct mutex lock;	/* readers sharing this open file */
@@ -40,6 +43,7 @@ struct kpt_text_reader {
 	size_t	len;		/* characters in text */
 	size_t	off;		/* already returned */
 	bool	block;
+	bool	hide_addrs;
 };
 
 static int kpt_text_open(struct inode *inode, struct file *file)
@@ -59,6 +63,7 @@ static int kpt_text_open(struct inode *inode, struct file *file)
 	}
 	mutex_init(&rd->lock);
 	rd->block = (uintptr_t)inode->i_private;
+	rd->hide_addrs = !kpt_addrs_visible();
 	file->private_data = rd;
 	return nonseekable_open(inode, file);
 }
@@ -86,14 +91,19 @@ static ssize_t kpt_text_copy(struct file *file, struct kpt_text_reader *rd,
 					     !(file->f_flags & O_NONBLOCK));
 			if (ret <= 0)
 				break;
-			rd->len = kpt_format_event(rd->rec, rd->text,
-						   KPT_TEXT_MAX);
-			rd->off = 0;
+			/* one record, whole: the rest would go unseen */
+			WARN_ON_ONCE(ret != ((struct kpt_event *)rd->rec)->size);
+			if (rd->hide_addrs)
+				kpt_hide_addrs(rd->rec, ret);
+			/* poll() reads off and len without rd->lock */
+			WRITE_ONCE(rd->off, 0);
+			WRITE_ONCE(rd->len, kpt_format_event(rd->rec, rd->text,
+							     KPT_TEXT_MAX));
 		}
 		n = min(count - done, rd->len - rd->off);
 		if (copy_to_user(ubuf + done, rd->text + rd->off, n))
 			return done ? done : -EFAULT;
-		rd->off += n;
+		WRITE_ONCE(rd->off, rd->off + n);
 		done += n;
 	}
 	if (done)
@@ -122,15 +132,19 @@ static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
 /*
  * trace_pipe: readable when a record is pending, or the text of the last
  * one taken is not all returned yet. That is looked at without rd->lock,
- * which a blocked read() holds: a hint, as poll() is.
+ * which a blocked read() holds: a hint, as poll() is. The file goes on
+ * the rings' wait queue first in either case: epoll registers it only
+ * through this call (EPOLL_CTL_ADD), and one made while a line was half
+ * returned must still be woken once the reader has drained it.
  */
 static __poll_t kpt_text_poll(struct file *file, poll_table *wait)
 {
 	struct kpt_text_reader *rd = file->private_data;
+	__poll_t mask = kpt_rings_poll(file, wait);
 
 	if (READ_ONCE(rd->off) != READ_ONCE(rd->len))
-		return EPOLLIN | EPOLLRDNORM;
-	return kpt_rings_poll(file, wait);
+		mask |= EPOLLIN | EPOLLRDNORM;
+	return mask;
 }
 
 static const struct file_operations kpt_text_fops = {

@@ -10,6 +10,7 @@
  *   format.c   text rendering of a record (trace, trace_pipe)
  *   debugfs.c  /sys/kernel/debug/kptrace/
  *   chardev.c  /dev/kptrace
+ *   hide.c     kernel addresses hidden from some readers
  */
 #ifndef _KPT_KPTRACE_H
 #define _KPT_KPTRACE_H
@@ -166,5 +167,9 @@ int kpt_debugfs_init(void);
 void kpt_debugfs_exit(void);
 int kpt_chardev_init(void);
 void kpt_chardev_exit(void);
+
+/* hide.c: for readers that may not see kernel addresses */
+bool kpt_addrs_visible(void);
+size_t kpt_hide_addrs(void *buf, size_t len);
 
 #endif /* _KPT_KPTRACE_H */

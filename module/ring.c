@@ -70,8 +70,22 @@
  * reader's, under kpt_read_mutex, stored after the cmpxchg() that freed
  * what it counts.
  *
+ * A corrupt record (a size that cannot be: a bug, hence the WARN) cannot
+ * be walked past: the reader frees everything from it to head unread. So
+ * that the books stay exact it counts those records in `dropped', its
+ * own, stored like `read', which the stats and the loss reports add to
+ * lost.overwritten (destroyed before they were read; of the existing
+ * causes the one that is also within committed). How many there were is
+ * the writer's count: committed is the seq of the last record before
+ * head, so with head, committed and lost.overwritten loaded while no
+ * write is in flight (kpt_ring_quiet()), the records before head are
+ * committed - overwritten - read - dropped, less what this read copied.
+ * The probes' own books (probe_stats) cannot tell whose records those
+ * were and do not count them.
+ *
  * Stats are read while both sides run: kpt_ring_stats() loads `read'
- * first, then the lost counters, then committed, with smp_rmb() between.
+ * first, then the lost counters (and `dropped'), then committed, with
+ * smp_rmb() between.
  * Every record counted in `read' or lost.overwritten was committed before
  * that count was stored (on the reader's side the cmpxchg() of tail, on
  * the overwriting writer's its own, order the two), so committed, loaded
@@ -252,14 +266,53 @@ unsigned long kpt_ring_make_room(struct kpt_ring *r, unsigned long head,
 }
 NOKPROBE_SYMBOL(kpt_ring_make_room);
 
+/* Records of @r lost for cause @i; corrupt ones count as overwritten. */
+static u64 kpt_ring_lost(struct kpt_ring *r, int i)
+{
+	u64 n = local_read(&r->lost[i]);
+
+	if (i == KPT_LOST_OVERWRITTEN)
+		n += READ_ONCE(r->dropped);
+	return n;
+}
+
 static bool kpt_ring_lost_pending(struct kpt_ring *r)
 {
 	int i;
 
 	for (i = 0; i < KPT_LOST_NR; i++)
-		if (local_read(&r->lost[i]) != r->reported[i])
+		if (kpt_ring_lost(r, i) != r->reported[i])
 			return true;
 	return false;
+}
+
+/*
+ * Reader, on a corrupt record: the head of @r, and how many records
+ * before it were neither read, nor dropped, nor overwritten (the ones
+ * still in the ring, with those copied but not yet counted), at one
+ * instant with no write in flight. A writer sets BUSY in head before it
+ * counts or frees anything and clears it with the store that publishes
+ * its record, after its counts (x86 orders stores): a head without BUSY
+ * that did not change across the loads covers every count it implies.
+ * A write is short, so this waits at most a few of them.
+ */
+static unsigned long kpt_ring_quiet(struct kpt_ring *r, u64 *unread)
+{
+	unsigned long head;
+	u64 committed, overwritten;
+
+	for (;;) {
+		/* Pairs with kpt_ring_commit(): its counts before its head */
+		head = smp_load_acquire(&r->head);
+		committed = local_read(&r->committed);
+		overwritten = local_read(&r->lost[KPT_LOST_OVERWRITTEN]);
+		smp_rmb();	/* the counts before the second look */
+		if (!(head & KPT_RING_BUSY) && READ_ONCE(r->head) == head)
+			break;
+		cpu_relax();
+	}
+	*unread = committed - overwritten - r->read - r->dropped;
+	return head;
 }
 
 /*
@@ -277,7 +330,7 @@ static int kpt_ring_report_lost(struct kpt_ring *r, const struct kpt_dest *to,
 	int i;
 
 	for (i = 0; i < KPT_LOST_NR; i++) {
-		now = local_read(&r->lost[i]);
+		now = kpt_ring_lost(r, i);
 		if (now != r->reported[i])
 			break;
 	}
@@ -328,10 +381,11 @@ static bool kpt_ring_peek(struct kpt_ring *r, u64 *ts)
 
 /*
  * Reader: copy the oldest records of @r into @buf, as many as fit in @len
- * and are not younger than @until, *@nr at most, then free them. Returns
- * the bytes copied (*@nr gets the number of records), 0 if they were
- * overwritten meanwhile (try again), -EINVAL if the first record does not
- * fit in @len.
+ * and are not younger than @until, *@nr at most (not 0), then free them.
+ * Returns the bytes copied (only then does *@nr get the number of
+ * records), 0 if there were none or they were overwritten meanwhile (try
+ * again, *@nr untouched), -EINVAL if the first record does not fit in
+ * @len.
  *
  * In overwrite mode a writer may free (and rewrite) records under the
  * copy; then the cmpxchg() of tail fails and the whole batch, possibly
@@ -343,10 +397,14 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 {
 	unsigned long head, tail, pos, off, max_nr = *nr, n = 0;
 	const struct kpt_event *ev;
+	u64 drop = 0;
 	size_t done = 0;
 	u32 size;
 	u8 type;
 
+	/* 0 would be no limit at all: the caller lost its count */
+	if (WARN_ON_ONCE(!max_nr))
+		max_nr = 1;
 	if (kpt_cfg.overwrite)
 		len = min_t(size_t, len, 4 * kpt_probes_max_record());
 	/* Pairs with an overwriting writer's cmpxchg() */
@@ -362,7 +420,9 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 				return 0;
 			WARN_ONCE(1, "kptrace: corrupt record on cpu %u\n",
 				  r->cpu);
-			pos = head;
+			/* dropped, up to head: see "Counting" above */
+			pos = kpt_ring_quiet(r, &drop);
+			drop -= n;
 			break;
 		}
 		if (type == KPT_EV_PAD)
@@ -378,6 +438,10 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 	}
 	/* Fully ordered on success: the copy is done before the space is. */
 	if (pos != tail && cmpxchg(&r->tail, tail, pos) != tail)
+		return 0;
+	if (drop)
+		WRITE_ONCE(r->dropped, r->dropped + drop);
+	if (!done)
 		return 0;
 	WRITE_ONCE(r->read, r->read + n);
 	*nr = n;
@@ -395,6 +459,7 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 static ssize_t kpt_rings_next(void *buf, size_t len, unsigned long *nr)
 {
 	const struct kpt_dest to = { .kbuf = buf };
+	const unsigned long max_nr = *nr;
 	struct kpt_ring *r, *best;
 	u64 ts, best_ts, next_ts;
 	unsigned int cpu;
@@ -424,6 +489,7 @@ again:
 	}
 	if (!best)
 		return 0;
+	*nr = max_nr;		/* the limit, on every try */
 	ret = kpt_ring_consume(best, buf, len, next_ts, nr);
 	if (!ret)
 		goto again;
@@ -449,7 +515,9 @@ static bool kpt_merge_peek(struct kpt_ring *r)
 		kpt_ring_hdr(ev, &type, &size);
 		if (WARN_ONCE(kpt_rec_bad(r, r->rpos, size, r->rhead),
 			      "kptrace: corrupt record on cpu %u\n", r->cpu)) {
-			r->rpos = r->rhead;
+			/* dropped, up to head: see "Counting" above */
+			r->rpos = kpt_ring_quiet(r, &r->rdrop);
+			r->rdrop -= r->rnr;
 			return false;
 		}
 		if (type != KPT_EV_PAD) {
@@ -519,6 +587,7 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 		r->rpos = r->rtail;
 		r->rhead = kpt_ring_head(r);	/* the records are complete */
 		r->rnr = 0;
+		r->rdrop = 0;
 		if (kpt_merge_peek(r))
 			kpt_merge[n++] = r;
 	}
@@ -557,6 +626,8 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 				 r->rtail))
 			continue;
 		WRITE_ONCE(r->read, r->read + r->rnr);
+		if (r->rdrop)
+			WRITE_ONCE(r->dropped, r->dropped + r->rdrop);
 	}
 	if (!done && fault)
 		return fault;
@@ -608,6 +679,8 @@ static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
 		if (ret <= 0)
 			return done ? done : ret;
 		done += ret;
+		if (WARN_ON_ONCE(!nr || nr > left))
+			break;
 		left -= nr;
 	}
 	return done;
@@ -747,7 +820,7 @@ void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st)
 	st->read = READ_ONCE(r->read);
 	smp_rmb();	/* pairs with the reader's cmpxchg() of tail */
 	for (i = 0; i < KPT_LOST_NR; i++) {
-		st->lost[i] = local_read(&r->lost[i]);
+		st->lost[i] = kpt_ring_lost(r, i);
 		lost += st->lost[i];
 	}
 	smp_rmb();	/* pairs with the overwriting writer's cmpxchg() */

@@ -27,6 +27,7 @@ struct kpt_ring {
 	/* Reader side (and the writer, in overwrite mode). */
 	unsigned long	tail ____cacheline_aligned;
 	u64		read;
+	u64		dropped;	/* corrupt, freed unread (ring.c) */
 	u64		reported[KPT_LOST_NR];	/* lost already reported */
 	/* The merge's cursor, under kpt_read_mutex (overwrite=0 only). */
 	unsigned long	rtail;		/* tail when the merge began */
@@ -34,6 +35,7 @@ struct kpt_ring {
 	unsigned long	rhead;		/* head when the merge began */
 	u64		rts;		/* timestamp of the record at rpos */
 	u64		rnr;		/* records copied */
+	u64		rdrop;		/* records dropped as corrupt */
 
 	struct irq_work	wake_work;
 };

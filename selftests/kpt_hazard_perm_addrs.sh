@@ -4,7 +4,8 @@
 #   64-bit values in the kernel half that are not error codes) are zeroed
 #   and flagged KPT_F_ADDR_HIDDEN for a reader without CAP_SYSLOG, and for
 #   every reader when kptr_restrict=2; root sees them otherwise; the bytes
-#   after a record's last string are zero for every reader
+#   after a record's last string are zero for every reader; the text file
+#   trace hides the same
 # requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_spec,
 #   hazard_modules/kpt_hazard_caps, /proc/sys/kernel/kptr_restrict
 #
@@ -29,6 +30,11 @@
 # - everyone: the second kret has ret = rv = -2, unflagged; ks is 30
 #   bytes, us 3, the 7 bytes after us are 0, and no record has a padding
 #   byte that is not 0.
+#
+# The text files follow the same rule, decided at their open: a call of
+# kpt_test_kptr returning current, read by `cat trace`:
+# - kptr_restrict=2: "kret: ret=0 ... rv=0x0";
+# - kptr_restrict=1, root: ret (signed) and rv=0xff... the pointer.
 # kptr_restrict is put back.
 
 . "$(dirname "$0")/lib.sh"
@@ -143,5 +149,19 @@ check_values visible root
 check_values hidden nosyslog
 echo 2 > "$KR" || fail "cannot set kptr_restrict=2"
 check_values hidden root
+
+# The text files: trace hides what /dev/kptrace hides.
+trace_kret()
+{
+	echo 1 > "$KPT_TEST_DIR/kptr" || fail "cannot call kpt_test_kptr"
+	kpt_trace_read "$KPT_TMP/trace"
+	sed "s/^/#   kptr_restrict=$(cat "$KR") trace: /" "$KPT_TMP/trace"
+	line=$(grep ' kret: ' "$KPT_TMP/trace")
+}
+trace_kret
+check_match "kptr_restrict=2 trace" "$line" ' kret: ret=0 lat_ns=[0-9]+ rv=0x0 c='
+echo 1 > "$KR" || fail "cannot set kptr_restrict=1"
+trace_kret
+check_match "root trace" "$line" ' kret: ret=-[0-9]+ lat_ns=[0-9]+ rv=0xff[0-9a-f]{14} c='
 echo "$saved" > "$KR"
-spec_finish "addresses hidden without CAP_SYSLOG and with kptr_restrict=2; padding zero"
+spec_finish "addresses hidden without CAP_SYSLOG and with kptr_restrict=2, in trace too; padding zero"

@@ -17,6 +17,10 @@
 #   or not, and takes nothing;
 # - poll() on an empty trace_pipe times out (500 ms); one started before
 #   a call returns POLLIN; one with a record pending returns POLLIN at once;
+# - epoll (helpers/kpt_epoll): trace_pipe added to an epoll set after a
+#   10-byte read of a pending line, the rest read until EAGAIN, then one
+#   call 500 ms later: epoll_wait(5 s) returns 1 before its timeout and
+#   read() returns that call's line;
 # - a reader takes records from the rings only as it returns their text:
 #   with 400 events pending, `dd bs=10 count=1` of trace_pipe returns 10
 #   bytes and leaves read=+1, pending=399; `head -n 1` prints the next
@@ -115,6 +119,22 @@ if [ -x "$KPT_READ" ]; then
 		"$("$KPT_READ" -d "$KPT_DIR/trace_pipe" poll 0)" '^poll POLLIN '
 	kpt_trace_read "$KPT_TMP/p2"
 	assert_eq "lines after poll" "$(grep -c '' "$KPT_TMP/p2")" 1
+fi
+
+# epoll registered while a line is half returned still wakes afterwards.
+KPT_EPOLL=${KPT_EPOLL:-$KPT_SELFTESTS/helpers/kpt_epoll}
+if [ -x "$KPT_EPOLL" ]; then
+	kpt_call 1
+	out=$("$KPT_EPOLL" "$KPT_TEST_DIR/call" 500 5000) ||
+		fail "kpt_epoll failed: $out"
+	info "$out"
+	assert_match "epoll added mid-line, woken by a later call" "$out" \
+		'^epoll first=10 drained=[1-9][0-9]* ready=1 ms=[0-9]+ read=[1-9][0-9]*$'
+	ms=$(echo "$out" | sed 's/.* ms=\([0-9]*\) .*/\1/')
+	[ "$ms" -lt 4000 ] || fail "epoll_wait took $ms ms"
+	assert_eq "pending after epoll" "$(kpt_stat pending)" 0
+else
+	info "helpers/kpt_epoll not built: epoll not tested"
 fi
 
 # A reader that stops early leaves what it did not return in the rings.

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptrace: hidden addresses, for every reader of the trace: /dev/kptrace,
+ * trace and trace_pipe.
+ *
+ * A reader that may not see kernel addresses (the rule of /proc/kallsyms:
+ * without CAP_SYSLOG, or with kptr_restrict=2, decided at open by
+ * kpt_addrs_visible()) gets none, in any field. Its records are edited
+ * after they left the rings and before they are returned or formatted
+ * (kpt_hide_addrs()), by their layout alone, with no probe lookup:
+ *  - every stack slot of an entry record is zeroed;
+ *  - every 64-bit value slot of an entry or return record, its args[]
+ *    and kpt_ret.ret, whose value lies in the kernel half of the address
+ *    space (KPT_KERNEL_HALF and up) and is not an error code (-4095..-1,
+ *    IS_ERR_VALUE()) is zeroed. That covers x64 and symbol arguments,
+ *    %sp, %ip, $stack and pointers returned. A string's slot is a
+ *    KPT_STR_SLOT() encoding, whose offset in the record is below 64 KiB:
+ *    never in that range. A negative number below -4095 is in it, and
+ *    is zeroed too;
+ *  - a record where anything was zeroed (an entry with a stack, always)
+ *    gets KPT_F_ADDR_HIDDEN.
+ * Narrower values (u32, x32, s16, ...) were zero- or sign-extended by
+ * their type and pass unchanged: a kernel address read as s32 comes out
+ * sign-extended into the kernel half anyway, and a reader who asked for a
+ * pointer cut to u32 gets what was asked for. lat_ns and entry_ts_ns are
+ * times. The padding after a record's last string is zeroed for every
+ * reader, by the writer (fetch.c).
+ */
+#include <linux/kernel.h>
+#include <linux/capability.h>
+#include <linux/err.h>
+#include <linux/string.h>
+#include "kptrace.h"
+
+/**
+ * kpt_addrs_visible() - may the current task see kernel addresses?
+ *
+ * The rule of /proc/kallsyms (kallsyms_show_value(), which is not
+ * exported): CAP_SYSLOG, and kptr_restrict below 2. %pK applies
+ * kptr_restrict: at 2 it prints zeros. The capability is checked without
+ * an audit record, as kallsyms does: a reader who is refused the
+ * addresses still reads the trace, nothing was denied.
+ */
+bool kpt_addrs_visible(void)
+{
+	char probe[24];
+
+	if (!ns_capable_noaudit(&init_user_ns, CAP_SYSLOG))
+		return false;
+	snprintf(probe, sizeof(probe), "%pK", &kpt_cfg);
+	return strspn(probe, "0") != strlen(probe);
+}
+
+/*
+ * Where the kernel half of x86-64's address space begins with 5-level
+ * paging, whose direct map and vmalloc area lie below 0xffff800000000000
+ * (the start with 4-level paging: the values in between are not canonical
+ * addresses then, and hiding them costs nothing real).
+ */
+#define KPT_KERNEL_HALF		0xff00000000000000ULL
+
+/* Zero @v if it may be a kernel address. Returns true if it did. */
+static bool kpt_hide_value(__u64 *v)
+{
+	if (*v < KPT_KERNEL_HALF || IS_ERR_VALUE(*v))
+		return false;
+	*v = 0;
+	return true;
+}
+
+/**
+ * kpt_hide_addrs() - hide the kernel addresses of whole records
+ * @buf: the records, as the rings gave them
+ * @len: their bytes
+ *
+ * See the top of this file. A header that does not fit in what is left
+ * of @buf, or whose size is not a whole record within it, cannot come from
+ * the rings; if one does, everything from it on is zeroed and left out.
+ *
+ * Returns the bytes of the whole records in @buf: @len, but after a WARN.
+ */
+size_t kpt_hide_addrs(void *buf, size_t len)
+{
+	struct kpt_event *ev;
+	struct kpt_ret *ret;
+	unsigned int i, fixed;
+	__u64 *args;
+	size_t off;
+	bool hid;
+
+	for (off = 0; off < len; off += ev->size) {
+		ev = buf + off;
+		if (WARN_ON_ONCE(len - off < KPT_HDR_SIZE ||
+				 ev->size < KPT_HDR_SIZE || ev->size % 8 ||
+				 ev->size > len - off)) {
+			memset(buf + off, 0, len - off);
+			return off;
+		}
+		if (ev->type == KPT_EV_ENTRY) {
+			args = ev->data;
+			fixed = KPT_ENTRY_SIZE(ev->nr_args, ev->nr_stack);
+		} else if (ev->type == KPT_EV_RETURN) {
+			args = ev->data + KPT_RET_SLOTS;
+			fixed = KPT_RET_SIZE + ev->nr_args * sizeof(__u64);
+		} else {
+			continue;
+		}
+		if (WARN_ON_ONCE(fixed > ev->size)) {
+			/* cannot happen; if it does, hide it all */
+			memset(ev->data, 0, ev->size - KPT_HDR_SIZE);
+			ev->flags |= KPT_F_ADDR_HIDDEN;
+			continue;
+		}
+		if (ev->type == KPT_EV_ENTRY) {
+			memset(args + ev->nr_args, 0,
+			       ev->nr_stack * sizeof(__u64));
+			hid = ev->nr_stack;
+		} else {
+			ret = (struct kpt_ret *)ev->data;
+			hid = kpt_hide_value((__u64 *)&ret->ret);
+		}
+		for (i = 0; i < ev->nr_args; i++)
+			hid |= kpt_hide_value(&args[i]);
+		if (hid)
+			ev->flags |= KPT_F_ADDR_HIDDEN;
+	}
+	return len;
+}
