@@ -8,12 +8,13 @@
 # timeout: 300
 #
 # name=kpt_test_func args=6 stack=4 (entries only), loaded afresh for each
-# run. The reader (text, -j, -w) starts and sleeps in read(); N calls on
-# one CPU (kpt_call N), then SIGINT at once, a few ms after the last call:
-# the reader is still in the blocking read(), where the kernel waits up to
-# 100 ms for a batch. The reader must exit 0 having printed (or saved, then
-# decoded with -r) exactly N entries, arg0=1..N in order; stats must say
-# recorded N and pending 0; the summary must be exactly
+# run. The reader (text, -j, -w) starts and sleeps in its read() of
+# /dev/kptrace (/proc/PID/syscall); N calls on one CPU (kpt_call N), then
+# SIGINT at once, a few ms after the last call, while the kernel still
+# holds the blocking read() (it waits up to 100 ms for a batch). The
+# reader must exit 0 having printed (or saved, then decoded with -r)
+# exactly N entries, arg0=1..N in order; stats must say recorded N and
+# pending 0; the summary must be exactly
 #   "kptrace: N events (N entries, 0 returns), 0 lost[, B bytes saved to F];
 #    module: hits N recorded N lost 0 missed 0"
 # (events + filtered out + lost + left unread = hits, nothing left unread),
@@ -23,6 +24,10 @@
 # Then -n: 10 calls, `kptrace -n 4`: 4 entries printed, summary "4 events
 # (4 entries, 0 returns), 0 lost, 6 left unread (6 past -n); module: hits
 # 10 ...", pending 0.
+# Then another reader: the reader stopped (SIGSTOP) in its read(), 50
+# calls, `cat trace` takes them, SIGCONT, SIGINT: "0 events" and a line
+# saying that the module gave 50 records to its readers and this one took
+# 0.
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup
@@ -31,33 +36,37 @@ kpt_test_load
 
 ROUNDS=${KPT_SIGINT_ROUNDS:-3}
 
-# has_dev PID: PID has /dev/kptrace open.
-has_dev()
+# dev_fd PID: the fd on which PID has /dev/kptrace open, or nothing.
+dev_fd()
 {
 	for _fd in "/proc/$1/fd/"*; do
-		[ "$(readlink "$_fd" 2>/dev/null)" = /dev/kptrace ] && return 0
+		if [ "$(readlink "$_fd" 2>/dev/null)" = /dev/kptrace ]; then
+			echo "${_fd##*/}"
+			return 0
+		fi
 	done
 	return 1
 }
 
-# wait_reading PID: PID has /dev/kptrace open and sleeps in read(2)
-# (syscall 0 on x86_64, in /proc/PID/syscall), or 10 s passed.
+# wait_reading PID: PID sleeps in read(2) of /dev/kptrace: /proc/PID/syscall
+# says "0 0x<fd> ..." (read, on x86_64), not a read of kallsyms or BTF
+# during its setup. Without /proc/PID/syscall, 1 s after the open.
 wait_reading()
 {
 	_i=0
 	while [ $_i -lt 100 ]; do
 		kill -0 "$1" 2>/dev/null ||
 			fail "the reader exited early: $(cat "$KPT_TMP/err")"
-		if has_dev "$1"; then
-			_sc=$(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null)
-			[ "$_sc" = 0 ] && return 0
-			# no /proc/PID/syscall: give the reader its setup time
+		_fd=$(dev_fd "$1")
+		if [ -n "$_fd" ]; then
+			_sc=$(cut -d' ' -f1,2 "/proc/$1/syscall" 2>/dev/null)
+			[ "$_sc" = "0 $(printf '0x%x' "$_fd")" ] && return 0
 			[ -z "$_sc" ] && [ $_i -ge 10 ] && return 0
 		fi
 		sleep 0.1
 		_i=$((_i + 1))
 	done
-	fail "the reader did not reach read() in 10 s"
+	fail "the reader did not reach its read() of /dev/kptrace in 10 s"
 }
 
 # entries_in_order FILE N WHAT: FILE's lines are the N entries of kpt_call
@@ -167,5 +176,28 @@ entries_in_order "$KPT_TMP/out" 4 0 "-n 4"
 assert_match "-n 4: summary" "$(grep '^kptrace: [0-9]* events (' "$KPT_TMP/err")" \
 	'^kptrace: 4 events \(4 entries, 0 returns\), 0 lost, 6 left unread \(6 past -n\); module: hits 10 recorded 10 lost 0 missed 0$'
 assert_eq "-n 4: pending" "$(kpt_stat pending)" 0
+kpt_unload
+
+# Another reader takes the records: the summary cannot count them, it says so.
+kpt_load name=kpt_test_func args=6 stack=4
+kpt_bg "$KPTRACE" > "$KPT_TMP/out" 2> "$KPT_TMP/err"
+reader=$KPT_BG
+wait_reading "$reader"
+kill -STOP "$reader"
+kpt_call 50
+kpt_trace_read "$KPT_TMP/trace"
+kill -CONT "$reader"
+kill -INT "$reader"
+wait "$reader"
+rc=$?
+KPT_BG_PIDS=
+sed 's/^/#   stderr: /' "$KPT_TMP/err"
+assert_eq "another reader: exit status" "$rc" 0
+assert_eq "another reader: entries it took" "$(grep -c ': kpt_test_func: ' "$KPT_TMP/trace")" 50
+assert_eq "another reader: stdout" "$(wc -c < "$KPT_TMP/out")" 0
+grep -q '^kptrace: 0 events (0 entries, 0 returns), 0 lost; module: hits 50 recorded 50 ' "$KPT_TMP/err" ||
+	fail "another reader: the summary is not '0 events ... hits 50 recorded 50'"
+grep -qx 'kptrace: the module gave 50 records to its readers while this one ran, and this one took 0: another reader (of the trace file?) took the difference' "$KPT_TMP/err" ||
+	fail "another reader: no line saying that another reader took 50 records"
 kpt_unload
 info "every recorded event printed before the reader exited, and counted"
