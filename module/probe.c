@@ -302,23 +302,6 @@ static bool kpt_module_loaded(const char *name)
 	return true;
 }
 
-/* address= probes carry "sym+0xoff", never the raw address. */
-static void kpt_probe_label_addr(struct kpt_probe *p)
-{
-	char *label, *slash;
-
-	/* The address as given: the kprobe core may move it past an endbr64. */
-	label = kasprintf(GFP_KERNEL, "%pS",
-			  (void *)(unsigned long)p->spec->addr);
-	if (!label)
-		return;
-	slash = strchr(label, '/');
-	if (slash)
-		*slash = '\0';
-	kfree(p->label);
-	p->label = label;
-}
-
 static struct kpt_probe *kpt_probe_find(const char *group, const char *name)
 {
 	struct kpt_probe *p;
@@ -389,8 +372,6 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		kpt_probe_free(p);
 		return ret == -EFAULT ? -EINVAL : ret;
 	}
-	if (legacy && !p->symname && p->state == KPT_PROBE_ARMED)
-		kpt_probe_label_addr(p);
 	kpt_max_record = max3(kpt_max_record, p->entry_size, p->ret_size);
 	list_add_tail(&p->list, &kpt_probe_list);
 	kpt_nr_live++;
@@ -470,8 +451,8 @@ int kpt_probes_write(const char *text, size_t len, char sep)
 static int kpt_probe_legacy(const char *param, const char *item,
 			    bool retprobe)
 {
+	char *plus, line[KPT_SPEC_SYM_LEN + 32], label[KSYM_SYMBOL_LEN];
 	struct kpt_spec *spec;
-	char *plus, line[KPT_SPEC_SYM_LEN + 32];
 	unsigned long addr;
 	unsigned int i, off = 0;
 	size_t len;
@@ -523,6 +504,18 @@ static int kpt_probe_legacy(const char *param, const char *item,
 		spec->addr = addr;
 	}
 	/*
+	 * The name its events carry: the item, or for an address "sym+0xoff"
+	 * as given (never the raw address; the kprobe core may move the probe
+	 * past an endbr64), made before the probe is armed.
+	 */
+	strscpy(label, item, sizeof(label));
+	if (!spec->sym[0]) {
+		sprint_symbol(label, spec->addr);
+		plus = strchr(label, '/');
+		if (plus)
+			*plus = '\0';
+	}
+	/*
 	 * A name the spec language takes back: address items get "a_", and
 	 * a point given twice gets "_2", "_3"...
 	 */
@@ -542,7 +535,7 @@ static int kpt_probe_legacy(const char *param, const char *item,
 		spec->args[i].type = KPT_T_X64;
 		scnprintf(spec->args[i].name, KPT_SPEC_NAME_LEN, "arg%u", i);
 	}
-	return kpt_probe_create(spec, item, true, line);
+	return kpt_probe_create(spec, label, true, line);
 
 err:
 	kfree(spec);
