@@ -352,6 +352,11 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 	p->id = id;
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(p->stats, cpu)->cpu_id = cpu | (u64)id << 32;
+	/*
+	 * Before arming: an overwrite=1 reader sizes its batches from
+	 * kpt_max_record, and this probe's records may come at once.
+	 */
+	kpt_max_record = max3(kpt_max_record, p->entry_size, p->ret_size);
 	ret = kpt_probe_arm(p);
 	if (ret == -ENOENT && spec->mod[0] && !kpt_module_loaded(spec->mod)) {
 		/* Armed by kpt_module_notify() when the module loads. */
@@ -372,7 +377,6 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		kpt_probe_free(p);
 		return ret == -EFAULT ? -EINVAL : ret;
 	}
-	kpt_max_record = max3(kpt_max_record, p->entry_size, p->ret_size);
 	list_add_tail(&p->list, &kpt_probe_list);
 	kpt_nr_live++;
 	return 0;
