@@ -595,9 +595,9 @@ static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
 		if (action == MODULE_STATE_COMING &&
 		    p->state == KPT_PROBE_PENDING) {
 			if (kpt_probe_arm(p))
-				pr_warn("%s: cannot arm on %s:%s (%d)\n",
+				pr_warn("%s: cannot arm on %s:%s: %s (%d)\n",
 					p->label, mod->name, p->spec->sym,
-					p->err);
+					kpt_reason(p->err), p->err);
 		} else if (action == MODULE_STATE_GOING) {
 			kpt_probe_disarm(p);
 		}
@@ -606,9 +606,16 @@ static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
 	return NOTIFY_DONE;
 }
 
+/*
+ * Higher priorities run first. The kprobe core's callback (priority 0)
+ * adds the module's NOKPROBE_SYMBOL() blacklist at MODULE_STATE_COMING,
+ * and jump labels (priority 1) patch its text then: arm after both, or a
+ * probe could sit on a blacklisted function. At MODULE_STATE_GOING the
+ * core has then marked our probes there gone, which unregistering expects.
+ */
 static struct notifier_block kpt_module_nb = {
 	.notifier_call = kpt_module_notify,
-	.priority = 1,		/* after the kprobe core's own callback */
+	.priority = -1,
 };
 
 int kpt_probes_init(void)
