@@ -27,6 +27,7 @@
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/path.h>
+#include <linux/security.h>
 #include "kptrace.h"
 #include "compat.h"
 
@@ -78,6 +79,8 @@ static const char *kpt_reason(int err)
 		return "already probed by another tool in a way kprobes cannot share";
 	case -ENOMEM:
 		return "out of memory";
+	case -EPERM:
+		return "kernel lockdown forbids kprobes";
 	default:
 		return "refused by the kprobe core";
 	}
@@ -107,13 +110,23 @@ struct kpt_probe *kpt_probe_lookup(u32 id)
 	return xa_load(&kpt_probe_ids, id);
 }
 
-/* Register @p with the kprobe core. */
+/*
+ * Register @p with the kprobe core: every path that arms a probe comes
+ * here (a write, the ioctl, the module parameters, a MOD:SYM probe whose
+ * module loads), and the kernel lockdown is checked at each, as ftrace
+ * does, since it can be raised after kptrace was loaded.
+ */
 static int kpt_probe_arm(struct kpt_probe *p)
 {
 	struct kpt_spec *spec = p->spec;
 	struct kprobe *kp;
 	int ret;
 
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret) {
+		p->err = ret;
+		return ret;
+	}
 	if (p->is_ret) {
 		memset(&p->rp, 0, sizeof(p->rp));
 		p->rp.data_size = p->ri_size;
