@@ -127,6 +127,9 @@ struct kpt_probe {
 	char			*symname;	/* "mod:sym" or "sym" */
 	struct kpt_spec		*spec;
 	struct kpt_probe_stats __percpu *stats;
+	/* the kprobe core's counts before the last re-arm zeroed them */
+	unsigned long		missed_before;
+	unsigned long		maxactive_missed_before;
 };
 
 static inline struct kprobe *kpt_probe_kprobe(struct kpt_probe *p)

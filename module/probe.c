@@ -127,6 +127,10 @@ static int kpt_probe_arm(struct kpt_probe *p)
 		p->err = ret;
 		return ret;
 	}
+	/* the memset below zeroes the kprobe core's counts: keep them */
+	p->missed_before += kpt_probe_kprobe(p)->nmissed;
+	if (p->is_ret)
+		p->maxactive_missed_before += p->rp.nmissed;
 	if (p->is_ret) {
 		memset(&p->rp, 0, sizeof(p->rp));
 		p->rp.data_size = p->ri_size;
@@ -176,6 +180,22 @@ static void kpt_probe_free(struct kpt_probe *p)
 	kfree(p->label);
 	kfree(p->symname);
 	kfree(p);
+}
+
+/* The kprobe core's misses: recursion, and for a kretprobe maxactive. */
+static unsigned long kpt_probe_kp_missed(struct kpt_probe *p)
+{
+	return p->missed_before + kpt_probe_kprobe(p)->nmissed;
+}
+
+static unsigned long kpt_probe_rp_missed(struct kpt_probe *p)
+{
+	return p->is_ret ? p->maxactive_missed_before + p->rp.nmissed : 0;
+}
+
+static u64 kpt_probe_missed(struct kpt_probe *p)
+{
+	return kpt_probe_kp_missed(p) + kpt_probe_rp_missed(p);
 }
 
 /* Where $arg1..$arg6 are: regs_get_kernel_argument()'s registers. */
@@ -665,15 +685,6 @@ unsigned int kpt_probes_max_record(void)
 	return READ_ONCE(kpt_max_record);
 }
 
-static u64 kpt_probe_missed(struct kpt_probe *p)
-{
-	u64 missed = kpt_probe_kprobe(p)->nmissed;
-
-	if (p->is_ret)
-		missed += p->rp.nmissed;
-	return missed;
-}
-
 /* Hits of the probe point: a plain kprobe counts them once, as hits. */
 static u64 kpt_probe_calls(const struct kpt_probe *p,
 			   const struct kpt_probe_stats *st)
@@ -862,9 +873,8 @@ void kpt_probes_show_stats(struct seq_file *m)
 			continue;
 		kpt_probe_sum(p, &sum);
 		kpt_stats_line(m, p->spec->name, p, &sum);
-		seq_printf(m, " missed=%lu maxactive_missed=%d\n",
-			   kpt_probe_kprobe(p)->nmissed,
-			   p->is_ret ? p->rp.nmissed : 0);
+		seq_printf(m, " missed=%lu maxactive_missed=%lu\n",
+			   kpt_probe_kp_missed(p), kpt_probe_rp_missed(p));
 		for_each_possible_cpu(cpu) {
 			snprintf(who, sizeof(who), "%s cpu%u", p->spec->name,
 				 cpu);
