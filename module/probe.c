@@ -27,6 +27,7 @@
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/path.h>
+#include <linux/ratelimit.h>
 #include <linux/security.h>
 #include "kptrace.h"
 #include "compat.h"
@@ -48,6 +49,12 @@ struct kpt_error {
 };
 static struct kpt_error kpt_errlog[KPT_ERRLOG_LEN];
 static unsigned int kpt_errlog_next;
+/*
+ * One log line per refusal, but not a flood of them from a loop of bad
+ * writes: 100 in 5 s (a test's table of bad specs is about 60), then
+ * "kpt_error: N callbacks suppressed". error_log keeps every one.
+ */
+static DEFINE_RATELIMIT_STATE(kpt_error_rs, 5 * HZ, 100);
 
 static void kpt_error(const char *line, int pos, const char *msg, int err)
 {
@@ -59,6 +66,8 @@ static void kpt_error(const char *line, int pos, const char *msg, int err)
 	e->err = err;
 	strscpy(e->msg, msg, sizeof(e->msg));
 	strscpy(e->line, line, sizeof(e->line));
+	if (!__ratelimit(&kpt_error_rs))
+		return;
 	if (pos >= 0)
 		pr_err("\"%s\": %s, at column %d (%d)\n", e->line, msg, pos,
 		       err);
