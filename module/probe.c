@@ -5,11 +5,23 @@
  * and deleting them, and re-arming MOD:SYM probes whenever their module
  * loads.
  *
- * Every probe gets an id that is never reused while kptrace is loaded, and
- * a deleted probe is kept (disarmed) until unload, so that events still in
- * the rings decode with the right names and types. All changes happen
- * under kpt_probes_mutex, in process context; the handlers only read a
- * probe, which stays valid until kpt_probes_exit().
+ * Every probe gets an id that is not reused while kptrace is loaded (ids
+ * are handed out in turn, 2^31 of them). All changes happen under
+ * kpt_probes_mutex, in process context; the handlers only read a probe.
+ *
+ * A probe's lifetime. Deleting a probe disarms it at once: once
+ * unregister_k*probe() returns, none of its handlers runs or will run. It
+ * then leaves kpt_probe_list (what the listings and the module notifier
+ * walk) for kpt_dead_new, but stays in kpt_probe_ids, so that its records
+ * still in the rings decode with its name and types. kpt_probes_reclaim()
+ * moves kpt_dead_new to kpt_dead_wait, noting each ring's head; once every
+ * ring's tail has passed that head, no record of those probes is left in
+ * a ring, and they leave kpt_probe_ids and are freed after an RCU grace
+ * period: kpt_probe_overwritten() looks ids up from a handler (preemption
+ * disabled, an RCU read-side section) and kpt_format_event() under
+ * rcu_read_lock(). A text reader may still hold copies of a freed probe's
+ * records in its buffer: they print as "probeN(deleted)". The reclaim runs
+ * whenever probes are added, deleted or listed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,15 +40,22 @@
 #include <linux/namei.h>
 #include <linux/path.h>
 #include <linux/ratelimit.h>
+#include <linux/rcupdate.h>
 #include <linux/security.h>
 #include "kptrace.h"
 #include "compat.h"
 
-static LIST_HEAD(kpt_probe_list);
+static LIST_HEAD(kpt_probe_list);	/* armed or pending */
+static LIST_HEAD(kpt_dead_new);		/* deleted */
+static LIST_HEAD(kpt_dead_wait);	/* deleted before kpt_dead_heads */
+static unsigned long *kpt_dead_heads;	/* per possible CPU */
 static DEFINE_XARRAY_ALLOC(kpt_probe_ids);
+static u32 kpt_next_id;
 static DEFINE_MUTEX(kpt_probes_mutex);
 static unsigned int kpt_nr_live;	/* armed or pending */
 static unsigned int kpt_max_record;	/* over every probe ever made */
+/* the counters of deleted probes, for the totals in stats */
+static u64 kpt_gone_missed, kpt_gone_filtered;
 
 /* The last errors of written specs, like ftrace's error_log. */
 #define KPT_ERRLOG_LEN	8
@@ -104,7 +123,11 @@ static bool kpt_addr_has_symbol(unsigned long addr)
 	return strncmp(sym, "0x", 2) != 0;
 }
 
-/* The ring overwrote a record of probe @id (any context). */
+/*
+ * The ring overwrote a record of probe @id (any context). A handler runs
+ * with preemption disabled, an RCU read-side section: a deleted probe
+ * found here is not freed before it returns.
+ */
 void kpt_probe_overwritten(u32 id)
 {
 	struct kpt_probe *p = xa_load(&kpt_probe_ids, id);
@@ -114,6 +137,7 @@ void kpt_probe_overwritten(u32 id)
 }
 NOKPROBE_SYMBOL(kpt_probe_overwritten);
 
+/* The probe of @id; the caller holds rcu_read_lock() while using it. */
 struct kpt_probe *kpt_probe_lookup(u32 id)
 {
 	return xa_load(&kpt_probe_ids, id);
@@ -191,6 +215,11 @@ static void kpt_probe_free(struct kpt_probe *p)
 	kfree(p);
 }
 
+static void kpt_probe_free_rcu(struct rcu_head *rcu)
+{
+	kpt_probe_free(container_of(rcu, struct kpt_probe, rcu));
+}
+
 /* The kprobe core's misses: recursion, and for a kretprobe maxactive. */
 static unsigned long kpt_probe_kp_missed(struct kpt_probe *p)
 {
@@ -205,6 +234,26 @@ static unsigned long kpt_probe_rp_missed(struct kpt_probe *p)
 static u64 kpt_probe_missed(struct kpt_probe *p)
 {
 	return kpt_probe_kp_missed(p) + kpt_probe_rp_missed(p);
+}
+
+static void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
+{
+	struct kpt_probe_stats *st;
+	unsigned int cpu, i;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		st = per_cpu_ptr(p->stats, cpu);
+		sum->calls += st->calls;
+		sum->hits += st->hits;
+		sum->filtered += st->filtered;
+		for (i = 0; i < KPT_LOST_NR; i++)
+			sum->lost[i] += st->lost[i];
+		sum->num_fault += st->num_fault;
+		sum->str_fault += st->str_fault;
+		sum->str_trunc += st->str_trunc;
+		sum->stack_trunc += st->stack_trunc;
+	}
 }
 
 /* Where $arg1..$arg6 are: regs_get_kernel_argument()'s registers. */
@@ -349,11 +398,49 @@ static struct kpt_probe *kpt_probe_find(const char *group, const char *name)
 	struct kpt_probe *p;
 
 	list_for_each_entry(p, &kpt_probe_list, list)
-		if (p->state != KPT_PROBE_DELETED &&
-		    !strcmp(p->spec->group, group) &&
+		if (!strcmp(p->spec->group, group) &&
 		    !strcmp(p->spec->name, name))
 			return p;
 	return NULL;
+}
+
+/* Have all rings been freed up to where they were written at @heads? */
+static bool kpt_rings_passed(const unsigned long *heads)
+{
+	unsigned long head, tail;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		kpt_ring_positions(cpu, &head, &tail);
+		if ((long)(tail - heads[cpu]) < 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Free the deleted probes of which no record is left in a ring (see the
+ * top of this file). Caller holds kpt_probes_mutex.
+ */
+static void kpt_probes_reclaim(void)
+{
+	struct kpt_probe *p, *tmp;
+	unsigned long tail;
+	unsigned int cpu;
+
+	lockdep_assert_held(&kpt_probes_mutex);
+	if (!list_empty(&kpt_dead_wait) && kpt_rings_passed(kpt_dead_heads)) {
+		list_for_each_entry_safe(p, tmp, &kpt_dead_wait, list) {
+			list_del(&p->list);
+			xa_erase(&kpt_probe_ids, p->id);
+			call_rcu(&p->rcu, kpt_probe_free_rcu);
+		}
+	}
+	if (list_empty(&kpt_dead_wait) && !list_empty(&kpt_dead_new)) {
+		list_splice_init(&kpt_dead_new, &kpt_dead_wait);
+		for_each_possible_cpu(cpu)
+			kpt_ring_positions(cpu, &kpt_dead_heads[cpu], &tail);
+	}
 }
 
 /*
@@ -369,6 +456,7 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 	u32 id;
 	int ret;
 
+	kpt_probes_reclaim();
 	if (kpt_probe_find(spec->group, spec->name)) {
 		kpt_error(line, -1, "a probe of that name exists", -EEXIST);
 		kfree(spec);
@@ -385,8 +473,9 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		kpt_error(line, -1, why, PTR_ERR(p));
 		return PTR_ERR(p);
 	}
-	ret = xa_alloc(&kpt_probe_ids, &id, p, xa_limit_31b, GFP_KERNEL);
-	if (ret) {
+	ret = xa_alloc_cyclic(&kpt_probe_ids, &id, p, xa_limit_31b,
+			      &kpt_next_id, GFP_KERNEL);
+	if (ret < 0) {
 		kpt_probe_free(p);
 		kpt_error(line, -1, "out of probe ids", ret);
 		return ret;
@@ -416,7 +505,8 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		else
 			kpt_error(line, -1, kpt_reason(ret), ret);
 		xa_erase(&kpt_probe_ids, id);
-		kpt_probe_free(p);
+		/* never armed: no handler saw it, only lookups by id may */
+		call_rcu(&p->rcu, kpt_probe_free_rcu);
 		return ret == -EFAULT ? -EINVAL : ret;
 	}
 	list_add_tail(&p->list, &kpt_probe_list);
@@ -427,15 +517,22 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 {
 	struct kpt_probe *p = kpt_probe_find(spec->group, spec->name);
+	struct kpt_probe_stats sum;
 
 	kfree(spec);
 	if (!p) {
 		kpt_error(line, -1, "no probe of that name", -ENOENT);
 		return -ENOENT;
 	}
+	/* none of its handlers runs after this: its counts are final */
 	kpt_probe_disarm(p);
 	p->state = KPT_PROBE_DELETED;
+	kpt_probe_sum(p, &sum);
+	kpt_gone_filtered += sum.filtered;
+	kpt_gone_missed += kpt_probe_missed(p);
+	list_move_tail(&p->list, &kpt_dead_new);
 	kpt_nr_live--;
+	kpt_probes_reclaim();
 	return 0;
 }
 
@@ -662,26 +759,54 @@ static struct notifier_block kpt_module_nb = {
 
 int kpt_probes_init(void)
 {
-	return register_module_notifier(&kpt_module_nb);
+	int ret;
+
+	kpt_dead_heads = kcalloc(nr_cpu_ids, sizeof(*kpt_dead_heads),
+				 GFP_KERNEL);
+	if (!kpt_dead_heads)
+		return -ENOMEM;
+	ret = register_module_notifier(&kpt_module_nb);
+	if (ret) {
+		kfree(kpt_dead_heads);
+		kpt_dead_heads = NULL;
+	}
+	return ret;
 }
 
-/* Disarm everything, then free: no handler runs once this returns. */
-void kpt_probes_exit(void)
+static void kpt_probes_free_list(struct list_head *head)
 {
 	struct kpt_probe *p, *tmp;
+
+	list_for_each_entry_safe(p, tmp, head, list) {
+		list_del(&p->list);
+		xa_erase(&kpt_probe_ids, p->id);
+		kpt_probe_free(p);
+	}
+}
+
+/*
+ * Disarm everything, then free: no handler runs once the disarming is
+ * done, and no reader is left (kptrace's files are gone or were never
+ * there), so nothing can look a probe up any more.
+ */
+void kpt_probes_exit(void)
+{
+	struct kpt_probe *p;
 
 	unregister_module_notifier(&kpt_module_nb);
 	mutex_lock(&kpt_probes_mutex);
 	list_for_each_entry(p, &kpt_probe_list, list)
 		kpt_probe_disarm(p);
-	list_for_each_entry_safe(p, tmp, &kpt_probe_list, list) {
-		list_del(&p->list);
-		xa_erase(&kpt_probe_ids, p->id);
-		kpt_probe_free(p);
-	}
+	kpt_probes_free_list(&kpt_probe_list);
+	kpt_probes_free_list(&kpt_dead_new);
+	kpt_probes_free_list(&kpt_dead_wait);
 	kpt_nr_live = 0;
 	mutex_unlock(&kpt_probes_mutex);
 	xa_destroy(&kpt_probe_ids);
+	kfree(kpt_dead_heads);
+	kpt_dead_heads = NULL;
+	/* the probes freed by kpt_probe_free_rcu() before */
+	rcu_barrier();
 }
 
 unsigned int kpt_probes_count(void)
@@ -711,32 +836,14 @@ static u64 kpt_probe_events(const struct kpt_probe *p,
 	return p->is_ret && p->legacy ? st->calls + st->hits : st->hits;
 }
 
-static void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
-{
-	struct kpt_probe_stats *st;
-	unsigned int cpu, i;
-
-	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		st = per_cpu_ptr(p->stats, cpu);
-		sum->calls += st->calls;
-		sum->hits += st->hits;
-		sum->filtered += st->filtered;
-		for (i = 0; i < KPT_LOST_NR; i++)
-			sum->lost[i] += st->lost[i];
-		sum->num_fault += st->num_fault;
-		sum->str_fault += st->str_fault;
-		sum->str_trunc += st->str_trunc;
-		sum->stack_trunc += st->stack_trunc;
-	}
-}
-
+/* The totals of stats: the live probes' and the deleted ones'. */
 u64 kpt_probes_missed(void)
 {
 	struct kpt_probe *p;
-	u64 missed = 0;
+	u64 missed;
 
 	mutex_lock(&kpt_probes_mutex);
+	missed = kpt_gone_missed;
 	list_for_each_entry(p, &kpt_probe_list, list)
 		missed += kpt_probe_missed(p);
 	mutex_unlock(&kpt_probes_mutex);
@@ -747,9 +854,10 @@ u64 kpt_probes_filtered(void)
 {
 	struct kpt_probe_stats sum;
 	struct kpt_probe *p;
-	u64 filtered = 0;
+	u64 filtered;
 
 	mutex_lock(&kpt_probes_mutex);
+	filtered = kpt_gone_filtered;
 	list_for_each_entry(p, &kpt_probe_list, list) {
 		kpt_probe_sum(p, &sum);
 		filtered += sum.filtered;
@@ -815,9 +923,8 @@ void kpt_probes_show(struct seq_file *m)
 	if (!buf)
 		return;
 	mutex_lock(&kpt_probes_mutex);
+	kpt_probes_reclaim();
 	list_for_each_entry(p, &kpt_probe_list, list) {
-		if (p->state == KPT_PROBE_DELETED)
-			continue;
 		kpt_spec_print(p->spec, buf, KPT_SPEC_LINE_MAX);
 		seq_printf(m, "%s # id=%u", buf, p->id);
 		if (strcmp(p->label, p->spec->name))
@@ -877,9 +984,8 @@ void kpt_probes_show_stats(struct seq_file *m)
 	char who[KPT_SPEC_NAME_LEN + 16];
 
 	mutex_lock(&kpt_probes_mutex);
+	kpt_probes_reclaim();
 	list_for_each_entry(p, &kpt_probe_list, list) {
-		if (p->state == KPT_PROBE_DELETED)
-			continue;
 		kpt_probe_sum(p, &sum);
 		kpt_stats_line(m, p->spec->name, p, &sum);
 		seq_printf(m, " missed=%lu maxactive_missed=%lu\n",
