@@ -12,11 +12,14 @@
  *   CPU:1 [LOST 17 EVENTS: full]
  *
  * Symbols come from %pS (the probed address) and %pB (return addresses),
- * so no raw kernel address is ever printed.
+ * so no raw kernel address is ever printed. A record of a probe that was
+ * deleted and then freed (probe.c, its lifetime) is named
+ * "probeN(deleted)", its arguments printed as arg0=0x...
  */
 #include <linux/kernel.h>
 #include <linux/kallsyms.h>
 #include <linux/math64.h>
+#include <linux/rcupdate.h>
 #include "kptrace.h"
 
 static int kpt_format_head(const struct kpt_event *ev,
@@ -26,7 +29,8 @@ static int kpt_format_head(const struct kpt_event *ev,
 	u64 sec = div_u64_rem(ev->ts_ns, NSEC_PER_SEC, &rem);
 
 	if (!p)
-		return scnprintf(buf, len, "%.*s-%u [%03u] %llu.%06u: probe%u:",
+		return scnprintf(buf, len,
+				 "%.*s-%u [%03u] %llu.%06u: probe%u(deleted):",
 				 KPT_COMM_LEN, ev->comm, ev->tid, ev->cpu, sec,
 				 rem / 1000, ev->probe_id);
 	return scnprintf(buf, len, "%.*s-%u [%03u] %llu.%06u: %s:",
@@ -108,7 +112,8 @@ static int kpt_format_args(const struct kpt_event *ev,
  * @buf: where to write
  * @len: room in @buf, at least KPT_TEXT_MAX for any record
  *
- * Returns the number of characters written.
+ * Returns the number of characters written. Takes rcu_read_lock(): the
+ * record's probe may be freed meanwhile.
  */
 int kpt_format_event(const struct kpt_event *ev, char *buf, size_t len)
 {
@@ -119,6 +124,7 @@ int kpt_format_event(const struct kpt_event *ev, char *buf, size_t len)
 	int n = 0;
 	int i;
 
+	rcu_read_lock();
 	if (ev->type == KPT_EV_ENTRY || ev->type == KPT_EV_RETURN)
 		p = kpt_probe_lookup(ev->probe_id);
 
@@ -152,5 +158,6 @@ int kpt_format_event(const struct kpt_event *ev, char *buf, size_t len)
 			      kpt_lost_names[lost->cause] : "?");
 		break;
 	}
+	rcu_read_unlock();
 	return n;
 }

@@ -68,6 +68,8 @@ struct kpt_cpu_stats {
 };
 
 void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st);
+void kpt_ring_positions(unsigned int cpu, unsigned long *head,
+			unsigned long *tail);
 extern const char * const kpt_lost_names[KPT_LOST_NR];
 
 /* Per probe and per CPU; the handlers count with this_cpu_inc(). */
@@ -88,7 +90,7 @@ struct kpt_probe_stats {
 enum kpt_probe_state {
 	KPT_PROBE_ARMED,	/* registered with the kprobe core */
 	KPT_PROBE_PENDING,	/* MOD:SYM whose module is not loaded */
-	KPT_PROBE_DELETED,	/* kept so that its events still decode */
+	KPT_PROBE_DELETED,	/* kept while records of it may be unread */
 };
 
 /*
@@ -129,6 +131,10 @@ struct kpt_probe {
 	char			*symname;	/* "mod:sym" or "sym" */
 	struct kpt_spec		*spec;
 	struct kpt_probe_stats __percpu *stats;
+	/* the kprobe core's counts before the last re-arm zeroed them */
+	unsigned long		missed_before;
+	unsigned long		maxactive_missed_before;
+	struct rcu_head		rcu;	/* freed after a grace period */
 };
 
 static inline struct kprobe *kpt_probe_kprobe(struct kpt_probe *p)
@@ -143,7 +149,7 @@ int kpt_probes_add_legacy(const char *param, const char *list,
 			  bool retprobe);
 int kpt_probes_write(const char *text, size_t len, char sep);
 unsigned int kpt_probes_count(void);
-struct kpt_probe *kpt_probe_lookup(u32 id);
+struct kpt_probe *kpt_probe_lookup(u32 id);	/* under rcu_read_lock() */
 void kpt_probe_overwritten(u32 id);
 struct seq_file;
 void kpt_probes_show(struct seq_file *m);

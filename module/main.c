@@ -161,6 +161,13 @@ static int __init kpt_check_params(void)
 	return 0;
 }
 
+/*
+ * Everything a user can open comes last: the rings, then the probes, then
+ * /dev/kptrace, then debugfs, and nothing can fail after misc_register().
+ * The loader frees a module whose init fails whatever its refcount, so a
+ * file opened before a later step failed would run freed code (and a
+ * blocked trace_pipe reader would hang insmod in debugfs_remove()).
+ */
 static int __init kpt_init(void)
 {
 	int ret;
@@ -185,28 +192,23 @@ static int __init kpt_init(void)
 	ret = kpt_probes_init();
 	if (ret)
 		goto err_rings;
-	ret = kpt_debugfs_init();
-	if (ret)
-		goto err_probes;
-	ret = kpt_chardev_init();
-	if (ret)
-		goto err_debugfs;
 	ret = kpt_probes_add_legacy("name", name, retprobe);
 	if (!ret)
 		ret = kpt_probes_add_legacy("address", address, retprobe);
 	if (!ret && probe)
 		ret = kpt_probes_write(probe, strlen(probe), ';');
 	if (ret)
-		goto err_chardev;
+		goto err_probes;
+	ret = kpt_chardev_init();
+	if (ret)
+		goto err_probes;
+	/* Cannot fail: without debugfs, /dev/kptrace alone works. */
+	kpt_debugfs_init();
 
 	if (!kpt_probes_count())
 		pr_info("no probes given (name=, address= or probe=): loaded idle\n");
 	return 0;
 
-err_chardev:
-	kpt_chardev_exit();
-err_debugfs:
-	kpt_debugfs_exit();
 err_probes:
 	kpt_probes_exit();
 err_rings:
@@ -216,9 +218,9 @@ err_rings:
 
 static void __exit kpt_exit(void)
 {
-	kpt_probes_exit();
-	kpt_chardev_exit();
 	kpt_debugfs_exit();
+	kpt_chardev_exit();
+	kpt_probes_exit();
 	kpt_rings_free();
 }
 

@@ -5,11 +5,23 @@
  * and deleting them, and re-arming MOD:SYM probes whenever their module
  * loads.
  *
- * Every probe gets an id that is never reused while kptrace is loaded, and
- * a deleted probe is kept (disarmed) until unload, so that events still in
- * the rings decode with the right names and types. All changes happen
- * under kpt_probes_mutex, in process context; the handlers only read a
- * probe, which stays valid until kpt_probes_exit().
+ * Every probe gets an id that is not reused while kptrace is loaded (ids
+ * are handed out in turn, 2^31 of them). All changes happen under
+ * kpt_probes_mutex, in process context; the handlers only read a probe.
+ *
+ * A probe's lifetime. Deleting a probe disarms it at once: once
+ * unregister_k*probe() returns, none of its handlers runs or will run. It
+ * then leaves kpt_probe_list (what the listings and the module notifier
+ * walk) for kpt_dead_new, but stays in kpt_probe_ids, so that its records
+ * still in the rings decode with its name and types. kpt_probes_reclaim()
+ * moves kpt_dead_new to kpt_dead_wait, noting each ring's head; once every
+ * ring's tail has passed that head, no record of those probes is left in
+ * a ring, and they leave kpt_probe_ids and are freed after an RCU grace
+ * period: kpt_probe_overwritten() looks ids up from a handler (preemption
+ * disabled, an RCU read-side section) and kpt_format_event() under
+ * rcu_read_lock(). A text reader may still hold copies of a freed probe's
+ * records in its buffer: they print as "probeN(deleted)". The reclaim runs
+ * whenever probes are added, deleted or listed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,14 +39,23 @@
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/path.h>
+#include <linux/ratelimit.h>
+#include <linux/rcupdate.h>
+#include <linux/security.h>
 #include "kptrace.h"
 #include "compat.h"
 
-static LIST_HEAD(kpt_probe_list);
+static LIST_HEAD(kpt_probe_list);	/* armed or pending */
+static LIST_HEAD(kpt_dead_new);		/* deleted */
+static LIST_HEAD(kpt_dead_wait);	/* deleted before kpt_dead_heads */
+static unsigned long *kpt_dead_heads;	/* per possible CPU */
 static DEFINE_XARRAY_ALLOC(kpt_probe_ids);
+static u32 kpt_next_id;
 static DEFINE_MUTEX(kpt_probes_mutex);
 static unsigned int kpt_nr_live;	/* armed or pending */
 static unsigned int kpt_max_record;	/* over every probe ever made */
+/* the counters of deleted probes, for the totals in stats */
+static u64 kpt_gone_missed, kpt_gone_filtered;
 
 /* The last errors of written specs, like ftrace's error_log. */
 #define KPT_ERRLOG_LEN	8
@@ -47,6 +68,12 @@ struct kpt_error {
 };
 static struct kpt_error kpt_errlog[KPT_ERRLOG_LEN];
 static unsigned int kpt_errlog_next;
+/*
+ * One log line per refusal, but not a flood of them from a loop of bad
+ * writes: 100 in 5 s (a test's table of bad specs is about 60), then
+ * "kpt_error: N callbacks suppressed". error_log keeps every one.
+ */
+static DEFINE_RATELIMIT_STATE(kpt_error_rs, 5 * HZ, 100);
 
 static void kpt_error(const char *line, int pos, const char *msg, int err)
 {
@@ -58,6 +85,8 @@ static void kpt_error(const char *line, int pos, const char *msg, int err)
 	e->err = err;
 	strscpy(e->msg, msg, sizeof(e->msg));
 	strscpy(e->line, line, sizeof(e->line));
+	if (!__ratelimit(&kpt_error_rs))
+		return;
 	if (pos >= 0)
 		pr_err("\"%s\": %s, at column %d (%d)\n", e->line, msg, pos,
 		       err);
@@ -78,6 +107,8 @@ static const char *kpt_reason(int err)
 		return "already probed by another tool in a way kprobes cannot share";
 	case -ENOMEM:
 		return "out of memory";
+	case -EPERM:
+		return "kernel lockdown forbids kprobes";
 	default:
 		return "refused by the kprobe core";
 	}
@@ -92,7 +123,11 @@ static bool kpt_addr_has_symbol(unsigned long addr)
 	return strncmp(sym, "0x", 2) != 0;
 }
 
-/* The ring overwrote a record of probe @id (any context). */
+/*
+ * The ring overwrote a record of probe @id (any context). A handler runs
+ * with preemption disabled, an RCU read-side section: a deleted probe
+ * found here is not freed before it returns.
+ */
 void kpt_probe_overwritten(u32 id)
 {
 	struct kpt_probe *p = xa_load(&kpt_probe_ids, id);
@@ -102,18 +137,33 @@ void kpt_probe_overwritten(u32 id)
 }
 NOKPROBE_SYMBOL(kpt_probe_overwritten);
 
+/* The probe of @id; the caller holds rcu_read_lock() while using it. */
 struct kpt_probe *kpt_probe_lookup(u32 id)
 {
 	return xa_load(&kpt_probe_ids, id);
 }
 
-/* Register @p with the kprobe core. */
+/*
+ * Register @p with the kprobe core: every path that arms a probe comes
+ * here (a write, the ioctl, the module parameters, a MOD:SYM probe whose
+ * module loads), and the kernel lockdown is checked at each, as ftrace
+ * does, since it can be raised after kptrace was loaded.
+ */
 static int kpt_probe_arm(struct kpt_probe *p)
 {
 	struct kpt_spec *spec = p->spec;
 	struct kprobe *kp;
 	int ret;
 
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret) {
+		p->err = ret;
+		return ret;
+	}
+	/* the memset below zeroes the kprobe core's counts: keep them */
+	p->missed_before += kpt_probe_kprobe(p)->nmissed;
+	if (p->is_ret)
+		p->maxactive_missed_before += p->rp.nmissed;
 	if (p->is_ret) {
 		memset(&p->rp, 0, sizeof(p->rp));
 		p->rp.data_size = p->ri_size;
@@ -163,6 +213,47 @@ static void kpt_probe_free(struct kpt_probe *p)
 	kfree(p->label);
 	kfree(p->symname);
 	kfree(p);
+}
+
+static void kpt_probe_free_rcu(struct rcu_head *rcu)
+{
+	kpt_probe_free(container_of(rcu, struct kpt_probe, rcu));
+}
+
+/* The kprobe core's misses: recursion, and for a kretprobe maxactive. */
+static unsigned long kpt_probe_kp_missed(struct kpt_probe *p)
+{
+	return p->missed_before + kpt_probe_kprobe(p)->nmissed;
+}
+
+static unsigned long kpt_probe_rp_missed(struct kpt_probe *p)
+{
+	return p->is_ret ? p->maxactive_missed_before + p->rp.nmissed : 0;
+}
+
+static u64 kpt_probe_missed(struct kpt_probe *p)
+{
+	return kpt_probe_kp_missed(p) + kpt_probe_rp_missed(p);
+}
+
+static void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
+{
+	struct kpt_probe_stats *st;
+	unsigned int cpu, i;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		st = per_cpu_ptr(p->stats, cpu);
+		sum->calls += st->calls;
+		sum->hits += st->hits;
+		sum->filtered += st->filtered;
+		for (i = 0; i < KPT_LOST_NR; i++)
+			sum->lost[i] += st->lost[i];
+		sum->num_fault += st->num_fault;
+		sum->str_fault += st->str_fault;
+		sum->str_trunc += st->str_trunc;
+		sum->stack_trunc += st->stack_trunc;
+	}
 }
 
 /* Where $arg1..$arg6 are: regs_get_kernel_argument()'s registers. */
@@ -302,33 +393,54 @@ static bool kpt_module_loaded(const char *name)
 	return true;
 }
 
-/* address= probes carry "sym+0xoff", never the raw address. */
-static void kpt_probe_label_addr(struct kpt_probe *p)
-{
-	char *label, *slash;
-
-	/* The address as given: the kprobe core may move it past an endbr64. */
-	label = kasprintf(GFP_KERNEL, "%pS",
-			  (void *)(unsigned long)p->spec->addr);
-	if (!label)
-		return;
-	slash = strchr(label, '/');
-	if (slash)
-		*slash = '\0';
-	kfree(p->label);
-	p->label = label;
-}
-
 static struct kpt_probe *kpt_probe_find(const char *group, const char *name)
 {
 	struct kpt_probe *p;
 
 	list_for_each_entry(p, &kpt_probe_list, list)
-		if (p->state != KPT_PROBE_DELETED &&
-		    !strcmp(p->spec->group, group) &&
+		if (!strcmp(p->spec->group, group) &&
 		    !strcmp(p->spec->name, name))
 			return p;
 	return NULL;
+}
+
+/* Have all rings been freed up to where they were written at @heads? */
+static bool kpt_rings_passed(const unsigned long *heads)
+{
+	unsigned long head, tail;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		kpt_ring_positions(cpu, &head, &tail);
+		if ((long)(tail - heads[cpu]) < 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Free the deleted probes of which no record is left in a ring (see the
+ * top of this file). Caller holds kpt_probes_mutex.
+ */
+static void kpt_probes_reclaim(void)
+{
+	struct kpt_probe *p, *tmp;
+	unsigned long tail;
+	unsigned int cpu;
+
+	lockdep_assert_held(&kpt_probes_mutex);
+	if (!list_empty(&kpt_dead_wait) && kpt_rings_passed(kpt_dead_heads)) {
+		list_for_each_entry_safe(p, tmp, &kpt_dead_wait, list) {
+			list_del(&p->list);
+			xa_erase(&kpt_probe_ids, p->id);
+			call_rcu(&p->rcu, kpt_probe_free_rcu);
+		}
+	}
+	if (list_empty(&kpt_dead_wait) && !list_empty(&kpt_dead_new)) {
+		list_splice_init(&kpt_dead_new, &kpt_dead_wait);
+		for_each_possible_cpu(cpu)
+			kpt_ring_positions(cpu, &kpt_dead_heads[cpu], &tail);
+	}
 }
 
 /*
@@ -344,6 +456,7 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 	u32 id;
 	int ret;
 
+	kpt_probes_reclaim();
 	if (kpt_probe_find(spec->group, spec->name)) {
 		kpt_error(line, -1, "a probe of that name exists", -EEXIST);
 		kfree(spec);
@@ -360,8 +473,9 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		kpt_error(line, -1, why, PTR_ERR(p));
 		return PTR_ERR(p);
 	}
-	ret = xa_alloc(&kpt_probe_ids, &id, p, xa_limit_31b, GFP_KERNEL);
-	if (ret) {
+	ret = xa_alloc_cyclic(&kpt_probe_ids, &id, p, xa_limit_31b,
+			      &kpt_next_id, GFP_KERNEL);
+	if (ret < 0) {
 		kpt_probe_free(p);
 		kpt_error(line, -1, "out of probe ids", ret);
 		return ret;
@@ -369,6 +483,11 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 	p->id = id;
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(p->stats, cpu)->cpu_id = cpu | (u64)id << 32;
+	/*
+	 * Before arming: an overwrite=1 reader sizes its batches from
+	 * kpt_max_record, and this probe's records may come at once.
+	 */
+	kpt_max_record = max3(kpt_max_record, p->entry_size, p->ret_size);
 	ret = kpt_probe_arm(p);
 	if (ret == -ENOENT && spec->mod[0] && !kpt_module_loaded(spec->mod)) {
 		/* Armed by kpt_module_notify() when the module loads. */
@@ -386,12 +505,10 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		else
 			kpt_error(line, -1, kpt_reason(ret), ret);
 		xa_erase(&kpt_probe_ids, id);
-		kpt_probe_free(p);
+		/* never armed: no handler saw it, only lookups by id may */
+		call_rcu(&p->rcu, kpt_probe_free_rcu);
 		return ret == -EFAULT ? -EINVAL : ret;
 	}
-	if (legacy && !p->symname && p->state == KPT_PROBE_ARMED)
-		kpt_probe_label_addr(p);
-	kpt_max_record = max3(kpt_max_record, p->entry_size, p->ret_size);
 	list_add_tail(&p->list, &kpt_probe_list);
 	kpt_nr_live++;
 	return 0;
@@ -400,15 +517,22 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 {
 	struct kpt_probe *p = kpt_probe_find(spec->group, spec->name);
+	struct kpt_probe_stats sum;
 
 	kfree(spec);
 	if (!p) {
 		kpt_error(line, -1, "no probe of that name", -ENOENT);
 		return -ENOENT;
 	}
+	/* none of its handlers runs after this: its counts are final */
 	kpt_probe_disarm(p);
 	p->state = KPT_PROBE_DELETED;
+	kpt_probe_sum(p, &sum);
+	kpt_gone_filtered += sum.filtered;
+	kpt_gone_missed += kpt_probe_missed(p);
+	list_move_tail(&p->list, &kpt_dead_new);
 	kpt_nr_live--;
+	kpt_probes_reclaim();
 	return 0;
 }
 
@@ -470,8 +594,8 @@ int kpt_probes_write(const char *text, size_t len, char sep)
 static int kpt_probe_legacy(const char *param, const char *item,
 			    bool retprobe)
 {
+	char *plus, line[KPT_SPEC_SYM_LEN + 32], label[KSYM_SYMBOL_LEN];
 	struct kpt_spec *spec;
-	char *plus, line[KPT_SPEC_SYM_LEN + 32];
 	unsigned long addr;
 	unsigned int i, off = 0;
 	size_t len;
@@ -523,6 +647,18 @@ static int kpt_probe_legacy(const char *param, const char *item,
 		spec->addr = addr;
 	}
 	/*
+	 * The name its events carry: the item, or for an address "sym+0xoff"
+	 * as given (never the raw address; the kprobe core may move the probe
+	 * past an endbr64), made before the probe is armed.
+	 */
+	strscpy(label, item, sizeof(label));
+	if (!spec->sym[0]) {
+		sprint_symbol(label, spec->addr);
+		plus = strchr(label, '/');
+		if (plus)
+			*plus = '\0';
+	}
+	/*
 	 * A name the spec language takes back: address items get "a_", and
 	 * a point given twice gets "_2", "_3"...
 	 */
@@ -542,7 +678,7 @@ static int kpt_probe_legacy(const char *param, const char *item,
 		spec->args[i].type = KPT_T_X64;
 		scnprintf(spec->args[i].name, KPT_SPEC_NAME_LEN, "arg%u", i);
 	}
-	return kpt_probe_create(spec, item, true, line);
+	return kpt_probe_create(spec, label, true, line);
 
 err:
 	kfree(spec);
@@ -598,9 +734,9 @@ static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
 		if (action == MODULE_STATE_COMING &&
 		    p->state == KPT_PROBE_PENDING) {
 			if (kpt_probe_arm(p))
-				pr_warn("%s: cannot arm on %s:%s (%d)\n",
+				pr_warn("%s: cannot arm on %s:%s: %s (%d)\n",
 					p->label, mod->name, p->spec->sym,
-					p->err);
+					kpt_reason(p->err), p->err);
 		} else if (action == MODULE_STATE_GOING) {
 			kpt_probe_disarm(p);
 		}
@@ -609,33 +745,68 @@ static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
 	return NOTIFY_DONE;
 }
 
+/*
+ * Higher priorities run first. The kprobe core's callback (priority 0)
+ * adds the module's NOKPROBE_SYMBOL() blacklist at MODULE_STATE_COMING,
+ * and jump labels (priority 1) patch its text then: arm after both, or a
+ * probe could sit on a blacklisted function. At MODULE_STATE_GOING the
+ * core has then marked our probes there gone, which unregistering expects.
+ */
 static struct notifier_block kpt_module_nb = {
 	.notifier_call = kpt_module_notify,
-	.priority = 1,		/* after the kprobe core's own callback */
+	.priority = -1,
 };
 
 int kpt_probes_init(void)
 {
-	return register_module_notifier(&kpt_module_nb);
+	int ret;
+
+	kpt_dead_heads = kcalloc(nr_cpu_ids, sizeof(*kpt_dead_heads),
+				 GFP_KERNEL);
+	if (!kpt_dead_heads)
+		return -ENOMEM;
+	ret = register_module_notifier(&kpt_module_nb);
+	if (ret) {
+		kfree(kpt_dead_heads);
+		kpt_dead_heads = NULL;
+	}
+	return ret;
 }
 
-/* Disarm everything, then free: no handler runs once this returns. */
-void kpt_probes_exit(void)
+static void kpt_probes_free_list(struct list_head *head)
 {
 	struct kpt_probe *p, *tmp;
+
+	list_for_each_entry_safe(p, tmp, head, list) {
+		list_del(&p->list);
+		xa_erase(&kpt_probe_ids, p->id);
+		kpt_probe_free(p);
+	}
+}
+
+/*
+ * Disarm everything, then free: no handler runs once the disarming is
+ * done, and no reader is left (kptrace's files are gone or were never
+ * there), so nothing can look a probe up any more.
+ */
+void kpt_probes_exit(void)
+{
+	struct kpt_probe *p;
 
 	unregister_module_notifier(&kpt_module_nb);
 	mutex_lock(&kpt_probes_mutex);
 	list_for_each_entry(p, &kpt_probe_list, list)
 		kpt_probe_disarm(p);
-	list_for_each_entry_safe(p, tmp, &kpt_probe_list, list) {
-		list_del(&p->list);
-		xa_erase(&kpt_probe_ids, p->id);
-		kpt_probe_free(p);
-	}
+	kpt_probes_free_list(&kpt_probe_list);
+	kpt_probes_free_list(&kpt_dead_new);
+	kpt_probes_free_list(&kpt_dead_wait);
 	kpt_nr_live = 0;
 	mutex_unlock(&kpt_probes_mutex);
 	xa_destroy(&kpt_probe_ids);
+	kfree(kpt_dead_heads);
+	kpt_dead_heads = NULL;
+	/* the probes freed by kpt_probe_free_rcu() before */
+	rcu_barrier();
 }
 
 unsigned int kpt_probes_count(void)
@@ -646,15 +817,6 @@ unsigned int kpt_probes_count(void)
 unsigned int kpt_probes_max_record(void)
 {
 	return READ_ONCE(kpt_max_record);
-}
-
-static u64 kpt_probe_missed(struct kpt_probe *p)
-{
-	u64 missed = kpt_probe_kprobe(p)->nmissed;
-
-	if (p->is_ret)
-		missed += p->rp.nmissed;
-	return missed;
 }
 
 /* Hits of the probe point: a plain kprobe counts them once, as hits. */
@@ -674,32 +836,14 @@ static u64 kpt_probe_events(const struct kpt_probe *p,
 	return p->is_ret && p->legacy ? st->calls + st->hits : st->hits;
 }
 
-static void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
-{
-	struct kpt_probe_stats *st;
-	unsigned int cpu, i;
-
-	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		st = per_cpu_ptr(p->stats, cpu);
-		sum->calls += st->calls;
-		sum->hits += st->hits;
-		sum->filtered += st->filtered;
-		for (i = 0; i < KPT_LOST_NR; i++)
-			sum->lost[i] += st->lost[i];
-		sum->num_fault += st->num_fault;
-		sum->str_fault += st->str_fault;
-		sum->str_trunc += st->str_trunc;
-		sum->stack_trunc += st->stack_trunc;
-	}
-}
-
+/* The totals of stats: the live probes' and the deleted ones'. */
 u64 kpt_probes_missed(void)
 {
 	struct kpt_probe *p;
-	u64 missed = 0;
+	u64 missed;
 
 	mutex_lock(&kpt_probes_mutex);
+	missed = kpt_gone_missed;
 	list_for_each_entry(p, &kpt_probe_list, list)
 		missed += kpt_probe_missed(p);
 	mutex_unlock(&kpt_probes_mutex);
@@ -710,9 +854,10 @@ u64 kpt_probes_filtered(void)
 {
 	struct kpt_probe_stats sum;
 	struct kpt_probe *p;
-	u64 filtered = 0;
+	u64 filtered;
 
 	mutex_lock(&kpt_probes_mutex);
+	filtered = kpt_gone_filtered;
 	list_for_each_entry(p, &kpt_probe_list, list) {
 		kpt_probe_sum(p, &sum);
 		filtered += sum.filtered;
@@ -778,9 +923,8 @@ void kpt_probes_show(struct seq_file *m)
 	if (!buf)
 		return;
 	mutex_lock(&kpt_probes_mutex);
+	kpt_probes_reclaim();
 	list_for_each_entry(p, &kpt_probe_list, list) {
-		if (p->state == KPT_PROBE_DELETED)
-			continue;
 		kpt_spec_print(p->spec, buf, KPT_SPEC_LINE_MAX);
 		seq_printf(m, "%s # id=%u", buf, p->id);
 		if (strcmp(p->label, p->spec->name))
@@ -840,14 +984,12 @@ void kpt_probes_show_stats(struct seq_file *m)
 	char who[KPT_SPEC_NAME_LEN + 16];
 
 	mutex_lock(&kpt_probes_mutex);
+	kpt_probes_reclaim();
 	list_for_each_entry(p, &kpt_probe_list, list) {
-		if (p->state == KPT_PROBE_DELETED)
-			continue;
 		kpt_probe_sum(p, &sum);
 		kpt_stats_line(m, p->spec->name, p, &sum);
-		seq_printf(m, " missed=%lu maxactive_missed=%d\n",
-			   kpt_probe_kprobe(p)->nmissed,
-			   p->is_ret ? p->rp.nmissed : 0);
+		seq_printf(m, " missed=%lu maxactive_missed=%lu\n",
+			   kpt_probe_kp_missed(p), kpt_probe_rp_missed(p));
 		for_each_possible_cpu(cpu) {
 			snprintf(who, sizeof(who), "%s cpu%u", p->spec->name,
 				 cpu);

@@ -895,3 +895,19 @@ void kpt_rings_free(void)
 	kpt_rings = NULL;
 	kpt_merge = NULL;
 }
+
+/*
+ * Where @cpu's ring is written up to (head) and freed up to (tail): byte
+ * positions that only grow. A record below tail is gone from the ring,
+ * read or overwritten. probe.c frees a deleted probe once every tail has
+ * passed the head of the time of its deletion.
+ */
+void kpt_ring_positions(unsigned int cpu, unsigned long *head,
+			unsigned long *tail)
+{
+	struct kpt_ring *r = kpt_rings[cpu];
+
+	*head = kpt_ring_head(r);
+	/* Pairs with the reader's or an overwriting writer's cmpxchg() */
+	*tail = smp_load_acquire(&r->tail);
+}

@@ -175,7 +175,7 @@ static void kpt_skip_space(struct kpt_cursor *c)
 static int kpt_parse_u64(struct kpt_cursor *c, __u64 *val)
 {
 	const char *start = c->p;
-	__u64 v = 0, next;
+	__u64 v = 0;
 	int base = 10, d;
 
 	if (c->p[0] == '0' && (c->p[1] == 'x' || c->p[1] == 'X')) {
@@ -188,10 +188,10 @@ static int kpt_parse_u64(struct kpt_cursor *c, __u64 *val)
 		d = kpt_hexval(*c->p);
 		if (d < 0 || d >= base)
 			break;
-		next = v * base + d;
-		if ((next - d) / base != v)
+		/* v * base + d <= 2^64 - 1, the carry of + d included */
+		if (v > (~(__u64)0 - d) / base)
 			return kpt_fail(c, start, "number too large");
-		v = next;
+		v = v * base + d;
 		c->p++;
 	}
 	if (kpt_is_ident(*c->p, 0))

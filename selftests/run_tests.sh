@@ -15,8 +15,10 @@
 # Oops, BUG, WARNING, KASAN, UBSAN, lockdep, hung task or Call Trace
 # report while it ran (faults.sh). With
 # KPT_STRICT=1 a skip counts as a failure (for CI, where everything must
-# be there). Exit status: 0 if no test failed, 1 otherwise. See lib.sh for
-# the environment variables.
+# be there). A test whose header has the line "# order: last" runs after
+# all the others, whichever were named: it changes the boot for good (it
+# raises the kernel lockdown, which only a reboot lowers). Exit status: 0
+# if no test failed, 1 otherwise. See lib.sh for the environment variables.
 
 KPT_SELFTESTS=$(cd "$(dirname "$0")" && pwd)
 export KPT_SELFTESTS
@@ -81,6 +83,18 @@ if [ $# -gt 0 ]; then
 else
 	tests=$(ls "$KPT_SELFTESTS"/kpt_*.sh 2>/dev/null | sort)
 fi
+
+# "# order: last" tests after the others, each group in its order.
+_first=
+_last=
+for _t in $tests; do
+	if grep -q '^# order: last$' "$_t"; then
+		_last="$_last $_t"
+	else
+		_first="$_first $_t"
+	fi
+done
+tests="$_first $_last"
 
 n=0
 for _t in $tests; do

@@ -275,6 +275,7 @@ static void grammar(void)
 	good("p:e f if comm != \"kworker/*\"", "p:kptrace/e f if comm != \"kworker/*\"");
 	good("p:e f if comm == 'a b'", "p:kptrace/e f if comm == \"a b\"");
 	good("p:e f if pid==1&&cpu!=2", "p:kptrace/e f if pid == 1 && cpu != 2");
+	good("p 0xffffffffffffffff", "p:kptrace/p_0xffffffffffffffff 0xffffffffffffffff");
 	good("p:e f a=$arg1 if a == -9223372036854775808",
 	     "p:kptrace/e f a=$arg1:x64 if a == -9223372036854775808");
 	good("p:e f if pid == 1 # comment", "p:kptrace/e f if pid == 1");
@@ -342,6 +343,21 @@ static void errors(void)
 	bad("p f a=$arg1 if a == x", 20, "expected a number");
 	bad("p f a=$arg1 if a == 9223372036854775808", 20,
 	    "number out of range");
+	/* 2^64 and more: refused where they start, never wrapped */
+	bad("p f+18446744073709551616", 4, "number too large");
+	bad("p f+18446744073709551619", 4, "number too large");
+	bad("p f+18446744073709551620", 4, "number too large");
+	bad("p f+99999999999999999999", 4, "number too large");
+	bad("p f a=$arg1 if a == 18446744073709551617", 20,
+	    "number too large");
+	bad("p f a=$arg1 if a == -18446744073709551617", 21,
+	    "number too large");
+	bad("p f $arg18446744073709551617", 8, "number too large");
+	bad("p f $stack18446744073709551616", 10, "number too large");
+	bad("p f +18446744073709551616(%di)", 5, "number too large");
+	bad("p f @0x10+18446744073709551617", 10, "number too large");
+	bad("r18446744073709551617 f", 1, "number too large");
+	bad("p 0x10000000000000000", 2, "number too large");
 	bad("p f a=$arg1 if a == 1 b", 22, "expected && or ||");
 	bad("p f a=$arg1 if a == 1 &&", 24, "expected a field name");
 	bad("p f if retval < 0", 7, "retval and lat_ns are for return probes");
