@@ -10,6 +10,7 @@
 #include <linux/version.h>
 #include <linux/kprobes.h>
 #include <linux/timer.h>
+#include <linux/uio.h>
 
 #ifndef CONFIG_X86_64
 #error "kptrace supports x86_64 only (its stack walker uses the x86 unwinder)"
@@ -40,5 +41,16 @@ static inline void kpt_timer_delete_sync(struct timer_list *t)
 	del_timer_sync(t);
 #endif
 }
+
+/*
+ * v6.2, de4eda9de2d9 ("use less confusing names for iov_iter direction
+ * initializers"): an iov_iter read into is ITER_DEST, which is READ (0);
+ * older kernels have only READ, some stable ones both.
+ */
+#ifdef ITER_DEST
+#define KPT_ITER_DEST	ITER_DEST
+#else
+#define KPT_ITER_DEST	READ
+#endif
 
 #endif /* _KPT_COMPAT_H */

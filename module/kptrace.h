@@ -5,6 +5,7 @@
  *   main.c     module parameters, init and exit
  *   spec.c     the probe spec language (also built into the tools)
  *   probe.c    probes: creating, arming, listing, deleting, module reloads
+ *   ksyms.c    function names that are not unique (from /proc/kallsyms)
  *   fetch.c    the probe handlers' work: fetchargs, conditions, records
  *   ring.c     the per-CPU lock-free ring buffers and their reader
  *   format.c   text rendering of a record (trace, trace_pipe)
@@ -158,6 +159,12 @@ void kpt_errors_show(struct seq_file *m);
 u64 kpt_probes_missed(void);
 u64 kpt_probes_filtered(void);
 unsigned int kpt_probes_max_record(void);
+
+/* ksyms.c, under kpt_probes_mutex */
+int kpt_ksyms_defined(const char *sym, char *where, size_t len,
+		      bool *in_module);
+void kpt_ksyms_invalidate(void);
+void kpt_ksyms_exit(void);
 
 /* fetch.c: the handlers kpt_probe_arm() registers */
 void kpt_probe_set_handlers(struct kpt_probe *p);

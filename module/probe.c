@@ -63,7 +63,7 @@ struct kpt_error {
 	u64	ts;
 	int	pos;		/* column, or -1 */
 	int	err;
-	char	msg[80];
+	char	msg[192];
 	char	line[KPT_SPEC_LINE_MAX];
 };
 static struct kpt_error kpt_errlog[KPT_ERRLOG_LEN];
@@ -404,6 +404,35 @@ static struct kpt_probe *kpt_probe_find(const char *group, const char *name)
 	return NULL;
 }
 
+/*
+ * Is the bare SYM of @spec the name of one function? Several static
+ * functions may share it, and the kprobe core would take the first it
+ * finds: refuse as ftrace does (v6.6+), and say how to choose. Returns 0,
+ * or -EADDRNOTAVAIL with the error logged.
+ */
+static int kpt_probe_unique(const struct kpt_spec *spec, const char *line)
+{
+	char where[96], msg[192];
+	bool in_module = false;
+	int n;
+
+	if (!spec->sym[0] || spec->mod[0])
+		return 0;
+	n = kpt_ksyms_defined(spec->sym, where, sizeof(where), &in_module);
+	if (n < 0) {
+		pr_warn_once("cannot read /proc/kallsyms (%d): names defined more than once are not refused\n",
+			     n);
+		return 0;
+	}
+	if (n <= 1)
+		return 0;
+	snprintf(msg, sizeof(msg),
+		 "symbol is not unique: %d definitions (%s); choose one with %s0xADDR from /proc/kallsyms",
+		 n, where, in_module ? "MOD:SYM or " : "");
+	kpt_error(line, -1, msg, -EADDRNOTAVAIL);
+	return -EADDRNOTAVAIL;
+}
+
 /* Have all rings been freed up to where they were written at @heads? */
 static bool kpt_rings_passed(const unsigned long *heads)
 {
@@ -466,6 +495,11 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		kpt_error(line, -1, "too many probes (1024)", -E2BIG);
 		kfree(spec);
 		return -E2BIG;
+	}
+	ret = kpt_probe_unique(spec, line);
+	if (ret) {
+		kfree(spec);
+		return ret;
 	}
 	p = kpt_probe_new(spec, label, legacy, &why);
 	if (IS_ERR(p)) {
@@ -718,16 +752,21 @@ int kpt_probes_add_legacy(const char *param, const char *list, bool retprobe)
 	return ret;
 }
 
-/* MOD:SYM probes follow their module: armed on load, before its init. */
+/*
+ * MOD:SYM probes follow their module: armed on load, before its init.
+ * Any module coming or going also changes which names are unique.
+ */
 static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
 	struct module *mod = data;
 	struct kpt_probe *p;
 
-	if (action != MODULE_STATE_COMING && action != MODULE_STATE_GOING)
+	if (action != MODULE_STATE_COMING && action != MODULE_STATE_LIVE &&
+	    action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 	mutex_lock(&kpt_probes_mutex);
+	kpt_ksyms_invalidate();		/* LIVE: its __init symbols went */
 	list_for_each_entry(p, &kpt_probe_list, list) {
 		if (strcmp(p->spec->mod, mod->name))
 			continue;
@@ -801,6 +840,7 @@ void kpt_probes_exit(void)
 	kpt_probes_free_list(&kpt_dead_new);
 	kpt_probes_free_list(&kpt_dead_wait);
 	kpt_nr_live = 0;
+	kpt_ksyms_exit();
 	mutex_unlock(&kpt_probes_mutex);
 	xa_destroy(&kpt_probe_ids);
 	kfree(kpt_dead_heads);

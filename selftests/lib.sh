@@ -425,6 +425,7 @@ kpt_errno_text()
 	ENOMEM) echo "Cannot allocate memory|Out of memory" ;;
 	ERANGE) echo "Numerical result out of range|Result not representable" ;;
 	EBUSY) echo "Device or resource busy|Resource busy" ;;
+	EADDRNOTAVAIL) echo "Cannot assign requested address|Address not available" ;;
 	*) echo "$1" ;;
 	esac
 }

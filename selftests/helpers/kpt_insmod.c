@@ -31,6 +31,7 @@ static const struct {
 	{ ERANGE, "ERANGE" }, { ENOSYS, "ENOSYS" }, { EILSEQ, "EILSEQ" },
 	{ EOPNOTSUPP, "EOPNOTSUPP" }, { ENXIO, "ENXIO" },
 	{ EOVERFLOW, "EOVERFLOW" }, { ETIMEDOUT, "ETIMEDOUT" },
+	{ EADDRNOTAVAIL, "EADDRNOTAVAIL" },
 };
 
 int main(int argc, char **argv)

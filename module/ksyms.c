@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptrace: function names that are not unique.
+ *
+ * Several static functions may share a name, in vmlinux or across vmlinux
+ * and modules, and register_kprobe() puts a probe on SYM at whichever
+ * definition kallsyms finds first. ftrace's kprobe_events refuses such a
+ * name since v6.6 ("The symbol is not unique", -EADDRNOTAVAIL), and so
+ * does kptrace: a bare SYM must name one function, and MOD:SYM or 0xADDR
+ * chooses among several.
+ *
+ * kallsyms_on_each_symbol() and kallsyms_lookup_name() are not exported to
+ * modules, so this reads /proc/kallsyms, in process context, when a bare
+ * SYM is registered, and keeps the text symbols (t, T, w, W) whose name
+ * occurs more than once, with where each definition is ("vmlinux" or the
+ * module's name). Reading the file (4 MB, 94,000 lines on Debian's 6.1)
+ * takes 0.15 to 0.2 s under QEMU's emulation, nearly all of it the kernel
+ * printing the lines, so the result is kept until a module comes or goes
+ * (kpt_ksyms_invalidate(), from kptrace's module notifier): one read per
+ * kptrace load and module event, not one per probe. All of it runs under
+ * kpt_probes_mutex.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/fs.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+#include <linux/hashtable.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/uio.h>
+#include "kptrace.h"
+#include "compat.h"
+
+#define KPT_KSYMS_CHUNK		(64 * 1024)	/* one read of the file */
+#define KPT_KSYMS_WHERE		96		/* "vmlinux, mod1, mod2" */
+#define KPT_KSYMS_OWNERS	U16_MAX		/* vmlinux and modules */
+
+/* A name defined more than once: what the cache keeps. */
+struct kpt_ksym_dup {
+	struct hlist_node	node;
+	u64			hash;
+	unsigned int		count;		/* definitions */
+	bool			in_module;	/* one of them is a module's */
+	char			where[KPT_KSYMS_WHERE];
+	char			name[];
+};
+
+static DEFINE_HASHTABLE(kpt_ksym_dups, 8);
+static bool kpt_ksyms_valid;
+
+/*
+ * While the file is read: the 64-bit FNV-1a hash of every text name seen,
+ * and whose it is, in an open-addressing table (a hash of 0 is stored as
+ * 1, 0 marks a free slot). Names are not kept, to spend as little as
+ * possible per line: two different names of one boot with the same hash
+ * would count as one name defined twice, which for ~50,000 names happens
+ * about once in 10^10 boots.
+ */
+struct kpt_ksym_build {
+	u64		*hashes;
+	u16		*owner_of;	/* per slot */
+	unsigned int	nslots;		/* a power of two */
+	unsigned int	used;
+	const char	**owners;	/* [0] "vmlinux", then modules */
+	unsigned int	nowners;
+	unsigned int	owners_max;
+	u16		owner;		/* of the lines being read */
+};
+
+#define KPT_FNV_BASIS	0xcbf29ce484222325ULL
+#define KPT_FNV_PRIME	0x100000001b3ULL
+
+static u64 kpt_fnv(const char *s, size_t len)
+{
+	u64 h = KPT_FNV_BASIS;
+
+	while (len--)
+		h = (h ^ (u8)*s++) * KPT_FNV_PRIME;
+	return h ?: 1;
+}
+
+static int kpt_slots_grow(struct kpt_ksym_build *b)
+{
+	unsigned int n = b->nslots ? 2 * b->nslots : 1 << 17, i, j;
+	u16 *owner_of;
+	u64 *hashes;
+
+	hashes = kvcalloc(n, sizeof(*hashes), GFP_KERNEL);
+	owner_of = kvcalloc(n, sizeof(*owner_of), GFP_KERNEL);
+	if (!hashes || !owner_of) {
+		kvfree(hashes);
+		kvfree(owner_of);
+		return -ENOMEM;
+	}
+	for (i = 0; i < b->nslots; i++) {
+		if (!b->hashes[i])
+			continue;
+		for (j = b->hashes[i] & (n - 1); hashes[j]; j = (j + 1) & (n - 1))
+			;
+		hashes[j] = b->hashes[i];
+		owner_of[j] = b->owner_of[i];
+	}
+	kvfree(b->hashes);
+	kvfree(b->owner_of);
+	b->hashes = hashes;
+	b->owner_of = owner_of;
+	b->nslots = n;
+	return 0;
+}
+
+/* The lines that follow are module @mod's (@len bytes, not terminated). */
+static int kpt_ksym_owner(struct kpt_ksym_build *b, const char *mod,
+			  size_t len)
+{
+	const char **owners;
+	char *name;
+
+	/* a module's symbols come together: a new name is a new module */
+	if (b->owner && !strncmp(b->owners[b->owner], mod, len) &&
+	    !b->owners[b->owner][len])
+		return 0;
+	if (b->nowners == KPT_KSYMS_OWNERS)
+		return -E2BIG;
+	if (b->nowners == b->owners_max) {
+		owners = krealloc(b->owners, 2 * b->owners_max *
+				  sizeof(*owners), GFP_KERNEL);
+		if (!owners)
+			return -ENOMEM;
+		b->owners = owners;
+		b->owners_max *= 2;
+	}
+	name = kmemdup_nul(mod, len, GFP_KERNEL);
+	if (!name)
+		return -ENOMEM;
+	b->owners[b->nowners] = name;
+	b->owner = b->nowners++;
+	return 0;
+}
+
+/* One more definition of a name already seen: note where it is. */
+static int kpt_ksym_again(struct kpt_ksym_build *b, u64 hash, u16 first,
+			  const char *name, size_t len)
+{
+	struct kpt_ksym_dup *d;
+	size_t n;
+
+	hash_for_each_possible(kpt_ksym_dups, d, node, hash)
+		if (d->hash == hash)
+			goto found;
+	d = kzalloc(struct_size(d, name, len + 1), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	memcpy(d->name, name, len);
+	d->hash = hash;
+	d->count = 1;
+	d->in_module = first;
+	strscpy(d->where, b->owners[first], sizeof(d->where));
+	hash_add(kpt_ksym_dups, &d->node, hash);
+found:
+	d->count++;
+	d->in_module |= b->owner;
+	n = strlen(d->where);
+	if (n < sizeof(d->where) - 1)
+		scnprintf(d->where + n, sizeof(d->where) - n, ", %s",
+			  b->owners[b->owner]);
+	return 0;
+}
+
+/* A text symbol of the file: count its name. */
+static int kpt_ksym_add(struct kpt_ksym_build *b, u64 hash, const char *name,
+			size_t len)
+{
+	unsigned int i;
+	int ret;
+
+	if (b->used + 1 > b->nslots / 4 * 3) {
+		ret = kpt_slots_grow(b);
+		if (ret)
+			return ret;
+	}
+	for (i = hash & (b->nslots - 1); b->hashes[i];
+	     i = (i + 1) & (b->nslots - 1))
+		if (b->hashes[i] == hash)
+			return kpt_ksym_again(b, hash, b->owner_of[i], name,
+					      len);
+	b->hashes[i] = hash;
+	b->owner_of[i] = b->owner;
+	b->used++;
+	return 0;
+}
+
+/*
+ * The complete lines at the start of @buf, from /proc/kallsyms:
+ * "ADDR TYPE NAME\n" for vmlinux, "ADDR TYPE NAME\t[MODULE]\n" for a
+ * module (ADDR is 16 hex digits, 0s when hidden). Returns the bytes they
+ * took, or a negative errno. Under emulation every byte looked at counts:
+ * a text symbol's name is hashed as it is scanned, once.
+ */
+static ssize_t kpt_ksym_lines(struct kpt_ksym_build *b, char *buf, size_t len)
+{
+	char *p = buf, *end = buf + len, *type, *name, *q, *nl;
+	u64 h;
+	int ret;
+
+	while (end - p > 19) {
+		if (p[16] == ' ' && p[18] == ' ') {
+			type = p + 17;
+		} else {
+			type = memchr(p, ' ', end - p);
+			if (!type || end - type < 3)
+				break;
+			type++;
+		}
+		name = type + 2;
+		if (type[1] != ' ' || (*type != 't' && *type != 'T' &&
+				       *type != 'w' && *type != 'W')) {
+			nl = memchr(name, '\n', end - name);
+			if (!nl)
+				break;
+			p = nl + 1;
+			continue;
+		}
+		h = KPT_FNV_BASIS;
+		for (q = name; q < end && *q != '\n' && *q != '\t'; q++)
+			h = (h ^ (u8)*q) * KPT_FNV_PRIME;
+		nl = q < end && *q == '\n' ? q : memchr(q, '\n', end - q);
+		if (!nl)
+			break;
+		p = nl + 1;
+		if (q == name)
+			continue;
+		if (*q == '\t') {		/* "\t[MODULE]" */
+			if (nl - q < 4 || q[1] != '[' || nl[-1] != ']')
+				continue;
+			ret = kpt_ksym_owner(b, q + 2, nl - 1 - (q + 2));
+		} else {
+			b->owner = 0;
+			ret = 0;
+		}
+		if (!ret)
+			ret = kpt_ksym_add(b, h ?: 1, name, q - name);
+		if (ret)
+			return ret;
+	}
+	return p - buf;
+}
+
+static void kpt_ksyms_clear(void)
+{
+	struct kpt_ksym_dup *d;
+	struct hlist_node *tmp;
+	unsigned int bkt;
+
+	hash_for_each_safe(kpt_ksym_dups, bkt, tmp, d, node) {
+		hash_del(&d->node);
+		kfree(d);
+	}
+	kpt_ksyms_valid = false;
+}
+
+/*
+ * kernel_read() needs ->read_iter, and /proc/kallsyms has only ->read
+ * (seq_read(), up to v7.2 at least). It is a seq_file (kallsyms_open()),
+ * which seq_read_iter() reads into a kernel buffer the same way; the proc
+ * entry's removal guard that ->read adds is moot for /proc/kallsyms.
+ */
+static ssize_t kpt_ksyms_read(struct file *file, void *buf, size_t len,
+			      loff_t *pos)
+{
+	struct kvec kv = { .iov_base = buf, .iov_len = len };
+	struct iov_iter iter;
+	struct kiocb kiocb;
+	ssize_t ret;
+
+	if (file->f_op->read_iter)
+		return kernel_read(file, buf, len, pos);
+	init_sync_kiocb(&kiocb, file);
+	kiocb.ki_pos = *pos;
+	iov_iter_kvec(&iter, KPT_ITER_DEST, &kv, 1, len);
+	ret = seq_read_iter(&kiocb, &iter);
+	if (ret > 0)
+		*pos = kiocb.ki_pos;
+	return ret;
+}
+
+/* Read /proc/kallsyms into kpt_ksym_dups. */
+static int kpt_ksyms_build(void)
+{
+	struct kpt_ksym_build *b;
+	struct file *file;
+	size_t have = 0, i;
+	ssize_t got, used;
+	loff_t pos = 0;
+	char *buf;
+	int ret = 0;
+
+	file = filp_open("/proc/kallsyms", O_RDONLY, 0);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	buf = kvmalloc(KPT_KSYMS_CHUNK, GFP_KERNEL);
+	if (!b || !buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	b->owners_max = 64;
+	b->owners = kmalloc_array(b->owners_max, sizeof(*b->owners),
+				  GFP_KERNEL);
+	if (!b->owners) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	b->owners[b->nowners++] = "vmlinux";
+	for (;;) {
+		got = kpt_ksyms_read(file, buf + have, KPT_KSYMS_CHUNK - have,
+				     &pos);
+		if (got < 0) {
+			ret = got;
+			break;
+		}
+		if (!got)
+			break;
+		have += got;
+		used = kpt_ksym_lines(b, buf, have);
+		if (used < 0) {
+			ret = used;
+			break;
+		}
+		if (!used && have == KPT_KSYMS_CHUNK) {
+			ret = -EFBIG;	/* a line longer than the buffer */
+			break;
+		}
+		have -= used;
+		memmove(buf, buf + used, have);
+	}
+out:
+	if (b) {
+		kvfree(b->hashes);
+		kvfree(b->owner_of);
+		for (i = 1; i < b->nowners; i++)
+			kfree(b->owners[i]);
+		kfree(b->owners);
+		kfree(b);
+	}
+	kvfree(buf);
+	filp_close(file, NULL);
+	if (ret)
+		kpt_ksyms_clear();
+	else
+		kpt_ksyms_valid = true;
+	return ret;
+}
+
+/**
+ * kpt_ksyms_defined() - how many text symbols of vmlinux and modules are
+ * named @sym
+ * @sym: a symbol name, without a module
+ * @where: filled with where they are, "vmlinux, kpt_test2, ..."
+ * @len: room in @where
+ * @in_module: set if one of them is a module's
+ *
+ * Returns 0 or 1 for a name that is unique (or unknown), the number of
+ * definitions otherwise, or a negative errno when /proc/kallsyms could not
+ * be read. Caller holds kpt_probes_mutex.
+ */
+int kpt_ksyms_defined(const char *sym, char *where, size_t len,
+		      bool *in_module)
+{
+	u64 hash = kpt_fnv(sym, strlen(sym));
+	struct kpt_ksym_dup *d;
+	int ret;
+
+	if (!kpt_ksyms_valid) {
+		ret = kpt_ksyms_build();
+		if (ret)
+			return ret;
+	}
+	hash_for_each_possible(kpt_ksym_dups, d, node, hash) {
+		if (d->hash != hash || strcmp(d->name, sym))
+			continue;
+		strscpy(where, d->where, len);
+		*in_module = d->in_module;
+		return d->count;
+	}
+	return 1;
+}
+
+/* A module came or went: read the file again at the next question. */
+void kpt_ksyms_invalidate(void)
+{
+	if (kpt_ksyms_valid)
+		kpt_ksyms_clear();
+}
+
+void kpt_ksyms_exit(void)
+{
+	kpt_ksyms_clear();
+}
