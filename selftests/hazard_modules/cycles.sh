@@ -11,6 +11,10 @@
 # and 64 KiB of the text `trace`, then closes the file with more pending. Each load must work, each unload must
 # work, and at least MIN_CYCLES (KPT_HAZ_MIN_CYCLES, default 20) must run.
 #
+# The probe is named MOD:SYM: a bare name makes each load read
+# /proc/kallsyms once to refuse an ambiguous one (module/ksyms.c), which
+# would spend the budget on that instead of on cycles.
+#
 # The flood: kpt_test's call_all in a loop (kpt_test_func, an ftrace
 # kprobe, from a bound kthread per CPU). KPT_HAZ_ALLCTX=1 floods from task,
 # softirq, hardirq and NMI context at once with kpt_hazard instead. That is
@@ -45,16 +49,16 @@ MIN_CYCLES=${KPT_HAZ_MIN_CYCLES:-20}
 if [ "${KPT_HAZ_ALLCTX:-0}" = 1 ]; then
 	require_haz_ko
 	if [ "${KPT_HAZ_FTRACE:-0}" = 1 ]; then
-		TARGET=kpt_hazard_target
+		TARGET=kpt_hazard:kpt_hazard_target
 		kpt_haz_load
 	else
-		TARGET=kpt_hazard_target_int3
+		TARGET=kpt_hazard:kpt_hazard_target_int3
 		kpt_haz_load int3=1
 	fi
 	FLOOD="echo 5000 > $KPT_HAZ_DIR/run"
 else
 	kpt_test_load
-	TARGET=kpt_test_func
+	TARGET=kpt_test:kpt_test_func
 	FLOOD="echo $(kpt_haz_n 20000 5000) > $KPT_TEST_DIR/call_all"
 fi
 rm -f "$KPT_TMP/stop"
