@@ -63,7 +63,7 @@ struct kpt_error {
 	u64	ts;
 	int	pos;		/* column, or -1 */
 	int	err;
-	char	msg[192];
+	char	msg[224];
 	char	line[KPT_SPEC_LINE_MAX];
 };
 static struct kpt_error kpt_errlog[KPT_ERRLOG_LEN];
@@ -412,7 +412,7 @@ static struct kpt_probe *kpt_probe_find(const char *group, const char *name)
  */
 static int kpt_probe_unique(const struct kpt_spec *spec, const char *line)
 {
-	char where[96], msg[192];
+	char where[96], msg[224];
 	bool in_module = false;
 	int n;
 
