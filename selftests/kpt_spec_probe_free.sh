@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: deleted probes are freed once no record of them is left in
 #   the rings: add/delete cycles of one probe do not grow the kernel's
-#   memory, and records of a deleted probe read after it was freed print
-#   as probeN(deleted)
+#   memory, and a deleted probe stays, under its name, while records of it
+#   are in the rings, and is freed once they were read
 # requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_spec
 # timeout: 400
 #
@@ -15,11 +15,15 @@
 # until unload, ~4.7 KiB: 14 MB for 3000), and the ids keep counting up
 # (the next probe's id is the number of probes made before it).
 #
-# Lifetime: p:t1 with 3 calls; a reader of trace takes the 3 records
-# (one read of 1 byte: the records leave the ring in one batch) and stops.
-# "-:t1", then one more add/delete, free t1 (no record of it is left in a
-# ring); the rest of the read prints the first record whole, under its
-# name, and the two others as "probe<id>(deleted): arg0=0x2 arg1=0x1111".
+# Lifetime: p:t1 with 3 calls; a reader of trace takes one record (one
+# read of 1 byte: the text files take one record at a time) and stops.
+# "-:t1" cannot free t1: records 2 and 3 are still in a ring. Neither can
+# KPT_PIN_CYCLES (400) add/delete cycles of another probe, and the probes
+# they delete wait behind t1: Slab + Percpu grow by at least 1 MiB (~4.7
+# KiB each). The rest of the read prints the three records whole, under
+# t1's name. Once the ring is drained, one add/delete (and a read of the
+# probes file) frees t1 and then the probes that waited behind it (they
+# are freed only once t1 is): the memory they held goes back.
 # Records still in the ring when their probe is deleted keep their name
 # (kpt_spec_add_del).
 
@@ -77,26 +81,43 @@ spec_add 'p:last kpt_test_func'
 check_eq "id after $((n + 100)) cycles" "$(spec_field last id)" $((n + 100))
 spec_add '-:last'
 
-# A record read after its probe was freed.
+# Records of a deleted probe, read before and after it is freed.
+PIN=${KPT_PIN_CYCLES:-400}
 spec_add 'p:t1 kpt_test_func a=$arg1:u32 b=$arg2'
-id=$(spec_field t1 id)
 kpt_call 3
 : > "$KPT_TMP/spec_errors"
 (
 	dd bs=1 count=1 2>/dev/null
-	for s in '-:t1' 'p:x kpt_test_func' '-:x'; do
-		r=$("$KPT_SPEC" write "$s")
-		[ "$r" = ok ] || echo "'$s': $r" >> "$KPT_TMP/spec_errors"
-	done
+	r=$("$KPT_SPEC" write '-:t1')
+	[ "$r" = ok ] || echo "'-:t1': $r" >> "$KPT_TMP/spec_errors"
+	mem_kb > "$KPT_TMP/pin0"
+	cycles "$PIN"
+	echo "$done_cycles" > "$KPT_TMP/pin_cycles"
+	sleep 1
+	mem_kb > "$KPT_TMP/pin1"
 	timeout 20 cat
 ) < "$KPT_DIR/trace" > "$KPT_TMP/trace"
 sed 's/^/#   /' "$KPT_TMP/trace"
 check_eq "writes while the trace was open" "$(cat "$KPT_TMP/spec_errors")" ""
-check_eq "t1's records, read after t1 was freed" \
+check_eq "t1's records, read after t1 was deleted" \
 	"$(sed -En 's/^.*-[0-9]+ +\[[0-9]+\] +[0-9.]+: //p' "$KPT_TMP/trace")" \
-	"$(printf '%s\n' 't1: a=1 b=0x1111' \
-		"probe$id(deleted): arg0=0x2 arg1=0x1111" \
-		"probe$id(deleted): arg0=0x3 arg1=0x1111")"
+	"$(printf '%s\n' 't1: a=1 b=0x1111' 't1: a=2 b=0x1111' \
+		't1: a=3 b=0x1111')"
+assert_eq "cycles while t1's records were in the ring" \
+	"$(cat "$KPT_TMP/pin_cycles")" "$PIN"
+p0=$(cat "$KPT_TMP/pin0")
+p1=$(cat "$KPT_TMP/pin1")
+info "$PIN probes deleted behind t1: Slab+Percpu $p0 kB -> $p1 kB ($((p1 - p0)) kB)"
+assert_ge "kB held by the probes deleted behind t1" $((p1 - p0)) 1024
+# the ring is drained: this add/delete and the listing free t1, then them
+spec_add 'p:x kpt_test_func'
+spec_add '-:x'
+cat "$KPT_DIR/probes" > /dev/null
+cat "$KPT_DIR/probes" > /dev/null
+sleep 1
+p2=$(mem_kb)
+info "after the ring was drained: Slab+Percpu $p2 kB ($((p2 - p1)) kB)"
+assert_ge "kB given back once t1 was freed" $((p1 - p2)) $(((p1 - p0) * 3 / 4))
 kpt_stats_check
 kpt_unload
-spec_finish "$n add/delete cycles: Slab+Percpu $((m1 - m0)) kB; a freed probe's records print as probe$id(deleted)"
+spec_finish "$n add/delete cycles: Slab+Percpu $((m1 - m0)) kB; $PIN probes deleted behind t1 held $((p1 - p0)) kB, $((p1 - p2)) kB given back once t1 was freed"
