@@ -419,9 +419,15 @@ static int kpt_parse_fetch(struct kpt_cursor *c, struct kpt_fetch *f,
 		if (ret)
 			return ret;
 		if (*c->p == '+' || *c->p == '-') {
+			const char *off = c->p;
+
 			ret = kpt_parse_s64(c, &sv);
 			if (ret)
 				return ret;
+			/* check_add_overflow(), check_sub_overflow(): no wrap */
+			if (sv >= 0 ? f->imm > ~(__u64)0 - (__u64)sv :
+				      f->imm < -(__u64)sv)
+				return kpt_fail(c, off, "address out of range");
 			f->imm += (__u64)sv;
 		}
 		f->base = KPT_FB_ADDR;

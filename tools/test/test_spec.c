@@ -238,6 +238,9 @@ static void grammar(void)
 	good("p:e f @0xffffffff81000000", "p:kptrace/e f arg1=@0xffffffff81000000:x64");
 	good("p:e f @0x1000+16 @0x1000-16",
 	     "p:kptrace/e f arg1=@0x1010:x64 arg2=@0xff0:x64");
+	/* the ends of the address space, reached but not passed */
+	good("p:e f @0xfffffffffffffffe+1 @0x10-16 @0x8000000000000000-9223372036854775808",
+	     "p:kptrace/e f arg1=@0xffffffffffffffff:x64 arg2=@0x0:x64 arg3=@0x0:x64");
 	/* dereferences */
 	good("p:e f +0(%di)", "p:kptrace/e f arg1=+0(%di):x64");
 	good("p:e f -8(%si)", "p:kptrace/e f arg1=-8(%si):x64");
@@ -356,6 +359,12 @@ static void errors(void)
 	bad("p f $stack18446744073709551616", 10, "number too large");
 	bad("p f +18446744073709551616(%di)", 5, "number too large");
 	bad("p f @0x10+18446744073709551617", 10, "number too large");
+	bad("p f @0xffffffffffffffff+1", 23, "address out of range");
+	bad("p f @0x10-17", 9, "address out of range");
+	bad("p f @0x10-0x11", 9, "address out of range");
+	bad("p f @0x1-9223372036854775808", 8, "address out of range");
+	bad("p f @0xfffffffffffffff0+0x7fffffffffffffff", 23, "address out of range");
+	bad("p f +8(@0xffffffffffffffff+1)", 26, "address out of range");
 	bad("r18446744073709551617 f", 1, "number too large");
 	bad("p 0x10000000000000000", 2, "number too large");
 	bad("p f a=$arg1 if a == 1 b", 22, "expected && or ||");
