@@ -164,6 +164,7 @@ unsigned int kpt_probes_max_record(void);
 int kpt_ksyms_defined(const char *sym, char *where, size_t len,
 		      bool *in_module);
 void kpt_ksyms_invalidate(void);
+void kpt_ksyms_init(void);
 void kpt_ksyms_exit(void);
 
 /* fetch.c: the handlers kpt_probe_arm() registers */

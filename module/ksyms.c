@@ -10,8 +10,8 @@
  * chooses among several.
  *
  * kallsyms_on_each_symbol() and kallsyms_lookup_name() are not exported to
- * modules, so this reads /proc/kallsyms, in process context, when a bare
- * SYM is registered, and keeps the text symbols (t, T, w, W) whose name
+ * modules, so this reads /proc/kallsyms when a bare SYM is registered, and
+ * keeps the text symbols (t, T, w, W) whose name
  * occurs more than once, with where each definition is ("vmlinux" or the
  * module's name). Reading the file (4 MB, 94,000 lines on Debian's 6.1)
  * takes 0.15 to 0.2 s under QEMU's emulation, nearly all of it the kernel
@@ -19,11 +19,23 @@
  * (kpt_ksyms_invalidate(), from kptrace's module notifier): one read per
  * kptrace load and module event, not one per probe. All of it runs under
  * kpt_probes_mutex.
+ *
+ * The file is opened once, at kptrace's load (kpt_ksyms_init(), in
+ * insmod's context), and read again from its start at each rebuild: a
+ * writer's root, mount namespace or credentials do not choose what is
+ * read, and no open of a FIFO or device node can block or load a module
+ * with kpt_probes_mutex held (the module notifier takes it). It must be
+ * procfs' own regular file. Without it, no name is refused (said once).
+ * A read with no text line of vmlinux is an error, and the table of
+ * names is bounded (KPT_KSYMS_SLOTS_MAX).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
 #include <linux/fs.h>
+#include <linux/file.h>
+#include <linux/magic.h>
+#include <linux/namei.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/string.h>
@@ -37,6 +49,7 @@
 #define KPT_KSYMS_CHUNK		(64 * 1024)	/* one read of the file */
 #define KPT_KSYMS_WHERE		96		/* "vmlinux, mod1, mod2" */
 #define KPT_KSYMS_OWNERS	U16_MAX		/* vmlinux and modules */
+#define KPT_KSYMS_SLOTS_MAX	BIT(21)		/* 1.5 million text names */
 
 /* A name defined more than once: what the cache keeps. */
 struct kpt_ksym_dup {
@@ -50,6 +63,7 @@ struct kpt_ksym_dup {
 
 static DEFINE_HASHTABLE(kpt_ksym_dups, 8);
 static bool kpt_ksyms_valid;
+static struct file *kpt_ksyms_file;	/* /proc/kallsyms, or NULL */
 
 /*
  * While the file is read: the 64-bit FNV-1a hash of every text name seen,
@@ -64,6 +78,7 @@ struct kpt_ksym_build {
 	u16		*owner_of;	/* per slot */
 	unsigned int	nslots;		/* a power of two */
 	unsigned int	used;
+	unsigned int	nvmlinux;	/* vmlinux text lines */
 	const char	**owners;	/* [0] "vmlinux", then modules */
 	unsigned int	nowners;
 	unsigned int	owners_max;
@@ -88,6 +103,8 @@ static int kpt_slots_grow(struct kpt_ksym_build *b)
 	u16 *owner_of;
 	u64 *hashes;
 
+	if (n > KPT_KSYMS_SLOTS_MAX)
+		return -E2BIG;
 	hashes = kvcalloc(n, sizeof(*hashes), GFP_KERNEL);
 	owner_of = kvcalloc(n, sizeof(*owner_of), GFP_KERNEL);
 	if (!hashes || !owner_of) {
@@ -238,6 +255,7 @@ static ssize_t kpt_ksym_lines(struct kpt_ksym_build *b, char *buf, size_t len)
 			ret = kpt_ksym_owner(b, q + 2, nl - 1 - (q + 2));
 		} else {
 			b->owner = 0;
+			b->nvmlinux++;
 			ret = 0;
 		}
 		if (!ret)
@@ -286,20 +304,21 @@ static ssize_t kpt_ksyms_read(struct file *file, void *buf, size_t len,
 	return ret;
 }
 
-/* Read /proc/kallsyms into kpt_ksym_dups. */
+/*
+ * Read /proc/kallsyms, from its start, into kpt_ksym_dups: seq_read_iter()
+ * restarts the iteration for a read at position 0 (and kernel_read() of a
+ * ->read_iter file reads at the position given), whatever was read before.
+ */
 static int kpt_ksyms_build(void)
 {
+	struct file *file = kpt_ksyms_file;
 	struct kpt_ksym_build *b;
-	struct file *file;
 	size_t have = 0, i;
 	ssize_t got, used;
 	loff_t pos = 0;
 	char *buf;
 	int ret = 0;
 
-	file = filp_open("/proc/kallsyms", O_RDONLY, 0);
-	if (IS_ERR(file))
-		return PTR_ERR(file);
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	buf = kvmalloc(KPT_KSYMS_CHUNK, GFP_KERNEL);
 	if (!b || !buf) {
@@ -336,6 +355,8 @@ static int kpt_ksyms_build(void)
 		have -= used;
 		memmove(buf, buf + used, have);
 	}
+	if (!ret && !b->nvmlinux)
+		ret = -ENODATA;		/* empty, or not kallsyms' lines */
 out:
 	if (b) {
 		kvfree(b->hashes);
@@ -346,7 +367,6 @@ out:
 		kfree(b);
 	}
 	kvfree(buf);
-	filp_close(file, NULL);
 	if (ret)
 		kpt_ksyms_clear();
 	else
@@ -362,9 +382,10 @@ out:
  * @len: room in @where
  * @in_module: set if one of them is a module's
  *
- * Returns 0 or 1 for a name that is unique (or unknown), the number of
- * definitions otherwise, or a negative errno when /proc/kallsyms could not
- * be read. Caller holds kpt_probes_mutex.
+ * Returns 0 or 1 for a name that is unique (or unknown, or when
+ * /proc/kallsyms could not be opened at load), the number of definitions
+ * otherwise, or a negative errno when it could not be read. Caller holds
+ * kpt_probes_mutex.
  */
 int kpt_ksyms_defined(const char *sym, char *where, size_t len,
 		      bool *in_module)
@@ -373,6 +394,8 @@ int kpt_ksyms_defined(const char *sym, char *where, size_t len,
 	struct kpt_ksym_dup *d;
 	int ret;
 
+	if (!kpt_ksyms_file)
+		return 1;
 	if (!kpt_ksyms_valid) {
 		ret = kpt_ksyms_build();
 		if (ret)
@@ -395,7 +418,45 @@ void kpt_ksyms_invalidate(void)
 		kpt_ksyms_clear();
 }
 
+/*
+ * Open /proc/kallsyms, at load, before any probe is added: looked up
+ * without opening it, so that what is opened can only be procfs' regular
+ * file. Never fails: without it, names are not checked.
+ */
+void kpt_ksyms_init(void)
+{
+	struct inode *inode;
+	struct path path;
+	struct file *file;
+	int ret;
+
+	ret = kern_path("/proc/kallsyms", LOOKUP_FOLLOW, &path);
+	if (ret)
+		goto fail;
+	inode = d_inode(path.dentry);
+	if (inode->i_sb->s_magic != PROC_SUPER_MAGIC ||
+	    !S_ISREG(inode->i_mode)) {
+		path_put(&path);
+		ret = -EINVAL;
+		goto fail;
+	}
+	file = dentry_open(&path, O_RDONLY, current_cred());
+	path_put(&path);
+	if (IS_ERR(file)) {
+		ret = PTR_ERR(file);
+		goto fail;
+	}
+	kpt_ksyms_file = file;
+	return;
+fail:
+	pr_warn("cannot open /proc/kallsyms of procfs (%d): names defined more than once are not refused\n",
+		ret);
+}
+
 void kpt_ksyms_exit(void)
 {
 	kpt_ksyms_clear();
+	if (kpt_ksyms_file)
+		fput(kpt_ksyms_file);
+	kpt_ksyms_file = NULL;
 }

@@ -192,6 +192,8 @@ static int __init kpt_init(void)
 	ret = kpt_probes_init();
 	if (ret)
 		goto err_rings;
+	/* closed by kpt_probes_exit() */
+	kpt_ksyms_init();
 	ret = kpt_probes_add_legacy("name", name, retprobe);
 	if (!ret)
 		ret = kpt_probes_add_legacy("address", address, retprobe);
