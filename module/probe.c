@@ -409,6 +409,13 @@ static struct kpt_probe *kpt_probe_find(const char *group, const char *name)
  * functions may share it, and the kprobe core would take the first it
  * finds: refuse as ftrace does (v6.6+), and say how to choose. Returns 0,
  * or -EADDRNOTAVAIL with the error logged.
+ *
+ * The names are read from /proc/kallsyms again after each module event,
+ * but the notifications come before kallsyms changes: GOING before
+ * free_module() hides the module's symbols, LIVE before its __init ones
+ * go. A read between the two would still count the symbols leaving, and
+ * be kept until the next event: before refusing a name, read the file
+ * once more. Refusals are rare, so the common case costs nothing.
  */
 static int kpt_probe_unique(const struct kpt_spec *spec, const char *line)
 {
@@ -419,6 +426,11 @@ static int kpt_probe_unique(const struct kpt_spec *spec, const char *line)
 	if (!spec->sym[0] || spec->mod[0])
 		return 0;
 	n = kpt_ksyms_defined(spec->sym, where, sizeof(where), &in_module);
+	if (n > 1) {
+		kpt_ksyms_invalidate();
+		n = kpt_ksyms_defined(spec->sym, where, sizeof(where),
+				      &in_module);
+	}
 	if (n < 0) {
 		pr_warn_once("cannot read /proc/kallsyms (%d): names defined more than once are not refused\n",
 			     n);
@@ -766,7 +778,12 @@ static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
 	    action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 	mutex_lock(&kpt_probes_mutex);
-	kpt_ksyms_invalidate();		/* LIVE: its __init symbols went */
+	/*
+	 * Sent before kallsyms changes (GOING before the module's symbols
+	 * are hidden, LIVE before its __init ones go): what is read now may
+	 * be stale, and kpt_probe_unique() reads again before refusing.
+	 */
+	kpt_ksyms_invalidate();
 	list_for_each_entry(p, &kpt_probe_list, list) {
 		if (strcmp(p->spec->mod, mod->name))
 			continue;
