@@ -497,6 +497,13 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 	u32 id;
 	int ret;
 
+	/* first: a locked-down kernel answers EPERM, whatever the spec */
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret) {
+		kpt_error(line, -1, kpt_reason(ret), ret);
+		kfree(spec);
+		return ret;
+	}
 	kpt_probes_reclaim();
 	if (kpt_probe_find(spec->group, spec->name)) {
 		kpt_error(line, -1, "a probe of that name exists", -EEXIST);
