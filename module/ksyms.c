@@ -41,6 +41,7 @@
 #include <linux/string.h>
 #include <linux/hashtable.h>
 #include <linux/module.h>
+#include <linux/lockdep.h>
 #include <linux/seq_file.h>
 #include <linux/uio.h>
 #include "kptrace.h"
@@ -419,6 +420,16 @@ void kpt_ksyms_invalidate(void)
 }
 
 /*
+ * Our private opening of /proc/kallsyms is read with kpt_probes_mutex held,
+ * while kptrace's own debugfs files (stats, probes...) take
+ * kpt_probes_mutex under their seq_file's mutex. Every seq_file mutex is
+ * of one lockdep class, so lockdep would report a cycle that cannot
+ * happen: no one else can hold the mutex of a file only we opened. It gets
+ * a class of its own.
+ */
+static struct lock_class_key kpt_kallsyms_seq_key;
+
+/*
  * Open /proc/kallsyms, at load, before any probe is added: looked up
  * without opening it, so that what is opened can only be procfs' regular
  * file. Never fails: without it, names are not checked.
@@ -446,6 +457,9 @@ void kpt_ksyms_init(void)
 		ret = PTR_ERR(file);
 		goto fail;
 	}
+	if (!file->f_op->read_iter)	/* a seq_file: see kpt_kallsyms_seq_key */
+		lockdep_set_class(&((struct seq_file *)file->private_data)->lock,
+				  &kpt_kallsyms_seq_key);
 	kpt_ksyms_file = file;
 	return;
 fail:
