@@ -16,7 +16,8 @@
 #   --seed N         the random order's seed (default: random, printed)
 #   --timeout SEC    hard limit of the guest (default 7200, env BENCH_TIMEOUT)
 #   --logdir DIR     where logs and results go (default /tmp/kptrace-bench.*)
-#   --report FILE    only print the tables of an earlier results.txt
+#   --report FILE    only print the tables of an earlier results.txt (and
+#                    of the insn.log beside it, when FILE lacks its lines)
 #   --rev REV        benchmark git revision REV (git archive) instead of
 #                    the working tree
 #   --guest-cmd CMD  boot the same guest but run CMD (bash) instead of the
@@ -90,8 +91,11 @@ done
 if [ -n "$report_only" ]; then
 	d=$(cd "$(dirname "$report_only")" && pwd)
 	command -v python3 >/dev/null || die "--report needs python3"
+	insn_log=()
+	grep -q '^R phase=mark ' "$report_only" || [ ! -s "$d/insn.log" ] ||
+		insn_log=(--insn-log "$d/insn.log")
 	exec python3 "$here/report.py" "$d/$(basename "$report_only")" \
-		--json "$d/bench.json"
+		--json "$d/bench.json" "${insn_log[@]}"
 fi
 
 [ "$(id -u)" = 0 ] || die "make bench needs root (chroot, mounts, mmdebstrap)"
@@ -115,7 +119,10 @@ fi
 mkdir -p "$chroot_dir/root"
 work=$(mktemp -d "$chroot_dir/root/kptrace-bench.XXXXXX")
 work=${work#"$chroot_dir"}
-trap 'rm -rf "${chroot_dir:?}$work"' EXIT
+# Whatever ends the run, the plugin's log and the guest's results so far
+# are kept in the log directory.
+trap 'cp -a "$chroot_dir$work/insn.log" "$chroot_dir$work/out/." "$logdir/" \
+	2>/dev/null; rm -rf "${chroot_dir:?}$work"' EXIT
 mkdir -p "$chroot_dir$work/src" "$chroot_dir$work/out"
 if [ -n "$src_rev" ]; then
 	git -C "$repo" archive --format=tar "$src_rev" |

@@ -78,30 +78,35 @@ E2E = [
 ]
 
 
-def parse(path):
+def parse(path, insn_log=None):
     rows, meta = [], {}
-    with open(path) as f:
-        for line in f:
-            parts = line.split()
-            if not parts or parts[0] not in ("R", "M"):
-                continue
-            kv = {}
-            for p in parts[1:]:
-                if "=" in p:
-                    k, v = p.split("=", 1)
-                    kv[k] = v
-            if parts[0] == "R":
-                rows.append(kv)
-            else:
-                for k, v in kv.items():
-                    if k == "skipped":
-                        meta.setdefault("skipped", []).append(v)
-                    elif k in ("order",):
-                        key = ("micro_order" if "micro_round" in kv
-                               else "e2e_order")
-                        meta.setdefault(key, []).append(v)
-                    elif k not in ("micro_round", "e2e_round"):
-                        meta[k] = v
+    lines = list(open(path))
+    if insn_log:
+        # insn_plugin's own log, for a run that ended before bench.sh
+        # copied its marker lines into results.txt
+        lines += ["R phase=mark " + x[len("kpt_insn: "):]
+                  for x in open(insn_log) if x.startswith("kpt_insn: ")]
+    for line in lines:
+        parts = line.split()
+        if not parts or parts[0] not in ("R", "M"):
+            continue
+        kv = {}
+        for p in parts[1:]:
+            if "=" in p:
+                k, v = p.split("=", 1)
+                kv[k] = v
+        if parts[0] == "R":
+            rows.append(kv)
+        else:
+            for k, v in kv.items():
+                if k == "skipped":
+                    meta.setdefault("skipped", []).append(v)
+                elif k in ("order",):
+                    key = ("micro_order" if "micro_round" in kv
+                           else "e2e_order")
+                    meta.setdefault(key, []).append(v)
+                elif k not in ("micro_round", "e2e_round"):
+                    meta[k] = v
     return rows, meta
 
 
@@ -473,9 +478,11 @@ def main():
     ap.add_argument("--json-shown", help="the JSON's path to print")
     ap.add_argument("--source", default="")
     ap.add_argument("--command", default="make bench")
+    ap.add_argument("--insn-log", help="insn_plugin's log, when RESULTS "
+                    "lacks its marker lines")
     a = ap.parse_args()
 
-    rows, meta = parse(a.results)
+    rows, meta = parse(a.results, a.insn_log)
     micro = micro_stats(rows)
     e2e = e2e_stats(rows)
     dec = decode_stats(rows)
