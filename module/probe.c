@@ -558,7 +558,13 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		else
 			kpt_error(line, -1, kpt_reason(ret), ret);
 		xa_erase(&kpt_probe_ids, id);
-		/* never armed: no handler saw it, only lookups by id may */
+		/*
+		 * Never armed: no record carries its id, which the next
+		 * probe can have (ids count the probes made), and only
+		 * lookups by id may still see it.
+		 */
+		if (kpt_next_id == id + 1)
+			kpt_next_id = id;
 		call_rcu(&p->rcu, kpt_probe_free_rcu);
 		return ret == -EFAULT ? -EINVAL : ret;
 	}
