@@ -7,8 +7,8 @@
  * The grammar is ftrace's kprobe_events (Documentation/trace/kprobetrace.rst),
  * with a documented subset for conditions:
  *
- *   p[:[GRP/]NAME] TARGET [FETCHARG]... [if COND]     entry probe
- *   r[MAXACTIVE][:[GRP/]NAME] TARGET [FETCHARG]... [if COND]
+ *   p[:[GRP/]NAME] TARGET [FETCHARG]... [if COND] [HIST]   entry probe
+ *   r[MAXACTIVE][:[GRP/]NAME] TARGET [FETCHARG]... [if COND] [HIST]
  *                                                     return probe
  *   -:[GRP/]NAME                                      remove a probe
  *
@@ -23,6 +23,11 @@
  *   FIELD    := a numeric fetcharg's NAME | retval | lat_ns | pid | tid
  *             | cpu | uid                             (retval, lat_ns: r)
  *   OP       := == | != | < | <= | > | >= | &         (& : any bit set)
+ *   HIST     := hist:keys=KEY[,KEY]...[:vals=VAL[,VAL]...][:sort=S[.descending]]
+ *               [:size=N][:events]        (ftrace's hist trigger words)
+ *   KEY      := FIELD[.hex|.log2|.loglin|.buckets=N] | a string fetcharg
+ *             | comm | stacktrace                     (at most 3)
+ *   VAL      := hitcount | a numeric FIELD: its sum, min and max (4)
  *
  * $argN counts from 1, $stackN from 0. In a return probe, $argN, $stackN,
  * $stack, $comm and dereferences of them are fetched at the entry of the
@@ -76,6 +81,12 @@ static const char * const kpt_field_names[] = {
 	[KPT_CF_CPU - KPT_CF_RETVAL] = "cpu",
 	[KPT_CF_UID - KPT_CF_RETVAL] = "uid",
 	[KPT_CF_COMM - KPT_CF_RETVAL] = "comm",
+	[KPT_CF_STACKTRACE - KPT_CF_RETVAL] = "stacktrace",
+};
+
+static const char * const kpt_hist_mod_names[] = {
+	[KPT_HM_NONE] = "", [KPT_HM_HEX] = ".hex", [KPT_HM_LOG2] = ".log2",
+	[KPT_HM_LOGLIN] = ".loglin", [KPT_HM_BUCKETS] = ".buckets=",
 };
 
 static const char * const kpt_op_names[] = {
@@ -556,38 +567,69 @@ static int kpt_parse_arg(struct kpt_cursor *c)
 	return 0;
 }
 
-static int kpt_parse_term(struct kpt_cursor *c, struct kpt_cond *t)
+/* A field of a condition or a hist: a fetcharg's name or a field name. */
+static int kpt_parse_field(struct kpt_cursor *c, __u16 *field)
 {
-	struct kpt_spec *spec = c->spec;
-	const char *start = c->p, *name = c->p;
+	const struct kpt_spec *spec = c->spec;
+	const char *name = c->p;
 	unsigned int i;
 	size_t len;
-	int idx, ret;
+	int idx;
 
 	while (kpt_is_ident(*c->p, c->p == name))
 		c->p++;
 	len = (size_t)(c->p - name);
 	if (!len)
-		return kpt_fail(c, start, "expected a field name");
+		return kpt_fail(c, name, "expected a field name");
 	idx = kpt_arg_lookup(spec, name, len);
 	if (idx >= 0) {
-		if (kpt_type_is_string(spec->args[idx].type))
-			return kpt_fail(c, start,
-					"only numbers and comm can be compared");
-		t->field = (__u16)idx;
-	} else {
-		for (i = 0; i < KPT_ARRAY_SIZE(kpt_field_names); i++)
-			if (strlen(kpt_field_names[i]) == len &&
-			    !strncmp(kpt_field_names[i], name, len))
-				break;
-		if (i == KPT_ARRAY_SIZE(kpt_field_names))
-			return kpt_fail(c, start, "unknown field");
-		t->field = (__u16)(KPT_CF_RETVAL + i);
-		if ((t->field == KPT_CF_RETVAL || t->field == KPT_CF_LAT_NS) &&
-		    spec->kind != KPT_SPEC_RETURN)
-			return kpt_fail(c, start,
-					"retval and lat_ns are for return probes");
+		*field = (__u16)idx;
+		return 0;
 	}
+	for (i = 0; i < KPT_ARRAY_SIZE(kpt_field_names); i++)
+		if (strlen(kpt_field_names[i]) == len &&
+		    !strncmp(kpt_field_names[i], name, len))
+			break;
+	if (i == KPT_ARRAY_SIZE(kpt_field_names))
+		return kpt_fail(c, name, "unknown field");
+	*field = (__u16)(KPT_CF_RETVAL + i);
+	if ((*field == KPT_CF_RETVAL || *field == KPT_CF_LAT_NS) &&
+	    spec->kind != KPT_SPEC_RETURN)
+		return kpt_fail(c, name,
+				"retval and lat_ns are for return probes");
+	return 0;
+}
+
+/**
+ * kpt_spec_field_name() - the name of a field of a condition or a hist
+ * @spec: the spec it belongs to
+ * @field: a fetcharg index or an enum kpt_cond_field
+ */
+const char *kpt_spec_field_name(const struct kpt_spec *spec,
+				unsigned int field)
+{
+	if (field < KPT_CF_RETVAL)
+		return spec->args[field].name;
+	return kpt_field_names[field - KPT_CF_RETVAL];
+}
+
+static int kpt_parse_term(struct kpt_cursor *c, struct kpt_cond *t)
+{
+	struct kpt_spec *spec = c->spec;
+	const char *start = c->p;
+	unsigned int i;
+	size_t len;
+	int ret;
+
+	ret = kpt_parse_field(c, &t->field);
+	if (ret)
+		return ret;
+	if (t->field < KPT_CF_RETVAL &&
+	    kpt_type_is_string(spec->args[t->field].type))
+		return kpt_fail(c, start,
+				"only numbers and comm can be compared");
+	if (t->field == KPT_CF_STACKTRACE)
+		return kpt_fail(c, start, "stacktrace is a hist key only");
 	kpt_skip_space(c);
 
 	start = c->p;
@@ -642,6 +684,11 @@ static int kpt_parse_term(struct kpt_cursor *c, struct kpt_cond *t)
 	return 0;
 }
 
+static int kpt_at_hist(const struct kpt_cursor *c)
+{
+	return !strncmp(c->p, "hist:", 5);
+}
+
 static int kpt_parse_cond(struct kpt_cursor *c)
 {
 	struct kpt_spec *spec = c->spec;
@@ -666,9 +713,190 @@ static int kpt_parse_cond(struct kpt_cursor *c)
 			return ret;
 		spec->ncond++;
 		kpt_skip_space(c);
-		if (!*c->p || (*c->p == '#'))
+		if (!*c->p || *c->p == '#' || kpt_at_hist(c))
 			return 0;
 	}
+}
+
+/* Does the field hold a number (not a string, comm or a stack)? */
+static int kpt_field_numeric(const struct kpt_spec *spec, unsigned int field)
+{
+	if (field < KPT_CF_RETVAL)
+		return !kpt_type_is_string(spec->args[field].type);
+	return field != KPT_CF_COMM && field != KPT_CF_STACKTRACE;
+}
+
+static int kpt_hist_field_end(char ch)
+{
+	return !ch || ch == ',' || ch == ':' || kpt_is_space(ch) || ch == '#';
+}
+
+/* KEY := FIELD[.hex|.log2|.loglin|.buckets=N], VAL := FIELD (a number) */
+static int kpt_parse_hist_field(struct kpt_cursor *c,
+				struct kpt_hist_field *hf, int key)
+{
+	const char *start = c->p, *mod;
+	unsigned int i;
+	__u64 n;
+	int ret;
+
+	memset(hf, 0, sizeof(*hf));
+	ret = kpt_parse_field(c, &hf->field);
+	if (ret)
+		return ret;
+	if (!key && !kpt_field_numeric(c->spec, hf->field))
+		return kpt_fail(c, start, "a value must be a number");
+	if (*c->p == '.') {
+		mod = c->p;
+		for (i = KPT_HM_HEX; i <= KPT_HM_BUCKETS; i++)
+			if (!strncmp(c->p, kpt_hist_mod_names[i],
+				     strlen(kpt_hist_mod_names[i])))
+				break;
+		if (!key)
+			return kpt_fail(c, mod, "a value takes no modifier");
+		if (i > KPT_HM_BUCKETS)
+			return kpt_fail(c, mod,
+					"expected .hex, .log2, .loglin or .buckets=N");
+		if (!kpt_field_numeric(c->spec, hf->field))
+			return kpt_fail(c, mod, "only a number takes a modifier");
+		c->p += strlen(kpt_hist_mod_names[i]);
+		hf->mod = (__u8)i;
+		if (i == KPT_HM_BUCKETS) {
+			ret = kpt_parse_u64(c, &n);
+			if (ret)
+				return ret;
+			if (!n || n > 0xffffffffULL)
+				return kpt_fail(c, mod,
+						"the bucket size must be 1 to 4294967295");
+			hf->buckets = (__u32)n;
+		}
+	}
+	if (!kpt_hist_field_end(*c->p))
+		return kpt_fail(c, c->p, "unexpected character in a hist field");
+	return 0;
+}
+
+static int kpt_hist_word(struct kpt_cursor *c, const char *word)
+{
+	size_t len = strlen(word);
+
+	if (strncmp(c->p, word, len))
+		return 0;
+	c->p += len;
+	return 1;
+}
+
+/* sort=hitcount|KEY|VAL[.descending|.ascending], of those given before */
+static int kpt_parse_hist_sort(struct kpt_cursor *c)
+{
+	struct kpt_hist_spec *h = &c->spec->hist;
+	const char *start = c->p;
+	unsigned int i;
+	__u16 field;
+	int ret;
+
+	if (kpt_hist_word(c, "hitcount")) {
+		h->sort = KPT_HIST_SORT_HITCOUNT;
+	} else {
+		ret = kpt_parse_field(c, &field);
+		if (ret)
+			return ret;
+		for (i = 0; i < h->nkeys; i++)
+			if (h->keys[i].field == field)
+				break;
+		if (i < h->nkeys) {
+			h->sort = (__u8)(KPT_HIST_SORT_KEY + i);
+		} else {
+			for (i = 0; i < h->nvals; i++)
+				if (h->vals[i].field == field)
+					break;
+			if (i == h->nvals)
+				return kpt_fail(c, start,
+						"sort= takes hitcount or a key or value given before it");
+			h->sort = (__u8)(KPT_HIST_SORT_VAL + i);
+		}
+	}
+	if (kpt_hist_word(c, ".descending"))
+		h->descending = 1;
+	else
+		kpt_hist_word(c, ".ascending");
+	if (!kpt_hist_field_end(*c->p) || *c->p == ',')
+		return kpt_fail(c, c->p, "sort= takes one field");
+	return 0;
+}
+
+/* hist:keys=KEY[,KEY]...[:vals=VAL[,VAL]...][:sort=S][:size=N][:events] */
+static int kpt_parse_hist(struct kpt_cursor *c)
+{
+	struct kpt_hist_spec *h = &c->spec->hist;
+	const char *hist = c->p, *start;
+	__u64 n;
+	int ret;
+
+	c->p += 5;	/* hist: */
+	h->size = KPT_HIST_SIZE_DEF;
+	for (;;) {
+		start = c->p;
+		if (kpt_hist_word(c, "keys=") || kpt_hist_word(c, "key=")) {
+			if (h->nkeys)
+				return kpt_fail(c, start, "keys= given twice");
+			do {
+				if (h->nkeys == KPT_HIST_MAX_KEYS)
+					return kpt_fail(c, c->p,
+							"too many keys (3)");
+				ret = kpt_parse_hist_field(c,
+							   &h->keys[h->nkeys],
+							   1);
+				if (ret)
+					return ret;
+				h->nkeys++;
+			} while (*c->p == ',' && c->p++);
+		} else if (kpt_hist_word(c, "vals=") ||
+			   kpt_hist_word(c, "values=")) {
+			if (h->nvals)
+				return kpt_fail(c, start, "vals= given twice");
+			do {
+				if (kpt_hist_word(c, "hitcount") &&
+				    kpt_hist_field_end(*c->p))
+					continue;	/* always there */
+				if (h->nvals == KPT_HIST_MAX_VALS)
+					return kpt_fail(c, c->p,
+							"too many values (4 and hitcount)");
+				ret = kpt_parse_hist_field(c,
+							   &h->vals[h->nvals],
+							   0);
+				if (ret)
+					return ret;
+				h->nvals++;
+			} while (*c->p == ',' && c->p++);
+		} else if (kpt_hist_word(c, "sort=")) {
+			ret = kpt_parse_hist_sort(c);
+			if (ret)
+				return ret;
+		} else if (kpt_hist_word(c, "size=")) {
+			ret = kpt_parse_u64(c, &n);
+			if (ret)
+				return ret;
+			if (!n || n > KPT_HIST_SIZE_MAX)
+				return kpt_fail(c, start,
+						"size= must be 1 to 131072 entries");
+			h->size = (__u32)n;
+		} else if (kpt_hist_word(c, "events")) {
+			h->events = 1;
+		} else {
+			return kpt_fail(c, start,
+					"expected keys=, vals=, sort=, size= or events");
+		}
+		if (*c->p != ':')
+			break;
+		c->p++;
+	}
+	if (!h->nkeys)
+		return kpt_fail(c, hist, "hist: needs keys=");
+	kpt_skip_space(c);
+	if (*c->p && *c->p != '#')
+		return kpt_fail(c, c->p, "hist: must end the spec");
+	return 0;
 }
 
 static void kpt_default_name(struct kpt_spec *spec)
@@ -725,11 +953,22 @@ int kpt_spec_parse(const char *line, struct kpt_spec *spec)
 		kpt_skip_space(&c);
 		if (!*c.p || *c.p == '#')
 			break;
+		if (kpt_at_hist(&c)) {
+			ret = kpt_parse_hist(&c);
+			if (ret)
+				return ret;
+			break;
+		}
 		if (!strncmp(c.p, "if", 2) && kpt_is_space(c.p[2])) {
 			c.p += 2;
 			ret = kpt_parse_cond(&c);
 			if (ret)
 				return ret;
+			if (kpt_at_hist(&c)) {
+				ret = kpt_parse_hist(&c);
+				if (ret)
+					return ret;
+			}
 			break;
 		}
 		ret = kpt_parse_arg(&c);
@@ -830,5 +1069,64 @@ int kpt_spec_print(const struct kpt_spec *spec, char *buf, int len)
 			n += scnprintf(buf + n, len - n, "%lld",
 				       (long long)t->value);
 	}
+	if (spec->hist.nkeys)
+		n += scnprintf(buf + n, len - n, " ");
+	return n + kpt_hist_print(spec, buf + n, len - n);
+}
+
+static int kpt_print_hist_field(const struct kpt_spec *spec,
+				const struct kpt_hist_field *hf, char *buf,
+				int len)
+{
+	int n = scnprintf(buf, len, "%s%s",
+			  kpt_spec_field_name(spec, hf->field),
+			  kpt_hist_mod_names[hf->mod]);
+
+	if (hf->mod == KPT_HM_BUCKETS)
+		n += scnprintf(buf + n, len - n, "%u", hf->buckets);
+	return n;
+}
+
+/**
+ * kpt_hist_print() - the canonical text of a spec's hist: part
+ * @spec: parsed by kpt_spec_parse()
+ * @buf: where to write
+ * @len: room in @buf
+ *
+ * Every part spelled out, as ftrace's "trigger info" line. Nothing when
+ * the spec has no hist. Returns the characters written.
+ */
+int kpt_hist_print(const struct kpt_spec *spec, char *buf, int len)
+{
+	const struct kpt_hist_spec *h = &spec->hist;
+	unsigned int i;
+	int n;
+
+	if (!h->nkeys)
+		return 0;
+	n = scnprintf(buf, len, "hist:keys=");
+	for (i = 0; i < h->nkeys; i++) {
+		if (i)
+			n += scnprintf(buf + n, len - n, ",");
+		n += kpt_print_hist_field(spec, &h->keys[i], buf + n, len - n);
+	}
+	n += scnprintf(buf + n, len - n, ":vals=hitcount");
+	for (i = 0; i < h->nvals; i++) {
+		n += scnprintf(buf + n, len - n, ",");
+		n += kpt_print_hist_field(spec, &h->vals[i], buf + n, len - n);
+	}
+	if (h->sort == KPT_HIST_SORT_HITCOUNT)
+		n += scnprintf(buf + n, len - n, ":sort=hitcount");
+	else if (h->sort < KPT_HIST_SORT_VAL)
+		n += scnprintf(buf + n, len - n, ":sort=%s",
+			       kpt_spec_field_name(spec,
+				       h->keys[h->sort - KPT_HIST_SORT_KEY].field));
+	else
+		n += scnprintf(buf + n, len - n, ":sort=%s",
+			       kpt_spec_field_name(spec,
+				       h->vals[h->sort - KPT_HIST_SORT_VAL].field));
+	n += scnprintf(buf + n, len - n, "%s:size=%u%s",
+		       h->descending ? ".descending" : "", h->size,
+		       h->events ? ":events" : "");
 	return n;
 }

@@ -20,6 +20,13 @@
 #define KPT_SPEC_GLOB_LEN	16	/* comm globs (TASK_COMM_LEN) */
 #define KPT_SPEC_LINE_MAX	4096	/* one spec line */
 #define KPT_MAXACTIVE_MAX	4096
+#define KPT_HIST_MAX_KEYS	3	/* as ftrace's hist triggers */
+#define KPT_HIST_MAX_VALS	4	/* besides hitcount */
+#define KPT_HIST_SIZE_DEF	2048	/* entries per CPU */
+#define KPT_HIST_SIZE_MAX	131072
+#define KPT_HIST_STR_LEN	64	/* a string key, with its NUL */
+#define KPT_HIST_STACK_DEPTH	16	/* frames of a stacktrace key */
+#define KPT_HIST_SUB_BITS	4	/* .loglin: 16 buckets per power of 2 */
 
 enum kpt_spec_kind {
 	KPT_SPEC_ENTRY	= 'p',
@@ -79,6 +86,7 @@ struct kpt_fetch {
 enum kpt_cond_field {
 	KPT_CF_RETVAL = 0x100, KPT_CF_LAT_NS, KPT_CF_PID, KPT_CF_TID,
 	KPT_CF_CPU, KPT_CF_UID, KPT_CF_COMM,
+	KPT_CF_STACKTRACE,	/* hist keys only */
 };
 
 enum kpt_cond_op {
@@ -94,6 +102,40 @@ struct kpt_cond {
 	char	glob[KPT_SPEC_GLOB_LEN];	/* for comm */
 };
 
+/* How a hist key is bucketed (and printed). */
+enum kpt_hist_mod {
+	KPT_HM_NONE,
+	KPT_HM_HEX,		/* .hex: printed in hex */
+	KPT_HM_LOG2,		/* .log2: ~ 2^k holds (2^(k-1), 2^k], as ftrace */
+	KPT_HM_LOGLIN,		/* .loglin: 2^KPT_HIST_SUB_BITS per power of 2 */
+	KPT_HM_BUCKETS,		/* .buckets=N: ~ kN-(kN+N-1) */
+};
+
+struct kpt_hist_field {
+	__u16	field;		/* fetcharg index or enum kpt_cond_field */
+	__u8	mod;		/* enum kpt_hist_mod, keys only */
+	__u8	pad;
+	__u32	buckets;	/* N of .buckets=N */
+};
+
+/* Sort by: hitcount, a key (KPT_HIST_SORT_KEY + i) or a value's sum. */
+#define KPT_HIST_SORT_HITCOUNT	0
+#define KPT_HIST_SORT_KEY	1
+#define KPT_HIST_SORT_VAL	(KPT_HIST_SORT_KEY + KPT_HIST_MAX_KEYS)
+
+/* hist:keys=...[:vals=...][:sort=...][:size=N][:events] */
+struct kpt_hist_spec {
+	__u8	nkeys;		/* 0: the probe has no aggregation */
+	__u8	nvals;
+	__u8	sort;		/* KPT_HIST_SORT_* */
+	__u8	descending;
+	__u8	events;		/* also record events */
+	__u8	pad[3];
+	__u32	size;		/* entries per CPU */
+	struct kpt_hist_field keys[KPT_HIST_MAX_KEYS];
+	struct kpt_hist_field vals[KPT_HIST_MAX_VALS];
+};
+
 struct kpt_spec {
 	char		kind;		/* enum kpt_spec_kind */
 	char		group[KPT_SPEC_NAME_LEN];
@@ -107,6 +149,7 @@ struct kpt_spec {
 	struct kpt_fetch args[KPT_SPEC_MAX_ARGS];
 	__u32		ncond;
 	struct kpt_cond	cond[KPT_SPEC_MAX_COND];
+	struct kpt_hist_spec hist;
 	/* Set by kpt_spec_parse() on error: */
 	int		err_pos;	/* column of the error, from 0 */
 	const char	*err_msg;
@@ -120,5 +163,8 @@ int kpt_spec_print(const struct kpt_spec *spec, char *buf, int len);
 int kpt_type_size(unsigned int type);
 int kpt_type_is_string(unsigned int type);
 int kpt_glob_match(const char *glob, const char *str);
+const char *kpt_spec_field_name(const struct kpt_spec *spec,
+				unsigned int field);
+int kpt_hist_print(const struct kpt_spec *spec, char *buf, int len);
 
 #endif /* _KPT_SPEC_H */

@@ -80,7 +80,8 @@ static int spec_equal(const struct kpt_spec *a, const struct kpt_spec *b)
 		    a->cond[i].value != b->cond[i].value ||
 		    strcmp(a->cond[i].glob, b->cond[i].glob))
 			return 0;
-	return 1;
+	/* struct kpt_hist_spec has no holes: its pad bytes are zeroed */
+	return !memcmp(&a->hist, &b->hist, sizeof(a->hist));
 }
 
 /* parse -> print -> parse -> print: the same spec and the same text */
@@ -492,6 +493,63 @@ static void resolving(const char *btf_dir, const char *kallsyms)
 	kbtf__free(none.btf);
 }
 
+/* hist: parts, ftrace's hist trigger words */
+static void hists(void)
+{
+	good("r:lat do_sys_openat2 $retval hist:keys=comm,lat_ns.log2",
+	     "r:kptrace/lat do_sys_openat2 arg1=$retval:x64 "
+	     "hist:keys=comm,lat_ns.log2:vals=hitcount:sort=hitcount:size=2048");
+	check(spec.hist.nkeys == 2 && spec.hist.keys[0].field == KPT_CF_COMM &&
+	      spec.hist.keys[1].field == KPT_CF_LAT_NS &&
+	      spec.hist.keys[1].mod == KPT_HM_LOG2 && !spec.hist.nvals &&
+	      spec.hist.size == KPT_HIST_SIZE_DEF && !spec.hist.events,
+	      "fields: hist:keys=comm,lat_ns.log2");
+	good("p f a=%di:u32 b=+0(%si):string if a > 3 hist:key=a.buckets=10,b:"
+	     "values=hitcount,a:sort=a.descending:size=16:events",
+	     "p:kptrace/p_f_0 f a=%di:u32 b=+0(%si):string if a > 3 "
+	     "hist:keys=a.buckets=10,b:vals=hitcount,a:sort=a.descending:"
+	     "size=16:events");
+	check(spec.hist.keys[0].buckets == 10 && spec.hist.keys[1].field == 1 &&
+	      spec.hist.nvals == 1 && spec.hist.vals[0].field == 0 &&
+	      spec.hist.sort == KPT_HIST_SORT_KEY && spec.hist.descending &&
+	      spec.hist.size == 16 && spec.hist.events && spec.ncond == 1,
+	      "fields: keys, values, sort, size, events");
+	good("r f hist:keys=stacktrace,cpu.hex,pid:vals=lat_ns,retval:sort=retval",
+	     "r:kptrace/r_f_0 f hist:keys=stacktrace,cpu.hex,pid:"
+	     "vals=hitcount,lat_ns,retval:sort=retval:size=2048");
+	check(spec.hist.sort == KPT_HIST_SORT_VAL + 1, "fields: sort by a value");
+	good("p f hist:keys=tid.loglin,uid # note",
+	     "p:kptrace/p_f_0 f hist:keys=tid.loglin,uid:vals=hitcount:"
+	     "sort=hitcount:size=2048");
+	bad("p f hist:", 9, "expected keys=, vals=, sort=, size= or events");
+	bad("p f hist:size=4", 4, "hist: needs keys=");
+	bad("p f hist:keys=lat_ns", 14, "retval and lat_ns are for return probes");
+	bad("p f hist:keys=nosuch", 14, "unknown field");
+	bad("p f a=%di b=%si c=%dx d=%cx hist:keys=a,b,c,d", 44,
+	    "too many keys (3)");
+	bad("p f hist:keys=pid:keys=tid", 18, "keys= given twice");
+	bad("p f hist:keys=comm.log2", 18, "only a number takes a modifier");
+	bad("p f hist:keys=pid.log3", 17,
+	    "expected .hex, .log2, .loglin or .buckets=N");
+	bad("p f hist:keys=pid.buckets=0", 17,
+	    "the bucket size must be 1 to 4294967295");
+	bad("p f hist:keys=pid:vals=comm", 23, "a value must be a number");
+	bad("p f hist:keys=pid:vals=tid.log2", 26, "a value takes no modifier");
+	bad("p f hist:keys=pid:vals=a", 23, "unknown field");
+	bad("p f a=%di b=%si c=%dx d=%cx e=%r8 hist:keys=pid:vals=a,b,c,d,e",
+	    61, "too many values (4 and hitcount)");
+	bad("p f hist:keys=pid:sort=tid", 23,
+	    "sort= takes hitcount or a key or value given before it");
+	bad("p f hist:keys=pid:sort=pid,tid", 26, "sort= takes one field");
+	bad("p f hist:keys=pid:size=0", 18, "size= must be 1 to 131072 entries");
+	bad("p f hist:keys=pid:size=131073", 18,
+	    "size= must be 1 to 131072 entries");
+	bad("p f hist:keys=pid a=%di", 18, "hist: must end the spec");
+	bad("p f hist:keys=pid$", 17, "unexpected character in a hist field");
+	bad("p f if stacktrace == 1", 7, "stacktrace is a hist key only");
+	bad("p f stacktrace=%di", 4, "argument name is reserved");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -501,6 +559,7 @@ int main(int argc, char **argv)
 	check_fields();
 	grammar();
 	errors();
+	hists();
 	resolving(argv[1], argv[2]);
 	printf("1..%d\n%d passed, %d failed\n", nr, nr - failed, failed);
 	return failed ? 1 : 0;
