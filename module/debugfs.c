@@ -236,6 +236,8 @@ DEFINE_SHOW_ATTRIBUTE(kpt_stats_seq);
 
 int kpt_debugfs_init(void)
 {
+	struct dentry *hist;
+
 	kpt_dir = debugfs_create_dir("kptrace", NULL);
 	if (IS_ERR(kpt_dir)) {
 		pr_warn("debugfs unavailable (%ld): only /dev/kptrace works\n",
@@ -253,11 +255,15 @@ int kpt_debugfs_init(void)
 	debugfs_create_file("stats", 0400, kpt_dir, NULL, &kpt_stats_seq_fops);
 	debugfs_create_file("error_log", 0400, kpt_dir, NULL,
 			    &kpt_error_log_seq_fops);
+	hist = debugfs_create_dir("hist", kpt_dir);
+	kpt_probes_hist_dir(IS_ERR(hist) ? NULL : hist);
 	return 0;
 }
 
 void kpt_debugfs_exit(void)
 {
+	/* each hist file first: a probe's own removal must not meet it */
+	kpt_probes_hist_dir(NULL);
 	debugfs_remove_recursive(kpt_dir);
 	kpt_dir = NULL;
 }

@@ -22,6 +22,7 @@
 #include <asm/unwind.h>
 #include "kptrace.h"
 #include "ring.h"
+#include "hist.h"
 #include "clock.h"
 #include "compat.h"
 
@@ -168,6 +169,28 @@ static nokprobe_inline unsigned int kpt_copy_str(char *dst, unsigned long addr,
 	return n;
 }
 
+/* The value of a numeric field of a condition or an aggregation. */
+static nokprobe_inline u64 kpt_field_value(unsigned int field, const u64 *vals,
+					   s64 retval, u64 lat)
+{
+	switch (field) {
+	case KPT_CF_RETVAL:
+		return retval;
+	case KPT_CF_LAT_NS:
+		return lat;
+	case KPT_CF_PID:
+		return current->tgid;
+	case KPT_CF_TID:
+		return current->pid;
+	case KPT_CF_CPU:
+		return smp_processor_id();
+	case KPT_CF_UID:
+		return from_kuid(&init_user_ns, current_uid());
+	default:
+		return vals[field];
+	}
+}
+
 static nokprobe_inline bool kpt_term(const struct kpt_probe *p,
 				     const struct kpt_cond *t, const u64 *vals,
 				     s64 retval, u64 lat)
@@ -176,35 +199,15 @@ static nokprobe_inline bool kpt_term(const struct kpt_probe *p,
 	s64 sv;
 	u64 v;
 
-	switch (t->field) {
-	case KPT_CF_RETVAL:
-		v = retval;
-		is_signed = true;
-		break;
-	case KPT_CF_LAT_NS:
-		v = lat;
-		break;
-	case KPT_CF_PID:
-		v = current->tgid;
-		break;
-	case KPT_CF_TID:
-		v = current->pid;
-		break;
-	case KPT_CF_CPU:
-		v = smp_processor_id();
-		break;
-	case KPT_CF_UID:
-		v = from_kuid(&init_user_ns, current_uid());
-		break;
-	case KPT_CF_COMM:
+	if (t->field == KPT_CF_COMM)
 		return kpt_glob_match(t->glob, current->comm) ==
 		       (t->op == KPT_OP_EQ);
-	default:
-		v = vals[t->field];
+	v = kpt_field_value(t->field, vals, retval, lat);
+	if (t->field == KPT_CF_RETVAL)
+		is_signed = true;
+	else if (t->field < KPT_CF_RETVAL)
 		is_signed = p->spec->args[t->field].type >= KPT_T_S8 &&
 			    p->spec->args[t->field].type <= KPT_T_S64;
-		break;
-	}
 	sv = (s64)v;
 	switch (t->op) {
 	case KPT_OP_EQ:
@@ -674,6 +677,190 @@ static nokprobe_inline void kpt_return_fast(struct kpt_probe *p,
 	kpt_ring_commit(&w, ev, KPT_RET_SIZE + nargs * sizeof(u64));
 }
 
+/* current->comm as two key words, zeroed after its NUL. */
+static nokprobe_inline void kpt_comm_words(u64 *w)
+{
+	unsigned char *c = (unsigned char *)w;
+	unsigned int i;
+
+	/* two scalars' worth, as kpt_fill_header() (FORTIFY_SOURCE) */
+	memcpy(&w[0], current->comm, 8);
+	memcpy(&w[1], current->comm + 8, 8);
+	for (i = 0; i < KPT_COMM_LEN && c[i]; i++)
+		;
+	memset(c + i, 0, KPT_COMM_LEN - i);
+}
+
+/*
+ * String fetcharg @i as a key in @w: from memory (its address is in @vals),
+ * or, for a return probe's entry-side one, from the copy in the kretprobe
+ * instance at @istr. False if it is longer than a key holds.
+ */
+static nokprobe_inline bool kpt_hist_str(struct kpt_probe *p, unsigned int i,
+					 const u64 *vals, const char *istr,
+					 u64 *w)
+{
+	const struct kpt_fetch *f = &p->spec->args[i];
+	unsigned int len, max = KPT_HIST_STR_LEN - 1;
+	u16 flags;
+
+	if (f->base == KPT_FB_COMM) {
+		memset(w, 0, KPT_HIST_STR_LEN);
+		kpt_comm_words(w);
+		return true;
+	}
+	if (istr && f->base != KPT_FB_RETVAL) {
+		len = KPT_STR_LEN(vals[i]);
+		if (len > max || (KPT_STR_FLAGS(vals[i]) & KPT_STR_TRUNC))
+			return false;
+		memcpy(w, istr + KPT_STR_OFF(vals[i]), len);
+	} else {
+		flags = f->nderef && f->deref[f->nderef - 1].user ?
+			KPT_STR_USER : 0;
+		len = kpt_copy_str((char *)w, vals[i], max, f->type, &flags);
+		if (flags & KPT_STR_FAULT)
+			this_cpu_inc(p->stats->str_fault);
+		if (flags & KPT_STR_TRUNC)
+			return false;
+	}
+	/* the chunked copy may have taken bytes past the NUL */
+	memset((char *)w + len, 0, KPT_HIST_STR_LEN - len);
+	return true;
+}
+
+/* A number as its key says: bucketed by .log2, .loglin or .buckets=N. */
+static nokprobe_inline u64 kpt_hist_bucket(const struct kpt_hist_field *hf,
+					   u64 v)
+{
+	unsigned int sh;
+	u64 q;
+
+	switch (hf->mod) {
+	case KPT_HM_LOG2:
+		/* as ftrace: ilog2(roundup_pow_of_two(v)) */
+		return v <= 1 ? 0 : fls64(v - 1);
+	case KPT_HM_LOGLIN:
+		if (v < 1U << KPT_HIST_SUB_BITS)
+			return v;
+		sh = fls64(v) - 1 - KPT_HIST_SUB_BITS;
+		return v >> sh << sh;
+	case KPT_HM_BUCKETS:
+		q = v;
+		return v - do_div(q, hf->buckets);
+	default:
+		return v;
+	}
+}
+
+/* The key of a hit into @key. False if a string is too long for it. */
+static nokprobe_inline bool kpt_hist_key(struct kpt_probe *p,
+					 struct pt_regs *regs, const u64 *vals,
+					 s64 retval, u64 lat, const char *istr,
+					 u64 *key)
+{
+	const struct kpt_hist_spec *hs = &p->spec->hist;
+	const struct kpt_hist_field *hf;
+	unsigned int i, n;
+	u64 *w;
+
+	for (i = 0; i < hs->nkeys; i++) {
+		hf = &hs->keys[i];
+		w = &key[p->hist->key_off[i]];
+		if (hf->field == KPT_CF_STACKTRACE) {
+			/* as a record's stack: the probed address first */
+			w[0] = (unsigned long)kpt_probe_kprobe(p)->addr;
+			n = 1 + kpt_save_stack(regs, w + 1,
+					       KPT_HIST_STACK_DEPTH - 1);
+			memset(w + n, 0, (KPT_HIST_STACK_DEPTH - n) * 8);
+		} else if (hf->field == KPT_CF_COMM) {
+			kpt_comm_words(w);
+		} else if (hf->field < KPT_CF_RETVAL &&
+			   kpt_type_is_string(p->spec->args[hf->field].type)) {
+			if (!kpt_hist_str(p, hf->field, vals, istr, w))
+				return false;
+		} else {
+			*w = kpt_hist_bucket(hf, kpt_field_value(hf->field,
+								 vals, retval,
+								 lat));
+		}
+	}
+	return true;
+}
+
+/*
+ * One hit of a probe with an aggregation: its books, its key and values
+ * into this CPU's live table. @pass: the probe's condition held.
+ */
+static nokprobe_inline void kpt_aggregate(struct kpt_probe *p,
+					  struct pt_regs *regs,
+					  const u64 *vals, s64 retval, u64 lat,
+					  const char *istr, bool pass)
+{
+	const struct kpt_hist_spec *hs = &p->spec->hist;
+	struct kpt_hist *h = p->hist;
+	struct kpt_hist_table *t = kpt_hist_here(h);
+	u64 key[KPT_HIST_KEY_MAX], v[KPT_HIST_MAX_VALS];
+	unsigned int i;
+
+	local64_inc(&t->hits);
+	if (!pass) {
+		local64_inc(&t->filtered);
+		return;
+	}
+	if (!kpt_hist_key(p, regs, vals, retval, lat, istr, key)) {
+		local64_inc(&t->dropped[KPT_HD_KEY_TOO_LARGE]);
+		return;
+	}
+	for (i = 0; i < hs->nvals; i++)
+		v[i] = kpt_field_value(hs->vals[i].field, vals, retval, lat);
+	kpt_hist_add(h, t, key, v);
+}
+
+/* An entry probe with an aggregation, and events if it asks for them. */
+static int kpt_kprobe_hist(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kpt_probe *p = container_of(kp, struct kpt_probe, kp);
+	u64 vals[KPT_SPEC_MAX_ARGS];
+
+	this_cpu_inc(p->stats->calls);
+	kpt_fetch_nums(p, regs, 0, false, vals);
+	kpt_aggregate(p, regs, vals, 0, 0, NULL,
+		      !p->spec->ncond || kpt_cond_pass(p, vals, 0, 0));
+	if (p->spec->hist.events)
+		kpt_entry_slow(p, regs, kpt_clock_ns());
+	return 0;
+}
+NOKPROBE_SYMBOL(kpt_kprobe_hist);
+
+/* A return probe's return with an aggregation (its entry: keep_*). */
+static int kpt_kretprobe_ret_hist(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	struct kretprobe *rp = kpt_get_kretprobe(ri);
+	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
+	s64 retval = (long)regs_return_value(regs);
+	u64 ts = kpt_clock_ns(), vals[KPT_SPEC_MAX_ARGS];
+	struct kpt_probe *p;
+	unsigned int nargs;
+
+	if (unlikely(!rp))
+		return 0;
+	p = container_of(rp, struct kpt_probe, rp);
+	nargs = p->spec->nargs;
+	if (nargs) {
+		memcpy(vals, d->vals, nargs * sizeof(u64));
+		kpt_fetch_nums(p, regs, retval, true, vals);
+	}
+	kpt_aggregate(p, regs, vals, retval, ts - d->entry_ts,
+		      (const char *)&d->vals[nargs],
+		      !p->spec->ncond ||
+		      kpt_cond_pass(p, vals, retval, ts - d->entry_ts));
+	if (p->spec->hist.events)
+		kpt_return_slow(p, regs, ri->data, ts);
+	return 0;
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_ret_hist);
+
 /*
  * The handlers: one per kind of probe, each with its path compiled in,
  * so that a hit tests nothing about its probe (a test costs a jump under
@@ -810,6 +997,16 @@ NOKPROBE_SYMBOL(kpt_kretprobe_ret_slow);
 /* The handlers for @p, before it is registered. */
 void kpt_probe_set_handlers(struct kpt_probe *p)
 {
+	if (p->hist && !p->is_ret) {
+		p->kp.pre_handler = kpt_kprobe_hist;
+		return;
+	}
+	if (p->hist) {
+		p->rp.entry_handler = p->regs_only ? kpt_kretprobe_keep_fast :
+						     kpt_kretprobe_keep_slow;
+		p->rp.handler = kpt_kretprobe_ret_hist;
+		return;
+	}
 	if (!p->is_ret) {
 		p->kp.pre_handler = p->entry_fast ? kpt_kprobe_fast :
 						    kpt_kprobe_slow;

@@ -12,6 +12,7 @@
  *   debugfs.c  /sys/kernel/debug/kptrace/
  *   chardev.c  /dev/kptrace
  *   hide.c     kernel addresses hidden from some readers
+ *   hist.c     aggregations (hist:): their tables and hist/NAME files
  */
 #ifndef _KPT_KPTRACE_H
 #define _KPT_KPTRACE_H
@@ -131,6 +132,7 @@ struct kpt_probe {
 	char			*label;	/* the name events carry */
 	char			*symname;	/* "mod:sym" or "sym" */
 	struct kpt_spec		*spec;
+	struct kpt_hist		*hist;	/* its aggregation, or NULL */
 	struct kpt_probe_stats __percpu *stats;
 	/* the kprobe core's counts before the last re-arm zeroed them */
 	unsigned long		missed_before;
@@ -181,6 +183,17 @@ int kpt_debugfs_init(void);
 void kpt_debugfs_exit(void);
 int kpt_chardev_init(void);
 void kpt_chardev_exit(void);
+
+/* hist.c */
+struct kpt_hist;
+struct dentry;
+struct kpt_hist *kpt_hist_new(const struct kpt_spec *spec, const char **why);
+void kpt_hist_free(struct kpt_hist *h);
+void kpt_hist_stats(struct kpt_hist *h, struct seq_file *m);
+int kpt_hist_file_add(struct kpt_hist *h, const char *name);
+void kpt_hist_file_remove(struct kpt_hist *h);
+void kpt_hist_dir_set(struct dentry *dir);
+void kpt_probes_hist_dir(struct dentry *dir);	/* probe.c */
 
 /* hide.c: for readers that may not see kernel addresses */
 bool kpt_addrs_visible(void);

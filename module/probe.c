@@ -44,6 +44,7 @@
 #include <linux/security.h>
 #include "kptrace.h"
 #include "compat.h"
+#include "hist.h"
 
 static LIST_HEAD(kpt_probe_list);	/* armed or pending */
 static LIST_HEAD(kpt_dead_new);		/* deleted */
@@ -208,6 +209,7 @@ static void kpt_probe_free(struct kpt_probe *p)
 {
 	if (!p)
 		return;
+	kpt_hist_free(p->hist);
 	free_percpu(p->stats);
 	kfree(p->spec);
 	kfree(p->label);
@@ -363,6 +365,17 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 		p->spec = NULL;
 		kpt_probe_free(p);
 		return ERR_PTR(-ENOMEM);
+	}
+	if (spec->hist.nkeys) {
+		p->hist = kpt_hist_new(spec, why);
+		if (IS_ERR(p->hist)) {
+			long err = PTR_ERR(p->hist);
+
+			p->hist = NULL;
+			p->spec = NULL;
+			kpt_probe_free(p);
+			return ERR_PTR(err);
+		}
 	}
 	return p;
 
@@ -541,6 +554,16 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 	 * kpt_max_record, and this probe's records may come at once.
 	 */
 	kpt_max_record = max3(kpt_max_record, p->entry_size, p->ret_size);
+	ret = p->hist ? kpt_hist_file_add(p->hist, spec->name) : 0;
+	if (ret) {
+		kpt_error(line, -1, "a hist of that name exists (another group)",
+			  ret);
+		xa_erase(&kpt_probe_ids, id);
+		if (kpt_next_id == id + 1)
+			kpt_next_id = id;
+		kpt_probe_free(p);
+		return ret;
+	}
 	ret = kpt_probe_arm(p);
 	if (ret == -ENOENT && spec->mod[0] && !kpt_module_loaded(spec->mod)) {
 		/* Armed by kpt_module_notify() when the module loads. */
@@ -565,6 +588,8 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		 */
 		if (kpt_next_id == id + 1)
 			kpt_next_id = id;
+		if (p->hist)
+			kpt_hist_file_remove(p->hist);
 		call_rcu(&p->rcu, kpt_probe_free_rcu);
 		return ret == -EFAULT ? -EINVAL : ret;
 	}
@@ -585,6 +610,8 @@ static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 	}
 	/* none of its handlers runs after this: its counts are final */
 	kpt_probe_disarm(p);
+	if (p->hist)
+		kpt_hist_file_remove(p->hist);
 	p->state = KPT_PROBE_DELETED;
 	kpt_probe_sum(p, &sum);
 	kpt_gone_filtered += sum.filtered;
@@ -893,7 +920,8 @@ unsigned int kpt_probes_max_record(void)
 static u64 kpt_probe_calls(const struct kpt_probe *p,
 			   const struct kpt_probe_stats *st)
 {
-	return p->is_ret ? st->calls : st->hits;
+	/* an aggregating kprobe counts its hits as calls: not events */
+	return p->is_ret || p->hist ? st->calls : st->hits;
 }
 
 /*
@@ -1058,8 +1086,11 @@ void kpt_probes_show_stats(struct seq_file *m)
 	list_for_each_entry(p, &kpt_probe_list, list) {
 		kpt_probe_sum(p, &sum);
 		kpt_stats_line(m, p->spec->name, p, &sum);
-		seq_printf(m, " missed=%lu maxactive_missed=%lu\n",
+		seq_printf(m, " missed=%lu maxactive_missed=%lu",
 			   kpt_probe_kp_missed(p), kpt_probe_rp_missed(p));
+		if (p->hist)
+			kpt_hist_stats(p->hist, m);
+		seq_puts(m, "\n");
 		for_each_possible_cpu(cpu) {
 			snprintf(who, sizeof(who), "%s cpu%u", p->spec->name,
 				 cpu);
@@ -1088,5 +1119,26 @@ void kpt_errors_show(struct seq_file *m)
 		if (e->pos >= 0)
 			seq_printf(m, "           %*s^\n", e->pos, "");
 	}
+	mutex_unlock(&kpt_probes_mutex);
+}
+
+/*
+ * The hist/ directory of debugfs, or NULL: each aggregation gets its file
+ * there, those made before it (module parameters) when it comes.
+ */
+void kpt_probes_hist_dir(struct dentry *dir)
+{
+	struct kpt_probe *p;
+
+	mutex_lock(&kpt_probes_mutex);
+	if (!dir)
+		list_for_each_entry(p, &kpt_probe_list, list)
+			if (p->hist)
+				kpt_hist_file_remove(p->hist);
+	kpt_hist_dir_set(dir);
+	if (dir)
+		list_for_each_entry(p, &kpt_probe_list, list)
+			if (p->hist)
+				kpt_hist_file_add(p->hist, p->spec->name);
 	mutex_unlock(&kpt_probes_mutex);
 }

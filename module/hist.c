@@ -1,0 +1,718 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptrace: aggregations (a spec's hist: part), summed in the kernel and
+ * read as text from /sys/kernel/debug/kptrace/hist/NAME, in the format of
+ * ftrace's hist files.
+ *
+ * Concurrency contract
+ * --------------------
+ * An aggregation has two sets of per-CPU tables; handlers add to the live
+ * set, the other one holds the interval a clear ended. Memory is fixed
+ * when the probe is made: nothing is allocated in a handler.
+ *
+ * Writers: the probe handlers, in any context (NMI included), with
+ * preemption disabled, each on its own CPU's table of the live set
+ * (kpt_hist_here()); nobody else writes a table in use. A table's books
+ * (hits, filtered, dropped) are local64_t, counted with one instruction
+ * each. Its entries change only inside kpt_hist_add(), which marks the
+ * table busy first: a handler that interrupts another (an NMI) on the
+ * same CPU finds it busy and counts the hit as dropped.nested instead of
+ * touching a half-written entry. An entry is published by a release store
+ * of its hash, after its key and first values; its key never changes
+ * after, its counts only grow (WRITE_ONCE, whole words).
+ *
+ * Readers (process context, under kpt_hist::lock): kpt_hist_collect()
+ * takes entries whose hash it loads with acquire, so their keys are
+ * whole. Counts of the live set may be a hit behind, as any live counter.
+ *
+ * Clear (kpt_hist_clear(), under kpt_hist::lock): zero the other set (no
+ * handler has written it since the previous clear's grace period), make
+ * it live, then synchronize_rcu(): every handler that still saw the old
+ * set live has finished, so the old set is final, and every hit is in
+ * exactly one interval. Its books are added to kpt_hist::gone, so that
+ * probe_stats counts from the probe's creation.
+ *
+ * Lifetime: a hist belongs to its probe. Its file goes when the probe is
+ * deleted (debugfs_remove() waits for the file's readers, and later calls
+ * fail with -EIO); its tables go when the probe is freed, after the
+ * handlers are gone.
+ */
+#include <linux/kernel.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kallsyms.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include "kptrace.h"
+#include "hist.h"
+
+/* The most an aggregation's tables may take, both sets, every CPU. */
+#define KPT_HIST_MEM_MAX	(256UL << 20)
+
+static struct dentry *kpt_hist_dir;
+
+const char * const kpt_hist_drop_names[KPT_HD_NR] = {
+	[KPT_HD_TABLE_FULL] = "table_full",
+	[KPT_HD_NESTED] = "nested",
+	[KPT_HD_KEY_TOO_LARGE] = "key_too_large",
+};
+
+static bool kpt_hist_field_signed(const struct kpt_spec *spec,
+				  unsigned int field)
+{
+	unsigned int type;
+
+	if (field == KPT_CF_RETVAL)
+		return true;
+	if (field >= KPT_CF_RETVAL)
+		return false;
+	type = spec->args[field].type;
+	return type >= KPT_T_S8 && type <= KPT_T_S64;
+}
+
+/* Key words of a key field. */
+static unsigned int kpt_hist_key_width(const struct kpt_spec *spec,
+				       unsigned int field)
+{
+	if (field == KPT_CF_STACKTRACE)
+		return KPT_HIST_STACK_DEPTH;
+	if (field == KPT_CF_COMM)
+		return KPT_COMM_LEN / 8;
+	if (field < KPT_CF_RETVAL && kpt_type_is_string(spec->args[field].type))
+		return KPT_HIST_STR_WORDS;
+	return 1;
+}
+
+static struct kpt_hist_table **kpt_hist_slot(struct kpt_hist *h,
+					     unsigned int set,
+					     unsigned int cpu)
+{
+	return &h->tables[set * nr_cpu_ids + cpu];
+}
+
+/**
+ * kpt_hist_new() - the aggregation of a parsed spec, its tables allocated
+ * @spec: with spec->hist.nkeys != 0; kept, not copied
+ * @why: set to the reason on an error
+ *
+ * Process context. Returns the hist or an ERR_PTR().
+ */
+struct kpt_hist *kpt_hist_new(const struct kpt_spec *spec, const char **why)
+{
+	const struct kpt_hist_spec *hs = &spec->hist;
+	unsigned int i, set, cpu, slots;
+	struct kpt_hist *h;
+	u64 total;
+
+	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	if (!h)
+		return ERR_PTR(-ENOMEM);
+	h->spec = spec;
+	mutex_init(&h->lock);
+	for (i = 0; i < hs->nkeys; i++) {
+		h->key_off[i] = h->key_words;
+		h->key_words += kpt_hist_key_width(spec, hs->keys[i].field);
+	}
+	for (i = 0; i < hs->nvals; i++)
+		if (kpt_hist_field_signed(spec, hs->vals[i].field))
+			h->val_signed |= 1U << i;
+	h->val_words = 3 * hs->nvals;
+	h->stride = KPT_HIST_E_VALS + h->val_words + h->key_words;
+	/* half the slots free at most: short probe sequences */
+	h->capacity = hs->size;
+	slots = roundup_pow_of_two(hs->size) * 2;
+	h->mask = slots - 1;
+	h->table_bytes = sizeof(struct kpt_hist_table) +
+			 (size_t)slots * h->stride * sizeof(u64);
+	total = (u64)h->table_bytes * 2 * num_possible_cpus();
+	if (total > KPT_HIST_MEM_MAX) {
+		*why = "hist: size= makes the tables over 256 MiB (2 sets x CPUs x entries)";
+		kfree(h);
+		return ERR_PTR(-E2BIG);
+	}
+	h->tables = kcalloc(2 * nr_cpu_ids, sizeof(*h->tables), GFP_KERNEL);
+	if (!h->tables)
+		goto nomem;
+	for (set = 0; set < 2; set++) {
+		for_each_possible_cpu(cpu) {
+			*kpt_hist_slot(h, set, cpu) =
+				vzalloc_node(h->table_bytes, cpu_to_node(cpu));
+			if (!*kpt_hist_slot(h, set, cpu))
+				goto nomem;
+		}
+	}
+	return h;
+nomem:
+	*why = "no memory for the hist tables";
+	kpt_hist_free(h);
+	return ERR_PTR(-ENOMEM);
+}
+
+/* Any context but NMI (an RCU callback frees probes). */
+void kpt_hist_free(struct kpt_hist *h)
+{
+	unsigned int i;
+
+	if (!h)
+		return;
+	if (h->tables)
+		for (i = 0; i < 2 * nr_cpu_ids; i++)
+			vfree(h->tables[i]);
+	kfree(h->tables);
+	mutex_destroy(&h->lock);
+	kfree(h);
+}
+
+/* The books of @set: hits, filtered, aggregated, then dropped by cause. */
+enum { KPT_HB_HITS, KPT_HB_FILTERED, KPT_HB_AGG, KPT_HB_DROP };
+
+static void kpt_hist_books(struct kpt_hist *h, unsigned int set, u64 *b)
+{
+	struct kpt_hist_table *t;
+	unsigned int cpu, i, d;
+	u64 *e;
+
+	memset(b, 0, sizeof(u64) * (KPT_HB_DROP + KPT_HD_NR));
+	for_each_possible_cpu(cpu) {
+		t = *kpt_hist_slot(h, set, cpu);
+		b[KPT_HB_HITS] += local64_read(&t->hits);
+		b[KPT_HB_FILTERED] += local64_read(&t->filtered);
+		for (d = 0; d < KPT_HD_NR; d++)
+			b[KPT_HB_DROP + d] += local64_read(&t->dropped[d]);
+		for (i = 0; i <= h->mask; i++) {
+			e = &t->entries[(size_t)i * h->stride];
+			if (smp_load_acquire(&e[KPT_HIST_E_HASH]))
+				b[KPT_HB_AGG] += READ_ONCE(e[KPT_HIST_E_COUNT]);
+		}
+	}
+}
+
+/**
+ * kpt_hist_stats() - the books since the probe was made, for probe_stats
+ * @h: the aggregation
+ * @m: where to print " agg_hits=... " and the rest
+ */
+void kpt_hist_stats(struct kpt_hist *h, struct seq_file *m)
+{
+	u64 b[KPT_HB_DROP + KPT_HD_NR];
+	unsigned int i;
+
+	mutex_lock(&h->lock);
+	kpt_hist_books(h, h->live, b);
+	for (i = 0; i < ARRAY_SIZE(b); i++)
+		b[i] += h->gone[i];
+	mutex_unlock(&h->lock);
+	seq_printf(m, " agg_hits=%llu agg_filtered=%llu aggregated=%llu",
+		   b[KPT_HB_HITS], b[KPT_HB_FILTERED], b[KPT_HB_AGG]);
+	for (i = 0; i < KPT_HD_NR; i++)
+		seq_printf(m, " agg_%s=%llu", kpt_hist_drop_names[i],
+			   b[KPT_HB_DROP + i]);
+}
+
+/* Swap the sets; the old live one is final when this returns. */
+static void kpt_hist_clear(struct kpt_hist *h)
+{
+	unsigned int old = h->live, cpu, i;
+	u64 b[KPT_HB_DROP + KPT_HD_NR];
+
+	lockdep_assert_held(&h->lock);
+	for_each_possible_cpu(cpu)
+		memset(*kpt_hist_slot(h, !old, cpu), 0, h->table_bytes);
+	/* Pairs with READ_ONCE() in kpt_hist_here() */
+	WRITE_ONCE(h->live, !old);
+	synchronize_rcu();
+	kpt_hist_books(h, old, b);
+	for (i = 0; i < ARRAY_SIZE(b); i++)
+		h->gone[i] += b[i];
+	h->gen++;
+}
+
+/* The merged rows of a set, each h->stride words as in the tables. */
+struct kpt_hist_rows {
+	u64		*rows;
+	unsigned int	nr;
+	/* how the rows sort, for kpt_hist_cmp() */
+	unsigned int	stride, key_at, key_words, sort_at;
+	bool		sort_signed, descending;
+};
+
+/* The row a key is merged into: open addressing over row indexes. */
+static u64 *kpt_hist_merge_slot(struct kpt_hist *h, struct kpt_hist_rows *r,
+				unsigned int *index, unsigned int imask,
+				const u64 *e)
+{
+	const u64 *key = &e[KPT_HIST_E_VALS + h->val_words];
+	unsigned int i = e[KPT_HIST_E_HASH] & imask;
+	u64 *row;
+
+	for (;; i = (i + 1) & imask) {
+		if (!index[i]) {
+			row = &r->rows[(size_t)r->nr * h->stride];
+			memcpy(row, e, h->stride * sizeof(u64));
+			index[i] = ++r->nr;
+			return NULL;
+		}
+		row = &r->rows[(size_t)(index[i] - 1) * h->stride];
+		if (row[KPT_HIST_E_HASH] == e[KPT_HIST_E_HASH] &&
+		    !memcmp(&row[r->key_at], key, h->key_words * 8))
+			return row;
+	}
+}
+
+static void kpt_hist_merge(struct kpt_hist *h, u64 *row, const u64 *e)
+{
+	unsigned int i, nvals = h->val_words / 3;
+	const u64 *s = &e[KPT_HIST_E_VALS];
+	u64 *d = &row[KPT_HIST_E_VALS];
+
+	row[KPT_HIST_E_COUNT] += e[KPT_HIST_E_COUNT];
+	for (i = 0; i < nvals; i++, s += 3, d += 3) {
+		d[0] += s[0];
+		if (h->val_signed & 1U << i) {
+			d[1] = min_t(s64, d[1], s[1]);
+			d[2] = max_t(s64, d[2], s[2]);
+		} else {
+			d[1] = min(d[1], s[1]);
+			d[2] = max(d[2], s[2]);
+		}
+	}
+}
+
+/* The entries of every CPU's table of @set, same keys merged. */
+static int kpt_hist_collect(struct kpt_hist *h, unsigned int set,
+			    struct kpt_hist_rows *r)
+{
+	unsigned int cpu, i, n = 0, imask, *index;
+	struct kpt_hist_table *t;
+	u64 *e, *row, hash;
+
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE((*kpt_hist_slot(h, set, cpu))->used);
+	r->nr = 0;
+	r->stride = h->stride;
+	r->key_at = KPT_HIST_E_VALS + h->val_words;
+	r->key_words = h->key_words;
+	r->rows = kvmalloc_array(max(n, 1U), h->stride * sizeof(u64),
+				 GFP_KERNEL);
+	imask = roundup_pow_of_two(max(2 * n, 2U)) - 1;
+	index = kvcalloc(imask + 1, sizeof(*index), GFP_KERNEL);
+	if (!r->rows || !index) {
+		kvfree(r->rows);
+		kvfree(index);
+		return -ENOMEM;
+	}
+	for_each_possible_cpu(cpu) {
+		t = *kpt_hist_slot(h, set, cpu);
+		for (i = 0; i <= h->mask && r->nr < n; i++) {
+			e = &t->entries[(size_t)i * h->stride];
+			/* Pairs with the release in kpt_hist_add() */
+			hash = smp_load_acquire(&e[KPT_HIST_E_HASH]);
+			if (!hash)
+				continue;
+			row = kpt_hist_merge_slot(h, r, index, imask, e);
+			if (row)
+				kpt_hist_merge(h, row, e);
+		}
+	}
+	kvfree(index);
+	return 0;
+}
+
+/*
+ * sort() of v5.10 has no context argument: rows sort one aggregation at a
+ * time, under this mutex, with this pointer.
+ */
+static DEFINE_MUTEX(kpt_hist_sort_mutex);
+static const struct kpt_hist_rows *kpt_hist_sorting;
+
+static int kpt_hist_cmp(const void *a, const void *b)
+{
+	const struct kpt_hist_rows *r = kpt_hist_sorting;
+	const u64 *x = a, *y = b;
+	u64 vx = x[r->sort_at], vy = y[r->sort_at];
+	int c;
+
+	if (vx != vy) {
+		if (r->sort_signed)
+			c = (s64)vx < (s64)vy ? -1 : 1;
+		else
+			c = vx < vy ? -1 : 1;
+	} else {
+		/* equal: by key, so that the order is always the same */
+		c = memcmp(&x[r->key_at], &y[r->key_at], r->key_words * 8);
+	}
+	return r->descending ? -c : c;
+}
+
+static void kpt_hist_swap(void *a, void *b, int size)
+{
+	u64 *x = a, *y = b, t;
+	int i;
+
+	for (i = 0; i < size / 8; i++) {
+		t = x[i];
+		x[i] = y[i];
+		y[i] = t;
+	}
+}
+
+static void kpt_hist_sort(struct kpt_hist *h, struct kpt_hist_rows *r)
+{
+	const struct kpt_hist_spec *hs = &h->spec->hist;
+	unsigned int field;
+
+	if (hs->sort == KPT_HIST_SORT_HITCOUNT) {
+		r->sort_at = KPT_HIST_E_COUNT;
+	} else if (hs->sort < KPT_HIST_SORT_VAL) {
+		field = hs->keys[hs->sort - KPT_HIST_SORT_KEY].field;
+		r->sort_at = r->key_at + h->key_off[hs->sort - KPT_HIST_SORT_KEY];
+		r->sort_signed = kpt_hist_field_signed(h->spec, field);
+	} else {
+		field = hs->vals[hs->sort - KPT_HIST_SORT_VAL].field;
+		r->sort_at = KPT_HIST_E_VALS + 3 * (hs->sort - KPT_HIST_SORT_VAL);
+		r->sort_signed = kpt_hist_field_signed(h->spec, field);
+	}
+	r->descending = hs->descending;
+	mutex_lock(&kpt_hist_sort_mutex);
+	kpt_hist_sorting = r;
+	sort(r->rows, r->nr, r->stride * sizeof(u64), kpt_hist_cmp,
+	     kpt_hist_swap);
+	kpt_hist_sorting = NULL;
+	mutex_unlock(&kpt_hist_sort_mutex);
+}
+
+/* The text of a hist file, grown as it is written. */
+struct kpt_hist_text {
+	char	*buf;
+	size_t	len, size;
+	int	err;
+};
+
+static __printf(2, 3) void kpt_hist_printf(struct kpt_hist_text *t,
+					   const char *fmt, ...)
+{
+	va_list ap;
+	size_t need;
+	char *nbuf;
+	int n;
+
+	if (t->err)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(t->buf + t->len, t->size - t->len, fmt, ap);
+	va_end(ap);
+	if (t->len + n < t->size) {
+		t->len += n;
+		return;
+	}
+	need = max(2 * t->size, t->len + n + 1);
+	nbuf = kvmalloc(need, GFP_KERNEL);
+	if (!nbuf) {
+		t->err = -ENOMEM;
+		return;
+	}
+	memcpy(nbuf, t->buf, t->len);
+	kvfree(t->buf);
+	t->buf = nbuf;
+	t->size = need;
+	va_start(ap, fmt);
+	t->len += vsnprintf(t->buf + t->len, t->size - t->len, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * A comm or string key: bytes outside '!'..'~', and \ , { }, as \xHH, so
+ * that the tool can split the line at ", " and " }".
+ */
+static void kpt_hist_put_str(struct kpt_hist_text *t, const u64 *words,
+			     unsigned int len, int width)
+{
+	const unsigned char *s = (const unsigned char *)words;
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < len && s[i]; i++) {
+		if (s[i] < 0x21 || s[i] > 0x7e || strchr("\\,{}", s[i])) {
+			kpt_hist_printf(t, "\\x%02x", s[i]);
+			n += 4;
+		} else {
+			kpt_hist_printf(t, "%c", s[i]);
+			n++;
+		}
+	}
+	if (n < width)
+		kpt_hist_printf(t, "%*s", width - n, "");
+}
+
+static void kpt_hist_put_key(struct kpt_hist *h, struct kpt_hist_text *t,
+			     unsigned int k, const u64 *key)
+{
+	const struct kpt_hist_field *hf = &h->spec->hist.keys[k];
+	const u64 *w = &key[h->key_off[k]];
+	unsigned int i, type = KPT_T_U64;
+
+	kpt_hist_printf(t, "%s%s:%s", k ? ", " : "",
+			kpt_spec_field_name(h->spec, hf->field),
+			hf->field == KPT_CF_STACKTRACE ? "" : " ");
+	if (hf->field < KPT_CF_RETVAL)
+		type = h->spec->args[hf->field].type;
+	if (hf->field == KPT_CF_STACKTRACE) {
+		/* the probed address, then return addresses (as %pB) */
+		kpt_hist_printf(t, "\n");
+		for (i = 0; i < KPT_HIST_STACK_DEPTH && w[i]; i++)
+			kpt_hist_printf(t, i ? "%*c%pB\n" : "%*c%pS\n", 9, ' ',
+					(void *)(unsigned long)w[i]);
+		return;
+	}
+	if (hf->field == KPT_CF_COMM) {
+		kpt_hist_put_str(t, w, KPT_COMM_LEN, 16);
+		return;
+	}
+	if (kpt_type_is_string(type)) {
+		kpt_hist_put_str(t, w, KPT_HIST_STR_LEN, 32);
+		return;
+	}
+	switch (hf->mod) {
+	case KPT_HM_LOG2:
+		kpt_hist_printf(t, "~ 2^%-2llu", w[0]);
+		return;
+	case KPT_HM_BUCKETS:
+		kpt_hist_printf(t, "~ %llu-%llu", w[0],
+				w[0] + hf->buckets - 1);
+		return;
+	case KPT_HM_LOGLIN:
+		i = w[0] < (1U << KPT_HIST_SUB_BITS) ? 0 :
+		    fls64(w[0]) - 1 - KPT_HIST_SUB_BITS;
+		kpt_hist_printf(t, "~ %llu-%llu", w[0],
+				w[0] + (1ULL << i) - 1);
+		return;
+	case KPT_HM_HEX:
+		kpt_hist_printf(t, "0x%llx", w[0]);
+		return;
+	}
+	if (type == KPT_T_SYMBOL) {
+		kpt_hist_printf(t, "%pS", (void *)(unsigned long)w[0]);
+	} else if (type >= KPT_T_X8 && type <= KPT_T_X64) {
+		kpt_hist_printf(t, "0x%llx", w[0]);
+	} else if (kpt_hist_field_signed(h->spec, hf->field)) {
+		kpt_hist_printf(t, "%10lld", (s64)w[0]);
+	} else {
+		kpt_hist_printf(t, "%10llu", w[0]);
+	}
+}
+
+static void kpt_hist_put_row(struct kpt_hist *h, struct kpt_hist_text *t,
+			     const u64 *row)
+{
+	const struct kpt_hist_spec *hs = &h->spec->hist;
+	const u64 *key = &row[KPT_HIST_E_VALS + h->val_words], *s;
+	const char *name;
+	unsigned int k;
+
+	kpt_hist_printf(t, "{ ");
+	for (k = 0; k < hs->nkeys; k++)
+		kpt_hist_put_key(h, t, k, key);
+	/* after a stack's frames: "} hitcount" on a line of its own */
+	kpt_hist_printf(t, "%s} hitcount: %10llu",
+			hs->keys[hs->nkeys - 1].field == KPT_CF_STACKTRACE ?
+			"" : " ", row[KPT_HIST_E_COUNT]);
+	for (k = 0; k < hs->nvals; k++) {
+		name = kpt_spec_field_name(h->spec, hs->vals[k].field);
+		s = &row[KPT_HIST_E_VALS + 3 * k];
+		if (h->val_signed & 1U << k)
+			kpt_hist_printf(t, "  %s: %10lld  %s.min: %10lld  %s.max: %10lld",
+					name, (s64)s[0], name, (s64)s[1],
+					name, (s64)s[2]);
+		else
+			kpt_hist_printf(t, "  %s: %10llu  %s.min: %10llu  %s.max: %10llu",
+					name, s[0], name, s[1], name, s[2]);
+	}
+	kpt_hist_printf(t, "\n");
+}
+
+/* The whole file: header, entries, Totals. */
+static int kpt_hist_render(struct kpt_hist *h, const char *name,
+			   unsigned int set, bool live,
+			   struct kpt_hist_text *t)
+{
+	struct kpt_hist_rows r = {};
+	u64 b[KPT_HB_DROP + KPT_HD_NR], dropped = 0;
+	char *line;
+	unsigned int i;
+	int ret;
+
+	line = kmalloc(KPT_SPEC_LINE_MAX, GFP_KERNEL);
+	if (!line)
+		return -ENOMEM;
+	ret = kpt_hist_collect(h, set, &r);
+	if (ret) {
+		kfree(line);
+		return ret;
+	}
+	kpt_hist_books(h, set, b);
+	kpt_hist_sort(h, &r);
+
+	kpt_hist_printf(t, "# kptrace hist: %s\n", name);
+	kpt_spec_print(h->spec, line, KPT_SPEC_LINE_MAX);
+	kpt_hist_printf(t, "# probe: %s\n", line);
+	kpt_hist_print(h->spec, line, KPT_SPEC_LINE_MAX);
+	kpt_hist_printf(t, "# trigger info: %s [active]\n", line);
+	kpt_hist_printf(t, "# memory: %zu kB\n",
+			h->table_bytes * 2 * num_possible_cpus() / 1024);
+	kpt_hist_printf(t, "# table: %s\n", live ? "live" :
+			"the interval the last clear ended");
+	kpt_hist_printf(t, "#\n\n");
+	for (i = 0; i < r.nr; i++)
+		kpt_hist_put_row(h, t, &r.rows[(size_t)i * h->stride]);
+	for (i = 0; i < KPT_HD_NR; i++)
+		dropped += b[KPT_HB_DROP + i];
+	kpt_hist_printf(t, "\nTotals:\n    Hits: %llu\n    Entries: %u\n",
+			b[KPT_HB_HITS], r.nr);
+	kpt_hist_printf(t, "    Aggregated: %llu\n    Filtered: %llu\n",
+			b[KPT_HB_AGG], b[KPT_HB_FILTERED]);
+	kpt_hist_printf(t, "    Dropped: %llu\n", dropped);
+	for (i = 0; i < KPT_HD_NR; i++)
+		kpt_hist_printf(t, "    Dropped %s: %llu\n",
+				kpt_hist_drop_names[i], b[KPT_HB_DROP + i]);
+	kvfree(r.rows);
+	kfree(line);
+	return t->err;
+}
+
+/* One open file: its text, and which set it shows. */
+struct kpt_hist_file {
+	struct kpt_hist		*h;
+	const char		*name;
+	struct kpt_hist_text	text;
+	bool			cleared;	/* shows the set it swapped out */
+	unsigned int		set, gen;
+};
+
+static int kpt_hist_open(struct inode *inode, struct file *file)
+{
+	struct kpt_hist_file *f;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	f->h = inode->i_private;
+	f->name = file->f_path.dentry->d_name.name;
+	file->private_data = f;
+	return 0;
+}
+
+static int kpt_hist_release(struct inode *inode, struct file *file)
+{
+	struct kpt_hist_file *f = file->private_data;
+
+	/* not f->h: its probe may be gone (debugfs still calls release) */
+	kvfree(f->text.buf);
+	kfree(f);
+	return 0;
+}
+
+static ssize_t kpt_hist_read(struct file *file, char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	struct kpt_hist_file *f = file->private_data;
+	struct kpt_hist *h = f->h;
+	int ret = 0;
+
+	/* Each read from the start is a new snapshot. */
+	if (*ppos == 0 || !f->text.buf) {
+		kvfree(f->text.buf);
+		memset(&f->text, 0, sizeof(f->text));
+		mutex_lock(&h->lock);
+		if (f->cleared && f->gen != h->gen)
+			ret = -ESTALE;	/* another clear reused that set */
+		else
+			ret = kpt_hist_render(h, f->name,
+					      f->cleared ? f->set : h->live,
+					      !f->cleared, &f->text);
+		mutex_unlock(&h->lock);
+		if (ret) {
+			kvfree(f->text.buf);
+			memset(&f->text, 0, sizeof(f->text));
+			return ret;
+		}
+	}
+	return simple_read_from_buffer(ubuf, len, ppos, f->text.buf,
+				       f->text.len);
+}
+
+/*
+ * "clear": start a new interval. This file then reads the one that ended
+ * (from offset 0); other opens read the live one.
+ */
+static ssize_t kpt_hist_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	struct kpt_hist_file *f = file->private_data;
+	struct kpt_hist *h = f->h;
+	char cmd[8] = {};
+
+	if (len > sizeof(cmd) - 1 || copy_from_user(cmd, ubuf, len) ||
+	    strcmp(strim(cmd), "clear")) {
+		pr_warn_ratelimited("hist %s: expected \"clear\"\n", f->name);
+		return -EINVAL;
+	}
+	mutex_lock(&h->lock);
+	f->set = h->live;
+	kpt_hist_clear(h);
+	f->gen = h->gen;
+	f->cleared = true;
+	mutex_unlock(&h->lock);
+	return len;
+}
+
+/*
+ * 0400 with a write: root may clear (DAC override) but lockdown, which
+ * refuses debugfs files opened for writing, still allows reading.
+ */
+static const struct file_operations kpt_hist_fops = {
+	.owner		= THIS_MODULE,
+	.open		= kpt_hist_open,
+	.read		= kpt_hist_read,
+	.write		= kpt_hist_write,
+	.llseek		= default_llseek,
+	.release	= kpt_hist_release,
+};
+
+/**
+ * kpt_hist_file_add() - hist/NAME for an aggregation, if debugfs is up
+ * @h: the aggregation
+ * @name: its probe's name
+ *
+ * Under kpt_probes_mutex. Returns 0, or -EEXIST when a probe of another
+ * group has the name.
+ */
+int kpt_hist_file_add(struct kpt_hist *h, const char *name)
+{
+	struct dentry *d;
+
+	if (!kpt_hist_dir || h->file)
+		return 0;
+	d = debugfs_create_file(name, 0400, kpt_hist_dir, h, &kpt_hist_fops);
+	if (IS_ERR(d))
+		return PTR_ERR(d) == -EEXIST ? -EEXIST : 0;
+	h->file = d;
+	return 0;
+}
+
+void kpt_hist_file_remove(struct kpt_hist *h)
+{
+	debugfs_remove(h->file);
+	h->file = NULL;
+}
+
+/* Under kpt_probes_mutex, from kpt_debugfs_init() and _exit(). */
+void kpt_hist_dir_set(struct dentry *dir)
+{
+	kpt_hist_dir = dir;
+}

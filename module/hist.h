@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kptrace: the writer half of the aggregation tables (hist:), inlined into
+ * the probe handlers. The concurrency contract is written at the top of
+ * hist.c, with the reader half.
+ */
+#ifndef _KPT_HIST_H
+#define _KPT_HIST_H
+
+#include <linux/compiler.h>
+#include <linux/smp.h>
+#include <asm/local64.h>
+#include "kptrace.h"
+
+/* Why an aggregation dropped a hit. */
+enum kpt_hist_drop {
+	KPT_HD_TABLE_FULL,	/* a new key, and this CPU's table is full */
+	KPT_HD_NESTED,		/* an NMI hit while this CPU's table was busy */
+	KPT_HD_KEY_TOO_LARGE,	/* a string key over KPT_HIST_STR_LEN - 1 */
+	KPT_HD_NR
+};
+
+/* Key words: the most three keys can take (a stack and two strings). */
+#define KPT_HIST_STR_WORDS	(KPT_HIST_STR_LEN / 8)
+#define KPT_HIST_KEY_MAX	(KPT_HIST_STACK_DEPTH + 2 * KPT_HIST_STR_WORDS)
+
+/*
+ * One CPU's table of one set: these books, then 'slots' entries of
+ * kpt_hist::stride bytes: hash (0: free), hitcount, sum/min/max per
+ * value, the key words.
+ */
+struct kpt_hist_table {
+	local64_t	hits;		/* = aggregated + filtered + dropped */
+	local64_t	filtered;
+	local64_t	dropped[KPT_HD_NR];
+	unsigned int	used;		/* entries taken, at most capacity */
+	unsigned int	busy;		/* a handler is adding to it */
+	u64		entries[];
+};
+
+#define KPT_HIST_E_HASH		0
+#define KPT_HIST_E_COUNT	1
+#define KPT_HIST_E_VALS		2	/* then sum, min, max per value */
+
+struct kpt_hist {
+	const struct kpt_spec	*spec;
+	unsigned int		key_words;
+	unsigned int		key_off[KPT_HIST_MAX_KEYS];	/* in words */
+	unsigned int		val_words;	/* 3 per value */
+	unsigned int		stride;		/* words per entry */
+	unsigned int		mask;		/* slots - 1 */
+	unsigned int		capacity;	/* entries per table */
+	unsigned int		val_signed;	/* bit i: value i is signed */
+	unsigned int		live;		/* the set handlers add to */
+	unsigned int		gen;		/* clears so far */
+	size_t			table_bytes;
+	struct kpt_hist_table	**tables;	/* [set * nr_cpu_ids + cpu] */
+	struct mutex		lock;		/* readers and clears */
+	/* books of the sets a clear swapped out, for probe_stats */
+	u64			gone[3 + KPT_HD_NR];
+	struct dentry		*file;
+};
+
+/* The table a handler on this CPU adds to. */
+static nokprobe_inline struct kpt_hist_table *kpt_hist_here(struct kpt_hist *h)
+{
+	return h->tables[READ_ONCE(h->live) * nr_cpu_ids + smp_processor_id()];
+}
+
+static nokprobe_inline u64 kpt_hist_hash(const u64 *key, unsigned int n)
+{
+	u64 x = 0x9e3779b97f4a7c15ULL;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		x = (x ^ key[i]) * 0xff51afd7ed558ccdULL;
+		x ^= x >> 32;
+	}
+	return x | 1ULL << 63;		/* never 0, the free mark */
+}
+
+static nokprobe_inline bool kpt_hist_key_eq(const u64 *a, const u64 *b,
+					    unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+static nokprobe_inline void kpt_hist_fold(const struct kpt_hist *h, u64 *e,
+					  const u64 *v, bool first)
+{
+	unsigned int i, nvals = h->val_words / 3;
+	u64 *s;
+
+	for (i = 0; i < nvals; i++) {
+		s = &e[KPT_HIST_E_VALS + 3 * i];
+		if (first) {
+			s[0] = v[i];
+			s[1] = v[i];
+			s[2] = v[i];
+			continue;
+		}
+		WRITE_ONCE(s[0], s[0] + v[i]);
+		if (h->val_signed & 1U << i) {
+			if ((s64)v[i] < (s64)s[1])
+				WRITE_ONCE(s[1], v[i]);
+			if ((s64)v[i] > (s64)s[2])
+				WRITE_ONCE(s[2], v[i]);
+		} else {
+			if (v[i] < s[1])
+				WRITE_ONCE(s[1], v[i]);
+			if (v[i] > s[2])
+				WRITE_ONCE(s[2], v[i]);
+		}
+	}
+}
+
+/*
+ * Add one hit with @key and values @v to @t, this CPU's live table: find
+ * its entry by linear probing, or take a free one and publish it with its
+ * hash last. Any context; this CPU only.
+ */
+static nokprobe_inline void kpt_hist_add(struct kpt_hist *h,
+					 struct kpt_hist_table *t,
+					 const u64 *key, const u64 *v)
+{
+	u64 hash = kpt_hist_hash(key, h->key_words), *e, eh;
+	unsigned int i, n, kw = h->key_words;
+
+	if (READ_ONCE(t->busy)) {
+		local64_inc(&t->dropped[KPT_HD_NESTED]);
+		return;
+	}
+	WRITE_ONCE(t->busy, 1);
+	barrier();		/* busy before the table, against an NMI */
+	i = hash & h->mask;
+	for (n = 0; n <= h->mask; n++, i = (i + 1) & h->mask) {
+		e = &t->entries[(size_t)i * h->stride];
+		eh = e[KPT_HIST_E_HASH];
+		if (eh == hash &&
+		    kpt_hist_key_eq(&e[KPT_HIST_E_VALS + h->val_words], key,
+				    kw)) {
+			WRITE_ONCE(e[KPT_HIST_E_COUNT],
+				   e[KPT_HIST_E_COUNT] + 1);
+			kpt_hist_fold(h, e, v, false);
+			goto out;
+		}
+		if (eh)
+			continue;
+		if (t->used == h->capacity)
+			break;
+		t->used++;
+		memcpy(&e[KPT_HIST_E_VALS + h->val_words], key, kw * 8);
+		e[KPT_HIST_E_COUNT] = 1;
+		kpt_hist_fold(h, e, v, true);
+		/* Pairs with the acquire in kpt_hist_collect() */
+		smp_store_release(&e[KPT_HIST_E_HASH], hash);
+		goto out;
+	}
+	local64_inc(&t->dropped[KPT_HD_TABLE_FULL]);
+out:
+	barrier();
+	WRITE_ONCE(t->busy, 0);
+}
+
+#endif /* _KPT_HIST_H */
