@@ -29,24 +29,7 @@ require_kpt_spec
 kpt_test_load
 [ -e "$KPT_TEST_DIR/strs" ] || skip "kpt_test.ko has no strs file (rebuild it)"
 
-TR=
-MOUNTED=
-for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-	if [ -e "$d/kprobe_events" ]; then
-		TR=$d
-		break
-	fi
-done
-if [ -z "$TR" ] && [ -d /sys/kernel/tracing ] &&
-   mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
-	MOUNTED=/sys/kernel/tracing
-	[ -e /sys/kernel/tracing/kprobe_events ] && TR=/sys/kernel/tracing
-fi
-if [ -z "$TR" ]; then
-	[ -z "$MOUNTED" ] || umount "$MOUNTED"
-	skip "no tracefs with kprobe_events (CONFIG_KPROBE_EVENTS, tracefs)"
-fi
-
+kpt_tracefs
 TRACING_ON=$(cat "$TR/tracing_on")
 cleanup()
 {
@@ -56,7 +39,7 @@ cleanup()
 	done
 	echo > "$TR/trace" 2>/dev/null
 	echo "$TRACING_ON" > "$TR/tracing_on" 2>/dev/null
-	[ -z "$MOUNTED" ] || umount "$MOUNTED" 2>/dev/null
+	kpt_tracefs_done
 	return 0
 }
 

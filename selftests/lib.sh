@@ -498,6 +498,35 @@ expect_insmod_fail()
 
 # ------------------------------------------------------- trace reading
 
+# kpt_tracefs: TR, where ftrace's kprobe_events is (mounting tracefs if
+# need be; kpt_tracefs_done unmounts it), or skips the test.
+kpt_tracefs()
+{
+	TR=
+	MOUNTED=
+	for _d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		if [ -e "$_d/kprobe_events" ]; then
+			TR=$_d
+			return 0
+		fi
+	done
+	if [ -d /sys/kernel/tracing ] &&
+	   mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+		MOUNTED=/sys/kernel/tracing
+		[ -e /sys/kernel/tracing/kprobe_events ] && TR=/sys/kernel/tracing
+	fi
+	if [ -z "$TR" ]; then
+		kpt_tracefs_done
+		skip "no tracefs with kprobe_events (CONFIG_KPROBE_EVENTS, tracefs)"
+	fi
+}
+
+kpt_tracefs_done()
+{
+	[ -z "$MOUNTED" ] || umount "$MOUNTED" 2>/dev/null
+	MOUNTED=
+}
+
 # kpt_trace_read FILE: consumes everything the 'trace' file holds now.
 kpt_trace_read()
 {
