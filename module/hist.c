@@ -648,7 +648,7 @@ static ssize_t kpt_hist_read(struct file *file, char __user *ubuf,
 
 /*
  * "clear": start a new interval. This file then reads the one that ended
- * (from offset 0); other opens read the live one.
+ * (its offset is back at 0); other opens read the live one.
  */
 static ssize_t kpt_hist_write(struct file *file, const char __user *ubuf,
 			      size_t len, loff_t *ppos)
@@ -668,6 +668,10 @@ static ssize_t kpt_hist_write(struct file *file, const char __user *ubuf,
 	f->gen = h->gen;
 	f->cleared = true;
 	mutex_unlock(&h->lock);
+	/* the next read, from the start, renders the interval that ended */
+	kvfree(f->text.buf);
+	memset(&f->text, 0, sizeof(f->text));
+	*ppos = 0;
 	return len;
 }
 

@@ -610,8 +610,12 @@ static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 	}
 	/* none of its handlers runs after this: its counts are final */
 	kpt_probe_disarm(p);
-	if (p->hist)
+	if (p->hist) {
+		/* no record refers to the tables: they go now, not with p */
 		kpt_hist_file_remove(p->hist);
+		kpt_hist_free(p->hist);
+		p->hist = NULL;
+	}
 	p->state = KPT_PROBE_DELETED;
 	kpt_probe_sum(p, &sum);
 	kpt_gone_filtered += sum.filtered;
