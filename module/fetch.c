@@ -677,18 +677,29 @@ static nokprobe_inline void kpt_return_fast(struct kpt_probe *p,
 	kpt_ring_commit(&w, ev, KPT_RET_SIZE + nargs * sizeof(u64));
 }
 
-/* current->comm as two key words, zeroed after its NUL. */
+/* Keep the bytes of @w before its first NUL (little endian), zero the rest. */
+static nokprobe_inline u64 kpt_upto_nul(u64 w, bool *nul)
+{
+	u64 z = (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+
+	if (!z)
+		return w;
+	*nul = true;
+	/* the first zero byte's 0x80 is the lowest bit of z */
+	return w & ((z & -z) / 0x80 - 1);
+}
+
+/* current->comm as two key words, zeroed from its NUL on. */
 static nokprobe_inline void kpt_comm_words(u64 *w)
 {
-	unsigned char *c = (unsigned char *)w;
-	unsigned int i;
+	bool nul = false;
+	u64 c0, c1;
 
-	/* two scalars' worth, as kpt_fill_header() (FORTIFY_SOURCE) */
-	memcpy(&w[0], current->comm, 8);
-	memcpy(&w[1], current->comm + 8, 8);
-	for (i = 0; i < KPT_COMM_LEN && c[i]; i++)
-		;
-	memset(c + i, 0, KPT_COMM_LEN - i);
+	/* two scalars, as kpt_fill_header() (FORTIFY_SOURCE) */
+	memcpy(&c0, current->comm, 8);
+	memcpy(&c1, current->comm + 8, 8);
+	w[0] = kpt_upto_nul(c0, &nul);
+	w[1] = nul ? 0 : kpt_upto_nul(c1, &nul);
 }
 
 /*
@@ -788,44 +799,44 @@ static nokprobe_inline bool kpt_hist_key(struct kpt_probe *p,
 }
 
 /*
- * One hit of a probe with an aggregation: its books, its key and values
- * into this CPU's live table. @pass: the probe's condition held.
+ * One hit of a probe with an aggregation, on @t (kpt_hist_get()), its
+ * fetchargs in t->vals: the condition, the key, the values, the entry.
  */
 static nokprobe_inline void kpt_aggregate(struct kpt_probe *p,
-					  struct pt_regs *regs,
-					  const u64 *vals, s64 retval, u64 lat,
-					  const char *istr, bool pass)
+					  struct kpt_hist_table *t,
+					  struct pt_regs *regs, s64 retval,
+					  u64 lat, const char *istr)
 {
 	const struct kpt_hist_spec *hs = &p->spec->hist;
-	struct kpt_hist *h = p->hist;
-	struct kpt_hist_table *t = kpt_hist_here(h);
-	u64 key[KPT_HIST_KEY_MAX], v[KPT_HIST_MAX_VALS];
 	unsigned int i;
 
-	local64_inc(&t->hits);
-	if (!pass) {
+	if (p->spec->ncond && !kpt_cond_pass(p, t->vals, retval, lat)) {
 		local64_inc(&t->filtered);
 		return;
 	}
-	if (!kpt_hist_key(p, regs, vals, retval, lat, istr, key)) {
+	if (!kpt_hist_key(p, regs, t->vals, retval, lat, istr, t->key)) {
 		local64_inc(&t->dropped[KPT_HD_KEY_TOO_LARGE]);
 		return;
 	}
 	for (i = 0; i < hs->nvals; i++)
-		v[i] = kpt_field_value(hs->vals[i].field, vals, retval, lat);
-	kpt_hist_add(h, t, key, v);
+		t->v[i] = kpt_field_value(hs->vals[i].field, t->vals, retval,
+					  lat);
+	kpt_hist_add(p->hist, t);
 }
 
 /* An entry probe with an aggregation, and events if it asks for them. */
 static int kpt_kprobe_hist(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kpt_probe *p = container_of(kp, struct kpt_probe, kp);
-	u64 vals[KPT_SPEC_MAX_ARGS];
+	struct kpt_hist_table *t;
 
 	this_cpu_inc(p->stats->calls);
-	kpt_fetch_nums(p, regs, 0, false, vals);
-	kpt_aggregate(p, regs, vals, 0, 0, NULL,
-		      !p->spec->ncond || kpt_cond_pass(p, vals, 0, 0));
+	t = kpt_hist_get(p->hist);
+	if (likely(t)) {
+		kpt_fetch_nums(p, regs, 0, false, t->vals);
+		kpt_aggregate(p, t, regs, 0, 0, NULL);
+		kpt_hist_put(t);
+	}
 	if (p->spec->hist.events)
 		kpt_entry_slow(p, regs, kpt_clock_ns());
 	return 0;
@@ -839,7 +850,8 @@ static int kpt_kretprobe_ret_hist(struct kretprobe_instance *ri,
 	struct kretprobe *rp = kpt_get_kretprobe(ri);
 	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
 	s64 retval = (long)regs_return_value(regs);
-	u64 ts = kpt_clock_ns(), vals[KPT_SPEC_MAX_ARGS];
+	u64 ts = kpt_clock_ns();
+	struct kpt_hist_table *t;
 	struct kpt_probe *p;
 	unsigned int nargs;
 
@@ -847,14 +859,16 @@ static int kpt_kretprobe_ret_hist(struct kretprobe_instance *ri,
 		return 0;
 	p = container_of(rp, struct kpt_probe, rp);
 	nargs = p->spec->nargs;
-	if (nargs) {
-		memcpy(vals, d->vals, nargs * sizeof(u64));
-		kpt_fetch_nums(p, regs, retval, true, vals);
+	t = kpt_hist_get(p->hist);
+	if (likely(t)) {
+		if (nargs) {
+			memcpy(t->vals, d->vals, nargs * sizeof(u64));
+			kpt_fetch_nums(p, regs, retval, true, t->vals);
+		}
+		kpt_aggregate(p, t, regs, retval, ts - d->entry_ts,
+			      (const char *)&d->vals[nargs]);
+		kpt_hist_put(t);
 	}
-	kpt_aggregate(p, regs, vals, retval, ts - d->entry_ts,
-		      (const char *)&d->vals[nargs],
-		      !p->spec->ncond ||
-		      kpt_cond_pass(p, vals, retval, ts - d->entry_ts));
 	if (p->spec->hist.events)
 		kpt_return_slow(p, regs, ri->data, ts);
 	return 0;

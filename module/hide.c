@@ -60,7 +60,7 @@ bool kpt_addrs_visible(void)
 #define KPT_KERNEL_HALF		0xff00000000000000ULL
 
 /* Zero @v if it may be a kernel address. Returns true if it did. */
-static bool kpt_hide_value(__u64 *v)
+bool kpt_hide_value(__u64 *v)
 {
 	if (*v < KPT_KERNEL_HALF || IS_ERR_VALUE(*v))
 		return false;

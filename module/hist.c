@@ -450,18 +450,27 @@ static void kpt_hist_put_str(struct kpt_hist_text *t, const u64 *words,
 		kpt_hist_printf(t, "%*s", width - n, "");
 }
 
+/*
+ * A key of the row. @hide: the reader may not see kernel addresses (see
+ * hide.c): no stack, no symbol, numbers that are addresses as 0.
+ */
 static void kpt_hist_put_key(struct kpt_hist *h, struct kpt_hist_text *t,
-			     unsigned int k, const u64 *key)
+			     unsigned int k, const u64 *key, bool hide)
 {
 	const struct kpt_hist_field *hf = &h->spec->hist.keys[k];
 	const u64 *w = &key[h->key_off[k]];
 	unsigned int i, type = KPT_T_U64;
+	u64 v;
 
 	kpt_hist_printf(t, "%s%s:%s", k ? ", " : "",
 			kpt_spec_field_name(h->spec, hf->field),
 			hf->field == KPT_CF_STACKTRACE ? "" : " ");
 	if (hf->field < KPT_CF_RETVAL)
 		type = h->spec->args[hf->field].type;
+	if (hf->field == KPT_CF_STACKTRACE && hide) {
+		kpt_hist_printf(t, "\n%*c(hidden)\n", 9, ' ');
+		return;
+	}
 	if (hf->field == KPT_CF_STACKTRACE) {
 		/* the probed address, then return addresses (as %pB) */
 		kpt_hist_printf(t, "\n");
@@ -478,53 +487,64 @@ static void kpt_hist_put_key(struct kpt_hist *h, struct kpt_hist_text *t,
 		kpt_hist_put_str(t, w, KPT_HIST_STR_LEN, 32);
 		return;
 	}
+	v = w[0];
+	if (hide && kpt_hide_value(&v) && type == KPT_T_SYMBOL) {
+		kpt_hist_printf(t, "(hidden)");
+		return;
+	}
 	switch (hf->mod) {
 	case KPT_HM_LOG2:
-		kpt_hist_printf(t, "~ 2^%-2llu", w[0]);
+		kpt_hist_printf(t, "~ 2^%-2llu", v);
 		return;
 	case KPT_HM_BUCKETS:
-		kpt_hist_printf(t, "~ %llu-%llu", w[0],
-				w[0] + hf->buckets - 1);
+		kpt_hist_printf(t, "~ %llu-%llu", v,
+				v + hf->buckets - 1);
 		return;
 	case KPT_HM_LOGLIN:
-		i = w[0] < (1U << KPT_HIST_SUB_BITS) ? 0 :
-		    fls64(w[0]) - 1 - KPT_HIST_SUB_BITS;
-		kpt_hist_printf(t, "~ %llu-%llu", w[0],
-				w[0] + (1ULL << i) - 1);
+		i = v < (1U << KPT_HIST_SUB_BITS) ? 0 :
+		    fls64(v) - 1 - KPT_HIST_SUB_BITS;
+		kpt_hist_printf(t, "~ %llu-%llu", v,
+				v + (1ULL << i) - 1);
 		return;
 	case KPT_HM_HEX:
-		kpt_hist_printf(t, "0x%llx", w[0]);
+		kpt_hist_printf(t, "0x%llx", v);
 		return;
 	}
 	if (type == KPT_T_SYMBOL) {
-		kpt_hist_printf(t, "%pS", (void *)(unsigned long)w[0]);
+		kpt_hist_printf(t, "%pS", (void *)(unsigned long)v);
 	} else if (type >= KPT_T_X8 && type <= KPT_T_X64) {
-		kpt_hist_printf(t, "0x%llx", w[0]);
+		kpt_hist_printf(t, "0x%llx", v);
 	} else if (kpt_hist_field_signed(h->spec, hf->field)) {
-		kpt_hist_printf(t, "%10lld", (s64)w[0]);
+		kpt_hist_printf(t, "%10lld", (s64)v);
 	} else {
-		kpt_hist_printf(t, "%10llu", w[0]);
+		kpt_hist_printf(t, "%10llu", v);
 	}
 }
 
 static void kpt_hist_put_row(struct kpt_hist *h, struct kpt_hist_text *t,
-			     const u64 *row)
+			     const u64 *row, bool hide)
 {
 	const struct kpt_hist_spec *hs = &h->spec->hist;
-	const u64 *key = &row[KPT_HIST_E_VALS + h->val_words], *s;
+	const u64 *key = &row[KPT_HIST_E_VALS + h->val_words];
 	const char *name;
+	u64 s[3];
 	unsigned int k;
 
 	kpt_hist_printf(t, "{ ");
 	for (k = 0; k < hs->nkeys; k++)
-		kpt_hist_put_key(h, t, k, key);
+		kpt_hist_put_key(h, t, k, key, hide);
 	/* after a stack's frames: "} hitcount" on a line of its own */
 	kpt_hist_printf(t, "%s} hitcount: %10llu",
 			hs->keys[hs->nkeys - 1].field == KPT_CF_STACKTRACE ?
 			"" : " ", row[KPT_HIST_E_COUNT]);
 	for (k = 0; k < hs->nvals; k++) {
 		name = kpt_spec_field_name(h->spec, hs->vals[k].field);
-		s = &row[KPT_HIST_E_VALS + 3 * k];
+		memcpy(s, &row[KPT_HIST_E_VALS + 3 * k], sizeof(s));
+		if (hide) {
+			kpt_hide_value(&s[0]);
+			kpt_hide_value(&s[1]);
+			kpt_hide_value(&s[2]);
+		}
 		if (h->val_signed & 1U << k)
 			kpt_hist_printf(t, "  %s: %10lld  %s.min: %10lld  %s.max: %10lld",
 					name, (s64)s[0], name, (s64)s[1],
@@ -538,7 +558,7 @@ static void kpt_hist_put_row(struct kpt_hist *h, struct kpt_hist_text *t,
 
 /* The whole file: header, entries, Totals. */
 static int kpt_hist_render(struct kpt_hist *h, const char *name,
-			   unsigned int set, bool live,
+			   unsigned int set, bool live, bool hide,
 			   struct kpt_hist_text *t)
 {
 	struct kpt_hist_rows r = {};
@@ -569,7 +589,7 @@ static int kpt_hist_render(struct kpt_hist *h, const char *name,
 			"the interval the last clear ended");
 	kpt_hist_printf(t, "#\n\n");
 	for (i = 0; i < r.nr; i++)
-		kpt_hist_put_row(h, t, &r.rows[(size_t)i * h->stride]);
+		kpt_hist_put_row(h, t, &r.rows[(size_t)i * h->stride], hide);
 	for (i = 0; i < KPT_HD_NR; i++)
 		dropped += b[KPT_HB_DROP + i];
 	kpt_hist_printf(t, "\nTotals:\n    Hits: %llu\n    Entries: %u\n",
@@ -591,6 +611,7 @@ struct kpt_hist_file {
 	const char		*name;
 	struct kpt_hist_text	text;
 	bool			cleared;	/* shows the set it swapped out */
+	bool			hide;		/* kernel addresses hidden */
 	unsigned int		set, gen;
 };
 
@@ -603,6 +624,7 @@ static int kpt_hist_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	f->h = inode->i_private;
 	f->name = file->f_path.dentry->d_name.name;
+	f->hide = !kpt_addrs_visible();
 	file->private_data = f;
 	return 0;
 }
@@ -634,7 +656,7 @@ static ssize_t kpt_hist_read(struct file *file, char __user *ubuf,
 		else
 			ret = kpt_hist_render(h, f->name,
 					      f->cleared ? f->set : h->live,
-					      !f->cleared, &f->text);
+					      !f->cleared, f->hide, &f->text);
 		mutex_unlock(&h->lock);
 		if (ret) {
 			kvfree(f->text.buf);

@@ -34,7 +34,12 @@ struct kpt_hist_table {
 	local64_t	filtered;
 	local64_t	dropped[KPT_HD_NR];
 	unsigned int	used;		/* entries taken, at most capacity */
-	unsigned int	busy;		/* a handler is adding to it */
+	unsigned int	busy;		/* a handler is in it: the scratch */
+					/* below and the entries are its */
+	/* A hit's scratch: no stack array (INIT_STACK_ALL_ZERO zeroes those) */
+	u64		vals[KPT_SPEC_MAX_ARGS];	/* its fetchargs */
+	u64		key[KPT_HIST_KEY_MAX];
+	u64		v[KPT_HIST_MAX_VALS];
 	u64		entries[];
 };
 
@@ -120,51 +125,66 @@ static nokprobe_inline void kpt_hist_fold(const struct kpt_hist *h, u64 *e,
 }
 
 /*
- * Add one hit with @key and values @v to @t, this CPU's live table: find
- * its entry by linear probing, or take a free one and publish it with its
- * hash last. Any context; this CPU only.
+ * Take this CPU's live table for one hit: counts the hit, and returns the
+ * table marked busy, or NULL when a handler this one interrupted (an NMI)
+ * has it: that hit is dropped as nested. kpt_hist_put() gives it back.
  */
-static nokprobe_inline void kpt_hist_add(struct kpt_hist *h,
-					 struct kpt_hist_table *t,
-					 const u64 *key, const u64 *v)
+static nokprobe_inline struct kpt_hist_table *kpt_hist_get(struct kpt_hist *h)
 {
-	u64 hash = kpt_hist_hash(key, h->key_words), *e, eh;
-	unsigned int i, n, kw = h->key_words;
+	struct kpt_hist_table *t = kpt_hist_here(h);
 
-	if (READ_ONCE(t->busy)) {
+	local64_inc(&t->hits);
+	if (unlikely(READ_ONCE(t->busy))) {
 		local64_inc(&t->dropped[KPT_HD_NESTED]);
-		return;
+		return NULL;
 	}
 	WRITE_ONCE(t->busy, 1);
-	barrier();		/* busy before the table, against an NMI */
+	barrier();		/* busy before the scratch, against an NMI */
+	return t;
+}
+
+static nokprobe_inline void kpt_hist_put(struct kpt_hist_table *t)
+{
+	barrier();
+	WRITE_ONCE(t->busy, 0);
+}
+
+/*
+ * Add one hit with t->key and values t->v to @t, this CPU's live table,
+ * busy (kpt_hist_get()): find its entry by linear probing, or take a free
+ * one and publish it with its hash last.
+ */
+static nokprobe_inline void kpt_hist_add(struct kpt_hist *h,
+					 struct kpt_hist_table *t)
+{
+	unsigned int i, n, kw = h->key_words;
+	u64 hash = kpt_hist_hash(t->key, kw), *e, eh;
+
 	i = hash & h->mask;
 	for (n = 0; n <= h->mask; n++, i = (i + 1) & h->mask) {
 		e = &t->entries[(size_t)i * h->stride];
 		eh = e[KPT_HIST_E_HASH];
 		if (eh == hash &&
-		    kpt_hist_key_eq(&e[KPT_HIST_E_VALS + h->val_words], key,
+		    kpt_hist_key_eq(&e[KPT_HIST_E_VALS + h->val_words], t->key,
 				    kw)) {
 			WRITE_ONCE(e[KPT_HIST_E_COUNT],
 				   e[KPT_HIST_E_COUNT] + 1);
-			kpt_hist_fold(h, e, v, false);
-			goto out;
+			kpt_hist_fold(h, e, t->v, false);
+			return;
 		}
 		if (eh)
 			continue;
 		if (t->used == h->capacity)
 			break;
 		t->used++;
-		memcpy(&e[KPT_HIST_E_VALS + h->val_words], key, kw * 8);
+		memcpy(&e[KPT_HIST_E_VALS + h->val_words], t->key, kw * 8);
 		e[KPT_HIST_E_COUNT] = 1;
-		kpt_hist_fold(h, e, v, true);
+		kpt_hist_fold(h, e, t->v, true);
 		/* Pairs with the acquire in kpt_hist_collect() */
 		smp_store_release(&e[KPT_HIST_E_HASH], hash);
-		goto out;
+		return;
 	}
 	local64_inc(&t->dropped[KPT_HD_TABLE_FULL]);
-out:
-	barrier();
-	WRITE_ONCE(t->busy, 0);
 }
 
 #endif /* _KPT_HIST_H */

@@ -198,5 +198,6 @@ void kpt_probes_hist_dir(struct dentry *dir);	/* probe.c */
 /* hide.c: for readers that may not see kernel addresses */
 bool kpt_addrs_visible(void);
 size_t kpt_hide_addrs(void *buf, size_t len);
+bool kpt_hide_value(__u64 *v);	/* zeroes a kernel address in *v */
 
 #endif /* _KPT_KPTRACE_H */
