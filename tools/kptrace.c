@@ -24,6 +24,7 @@
 #include <uapi/kptrace.h>
 
 #include "event.h"
+#include "hist.h"
 #include "kbtf.h"
 #include "ksyms.h"
 #include "paths.h"
@@ -1016,6 +1017,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "probe"))
 		return probecmd__main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "hist"))
+		return hist__main(argc - 1, argv + 1);
 
 	err = parse_args(argc, argv);
 	if (err >= 0)
