@@ -37,6 +37,8 @@
 
 #define EXIT_USAGE	2
 #define BAR_WIDTH	52	/* as bpftrace's hist() */
+#define GAP_ROWS	4	/* empty rows shown between two buckets */
+#define GAP_MARK	(~0ULL)	/* the count of the "..." row of more */
 #define SVG_WIDTH	1200
 #define SVG_PAD		10
 #define SVG_ROW		16
@@ -843,6 +845,8 @@ static unsigned long long percentile(const struct bucket *b, size_t nb,
 	if (!rank)
 		rank = 1;
 	for (i = 0; i < nb; i++) {
+		if (b[i].count == GAP_MARK)
+			continue;
 		cum += b[i].count;
 		if (cum >= rank)
 			break;
@@ -858,11 +862,11 @@ static void print_group_header(FILE *f, const struct hist *h, int bk,
 	unsigned int i, j;
 	bool first = true;
 
-	fputs("@[", f);
+	fprintf(f, "@%s", h->keys[bk].name);
 	for (i = 0; i < h->nkeys; i++) {
 		if ((int)i == bk)
 			continue;
-		fprintf(f, "%s%s=", first ? "" : ", ", h->keys[i].name);
+		fprintf(f, "%s%s=", first ? "[" : ", ", h->keys[i].name);
 		first = false;
 		if (h->keys[i].kind == HK_STACK) {
 			fputc('\n', f);
@@ -873,7 +877,7 @@ static void print_group_header(FILE *f, const struct hist *h, int bk,
 			put_key(f, &h->keys[i], &e->keys[i]);
 		}
 	}
-	fputs("]:\n", f);
+	fputs(first ? ":\n" : "]:\n", f);
 }
 
 static void print_group(FILE *f, const struct hist *h, int bk,
@@ -900,21 +904,40 @@ static void print_group(FILE *f, const struct hist *h, int bk,
 			b[nb - 1].count += v[i]->hitcount;
 			continue;
 		}
-		/* the empty buckets between, as bpftrace shows them */
-		while (nb && nb < cap - nr && b[nb - 1].hi < k->lo &&
-		       next_bucket(kd, h, bk, &b[nb - 1], &b[nb]) &&
-		       b[nb].lo < k->lo)
-			nb++;
+		/*
+		 * the empty buckets between, as bpftrace shows them; but
+		 * more than GAP_ROWS of .loglin or .buckets as one "..."
+		 */
+		if (nb && b[nb - 1].hi < k->lo) {
+			size_t gap = nb;
+			struct bucket last = b[nb - 1];
+
+			while (nb < cap - nr && b[nb - 1].hi < k->lo &&
+			       next_bucket(kd, h, bk, &b[nb - 1], &b[nb]) &&
+			       b[nb].lo < k->lo)
+				nb++;
+			if (kd->kind != HK_LOG2 && nb - gap > GAP_ROWS) {
+				nb = gap;
+				b[nb].lo = last.hi + 1;
+				b[nb].hi = k->lo - 1;
+				b[nb++].count = GAP_MARK;
+			}
+		}
 		b[nb].lo = k->lo;
 		b[nb].hi = k->hi;
 		b[nb++].count = v[i]->hitcount;
 	}
 	for (i = 0; i < nb; i++)
-		if (b[i].count > max)
+		if (b[i].count > max && b[i].count != GAP_MARK)
 			max = b[i].count;
 	print_group_header(f, h, bk, v[0]);
 	for (i = 0; i < nb; i++) {
 		size_t n = max ? (size_t)(b[i].count * BAR_WIDTH / max) : 0;
+
+		if (b[i].count == GAP_MARK) {
+			fputs("...\n", f);
+			continue;
+		}
 
 		bucket_label(label, sizeof(label), kd->kind, &b[i]);
 		memset(bar, '@', n);
@@ -1062,7 +1085,7 @@ static void print_table(FILE *f, const struct hist *h)
 		for (c = 0, pos = 0; c < h->nkeys; c++) {
 			if (h->keys[c].kind == HK_STACK) {
 				for (j = 1; j < v[n]->keys[c].nframes; j++)
-					fprintf(f, "%*s%s\n", pos, "",
+					fprintf(f, "%*s%s\n", pos + 2, "",
 						v[n]->keys[c].frames[j]);
 			}
 			pos += width[c] + 2;
@@ -1914,9 +1937,10 @@ static int show_fd(int fd, const char *path, const char *name)
 	bk = bucket_key(&h);
 	sk = stack_key(&h);
 	if ((henv.folded || henv.svg) && sk < 0) {
-		fprintf(stderr, "kptrace: %s needs a stacktrace key: %s has ",
-			henv.folded ? "--folded" : "--svg", name);
-		hist_usage_err("%s", h.probe + strcspn(h.probe, "h"));
+		fprintf(stderr, "kptrace: %s needs a stacktrace key, %s has none: %.*s\n",
+			henv.folded ? "--folded" : "--svg", name,
+			(int)strcspn(strstr(h.probe, "hist:"), ":") + 5,
+			strstr(h.probe, "hist:"));
 		hist__free(&h);
 		return EXIT_USAGE;
 	}
