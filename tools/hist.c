@@ -1939,7 +1939,7 @@ static int show_fd(int fd, const char *path, const char *name)
 	if ((henv.folded || henv.svg) && sk < 0) {
 		fprintf(stderr, "kptrace: %s needs a stacktrace key, %s has none: %.*s\n",
 			henv.folded ? "--folded" : "--svg", name,
-			(int)strcspn(strstr(h.probe, "hist:"), ":") + 5,
+			(int)strcspn(strstr(h.probe, "hist:") + 5, ":") + 5,
 			strstr(h.probe, "hist:"));
 		hist__free(&h);
 		return EXIT_USAGE;
