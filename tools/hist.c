@@ -125,12 +125,13 @@ static int parse_num(struct cursor *c, unsigned long long *v)
 		*v = strtoull(c->p + 2, &end, 16);
 		if (end == c->p + 2)
 			return perr(c, "bad number");
-	} else if (*c->p == '-')
+	} else if (*c->p == '-') {
 		*v = (unsigned long long)strtoll(c->p, &end, 10);
-	else if (*c->p >= '0' && *c->p <= '9')
+	} else if (*c->p >= '0' && *c->p <= '9') {
 		*v = strtoull(c->p, &end, 10);
-	else
+	} else {
 		return perr(c, "expected a number");
+	}
 	if (errno || end == c->p)
 		return perr(c, "bad number");
 	c->p = end;
@@ -1192,10 +1193,13 @@ static void print_json(FILE *f, const struct hist *h)
 		}
 		fputs("}}", f);
 	}
-	fprintf(f, "],\n\"totals\":{\"hits\":%llu,\"entries\":%llu,\"aggregated\":%llu,\"filtered\":%llu,\"dropped\":%llu,\"dropped_by_cause\":{\"table_full\":%llu,\"nested\":%llu,\"key_too_large\":%llu}}}\n",
-		t[HT_HITS], t[HT_ENTRIES], t[HT_AGGREGATED], t[HT_FILTERED],
-		t[HT_DROPPED], t[HT_TABLE_FULL], t[HT_NESTED],
-		t[HT_KEY_TOO_LARGE]);
+	fprintf(f, "],\n\"totals\":{\"hits\":%llu,\"entries\":%llu,",
+		t[HT_HITS], t[HT_ENTRIES]);
+	fprintf(f, "\"aggregated\":%llu,\"filtered\":%llu,\"dropped\":%llu,",
+		t[HT_AGGREGATED], t[HT_FILTERED], t[HT_DROPPED]);
+	fprintf(f, "\"dropped_by_cause\":{\"table_full\":%llu,\"nested\":%llu,",
+		t[HT_TABLE_FULL], t[HT_NESTED]);
+	fprintf(f, "\"key_too_large\":%llu}}}\n", t[HT_KEY_TOO_LARGE]);
 	free(v);
 }
 
@@ -1241,7 +1245,7 @@ static struct folded *fold(const struct hist *h, int sk, size_t *nr)
 	for (n = 0; n < h->nr; n++) {
 		const struct hist_entry *e = &h->e[n];
 		FILE *m = open_memstream(&fl[n].line, &len);
-		bool first = true;
+		bool first = true, is_comm;
 
 		if (!m) {
 			fputs("kptrace: out of memory\n", stderr);
@@ -1250,8 +1254,9 @@ static struct folded *fold(const struct hist *h, int sk, size_t *nr)
 		/* comm first, then the other keys, as the root frames */
 		for (c = 0; c < 2 * (int)h->nkeys; c++) {
 			i = (unsigned int)c % h->nkeys;
-			if ((int)i == sk || (c < (int)h->nkeys) !=
-			    (h->spec.hist.keys[i].field == KPT_CF_COMM))
+			is_comm = h->spec.hist.keys[i].field == KPT_CF_COMM;
+			/* the first round takes comm, the second the others */
+			if ((int)i == sk || is_comm == (c >= (int)h->nkeys))
 				continue;
 			if (!first)
 				putc(';', m);
@@ -1391,10 +1396,12 @@ static void svg_node(FILE *f, const struct ftree *t, size_t i, double x,
 	xml_text(f, n->name, (size_t)-1);
 	fprintf(f, "%s\"><title>", tip);
 	xml_text(f, n->name, (size_t)-1);
-	fprintf(f, "%s</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%u,%u,%u)\" rx=\"2\"/><text x=\"%.2f\" y=\"%.0f\">",
-		tip, x, y, w, SVG_ROW - 1, 200 + hash % 55,
-		60 + (hash >> 8) % 150, 30 + (hash >> 16) % 40, x + 3,
-		y + SVG_ROW - 4);
+	fprintf(f, "%s</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" ",
+		tip, x, y, w);
+	fprintf(f, "height=\"%d\" fill=\"rgb(%u,%u,%u)\" rx=\"2\"/>",
+		SVG_ROW - 1, 200 + hash % 55, 60 + (hash >> 8) % 150,
+		30 + (hash >> 16) % 40);
+	fprintf(f, "<text x=\"%.2f\" y=\"%.0f\">", x + 3, y + SVG_ROW - 4);
 	chars = w > 20 ? (unsigned int)((w - 6) / 7) : 0;
 	if (chars >= strlen(n->name)) {
 		xml_text(f, n->name, (size_t)-1);
@@ -1527,8 +1534,10 @@ out:
 
 /* --- Prometheus ------------------------------------------------------------- */
 
-/* A label value: \ " and newline escaped, other bytes < 0x20 or > 0x7e as
- * the text \xHH (label values must be UTF-8). */
+/*
+ * A label value: \ " and newline escaped, other bytes < 0x20 or > 0x7e as
+ * the text \xHH (label values must be UTF-8).
+ */
 static void prom_value(FILE *f, const char *s)
 {
 	for (; *s; s++) {
@@ -1637,6 +1646,16 @@ static void prom_head(FILE *f, const char *metric, const char *sfx,
 	fprintf(f, "%s %s\n", sfx, type);
 }
 
+static void prom_total(FILE *f, const struct hist *h, const char *metric,
+		       const char *type, const char *help,
+		       unsigned long long v)
+{
+	prom_head(f, metric, "", type, help);
+	fprintf(f, "%s{hist=\"", metric);
+	prom_value(f, h->name);
+	fprintf(f, "\"} %llu\n", v);
+}
+
 static void prom_text(FILE *f, const struct hist *h)
 {
 	static const char * const causes[] = {
@@ -1650,18 +1669,13 @@ static void prom_text(FILE *f, const struct hist *h)
 	char metric[KPT_SPEC_NAME_LEN + 32];
 	unsigned int i;
 
-#define PROM_TOTAL(metric, type, help, idx) do {			\
-		prom_head(f, metric, "", type, help);			\
-		fprintf(f, "%s{hist=\"", metric);			\
-		prom_value(f, h->name);					\
-		fprintf(f, "\"} %llu\n", t[idx]);			\
-	} while (0)
-	PROM_TOTAL("kptrace_hist_hits_total", "counter",
-		   "Events that reached the aggregation.", HT_HITS);
-	PROM_TOTAL("kptrace_hist_aggregated_total", "counter",
-		   "Events counted in an entry.", HT_AGGREGATED);
-	PROM_TOTAL("kptrace_hist_filtered_total", "counter",
-		   "Events filtered out before the aggregation.", HT_FILTERED);
+	prom_total(f, h, "kptrace_hist_hits_total", "counter",
+		   "Events that reached the aggregation.", t[HT_HITS]);
+	prom_total(f, h, "kptrace_hist_aggregated_total", "counter",
+		   "Events counted in an entry.", t[HT_AGGREGATED]);
+	prom_total(f, h, "kptrace_hist_filtered_total", "counter",
+		   "Events filtered out before the aggregation.",
+		   t[HT_FILTERED]);
 	prom_head(f, "kptrace_hist_dropped_total", "", "counter",
 		  "Events dropped, by cause.");
 	for (i = 0; i < 3; i++) {
@@ -1670,9 +1684,8 @@ static void prom_text(FILE *f, const struct hist *h)
 		fprintf(f, "\",cause=\"%s\"} %llu\n", causes[i],
 			t[HT_TABLE_FULL + i]);
 	}
-	PROM_TOTAL("kptrace_hist_entries", "gauge",
-		   "Entries in the table.", HT_ENTRIES);
-#undef PROM_TOTAL
+	prom_total(f, h, "kptrace_hist_entries", "gauge",
+		   "Entries in the table.", t[HT_ENTRIES]);
 
 	if (bk < 0) {
 		prom_head(f, "kptrace_hist_hitcount_total", "", "counter",
@@ -1701,8 +1714,8 @@ static void prom_text(FILE *f, const struct hist *h)
 	for (start = 0; start < nr; start = n) {
 		cum = 0;
 		sum = 0;
-		for (n = start; n < nr && !strcmp(r[n].labels,
-						   r[start].labels); n++) {
+		for (n = start;
+		     n < nr && !strcmp(r[n].labels, r[start].labels); n++) {
 			cum += r[n].hitcount;
 			if (kv >= 0)
 				sum += r[n].sum[kv];
@@ -1839,8 +1852,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char * const *)a, *(char * const *)b);
 }
 
-static const char no_hist_hint[] =
-"is the kptrace module loaded? add one with: kptrace probe add 'r:lat do_sys_openat2 hist:keys=comm,lat_ns.log2'";
+static const char no_hist_hint[] = "is the kptrace module loaded? add one with:";
+static const char no_hist_ex[] =
+	"kptrace probe add 'r:lat do_sys_openat2 hist:keys=comm,lat_ns.log2'";
 
 static int list_hists(const char *dir)
 {
@@ -1850,8 +1864,8 @@ static int list_hists(const char *dir)
 	size_t nr = 0, n;
 
 	if (!d) {
-		fprintf(stderr, "kptrace: cannot read %s (%s): %s\n", dir,
-			strerror(errno), no_hist_hint);
+		fprintf(stderr, "kptrace: cannot read %s (%s): %s %s\n", dir,
+			strerror(errno), no_hist_hint, no_hist_ex);
 		return 1;
 	}
 	while ((de = readdir(d))) {
@@ -1862,8 +1876,8 @@ static int list_hists(const char *dir)
 	}
 	closedir(d);
 	if (!nr) {
-		fprintf(stderr, "kptrace: no aggregation in %s: %s\n", dir,
-			no_hist_hint);
+		fprintf(stderr, "kptrace: no aggregation in %s: %s %s\n", dir,
+			no_hist_hint, no_hist_ex);
 		free(names);
 		return 1;
 	}
@@ -2016,7 +2030,7 @@ static int run_interval(const char *path, const char *name)
 	while (!last) {
 		next = start;
 		next.tv_sec += (time_t)((n + 1) * henv.interval);
-		if (henv.duration && (next.tv_sec > end.tv_sec)) {
+		if (henv.duration && next.tv_sec > end.tv_sec) {
 			next = end;
 			last = true;
 		}
@@ -2104,7 +2118,7 @@ int hist__main(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "ji:c:d:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ji:c:d:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			henv.json = true;
@@ -2139,6 +2153,10 @@ int hist__main(int argc, char **argv)
 		case 'h':
 			fputs(hist_usage, stdout);
 			return 0;
+		case ':':
+			hist_usage_err("option '%s' needs an argument",
+				       argv[optind - 1]);
+			return EXIT_USAGE;
 		default:
 			hist_usage_err("invalid option '%s' for hist",
 				       argv[optind - 1]);
