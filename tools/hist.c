@@ -1245,7 +1245,7 @@ static struct folded *fold(const struct hist *h, int sk, size_t *nr)
 	for (n = 0; n < h->nr; n++) {
 		const struct hist_entry *e = &h->e[n];
 		FILE *m = open_memstream(&fl[n].line, &len);
-		bool first = true, is_comm;
+		bool first = true, is_comm, second;
 
 		if (!m) {
 			fputs("kptrace: out of memory\n", stderr);
@@ -1255,8 +1255,9 @@ static struct folded *fold(const struct hist *h, int sk, size_t *nr)
 		for (c = 0; c < 2 * (int)h->nkeys; c++) {
 			i = (unsigned int)c % h->nkeys;
 			is_comm = h->spec.hist.keys[i].field == KPT_CF_COMM;
+			second = c >= (int)h->nkeys;
 			/* the first round takes comm, the second the others */
-			if ((int)i == sk || is_comm == (c >= (int)h->nkeys))
+			if ((int)i == sk || is_comm == second)
 				continue;
 			if (!first)
 				putc(';', m);
@@ -2030,7 +2031,7 @@ static int run_interval(const char *path, const char *name)
 	while (!last) {
 		next = start;
 		next.tv_sec += (time_t)((n + 1) * henv.interval);
-		if (henv.duration && next.tv_sec > end.tv_sec) {
+		if (henv.duration && next.tv_sec >= end.tv_sec) {
 			next = end;
 			last = true;
 		}

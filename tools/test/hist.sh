@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Host tests of `kptrace hist`, sourced by test/run.sh (its ok/not_ok/skip,
 # run, check_run, check_msg, $KPT, $DATA, $EXP, $OUT).
@@ -195,6 +196,16 @@ if [ "$rc" = 0 ] && [ "$(grep -cE "$hdr" "$OUT/hist-interval.out")" = 2 ] &&
 else
 	not_ok "hist -i 1 -c 2: two intervals with their headers" \
 		"$(cat "$OUT/hist-interval.out" "$OUT/hist-interval.err")"
+fi
+# -d 2 -i 1: two intervals of 1 s, not a third empty one
+run hist-interval-d $KPT hist rd -i 1 -d 2 --folded
+if [ "$rc" = 0 ] && [ "$(grep -c '^=== .* rd interval [12] (1\.[0-9] s) ===$' "$OUT/hist-interval-d.out")" = 2 ] &&
+   [ "$(grep -c '^===' "$OUT/hist-interval-d.out")" = 2 ] &&
+   [ "$(grep -c ' 150$' "$OUT/hist-interval-d.out")" = 2 ]; then
+	ok "hist -i 1 -d 2 --folded: two intervals"
+else
+	not_ok "hist -i 1 -d 2 --folded: two intervals" \
+		"$(cat "$OUT/hist-interval-d.out" "$OUT/hist-interval-d.err")"
 fi
 # SIGINT: the interval so far, then exit 0
 $KPT hist lat -i 60 -j >"$OUT/hist-sigint.out" 2>"$OUT/hist-sigint.err" &
