@@ -885,8 +885,10 @@ static void print_group(FILE *f, const struct hist *h, int bk,
 			struct hist_entry **v, size_t nr, int width)
 {
 	const struct hist_keydef *kd = &h->keys[bk];
-	struct bucket *b = xrealloc(NULL, (2 * nr + 2048) * sizeof(*b));
-	size_t nb = 0, cap = 2 * nr + 2048, i;
+	/* a row per entry, GAP_ROWS or a "..." before each, 65 of .log2 */
+	struct bucket *b = xrealloc(NULL, ((GAP_ROWS + 2) * nr + 66) *
+				    sizeof(*b));
+	size_t nb = 0, i;
 	unsigned long long max = 0, total = 0, vmin = ~0ULL, vmax = 0;
 	int kv = key_val(h, bk);
 	char label[80], bar[BAR_WIDTH + 1];
@@ -913,7 +915,7 @@ static void print_group(FILE *f, const struct hist *h, int bk,
 			size_t gap = nb;
 			struct bucket last = b[nb - 1];
 
-			while (nb < cap - nr && b[nb - 1].hi < k->lo &&
+			while ((kd->kind == HK_LOG2 || nb - gap <= GAP_ROWS) &&
 			       next_bucket(kd, h, bk, &b[nb - 1], &b[nb]) &&
 			       b[nb].lo < k->lo)
 				nb++;
@@ -2015,10 +2017,21 @@ static int run_interval(const char *path, const char *name)
 	char stamp[64];
 	time_t wall;
 
-	fd = open_hist(path, name, henv.prom_dir ? O_RDONLY : O_RDWR);
-	if (fd < 0)
-		return 1;
+	fd = open(path, (henv.prom_dir ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM || errno == EROFS))
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fd = open_hist(path, name, O_RDONLY);	/* says why */
+		if (fd < 0)
+			return 1;
+	}
 	clear = !henv.prom_dir && on_debugfs(fd);
+	if (clear && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY) {
+		fprintf(stderr, "kptrace: cannot clear %s: it needs write access (root)\n",
+			path);
+		close(fd);
+		return 1;
+	}
 	if (henv.prom_dir) {
 		close(fd);
 		fd = -1;

@@ -101,11 +101,12 @@ int main(int argc, char **argv)
 	      "# probe: r:kptrace/gen do_sys_openat2 hist:keys=lat_ns.loglin:vals=hitcount,lat_ns:sort=hitcount:size=2048\n"
 	      "# trigger info: hist:keys=lat_ns.loglin:vals=hitcount,lat_ns:sort=hitcount:size=2048 [active]\n"
 	      "#\n\n", f);
-	for (j = 0; j < nb; j++)
+	for (j = 0; j < nb; j++) {
 		fprintf(f, "{ lat_ns: ~ %llu-%llu } hitcount: %10llu",
 			b[j].lo, b[j].hi, b[j].count);
 		fprintf(f, "  lat_ns: %10llu  lat_ns.min: %10llu  lat_ns.max: %10llu\n",
 			b[j].sum, b[j].min, b[j].max);
+	}
 	fprintf(f, "\nTotals:\n    Hits: %d\n    Entries: %zu\n    Aggregated: %d\n"
 		"    Filtered: 0\n    Dropped: 0\n    Dropped table_full: 0\n"
 		"    Dropped nested: 0\n    Dropped key_too_large: 0\n",
