@@ -1820,6 +1820,7 @@ static const char hist_usage[] =
 "                         (hover: frame, samples and share; click: zoom)\n"
 "  -i, --interval=SECS    every SECS seconds clear the table and print the\n"
 "                         interval that ended, after a time header line\n"
+"                         (with -j: one object per interval, no header)\n"
 "  -c, --count=N          with -i: stop after N intervals\n"
 "  -d, --duration=SECS    with -i: stop after SECS seconds\n"
 "      --prometheus=DIR   write DIR/kptrace_NAME.prom (atomically) for\n"

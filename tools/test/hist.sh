@@ -65,6 +65,27 @@ check_msg hist-badlog2 1 "kptrace: $OUT/hist-cut/badlog2: line 7: bad value '~ 2
 check_msg hist-noprobe 1 "kptrace: $OUT/hist-cut/noprobe: line 5: no '# kptrace hist:' or '# probe:' header line" \
 	env KPTRACE_HIST_DIR="$OUT/hist-cut" $KPT hist noprobe
 
+# prefixes of two fixtures (a stack key, signed and hex keys), cut every 5
+# bytes and around each newline: a message and exit status 1, or 0 where
+# the cut falls after the totals; never a crash
+mkdir -p "$OUT/hist-prefix"
+crash=
+for h in rd ret; do
+	cuts=$(awk '{ n += length($0) + 1; print n - 2; print n - 1; print n }
+		    END { for (i = 0; i < n; i += 5) print i }' "$HDATA/$h" | sort -nu)
+	for i in $cuts; do
+		head -c "$i" "$HDATA/$h" >"$OUT/hist-prefix/p"
+		KPTRACE_HIST_DIR="$OUT/hist-prefix" $KPT hist p >/dev/null 2>&1
+		rc=$?
+		[ $rc -gt 1 ] && crash="$crash $h:$i:rc=$rc"
+	done
+done
+if [ -z "$crash" ]; then
+	ok "hist: every prefix of a file is refused or read, never a crash"
+else
+	not_ok "hist: every prefix of a file is refused or read, never a crash" "$crash"
+fi
+
 # --- JSON ------------------------------------------------------------------------
 
 for h in lat rd op ret cpu sz; do
