@@ -24,6 +24,7 @@
 #include <uapi/kptrace.h>
 
 #include "event.h"
+#include "hist.h"
 #include "kbtf.h"
 #include "ksyms.h"
 #include "paths.h"
@@ -106,6 +107,7 @@ static const char usage_text[] =
 "       kptrace probe add [--max N] [--dry-run] [-f FILE] SPEC...\n"
 "       kptrace probe del NAME...\n"
 "       kptrace probe list | clear\n"
+"       kptrace hist [OPTION]... [NAME]\n"
 "Print the events recorded by the kptrace kernel module: entries of the\n"
 "probed functions with their arguments and call trace, returns with their\n"
 "value, latency and arguments, and reports of lost events; or add and\n"
@@ -169,6 +171,14 @@ static const char usage_text[] =
 "  probe list             the probes listing (replayable with probe add -f)\n"
 "  probe clear            remove every listed probe\n"
 "\n"
+"AGGREGATIONS (IN THE KERNEL):\n"
+"  A SPEC may end with hist:keys=KEY[,KEY]...[:vals=...][:sort=...][:size=N]\n"
+"  (ftrace's hist triggers): the module counts instead of recording.\n"
+"  hist [NAME]            list the aggregations, or print NAME's table as\n"
+"                         histograms, a table, JSON, folded stacks, a flame\n"
+"                         graph SVG or a Prometheus textfile; -i SECS for\n"
+"                         intervals (see kptrace hist --help)\n"
+"\n"
 "EXAMPLES:\n"
 "    kptrace                    # trace until Ctrl-C\n"
 "    kptrace -n 100 -j          # 100 events as JSON lines\n"
@@ -190,14 +200,18 @@ static const char usage_text[] =
 "    kptrace probe list         # what is probed, hits and misses\n"
 "    kptrace probe del vfs_*    # remove the vfs_ probes\n"
 "    kptrace probe clear        # remove them all\n"
+"    kptrace probe add 'r:lat do_sys_openat2 hist:keys=comm,lat_ns.loglin'\n"
+"    kptrace hist lat           # latency histograms per command\n"
 "\n"
 "ENVIRONMENT (for tests):\n"
 "    KPTRACE_DEVICE, KPTRACE_KALLSYMS, KPTRACE_PROBES, KPTRACE_STATS,\n"
 "    KPTRACE_PROBE_STATS, KPTRACE_ERROR_LOG, KPTRACE_BTF_DIR,\n"
-"    KPTRACE_FILTER_FUNCTIONS and KPTRACE_BLACKLIST replace /dev/kptrace,\n"
+"    KPTRACE_FILTER_FUNCTIONS, KPTRACE_BLACKLIST and KPTRACE_HIST_DIR\n"
+"    replace /dev/kptrace,\n"
 "    /proc/kallsyms, " DEBUGFS_KPT "{probes,stats,\n"
 "    probe_stats,error_log}, " BTF_DIR ",\n"
-"    available_filter_functions and the kprobes blacklist.\n"
+"    available_filter_functions, the kprobes blacklist and\n"
+"    " HIST_DIR ".\n"
 "\n"
 "Exit status: 0 ok, 1 error, 2 usage error.\n";
 
@@ -1016,6 +1030,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "probe"))
 		return probecmd__main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "hist"))
+		return hist__main(argc - 1, argv + 1);
 
 	err = parse_args(argc, argv);
 	if (err >= 0)

@@ -50,8 +50,10 @@ bool resolve__split(const char *line, struct spec_parts *parts)
 			p++;
 		if (!*p || *p == '#')
 			break;
-		if (parts->ntok >= 2 && !strncmp(p, "if", 2) &&
-		    (is_blank(p[2]) || !p[2])) {
+		/* a condition and a hist: part go to the module as they are */
+		if (parts->ntok >= 2 &&
+		    ((!strncmp(p, "if", 2) && (is_blank(p[2]) || !p[2])) ||
+		     !strncmp(p, "hist:", 5))) {
 			parts->rest = p - line;
 			parts->rest_len = strcspn(p, "\n");
 			while (parts->rest_len && is_blank(p[parts->rest_len - 1]))

@@ -41,7 +41,7 @@ struct spec_parts {
 		int off;
 		int len;
 	} tok[RESOLVE_MAX_SEGS - 2];
-	int rest;		/* offset of "if ...", or -1 */
+	int rest;		/* offset of "if ..." or "hist:...", or -1 */
 	int rest_len;
 };
 

@@ -686,6 +686,11 @@ else
 	not_ok "help: probe subcommands with examples"
 fi
 
+# --- kptrace hist: test/hist.sh -----------------------------------------------
+
+# shellcheck source=test/hist.sh
+. test/hist.sh
+
 # --- fuzz ---------------------------------------------------------------------
 
 for target in spec btf; do

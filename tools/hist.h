@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hist: `kptrace hist`, the reader of the module's in-kernel aggregations
+ * (DEBUGFS_KPT "hist/NAME", ftrace's hist trigger text format).
+ */
+#ifndef __KPTRACE_HIST_H
+#define __KPTRACE_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "spec.h"
+
+/* How a key's values are printed and kept. */
+enum hist_kind {
+	HK_NUM,		/* a number: decimal, signed or hex */
+	HK_LOG2,	/* ~ 2^K: (2^(K-1), 2^K], K=0: 0 and 1 */
+	HK_RANGE,	/* ~ LO-HI: .buckets=N and .loglin */
+	HK_STR,		/* comm and strings, unescaped */
+	HK_SYM,		/* a symbol fetcharg: sym+0xOFF/0xSIZE [mod] */
+	HK_STACK,	/* stacktrace: frames, innermost first */
+};
+
+struct hist_keydef {
+	const char *name;
+	unsigned int kind;	/* enum hist_kind */
+	unsigned int mod;	/* enum kpt_hist_mod */
+	bool is_signed;
+	bool hex;
+};
+
+struct hist_key {
+	unsigned long long num;	/* HK_NUM (bits of a signed one), HK_LOG2: K */
+	unsigned long long lo, hi;	/* HK_LOG2, HK_RANGE */
+	char *str;		/* HK_STR, HK_SYM */
+	char **frames;		/* HK_STACK */
+	unsigned int nframes;
+};
+
+struct hist_val {
+	unsigned long long sum, min, max;	/* bits of signed ones */
+};
+
+struct hist_entry {
+	struct hist_key keys[KPT_HIST_MAX_KEYS];
+	unsigned long long hitcount;
+	struct hist_val vals[KPT_HIST_MAX_VALS];
+	size_t order;		/* in the file */
+};
+
+enum hist_total {
+	HT_HITS, HT_ENTRIES, HT_AGGREGATED, HT_FILTERED, HT_DROPPED,
+	HT_TABLE_FULL, HT_NESTED, HT_KEY_TOO_LARGE, HT_NR
+};
+
+struct hist {
+	char *name;
+	char *probe;		/* the canonical spec of the "# probe:" line */
+	struct kpt_spec spec;
+	unsigned int nkeys, nvals;
+	struct hist_keydef keys[KPT_HIST_MAX_KEYS];
+	const char *val_names[KPT_HIST_MAX_VALS];
+	bool val_signed[KPT_HIST_MAX_VALS];
+	struct hist_entry *e;
+	size_t nr, cap;
+	unsigned long long totals[HT_NR];
+};
+
+/*
+ * Parses the text of a hist file (NUL-terminated @text). On error returns
+ * -1 with a message in @err (with the line number); @h is then freed.
+ */
+int hist__parse(const char *text, struct hist *h, char *err, size_t errlen);
+void hist__free(struct hist *h);
+/* The invariants of the totals; 0 if they hold, else a message in @err. */
+int hist__check(const struct hist *h, char *err, size_t errlen);
+
+/* [lo, hi] of the .loglin bucket of @v (as the module buckets). */
+void hist__loglin_bucket(unsigned long long v, unsigned long long *lo,
+			 unsigned long long *hi);
+
+/* argv[0] is "hist". Returns the exit status. */
+int hist__main(int argc, char **argv);
+
+#endif /* __KPTRACE_HIST_H */

@@ -1,0 +1,384 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Host tests of `kptrace hist`, sourced by test/run.sh (its ok/not_ok/skip,
+# run, check_run, check_msg, $KPT, $DATA, $EXP, $OUT).
+#
+# The fixtures of test/data/hist/ are hist files written by hand in the
+# module's format (ftrace's hist trigger text): .log2, .loglin and
+# .buckets=N keys, comm and stack keys (multi-line entries, [mod] frames),
+# strings with \xHH escapes, a signed retval key, hex and symbol keys. Each
+# output form is compared with test/expected/hist-*; JSON goes through
+# python3 -m json.tool; the flame graph SVG is rendered by a headless
+# chromium (hovering a frame must show its share); the Prometheus file is
+# scraped from a real node_exporter (textfile collector). test/gen_hist
+# makes a .loglin file from known values: the printed percentiles must be
+# within 6% of the true ones. A file whose totals do not add up must make
+# the tool warn and exit 1. chromium and node_exporter missing: skip.
+
+HDATA=$DATA/hist
+export KPTRACE_HIST_DIR=$HDATA
+
+# --- listing, errors ----------------------------------------------------------
+
+check_run hist-list 0 $KPT hist
+mkdir -p "$OUT/hist-empty"
+check_msg hist-list-empty 1 \
+	"kptrace: no aggregation in $OUT/hist-empty: is the kptrace module loaded? add one with: kptrace probe add 'r:lat do_sys_openat2 hist:keys=comm,lat_ns.log2'" \
+	env KPTRACE_HIST_DIR="$OUT/hist-empty" $KPT hist
+check_msg hist-unknown 1 "kptrace: no aggregation nosuch (see: kptrace hist)" \
+	$KPT hist nosuch
+check_msg hist-folded-nostack 2 \
+	"kptrace: --folded needs a stacktrace key, lat has none: hist:keys=comm,lat_ns.log2" \
+	$KPT hist lat --folded
+check_msg hist-svg-nostack 2 \
+	"kptrace: --svg needs a stacktrace key, ret has none: hist:keys=retval,flags" \
+	$KPT hist ret --svg "$OUT/x.svg"
+check_msg hist-usage-forms 2 "kptrace: -j, --folded and --svg exclude each other
+Try 'kptrace hist --help' for more information." $KPT hist rd -j --folded
+check_msg hist-usage-count 2 "kptrace: -c and -d need -i
+Try 'kptrace hist --help' for more information." $KPT hist lat -c 2
+check_msg hist-usage-interval 2 "kptrace: invalid --interval '0': a number > 0" \
+	$KPT hist lat -i 0
+
+# --- parsing: every fixture, as histograms or a table ----------------------------
+
+for h in lat ll sz rd st op ret cpu; do
+	check_run "hist-$h" 0 $KPT hist $h
+done
+
+# totals that do not add up: the output, then a warning, exit 1
+check_run hist-badtotals 1 env KPTRACE_HIST_DIR=$DATA/hist-bad $KPT hist badtotals
+
+# cut and garbled files: one message with the line, exit 1
+mkdir -p "$OUT/hist-cut"
+head -9 "$HDATA/lat" >"$OUT/hist-cut/cut"
+sed 's/hitcount:          5/hitcount: five/' "$HDATA/lat" >"$OUT/hist-cut/garbled"
+sed 's/2^10/2^x/' "$HDATA/lat" >"$OUT/hist-cut/badlog2"
+sed '/^# probe:/d' "$HDATA/lat" >"$OUT/hist-cut/noprobe"
+check_msg hist-cut 1 "kptrace: $OUT/hist-cut/cut: line 10: no Totals: (a cut file?)" \
+	env KPTRACE_HIST_DIR="$OUT/hist-cut" $KPT hist cut
+check_msg hist-garbled 1 "kptrace: $OUT/hist-cut/garbled: line 7: expected a number" \
+	env KPTRACE_HIST_DIR="$OUT/hist-cut" $KPT hist garbled
+check_msg hist-badlog2 1 "kptrace: $OUT/hist-cut/badlog2: line 7: bad value '~ 2^x' of key lat_ns" \
+	env KPTRACE_HIST_DIR="$OUT/hist-cut" $KPT hist badlog2
+check_msg hist-noprobe 1 "kptrace: $OUT/hist-cut/noprobe: line 5: no '# kptrace hist:' or '# probe:' header line" \
+	env KPTRACE_HIST_DIR="$OUT/hist-cut" $KPT hist noprobe
+
+# prefixes of two fixtures (a stack key, signed and hex keys), cut every 5
+# bytes and around each newline: a message and exit status 1, or 0 where
+# the cut falls after the totals; never a crash
+mkdir -p "$OUT/hist-prefix"
+crash=
+for h in rd ret; do
+	cuts=$(awk '{ n += length($0) + 1; print n - 2; print n - 1; print n }
+		    END { for (i = 0; i < n; i += 5) print i }' "$HDATA/$h" | sort -nu)
+	for i in $cuts; do
+		head -c "$i" "$HDATA/$h" >"$OUT/hist-prefix/p"
+		KPTRACE_HIST_DIR="$OUT/hist-prefix" $KPT hist p >/dev/null 2>&1
+		rc=$?
+		[ $rc -gt 1 ] && crash="$crash $h:$i:rc=$rc"
+	done
+done
+if [ -z "$crash" ]; then
+	ok "hist: every prefix of a file is refused or read, never a crash"
+else
+	not_ok "hist: every prefix of a file is refused or read, never a crash" "$crash"
+fi
+
+# --- JSON ------------------------------------------------------------------------
+
+for h in lat rd op ret cpu sz; do
+	check_run "hist-$h-json" 0 $KPT hist $h -j
+done
+if ! command -v python3 >/dev/null; then
+	skip "hist -j: valid JSON" "python3 not installed"
+else
+	bad=
+	for h in lat ll sz rd st op ret cpu; do
+		$KPT hist $h -j | python3 -m json.tool >/dev/null 2>&1 || bad="$bad $h"
+	done
+	# values, not only syntax: the escapes and the signed numbers
+	d=$($KPT hist op -j | python3 -c '
+import json, sys
+h = json.load(sys.stdin)
+k = {e["key"]["filename"]: e["hitcount"] for e in h["entries"]}
+assert k["/tmp/a,b{c}"] == 2 and k["caf\u00c3\u00a9\n\"q\""] == 3, k
+assert h["totals"]["dropped_by_cause"]["table_full"] == 0' 2>&1)
+	d2=$($KPT hist ret -j | python3 -c '
+import json, sys
+h = json.load(sys.stdin)
+e = h["entries"][0]
+assert e["key"] == {"retval": -13, "flags": "0x241"}, e
+assert e["vals"]["retval"] == {"sum": -13, "min": -13, "max": -13}, e' 2>&1)
+	if [ -z "$bad$d$d2" ]; then
+		ok "hist -j: valid JSON, the values"
+	else
+		not_ok "hist -j: valid JSON, the values" "invalid:$bad $d $d2"
+	fi
+fi
+
+# --- folded stacks, flame graph ------------------------------------------------------
+
+check_run hist-rd-folded 0 $KPT hist rd --folded
+check_run hist-rd-folded-offsets 0 $KPT hist rd --folded --offsets
+check_run hist-st-folded 0 $KPT hist st --folded
+# vfs_read+0x9e and +0x5 of cat merge without --offsets: 120 + 30
+if grep -qx 'cat;entry_SYSCALL_64_after_hwframe;do_syscall_64;ksys_read;vfs_read 150' \
+	"$OUT/hist-rd-folded.out"; then
+	ok "hist --folded: the same function merges"
+else
+	not_ok "hist --folded: the same function merges" "$(cat "$OUT/hist-rd-folded.out")"
+fi
+
+run hist-svg $KPT hist rd --svg "$OUT/rd.svg"
+if [ "$rc" != 0 ] || [ -s "$OUT/hist-svg.out" ] ||
+   ! grep -q '<title>ksys_read (150 samples, 46.88%)</title>' "$OUT/rd.svg"; then
+	not_ok "hist --svg: the flame graph" "$(cat "$OUT/hist-svg.err")"
+elif command -v python3 >/dev/null &&
+     ! python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' \
+	"$OUT/rd.svg" 2>"$OUT/hist-svg-xml.err"; then
+	not_ok "hist --svg: the flame graph" "not XML: $(cat "$OUT/hist-svg-xml.err")"
+else
+	ok "hist --svg: the flame graph"
+fi
+
+CHROMIUM=$(command -v chromium || command -v chromium-browser)
+if [ -z "$CHROMIUM" ]; then
+	skip "hist --svg: hover in chromium shows frame and share" "chromium not installed"
+else
+	{
+		echo '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>'
+		sed 1d "$OUT/rd.svg"
+		cat <<'EOF'
+<pre id="result">not run</pre>
+<script>
+var r = 'no ksys_read frame', gs = document.querySelectorAll('g.f');
+for (var i = 0; i < gs.length; i++) {
+	if (gs[i].getAttribute('data-n') !== 'ksys_read')
+		continue;
+	var rect = gs[i].getElementsByTagName('rect')[0];
+	rect.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+	r = document.getElementById('kptdetails').textContent;
+	/* click: zoom on it, it then takes the whole width */
+	rect.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+	r += ' / zoomed width ' + Math.round(rect.getAttribute('width'));
+	break;
+}
+document.getElementById('result').textContent = 'DETAIL[' + r + ']';
+</script></body></html>
+EOF
+	} >"$OUT/rd.html"
+	timeout 120 "$CHROMIUM" --headless --disable-gpu --no-sandbox \
+		--user-data-dir="$OUT/chromium-profile" \
+		--dump-dom "file://$PWD/$OUT/rd.html" >"$OUT/rd.dom" 2>"$OUT/chromium.err"
+	if grep -q 'DETAIL\[ksys_read (150 samples, 46.88%) / zoomed width 1180\]' "$OUT/rd.dom"; then
+		ok "hist --svg: hover in chromium shows frame and share"
+	else
+		not_ok "hist --svg: hover in chromium shows frame and share" \
+			"$(grep -o 'DETAIL\[[^]]*\]' "$OUT/rd.dom"; tail -5 "$OUT/chromium.err")"
+	fi
+fi
+
+# --- percentiles of .loglin --------------------------------------------------------
+
+mkdir -p "$OUT/hist-gen"
+test/gen_hist "$OUT/hist-gen/gen" "$OUT/hist-gen.quantiles"
+run hist-gen env KPTRACE_HIST_DIR="$OUT/hist-gen" $KPT hist gen
+d=$(awk 'FNR == NR { want[$1] = $2; next }
+	 /^count / { for (i = 4; i < NF; i += 2) got[$i] = $(i + 1); n++ }
+	 END {
+		if (n != 1) { print "no count line"; exit }
+		for (q in want) {
+			if (q == "min" || q == "max")
+				continue
+			e = (got[q] - want[q]) / want[q]
+			if (e < 0) e = -e
+			if (e > 0.06 || got[q] == "")
+				print q ": " got[q] " vs " want[q]
+		}
+	 }' "$OUT/hist-gen.quantiles" "$OUT/hist-gen.out")
+if [ "$rc" = 0 ] && [ -z "$d" ]; then
+	ok "hist .loglin: p50 p90 p99 p99.9 within 6% of the true quantiles"
+else
+	not_ok "hist .loglin: p50 p90 p99 p99.9 within 6% of the true quantiles" \
+		"$d $(grep ^count "$OUT/hist-gen.out") $(cat "$OUT/hist-gen.quantiles")"
+fi
+
+# --- -i -------------------------------------------------------------------------------
+
+# a regular file has no "clear": the loop, its headers and -c
+run hist-interval $KPT hist lat -i 1 -c 2
+hdr='^=== [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} lat interval [12] \([0-9.]+ s\) ===$'
+if [ "$rc" = 0 ] && [ "$(grep -cE "$hdr" "$OUT/hist-interval.out")" = 2 ] &&
+   [ "$(grep -c '^Totals:' "$OUT/hist-interval.out")" = 2 ] &&
+   cmp -s "$HDATA/lat" "$DATA/hist/lat"; then
+	ok "hist -i 1 -c 2: two intervals with their headers"
+else
+	not_ok "hist -i 1 -c 2: two intervals with their headers" \
+		"$(cat "$OUT/hist-interval.out" "$OUT/hist-interval.err")"
+fi
+# -d 2 -i 1: two intervals of 1 s, not a third empty one
+run hist-interval-d $KPT hist rd -i 1 -d 2 --folded
+if [ "$rc" = 0 ] && [ "$(grep -c '^=== .* rd interval [12] (1\.[0-9] s) ===$' "$OUT/hist-interval-d.out")" = 2 ] &&
+   [ "$(grep -c '^===' "$OUT/hist-interval-d.out")" = 2 ] &&
+   [ "$(grep -c ' 150$' "$OUT/hist-interval-d.out")" = 2 ]; then
+	ok "hist -i 1 -d 2 --folded: two intervals"
+else
+	not_ok "hist -i 1 -d 2 --folded: two intervals" \
+		"$(cat "$OUT/hist-interval-d.out" "$OUT/hist-interval-d.err")"
+fi
+# SIGINT: the interval so far, then exit 0
+$KPT hist lat -i 60 -j >"$OUT/hist-sigint.out" 2>"$OUT/hist-sigint.err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+if [ "$rc" = 0 ] && [ "$(grep -c '"totals"' "$OUT/hist-sigint.out")" = 1 ]; then
+	ok "hist -i: SIGINT prints the interval so far and exits 0"
+else
+	not_ok "hist -i: SIGINT prints the interval so far and exits 0" \
+		"rc $rc $(cat "$OUT/hist-sigint.err")"
+fi
+
+# --- Prometheus -------------------------------------------------------------------------
+
+mkdir -p "$OUT/prom"
+for h in lat ret rd op; do
+	run hist-prom-$h $KPT hist $h --prometheus "$OUT/prom"
+	if [ "$rc" != 0 ] || [ -s "$OUT/hist-prom-$h.out" ]; then
+		not_ok "hist-$h.prom" "rc $rc $(cat "$OUT/hist-prom-$h.err")"
+		continue
+	fi
+	d=$(same "$OUT/prom/kptrace_$h.prom" "$EXP/hist-$h.prom")
+	if [ -n "$d" ]; then
+		not_ok "hist-$h.prom" "$d"
+	else
+		ok "hist-$h.prom"
+	fi
+done
+if ls -A "$OUT/prom" | grep -q '^\.'; then
+	not_ok "hist --prometheus: no temporary file left" "$(ls -A "$OUT/prom")"
+else
+	ok "hist --prometheus: no temporary file left"
+fi
+# -i with --prometheus: the file again every interval, nothing on stdout
+mkdir -p "$OUT/prom-i"
+run hist-prom-i $KPT hist lat -i 1 -c 2 --prometheus "$OUT/prom-i"
+if [ "$rc" = 0 ] && [ ! -s "$OUT/hist-prom-i.out" ] &&
+   cmp -s "$OUT/prom-i/kptrace_lat.prom" "$OUT/prom/kptrace_lat.prom"; then
+	ok "hist -i --prometheus: the file, rewritten"
+else
+	not_ok "hist -i --prometheus: the file, rewritten" "$(cat "$OUT/hist-prom-i.err")"
+fi
+
+EXPORTER=/usr/bin/prometheus-node-exporter
+if [ ! -x "$EXPORTER" ]; then
+	skip "hist --prometheus: node_exporter's textfile collector reads it" \
+		"prometheus-node-exporter not installed"
+elif ! command -v curl >/dev/null; then
+	skip "hist --prometheus: node_exporter's textfile collector reads it" \
+		"curl not installed"
+else
+	scraped=
+	for try in 1 2 3 4 5; do
+		port=$((20000 + (RANDOM % 30000)))
+		"$EXPORTER" --web.listen-address=127.0.0.1:$port \
+			--collector.disable-defaults --collector.textfile \
+			--collector.textfile.directory="$OUT/prom" \
+			>"$OUT/exporter.log" 2>&1 &
+		epid=$!
+		for i in $(seq 50); do
+			if curl -sf "http://127.0.0.1:$port/metrics" >"$OUT/metrics.txt" 2>/dev/null; then
+				scraped=1
+				break
+			fi
+			kill -0 $epid 2>/dev/null || break
+			sleep 0.1
+		done
+		kill $epid 2>/dev/null
+		wait $epid 2>/dev/null
+		[ -n "$scraped" ] && break
+	done
+	missing=
+	for want in 'node_textfile_scrape_error 0' \
+		    'kptrace_hist_hits_total{hist="lat"} 18' \
+		    'kptrace_hist_dropped_total{cause="table_full",hist="lat"} 3' \
+		    'kptrace_hist_entries{hist="ret"} 3' \
+		    'kptrace_hist_lat_ns_bucket{comm="bash x",hist="lat",le="4096"} 8' \
+		    'kptrace_hist_lat_ns_bucket{comm="cat",hist="lat",le="+Inf"} 7' \
+		    'kptrace_hist_lat_ns_sum{comm="cat",hist="lat"} 16000' \
+		    'kptrace_hist_lat_ns_count{comm="bash x",hist="lat"} 8' \
+		    'kptrace_hist_hitcount_total{flags="0x0",hist="ret",retval="-2"} 4' \
+		    'kptrace_hist_retval_sum{flags="0x0",hist="ret",retval="-2"} -8' \
+		    'kptrace_hist_lat_ns_sum_total{flags="0x241",hist="ret",retval="-13"} 800' \
+		    'kptrace_hist_hitcount_total{comm="cat",hist="rd"} 150' \
+		    'kptrace_hist_hitcount_total{comm="my prog",filename="caf\\xc3\\xa9\n\"q\"",hist="op"} 3'; do
+		grep -qxF "$want" "$OUT/metrics.txt" 2>/dev/null || missing="$missing
+$want"
+	done
+	if [ -z "$scraped" ]; then
+		not_ok "hist --prometheus: node_exporter's textfile collector reads it" \
+			"no scrape: $(tail -5 "$OUT/exporter.log")"
+	elif [ -n "$missing" ]; then
+		not_ok "hist --prometheus: node_exporter's textfile collector reads it" \
+			"missing:$missing
+$(grep -E 'kptrace|textfile' "$OUT/metrics.txt" | head -20)"
+	else
+		ok "hist --prometheus: node_exporter's textfile collector reads it"
+	fi
+fi
+
+# --- the spec of an aggregating probe through probe add ---------------------------------
+
+# resolve.c leaves the hist: part as it is (it took "hist:keys" for an
+# argument); $retval gets its BTF type as before
+check_run hist-probe-add 0 env KPTRACE_BTF_DIR="$OUT/btf" $KPT probe add -n \
+	'r:lat do_sys_openat2 $retval hist:keys=comm,lat_ns.log2' \
+	'p:rd vfs_read if comm == cat hist:keys=stacktrace' \
+	'r:ll do_sys_openat2 hist:keys=comm,lat_ns.loglin:vals=lat_ns:sort=lat_ns.descending'
+
+run hist-help $KPT hist --help
+if [ "$rc" = 0 ] && grep -q "kptrace hist lat -i 5" "$OUT/hist-help.out" &&
+   grep -q "kptrace probe add 'r:lat do_sys_openat2 hist:keys=comm,lat_ns.loglin'" "$OUT/hist-help.out" &&
+   grep -q -- "--prometheus /var/lib/prometheus/node-exporter" "$OUT/hist-help.out"; then
+	ok "hist --help: options with examples"
+else
+	not_ok "hist --help: options with examples"
+fi
+
+# --- valgrind -----------------------------------------------------------------------------
+
+if [ ! -x ./kptrace-dyn ] || ! command -v valgrind >/dev/null; then
+	skip "hist: valgrind" "valgrind or kptrace-dyn missing"
+else
+	vg_bad=
+	for args in "hist" "hist lat" "hist ll" "hist sz -j" "hist rd --folded" \
+		    "hist st" "hist op -j" "hist ret --prometheus $OUT/prom" \
+		    "hist rd --svg $OUT/vg.svg" "hist lat --prometheus $OUT/prom"; do
+		# shellcheck disable=SC2086
+		valgrind -q --error-exitcode=99 --leak-check=full \
+			--show-leak-kinds=all --errors-for-leak-kinds=all \
+			./kptrace-dyn $args >/dev/null 2>"$OUT/valgrind.err"
+		if [ $? = 99 ]; then
+			vg_bad="$vg_bad
+$args: $(cat "$OUT/valgrind.err")"
+		fi
+	done
+	for f in cut garbled badlog2; do
+		KPTRACE_HIST_DIR="$OUT/hist-cut" valgrind -q --error-exitcode=99 \
+			--leak-check=full --show-leak-kinds=all \
+			--errors-for-leak-kinds=all ./kptrace-dyn hist $f \
+			>/dev/null 2>"$OUT/valgrind.err"
+		[ $? = 99 ] && vg_bad="$vg_bad
+$f: $(cat "$OUT/valgrind.err")"
+	done
+	if [ -z "$vg_bad" ]; then
+		ok "hist: valgrind, no errors, no leaks"
+	else
+		not_ok "hist: valgrind, no errors, no leaks" "$vg_bad"
+	fi
+fi
+
+unset KPTRACE_HIST_DIR
