@@ -506,9 +506,13 @@ static nokprobe_inline void kpt_entry_fast(struct kpt_probe *p,
 	kpt_ring_commit(&w, ev, KPT_ENTRY_SIZE(nargs, 0));
 }
 
-/* Everything else an entry record may hold: stack, strings, a condition. */
+/*
+ * Everything else an entry record may hold: stack, strings, a condition.
+ * @given: the fetchargs already fetched, their condition held (an
+ * aggregation's, with :events), or NULL.
+ */
 static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
-				    u64 ts)
+				    u64 ts, const u64 *given)
 {
 	unsigned int nargs = p->spec->nargs, nstack = kpt_cfg.stack;
 	struct kpt_event *ev;
@@ -526,10 +530,14 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 		/* scoped here: INIT_STACK_ALL_ZERO zeroes it where it lives */
 		u64 vals[KPT_SPEC_MAX_ARGS];
 
-		kpt_fetch_nums(p, regs, 0, false, vals);
-		if (p->spec->ncond && !kpt_cond_pass(p, vals, 0, 0)) {
-			this_cpu_inc(p->stats->filtered);
-			return;
+		if (given) {
+			memcpy(vals, given, nargs * sizeof(u64));
+		} else {
+			kpt_fetch_nums(p, regs, 0, false, vals);
+			if (p->spec->ncond && !kpt_cond_pass(p, vals, 0, 0)) {
+				this_cpu_inc(p->stats->filtered);
+				return;
+			}
 		}
 		if (!kpt_reserve(p, &w, p->entry_size))
 			return;
@@ -585,10 +593,11 @@ NOKPROBE_SYMBOL(kpt_ret_entry_slow);
 /*
  * A return event of @p: @data is the kretprobe instance's, filled at
  * entry, @ts the time of the return. This one has arguments, strings or a
- * condition.
+ * condition. @given: as kpt_entry_slow()'s, with the return's fetchargs.
  */
 static noinline void kpt_return_slow(struct kpt_probe *p,
-				     struct pt_regs *regs, void *data, u64 ts)
+				     struct pt_regs *regs, void *data, u64 ts,
+				     const u64 *given)
 {
 	struct kpt_ri_data *d = data;
 	unsigned int nargs = p->legacy ? 0 : p->spec->nargs;
@@ -603,13 +612,17 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 	char *dyn;
 
 	this_cpu_inc(p->stats->hits);
-	if (nargs) {
-		memcpy(vals, d->vals, nargs * sizeof(u64));
-		kpt_fetch_nums(p, regs, retval, true, vals);
-	}
-	if (p->spec->ncond && !kpt_cond_pass(p, vals, retval, lat)) {
-		this_cpu_inc(p->stats->filtered);
-		return;
+	if (given) {
+		memcpy(vals, given, nargs * sizeof(u64));
+	} else {
+		if (nargs) {
+			memcpy(vals, d->vals, nargs * sizeof(u64));
+			kpt_fetch_nums(p, regs, retval, true, vals);
+		}
+		if (p->spec->ncond && !kpt_cond_pass(p, vals, retval, lat)) {
+			this_cpu_inc(p->stats->filtered);
+			return;
+		}
 	}
 	if (!kpt_reserve(p, &w, p->ret_size))
 		return;
@@ -800,17 +813,18 @@ static nokprobe_inline bool kpt_hist_key(struct kpt_probe *p,
 
 /*
  * One hit of a probe with an aggregation, on @t (kpt_hist_get()), its
- * fetchargs in t->vals: the condition, the key, the values, the entry.
+ * fetchargs in t->vals, @pass: its condition held. The key, the values,
+ * the entry.
  */
 static nokprobe_inline void kpt_aggregate(struct kpt_probe *p,
-					  struct kpt_hist_table *t,
+					  struct kpt_hist_table *t, bool pass,
 					  struct pt_regs *regs, s64 retval,
 					  u64 lat, const char *istr)
 {
 	const struct kpt_hist_spec *hs = &p->spec->hist;
 	unsigned int i;
 
-	if (p->spec->ncond && !kpt_cond_pass(p, t->vals, retval, lat)) {
+	if (!pass) {
 		local64_inc(&t->filtered);
 		return;
 	}
@@ -824,21 +838,39 @@ static nokprobe_inline void kpt_aggregate(struct kpt_probe *p,
 	kpt_hist_add(p->hist, t);
 }
 
+/*
+ * With :events, a hit also means an event: recorded from the values the
+ * aggregation used, or filtered as it was. A nested hit (no table) takes
+ * the record's own path.
+ */
+static nokprobe_inline void kpt_hist_event_filtered(struct kpt_probe *p)
+{
+	this_cpu_inc(p->stats->hits);
+	this_cpu_inc(p->stats->filtered);
+}
+
 /* An entry probe with an aggregation, and events if it asks for them. */
 static int kpt_kprobe_hist(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kpt_probe *p = container_of(kp, struct kpt_probe, kp);
+	bool events = p->spec->hist.events, pass;
 	struct kpt_hist_table *t;
 
 	this_cpu_inc(p->stats->calls);
 	t = kpt_hist_get(p->hist);
-	if (likely(t)) {
-		kpt_fetch_nums(p, regs, 0, false, t->vals);
-		kpt_aggregate(p, t, regs, 0, 0, NULL);
-		kpt_hist_put(t);
+	if (unlikely(!t)) {
+		if (events)
+			kpt_entry_slow(p, regs, kpt_clock_ns(), NULL);
+		return 0;
 	}
-	if (p->spec->hist.events)
-		kpt_entry_slow(p, regs, kpt_clock_ns());
+	kpt_fetch_nums(p, regs, 0, false, t->vals);
+	pass = !p->spec->ncond || kpt_cond_pass(p, t->vals, 0, 0);
+	kpt_aggregate(p, t, pass, regs, 0, 0, NULL);
+	if (events && pass)
+		kpt_entry_slow(p, regs, kpt_clock_ns(), t->vals);
+	else if (events)
+		kpt_hist_event_filtered(p);
+	kpt_hist_put(t);
 	return 0;
 }
 NOKPROBE_SYMBOL(kpt_kprobe_hist);
@@ -850,27 +882,35 @@ static int kpt_kretprobe_ret_hist(struct kretprobe_instance *ri,
 	struct kretprobe *rp = kpt_get_kretprobe(ri);
 	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
 	s64 retval = (long)regs_return_value(regs);
-	u64 ts = kpt_clock_ns();
+	u64 ts = kpt_clock_ns(), lat = ts - d->entry_ts;
 	struct kpt_hist_table *t;
 	struct kpt_probe *p;
 	unsigned int nargs;
+	bool events, pass;
 
 	if (unlikely(!rp))
 		return 0;
 	p = container_of(rp, struct kpt_probe, rp);
+	events = p->spec->hist.events;
 	nargs = p->spec->nargs;
 	t = kpt_hist_get(p->hist);
-	if (likely(t)) {
-		if (nargs) {
-			memcpy(t->vals, d->vals, nargs * sizeof(u64));
-			kpt_fetch_nums(p, regs, retval, true, t->vals);
-		}
-		kpt_aggregate(p, t, regs, retval, ts - d->entry_ts,
-			      (const char *)&d->vals[nargs]);
-		kpt_hist_put(t);
+	if (unlikely(!t)) {
+		if (events)
+			kpt_return_slow(p, regs, ri->data, ts, NULL);
+		return 0;
 	}
-	if (p->spec->hist.events)
-		kpt_return_slow(p, regs, ri->data, ts);
+	if (nargs) {
+		memcpy(t->vals, d->vals, nargs * sizeof(u64));
+		kpt_fetch_nums(p, regs, retval, true, t->vals);
+	}
+	pass = !p->spec->ncond || kpt_cond_pass(p, t->vals, retval, lat);
+	kpt_aggregate(p, t, pass, regs, retval, lat,
+		      (const char *)&d->vals[nargs]);
+	if (events && pass)
+		kpt_return_slow(p, regs, ri->data, ts, t->vals);
+	else if (events)
+		kpt_hist_event_filtered(p);
+	kpt_hist_put(t);
 	return 0;
 }
 NOKPROBE_SYMBOL(kpt_kretprobe_ret_hist);
@@ -889,7 +929,7 @@ static nokprobe_inline int kpt_kprobe_hit(struct kprobe *kp,
 	if (fast)
 		kpt_entry_fast(p, regs, ts, false);
 	else
-		kpt_entry_slow(p, regs, ts);
+		kpt_entry_slow(p, regs, ts, NULL);
 	return 0;
 }
 
@@ -914,7 +954,7 @@ static nokprobe_inline int kpt_kretprobe_entry(struct kretprobe_instance *ri,
 	if (rec && fast) {
 		kpt_entry_fast(p, regs, ts, true);
 	} else if (rec) {
-		kpt_entry_slow(p, regs, ts);
+		kpt_entry_slow(p, regs, ts, NULL);
 	} else {
 		this_cpu_inc(p->stats->calls);
 		if (fast)
@@ -940,7 +980,7 @@ static nokprobe_inline int kpt_kretprobe_return(struct kretprobe_instance *ri,
 				(struct kpt_ri_data *)ri->data, ts, nargs);
 	else
 		kpt_return_slow(container_of(rp, struct kpt_probe, rp), regs,
-				ri->data, ts);
+				ri->data, ts, NULL);
 	return 0;
 }
 

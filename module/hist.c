@@ -44,6 +44,7 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -115,9 +116,17 @@ struct kpt_hist *kpt_hist_new(const struct kpt_spec *spec, const char **why)
 		return ERR_PTR(-ENOMEM);
 	h->spec = spec;
 	mutex_init(&h->lock);
+	seqcount_init(&h->gone_seq);
+	h->seed = get_random_u64();
 	for (i = 0; i < hs->nkeys; i++) {
 		h->key_off[i] = h->key_words;
 		h->key_words += kpt_hist_key_width(spec, hs->keys[i].field);
+	}
+	/* the parser takes each key once, so this holds */
+	if (WARN_ON_ONCE(h->key_words > KPT_HIST_KEY_MAX)) {
+		*why = "hist: the keys are too wide";
+		kfree(h);
+		return ERR_PTR(-EINVAL);
 	}
 	for (i = 0; i < hs->nvals; i++)
 		if (kpt_hist_field_signed(spec, hs->vals[i].field))
@@ -171,25 +180,21 @@ void kpt_hist_free(struct kpt_hist *h)
 
 /* The books of @set: hits, filtered, aggregated, then dropped by cause. */
 enum { KPT_HB_HITS, KPT_HB_FILTERED, KPT_HB_AGG, KPT_HB_DROP };
+#define KPT_HB_NR	(KPT_HB_DROP + KPT_HD_NR)
 
 static void kpt_hist_books(struct kpt_hist *h, unsigned int set, u64 *b)
 {
 	struct kpt_hist_table *t;
-	unsigned int cpu, i, d;
-	u64 *e;
+	unsigned int cpu, d;
 
-	memset(b, 0, sizeof(u64) * (KPT_HB_DROP + KPT_HD_NR));
+	memset(b, 0, sizeof(u64) * KPT_HB_NR);
 	for_each_possible_cpu(cpu) {
 		t = *kpt_hist_slot(h, set, cpu);
 		b[KPT_HB_HITS] += local64_read(&t->hits);
 		b[KPT_HB_FILTERED] += local64_read(&t->filtered);
+		b[KPT_HB_AGG] += local64_read(&t->aggregated);
 		for (d = 0; d < KPT_HD_NR; d++)
 			b[KPT_HB_DROP + d] += local64_read(&t->dropped[d]);
-		for (i = 0; i <= h->mask; i++) {
-			e = &t->entries[(size_t)i * h->stride];
-			if (smp_load_acquire(&e[KPT_HIST_E_HASH]))
-				b[KPT_HB_AGG] += READ_ONCE(e[KPT_HIST_E_COUNT]);
-		}
 	}
 }
 
@@ -197,17 +202,23 @@ static void kpt_hist_books(struct kpt_hist *h, unsigned int set, u64 *b)
  * kpt_hist_stats() - the books since the probe was made, for probe_stats
  * @h: the aggregation
  * @m: where to print " agg_hits=... " and the rest
+ *
+ * Without kpt_hist::lock (a clear may hold it through a grace period):
+ * gone, and both sets, under gone_seq.
  */
 void kpt_hist_stats(struct kpt_hist *h, struct seq_file *m)
 {
-	u64 b[KPT_HB_DROP + KPT_HD_NR];
-	unsigned int i;
+	u64 b[KPT_HB_NR], l[KPT_HB_NR], o[KPT_HB_NR];
+	unsigned int i, seq;
 
-	mutex_lock(&h->lock);
-	kpt_hist_books(h, h->live, b);
-	for (i = 0; i < ARRAY_SIZE(b); i++)
-		b[i] += h->gone[i];
-	mutex_unlock(&h->lock);
+	do {
+		seq = read_seqcount_begin(&h->gone_seq);
+		memcpy(b, h->gone, sizeof(b));
+		kpt_hist_books(h, 0, l);
+		kpt_hist_books(h, 1, o);
+	} while (read_seqcount_retry(&h->gone_seq, seq));
+	for (i = 0; i < KPT_HB_NR; i++)
+		b[i] += l[i] + o[i];
 	seq_printf(m, " agg_hits=%llu agg_filtered=%llu aggregated=%llu",
 		   b[KPT_HB_HITS], b[KPT_HB_FILTERED], b[KPT_HB_AGG]);
 	for (i = 0; i < KPT_HD_NR; i++)
@@ -215,21 +226,43 @@ void kpt_hist_stats(struct kpt_hist *h, struct seq_file *m)
 			   b[KPT_HB_DROP + i]);
 }
 
-/* Swap the sets; the old live one is final when this returns. */
+static void kpt_hist_zero_books(struct kpt_hist_table *t)
+{
+	unsigned int d;
+
+	local64_set(&t->hits, 0);
+	local64_set(&t->aggregated, 0);
+	local64_set(&t->filtered, 0);
+	for (d = 0; d < KPT_HD_NR; d++)
+		local64_set(&t->dropped[d], 0);
+}
+
+/*
+ * Swap the sets; the old live one is final when this returns. The set made
+ * live was the last interval: its books go to gone, in the same
+ * gone_seq section as its zeroing, so that probe_stats counts each once.
+ */
 static void kpt_hist_clear(struct kpt_hist *h)
 {
 	unsigned int old = h->live, cpu, i;
-	u64 b[KPT_HB_DROP + KPT_HD_NR];
+	u64 b[KPT_HB_NR];
 
 	lockdep_assert_held(&h->lock);
+	/* no handler writes the other set (the last clear's grace period) */
+	kpt_hist_books(h, !old, b);
+	preempt_disable();	/* a writer section may not be preempted */
+	write_seqcount_begin(&h->gone_seq);
+	for (i = 0; i < KPT_HB_NR; i++)
+		h->gone[i] += b[i];
+	for_each_possible_cpu(cpu)
+		kpt_hist_zero_books(*kpt_hist_slot(h, !old, cpu));
+	write_seqcount_end(&h->gone_seq);
+	preempt_enable();
 	for_each_possible_cpu(cpu)
 		memset(*kpt_hist_slot(h, !old, cpu), 0, h->table_bytes);
-	/* Pairs with READ_ONCE() in kpt_hist_here() */
-	WRITE_ONCE(h->live, !old);
+	/* Pairs with READ_ONCE() in kpt_hist_here(): zeroes before */
+	smp_store_release(&h->live, !old);
 	synchronize_rcu();
-	kpt_hist_books(h, old, b);
-	for (i = 0; i < ARRAY_SIZE(b); i++)
-		h->gone[i] += b[i];
 	h->gen++;
 }
 
@@ -242,10 +275,13 @@ struct kpt_hist_rows {
 	bool		sort_signed, descending;
 };
 
-/* The row a key is merged into: open addressing over row indexes. */
+/*
+ * The row a key is merged into: open addressing over row indexes. A new
+ * key gets a row (a copy of @e) while there is room, and NULL is returned.
+ */
 static u64 *kpt_hist_merge_slot(struct kpt_hist *h, struct kpt_hist_rows *r,
 				unsigned int *index, unsigned int imask,
-				const u64 *e)
+				unsigned int room, const u64 *e)
 {
 	const u64 *key = &e[KPT_HIST_E_VALS + h->val_words];
 	unsigned int i = e[KPT_HIST_E_HASH] & imask;
@@ -253,6 +289,8 @@ static u64 *kpt_hist_merge_slot(struct kpt_hist *h, struct kpt_hist_rows *r,
 
 	for (;; i = (i + 1) & imask) {
 		if (!index[i]) {
+			if (r->nr == room)
+				return NULL;	/* came since the count */
 			row = &r->rows[(size_t)r->nr * h->stride];
 			memcpy(row, e, h->stride * sizeof(u64));
 			index[i] = ++r->nr;
@@ -288,9 +326,9 @@ static void kpt_hist_merge(struct kpt_hist *h, u64 *row, const u64 *e)
 static int kpt_hist_collect(struct kpt_hist *h, unsigned int set,
 			    struct kpt_hist_rows *r)
 {
-	unsigned int cpu, i, n = 0, imask, *index;
+	unsigned int cpu, i, w, n = 0, imask, *index;
 	struct kpt_hist_table *t;
-	u64 *e, *row, hash;
+	u64 *e, *row, *src, hash;
 
 	for_each_possible_cpu(cpu)
 		n += READ_ONCE((*kpt_hist_slot(h, set, cpu))->used);
@@ -307,33 +345,37 @@ static int kpt_hist_collect(struct kpt_hist *h, unsigned int set,
 		kvfree(index);
 		return -ENOMEM;
 	}
+	e = kmalloc_array(h->stride, sizeof(u64), GFP_KERNEL);
+	if (!e) {
+		kvfree(r->rows);
+		kvfree(index);
+		return -ENOMEM;
+	}
 	for_each_possible_cpu(cpu) {
 		t = *kpt_hist_slot(h, set, cpu);
-		for (i = 0; i <= h->mask && r->nr < n; i++) {
-			e = &t->entries[(size_t)i * h->stride];
+		for (i = 0; i <= h->mask; i++) {
+			src = &t->entries[(size_t)i * h->stride];
 			/* Pairs with the release in kpt_hist_add() */
-			hash = smp_load_acquire(&e[KPT_HIST_E_HASH]);
+			hash = smp_load_acquire(&src[KPT_HIST_E_HASH]);
 			if (!hash)
 				continue;
-			row = kpt_hist_merge_slot(h, r, index, imask, e);
+			/* whole words: a handler may be adding to them */
+			for (w = 0; w < h->stride; w++)
+				e[w] = READ_ONCE(src[w]);
+			e[KPT_HIST_E_HASH] = hash;
+			row = kpt_hist_merge_slot(h, r, index, imask, n, e);
 			if (row)
 				kpt_hist_merge(h, row, e);
 		}
 	}
+	kfree(e);
 	kvfree(index);
 	return 0;
 }
 
-/*
- * sort() of v5.10 has no context argument: rows sort one aggregation at a
- * time, under this mutex, with this pointer.
- */
-static DEFINE_MUTEX(kpt_hist_sort_mutex);
-static const struct kpt_hist_rows *kpt_hist_sorting;
-
-static int kpt_hist_cmp(const void *a, const void *b)
+static int kpt_hist_cmp(const void *a, const void *b, const void *priv)
 {
-	const struct kpt_hist_rows *r = kpt_hist_sorting;
+	const struct kpt_hist_rows *r = priv;
 	const u64 *x = a, *y = b;
 	u64 vx = x[r->sort_at], vy = y[r->sort_at];
 	int c;
@@ -348,18 +390,6 @@ static int kpt_hist_cmp(const void *a, const void *b)
 		c = memcmp(&x[r->key_at], &y[r->key_at], r->key_words * 8);
 	}
 	return r->descending ? -c : c;
-}
-
-static void kpt_hist_swap(void *a, void *b, int size)
-{
-	u64 *x = a, *y = b, t;
-	int i;
-
-	for (i = 0; i < size / 8; i++) {
-		t = x[i];
-		x[i] = y[i];
-		y[i] = t;
-	}
 }
 
 static void kpt_hist_sort(struct kpt_hist *h, struct kpt_hist_rows *r)
@@ -379,12 +409,8 @@ static void kpt_hist_sort(struct kpt_hist *h, struct kpt_hist_rows *r)
 		r->sort_signed = kpt_hist_field_signed(h->spec, field);
 	}
 	r->descending = hs->descending;
-	mutex_lock(&kpt_hist_sort_mutex);
-	kpt_hist_sorting = r;
-	sort(r->rows, r->nr, r->stride * sizeof(u64), kpt_hist_cmp,
-	     kpt_hist_swap);
-	kpt_hist_sorting = NULL;
-	mutex_unlock(&kpt_hist_sort_mutex);
+	/* NULL: the library's swap (its type changed in v6.2) */
+	sort_r(r->rows, r->nr, r->stride * sizeof(u64), kpt_hist_cmp, NULL, r);
 }
 
 /* The text of a hist file, grown as it is written. */
@@ -562,7 +588,7 @@ static int kpt_hist_render(struct kpt_hist *h, const char *name,
 			   struct kpt_hist_text *t)
 {
 	struct kpt_hist_rows r = {};
-	u64 b[KPT_HB_DROP + KPT_HD_NR], dropped = 0;
+	u64 b[KPT_HB_NR], dropped = 0;
 	char *line;
 	unsigned int i;
 	int ret;
@@ -575,6 +601,7 @@ static int kpt_hist_render(struct kpt_hist *h, const char *name,
 		kfree(line);
 		return ret;
 	}
+	/* after the entries: a live table's Hits are never behind them */
 	kpt_hist_books(h, set, b);
 	kpt_hist_sort(h, &r);
 
@@ -607,6 +634,7 @@ static int kpt_hist_render(struct kpt_hist *h, const char *name,
 
 /* One open file: its text, and which set it shows. */
 struct kpt_hist_file {
+	struct mutex		lock;	/* its text: pread() is not serialized */
 	struct kpt_hist		*h;
 	const char		*name;
 	struct kpt_hist_text	text;
@@ -622,6 +650,7 @@ static int kpt_hist_open(struct inode *inode, struct file *file)
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
+	mutex_init(&f->lock);
 	f->h = inode->i_private;
 	f->name = file->f_path.dentry->d_name.name;
 	f->hide = !kpt_addrs_visible();
@@ -635,6 +664,7 @@ static int kpt_hist_release(struct inode *inode, struct file *file)
 
 	/* not f->h: its probe may be gone (debugfs still calls release) */
 	kvfree(f->text.buf);
+	mutex_destroy(&f->lock);
 	kfree(f);
 	return 0;
 }
@@ -644,8 +674,9 @@ static ssize_t kpt_hist_read(struct file *file, char __user *ubuf,
 {
 	struct kpt_hist_file *f = file->private_data;
 	struct kpt_hist *h = f->h;
-	int ret = 0;
+	ssize_t ret = 0;
 
+	mutex_lock(&f->lock);
 	/* Each read from the start is a new snapshot. */
 	if (*ppos == 0 || !f->text.buf) {
 		kvfree(f->text.buf);
@@ -661,11 +692,13 @@ static ssize_t kpt_hist_read(struct file *file, char __user *ubuf,
 		if (ret) {
 			kvfree(f->text.buf);
 			memset(&f->text, 0, sizeof(f->text));
-			return ret;
 		}
 	}
-	return simple_read_from_buffer(ubuf, len, ppos, f->text.buf,
-				       f->text.len);
+	if (!ret)
+		ret = simple_read_from_buffer(ubuf, len, ppos, f->text.buf,
+					      f->text.len);
+	mutex_unlock(&f->lock);
+	return ret;
 }
 
 /*
@@ -684,6 +717,7 @@ static ssize_t kpt_hist_write(struct file *file, const char __user *ubuf,
 		pr_warn_ratelimited("hist %s: expected \"clear\"\n", f->name);
 		return -EINVAL;
 	}
+	mutex_lock(&f->lock);
 	mutex_lock(&h->lock);
 	f->set = h->live;
 	kpt_hist_clear(h);
@@ -694,6 +728,7 @@ static ssize_t kpt_hist_write(struct file *file, const char __user *ubuf,
 	kvfree(f->text.buf);
 	memset(&f->text, 0, sizeof(f->text));
 	*ppos = 0;
+	mutex_unlock(&f->lock);
 	return len;
 }
 

@@ -9,6 +9,7 @@
 
 #include <linux/compiler.h>
 #include <linux/smp.h>
+#include <linux/seqlock.h>
 #include <asm/local64.h>
 #include "kptrace.h"
 
@@ -19,6 +20,10 @@ enum kpt_hist_drop {
 	KPT_HD_KEY_TOO_LARGE,	/* a string key over KPT_HIST_STR_LEN - 1 */
 	KPT_HD_NR
 };
+
+/* Slots a lookup tries: a longer run of taken ones (a crafted key set) */
+/* costs no handler more than this; the hit counts as table_full. */
+#define KPT_HIST_PROBES		64
 
 /* Key words: the most three keys can take (a stack and two strings). */
 #define KPT_HIST_STR_WORDS	(KPT_HIST_STR_LEN / 8)
@@ -31,6 +36,7 @@ enum kpt_hist_drop {
  */
 struct kpt_hist_table {
 	local64_t	hits;		/* = aggregated + filtered + dropped */
+	local64_t	aggregated;	/* = the entries' hitcounts */
 	local64_t	filtered;
 	local64_t	dropped[KPT_HD_NR];
 	unsigned int	used;		/* entries taken, at most capacity */
@@ -58,11 +64,13 @@ struct kpt_hist {
 	unsigned int		val_signed;	/* bit i: value i is signed */
 	unsigned int		live;		/* the set handlers add to */
 	unsigned int		gen;		/* clears so far */
+	u64			seed;		/* of the hash, random */
 	size_t			table_bytes;
 	struct kpt_hist_table	**tables;	/* [set * nr_cpu_ids + cpu] */
 	struct mutex		lock;		/* readers and clears */
-	/* books of the sets a clear swapped out, for probe_stats */
-	u64			gone[3 + KPT_HD_NR];
+	/* books of the sets zeroed since, for probe_stats */
+	u64			gone[4 + KPT_HD_NR];
+	seqcount_t		gone_seq;	/* gone vs. the zeroing */
 	struct dentry		*file;
 };
 
@@ -72,9 +80,9 @@ static nokprobe_inline struct kpt_hist_table *kpt_hist_here(struct kpt_hist *h)
 	return h->tables[READ_ONCE(h->live) * nr_cpu_ids + smp_processor_id()];
 }
 
-static nokprobe_inline u64 kpt_hist_hash(const u64 *key, unsigned int n)
+static nokprobe_inline u64 kpt_hist_hash(u64 x, const u64 *key,
+					 unsigned int n)
 {
-	u64 x = 0x9e3779b97f4a7c15ULL;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
@@ -158,10 +166,11 @@ static nokprobe_inline void kpt_hist_add(struct kpt_hist *h,
 					 struct kpt_hist_table *t)
 {
 	unsigned int i, n, kw = h->key_words;
-	u64 hash = kpt_hist_hash(t->key, kw), *e, eh;
+	u64 hash = kpt_hist_hash(h->seed, t->key, kw), *e, eh;
 
 	i = hash & h->mask;
-	for (n = 0; n <= h->mask; n++, i = (i + 1) & h->mask) {
+	/* a key not found KPT_HIST_PROBES slots on counts as no room */
+	for (n = 0; n < KPT_HIST_PROBES; n++, i = (i + 1) & h->mask) {
 		e = &t->entries[(size_t)i * h->stride];
 		eh = e[KPT_HIST_E_HASH];
 		if (eh == hash &&
@@ -170,18 +179,20 @@ static nokprobe_inline void kpt_hist_add(struct kpt_hist *h,
 			WRITE_ONCE(e[KPT_HIST_E_COUNT],
 				   e[KPT_HIST_E_COUNT] + 1);
 			kpt_hist_fold(h, e, t->v, false);
+			local64_inc(&t->aggregated);
 			return;
 		}
 		if (eh)
 			continue;
 		if (t->used == h->capacity)
 			break;
-		t->used++;
+		WRITE_ONCE(t->used, t->used + 1);
 		memcpy(&e[KPT_HIST_E_VALS + h->val_words], t->key, kw * 8);
 		e[KPT_HIST_E_COUNT] = 1;
 		kpt_hist_fold(h, e, t->v, true);
 		/* Pairs with the acquire in kpt_hist_collect() */
 		smp_store_release(&e[KPT_HIST_E_HASH], hash);
+		local64_inc(&t->aggregated);
 		return;
 	}
 	local64_inc(&t->dropped[KPT_HD_TABLE_FULL]);

@@ -539,9 +539,19 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		kpt_error(line, -1, why, PTR_ERR(p));
 		return PTR_ERR(p);
 	}
+	/* before p is seen (by id): freed at once if this fails */
+	ret = p->hist ? kpt_hist_file_add(p->hist, spec->name) : 0;
+	if (ret) {
+		kpt_error(line, -1, "a hist of that name exists (another group)",
+			  ret);
+		kpt_probe_free(p);
+		return ret;
+	}
 	ret = xa_alloc_cyclic(&kpt_probe_ids, &id, p, xa_limit_31b,
 			      &kpt_next_id, GFP_KERNEL);
 	if (ret < 0) {
+		if (p->hist)
+			kpt_hist_file_remove(p->hist);
 		kpt_probe_free(p);
 		kpt_error(line, -1, "out of probe ids", ret);
 		return ret;
@@ -554,16 +564,6 @@ static int kpt_probe_create(struct kpt_spec *spec, const char *label,
 	 * kpt_max_record, and this probe's records may come at once.
 	 */
 	kpt_max_record = max3(kpt_max_record, p->entry_size, p->ret_size);
-	ret = p->hist ? kpt_hist_file_add(p->hist, spec->name) : 0;
-	if (ret) {
-		kpt_error(line, -1, "a hist of that name exists (another group)",
-			  ret);
-		xa_erase(&kpt_probe_ids, id);
-		if (kpt_next_id == id + 1)
-			kpt_next_id = id;
-		kpt_probe_free(p);
-		return ret;
-	}
 	ret = kpt_probe_arm(p);
 	if (ret == -ENOENT && spec->mod[0] && !kpt_module_loaded(spec->mod)) {
 		/* Armed by kpt_module_notify() when the module loads. */
@@ -1142,7 +1142,8 @@ void kpt_probes_hist_dir(struct dentry *dir)
 	kpt_hist_dir_set(dir);
 	if (dir)
 		list_for_each_entry(p, &kpt_probe_list, list)
-			if (p->hist)
-				kpt_hist_file_add(p->hist, p->spec->name);
+			if (p->hist && kpt_hist_file_add(p->hist, p->spec->name))
+				pr_warn("%s/%s: no hist file: another group's probe has its name\n",
+					p->spec->group, p->spec->name);
 	mutex_unlock(&kpt_probes_mutex);
 }

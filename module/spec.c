@@ -786,6 +786,17 @@ static int kpt_hist_word(struct kpt_cursor *c, const char *word)
 	return 1;
 }
 
+/* @word as a whole field name: not "hitcount" of "hitcounts" */
+static int kpt_hist_name(struct kpt_cursor *c, const char *word)
+{
+	size_t len = strlen(word);
+
+	if (strncmp(c->p, word, len) || kpt_is_ident(c->p[len], 0))
+		return 0;
+	c->p += len;
+	return 1;
+}
+
 /* sort=hitcount|KEY|VAL[.descending|.ascending], of those given before */
 static int kpt_parse_hist_sort(struct kpt_cursor *c)
 {
@@ -795,7 +806,9 @@ static int kpt_parse_hist_sort(struct kpt_cursor *c)
 	__u16 field;
 	int ret;
 
-	if (kpt_hist_word(c, "hitcount")) {
+	if (!h->nkeys)
+		return kpt_fail(c, start, "sort= comes after keys=");
+	if (kpt_hist_name(c, "hitcount")) {
 		h->sort = KPT_HIST_SORT_HITCOUNT;
 	} else {
 		ret = kpt_parse_field(c, &field);
@@ -830,6 +843,7 @@ static int kpt_parse_hist(struct kpt_cursor *c)
 {
 	struct kpt_hist_spec *h = &c->spec->hist;
 	const char *hist = c->p, *start;
+	unsigned int k;
 	__u64 n;
 	int ret;
 
@@ -844,20 +858,29 @@ static int kpt_parse_hist(struct kpt_cursor *c)
 				if (h->nkeys == KPT_HIST_MAX_KEYS)
 					return kpt_fail(c, c->p,
 							"too many keys (3)");
+				start = c->p;
 				ret = kpt_parse_hist_field(c,
 							   &h->keys[h->nkeys],
 							   1);
 				if (ret)
 					return ret;
+				/* each once: the key's words are bounded */
+				for (k = 0; k < h->nkeys; k++)
+					if (h->keys[k].field ==
+					    h->keys[h->nkeys].field)
+						return kpt_fail(c, start,
+								"a key given twice");
 				h->nkeys++;
 			} while (*c->p == ',' && c->p++);
 		} else if (kpt_hist_word(c, "vals=") ||
 			   kpt_hist_word(c, "values=")) {
 			if (h->nvals)
 				return kpt_fail(c, start, "vals= given twice");
+			if (!h->nkeys)
+				return kpt_fail(c, start,
+						"vals= comes after keys=");
 			do {
-				if (kpt_hist_word(c, "hitcount") &&
-				    kpt_hist_field_end(*c->p))
+				if (kpt_hist_name(c, "hitcount"))
 					continue;	/* always there */
 				if (h->nvals == KPT_HIST_MAX_VALS)
 					return kpt_fail(c, c->p,

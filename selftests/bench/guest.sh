@@ -399,6 +399,58 @@ micro()
 		cp "$tmp/kpt.bin" "$tmp/keep-$arm.bin"
 		cp "$tmp/kpt.bin.probes" "$tmp/keep-$arm.bin.probes" 2>/dev/null
 		rm -f "$tmp/kpt.bin" "$tmp/kpt.bin.probes" ;;
+	agg_kpt_*)
+		# an aggregation only: no reader, the summary is read once
+		local spec
+		case $arm in
+		agg_kpt_comm)	spec='p:kptb/agg kpt_bench_func hist:keys=comm' ;;
+		agg_kpt_lat)	spec='r:kptb/agg kpt_bench_func hist:keys=lat_ns.log2' ;;
+		agg_kpt_stack)	spec='p:kptb/agg kpt_bench_func hist:keys=stacktrace' ;;
+		esac
+		kpt_load stack=0 || return 1
+		"$KPTRACE" probe add "$spec" >"$tmp/probe-add.out" 2>&1 ||
+			{ cat "$tmp/probe-add.out" >&2; rmmod kptrace; return 1; }
+		r=$(run_loop "$calls")
+		cp $D/kptrace/hist/agg "$tmp/agg.txt"
+		cp "$tmp/agg.txt" "$out/$arm.out"
+		# delivered: what the summary counts (Aggregated); lost: dropped
+		del=$(sed -n 's/^    Aggregated: //p' "$tmp/agg.txt")
+		lost=$(sed -n 's/^    Dropped: //p' "$tmp/agg.txt")
+		extra="entries=$(sed -n 's/^    Entries: //p' "$tmp/agg.txt")"
+		rmmod kptrace ;;
+	agg_bpf_*)
+		local prog
+
+		case $arm in
+		agg_bpf_comm)	prog='kprobe:kpt_bench_func { @[comm] = count(); }' ;;
+		agg_bpf_lat)	prog='kprobe:kpt_bench_func { @start[tid] = nsecs; } kretprobe:kpt_bench_func /@start[tid]/ { @ = hist(nsecs - @start[tid]); delete(@start[tid]); }' ;;
+		agg_bpf_stack)	prog='kprobe:kpt_bench_func { @[kstack] = count(); }' ;;
+		esac
+		bpf_start kpt_bench_func "$prog" || return 1
+		r=$(run_loop "$calls")
+		bpf_stop
+		# the counts bpftrace printed at exit: "@[x]: N", or hist rows
+		# "[a, b)  N |@@|"
+		del=$(awk '/^@.*: [0-9]+$/ { s += $NF }
+			/^\[.*\) *[0-9]+ \|/ { sub(/^[^)]*\) */, ""); s += $1 }
+			/^\]: [0-9]+$/ { s += $2 }
+			END { print s + 0 }' "$tmp/bpf.out")
+		cp "$tmp/bpf.out" "$out/$arm.out"	# what was counted
+		lost=$(bpf_lost) ;;
+	agg_ftrace_*)
+		local key
+
+		case $arm in
+		agg_ftrace_comm)	key=common_pid.execname ;;
+		agg_ftrace_stack)	key=stacktrace ;;
+		esac
+		ftrace_setup "p:kptb/kptb_f kpt_bench_func" || return 1
+		echo "hist:keys=$key" >$T/events/kptb/kptb_f/trigger || return 1
+		r=$(run_loop "$calls")
+		del=$(awk '/^    Hits: / { print $2 }' $T/events/kptb/kptb_f/hist)
+		lost=$(awk '/^    Dropped: / { print $2 }' $T/events/kptb/kptb_f/hist)
+		echo "!hist:keys=$key" >$T/events/kptb/kptb_f/trigger
+		ftrace_clear ;;
 	*)	say "unknown arm $arm"; return 1 ;;
 	esac
 	set -- $r
@@ -531,7 +583,10 @@ micro_arms=(baseline floor_kprobe floor_kretprobe
 	    ftrace_args ftrace_args_rd ftrace_stack ftrace_stack_rd
 	    ftrace_ret ftrace_ret_rd ftrace_entret ftrace_entret_rd
 	    bpf_count bpf_args bpf_kstack
-	    kpt_args kpt_stack kpt_ret kpt_ret1)
+	    kpt_args kpt_stack kpt_ret kpt_ret1
+	    agg_kpt_comm agg_kpt_lat agg_kpt_stack
+	    agg_bpf_comm agg_bpf_lat agg_bpf_stack
+	    agg_ftrace_comm agg_ftrace_stack)
 e2e_arms=(e2e_none e2e_kptrace e2e_ftrace e2e_bpftrace e2e_perf e2e_strace)
 
 # Tools that are missing skip their arms, and say so.
@@ -541,7 +596,7 @@ want()
 {
 	[[ $1 =~ $arms_re ]] || return 1
 	case $1 in
-	bpf_*|e2e_bpftrace) command -v bpftrace >/dev/null ;;
+	bpf_*|agg_bpf_*|e2e_bpftrace) command -v bpftrace >/dev/null ;;
 	e2e_perf) [ "$have_perf" = 1 ] ;;
 	e2e_strace) command -v strace >/dev/null ;;
 	esac

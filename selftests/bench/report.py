@@ -58,6 +58,23 @@ MICRO = [
      "floor_kretprobe"),
     ("kpt_ret1", "kptrace r: 4 args+$retval, -w", "ftrace_ret_rd",
      "floor_kretprobe"),
+    # aggregations: the summary in the kernel, no reader
+    ("agg_kpt_comm", "kptrace hist:keys=comm", "agg_ftrace_comm",
+     "floor_kprobe"),
+    ("agg_kpt_lat", "kptrace r: hist:keys=lat_ns.log2", None,
+     "floor_kretprobe"),
+    ("agg_kpt_stack", "kptrace hist:keys=stacktrace", "agg_ftrace_stack",
+     "floor_kprobe"),
+    ("agg_bpf_comm", "bpftrace @[comm] = count()", "agg_ftrace_comm",
+     "floor_kprobe"),
+    ("agg_bpf_lat", "bpftrace kprobe+kretprobe hist(lat)", None,
+     "floor_kprobe"),
+    ("agg_bpf_stack", "bpftrace @[kstack] = count()", "agg_ftrace_stack",
+     "floor_kprobe"),
+    ("agg_ftrace_comm", "ftrace hist:keys=common_pid.execname",
+     "agg_ftrace_comm", "floor_kprobe"),
+    ("agg_ftrace_stack", "ftrace hist:keys=stacktrace", "agg_ftrace_stack",
+     "floor_kprobe"),
 ]
 
 # Arms whose writer skips a record when its buffer is full (kptrace's
@@ -397,7 +414,16 @@ def targets(micro, e2e, rows):
               "floor_kretprobe", 1.5)
     add_ratio("  same, as one r: record (args+ret+lat) <= 1.5x", "kpt_ret1",
               "floor_kretprobe", 1.5)
-    for a in ("kpt_args", "kpt_stack", "kpt_ret", "kpt_ret1"):
+    add_ratio("hist by comm <= 0.5x bpftrace @[comm] = count()",
+              "agg_kpt_comm", "agg_bpf_comm", 0.5)
+    add_ratio("log2 latency hist <= 0.5x bpftrace kprobe+kretprobe hist()",
+              "agg_kpt_lat", "agg_bpf_lat", 0.5)
+    add_ratio("hist by stack <= 0.5x bpftrace @[kstack] = count()",
+              "agg_kpt_stack", "agg_bpf_stack", 0.5)
+    add_ratio("log2 latency hist <= kptrace's own r: record", "agg_kpt_lat",
+              "kpt_ret1", 1.0)
+    for a in ("kpt_args", "kpt_stack", "kpt_ret", "kpt_ret1", "agg_kpt_comm",
+              "agg_kpt_lat", "agg_kpt_stack"):
         d = micro.get(a, {}).get("delivered")
         f = d["min_fraction"] if d else None
         add("%s: 100%% delivered with the reader, default ring" % a, f, 1.0,

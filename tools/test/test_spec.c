@@ -545,6 +545,14 @@ static void hists(void)
 	bad("p f hist:keys=pid:size=131073", 18,
 	    "size= must be 1 to 131072 entries");
 	bad("p f hist:keys=pid a=%di", 18, "hist: must end the spec");
+	bad("p f hist:keys=stacktrace,pid,stacktrace", 29, "a key given twice");
+	bad("p f hist:vals=pid:keys=tid", 9, "vals= comes after keys=");
+	bad("p f hist:sort=hitcount:keys=tid", 14, "sort= comes after keys=");
+	good("p f hitcountx=%di hist:keys=pid:vals=hitcountx:sort=hitcountx",
+	     "p:kptrace/p_f_0 f hitcountx=%di:x64 hist:keys=pid:"
+	     "vals=hitcount,hitcountx:sort=hitcountx:size=2048");
+	bad("p f hist:keys=pid:sort=hitcounts", 23, "unknown field");
+	bad("p f hist:keys=pid:vals=hitcount2", 23, "unknown field");
 	bad("p f hist:keys=pid$", 17, "unexpected character in a hist field");
 	bad("p f if stacktrace == 1", 7, "stacktrace is a hist key only");
 	bad("p f stacktrace=%di", 4, "argument name is reserved");
