@@ -19,6 +19,8 @@
 #   is kpt_test_func, the second kpt_test_call_loop.
 # p:hg ... hist:keys=a.loglin with a = i * 1000: each value in a bucket
 #   whose range holds it and is at most 1/16 of its low end wide.
+# p:he kpt_test_func a=$arg1:u32 if a > 2 hist:keys=a:events, 5 calls:
+#   3 entries and the same 3 events; probe_stats filtered 2 recorded 3.
 # clear: the file that wrote it reads the 20 old hits; a new open reads an
 #   empty live table; 20 more calls land there; probe_stats agg_hits counts
 #   all 40. Deleting the probe removes hist/NAME.
@@ -141,6 +143,20 @@ check_eq "hk entries" "$(entries hk)" \
 	'{ k: kpt_test\x20"kernel"\x20string\x20\x5c\x20end, u: at\x20entry } hitcount: 1'
 check_eq "hk key_too_large" "$(total hk 'Dropped key_too_large')" 1
 books hk
+
+# :events: the same hits also recorded, filtered by the same condition
+spec_add 'p:he kpt_test_func a=$arg1:u32 if a > 2 hist:keys=a:events'
+kpt_trace_read "$KPT_TMP/before"
+kpt_call 5
+kpt_trace_read "$KPT_TMP/ev"
+check_eq "he entries" "$(entries he | tr '\n' '|')" \
+	"{ a: 3 } hitcount: 1|{ a: 4 } hitcount: 1|{ a: 5 } hitcount: 1|"
+check_eq "he events" "$(spec_events "$KPT_TMP/ev" he | tr '\n' '|')" \
+	"he: a=3|he: a=4|he: a=5|"
+check_eq "he probe_stats calls/events/filtered/recorded/agg_hits/agg_filtered" \
+	"$(for f in calls events filtered recorded agg_hits agg_filtered; do spec_stat he $f; done | tr '\n' /)" \
+	"5/5/2/3/5/2/"
+spec_add '-:he'
 
 spec_add '-:ha'
 check_eq "hist/ha gone with its probe" "$([ -e "$H/ha" ] && echo present)" ""
