@@ -173,6 +173,8 @@ static nokprobe_inline unsigned int kpt_copy_str(char *dst, unsigned long addr,
 static nokprobe_inline u64 kpt_field_value(unsigned int field, const u64 *vals,
 					   s64 retval, u64 lat)
 {
+	if (field < KPT_CF_RETVAL)
+		return vals[field];
 	switch (field) {
 	case KPT_CF_RETVAL:
 		return retval;
@@ -720,9 +722,8 @@ static nokprobe_inline void kpt_comm_words(u64 *w)
  * or, for a return probe's entry-side one, from the copy in the kretprobe
  * instance at @istr. False if it is longer than a key holds.
  */
-static nokprobe_inline bool kpt_hist_str(struct kpt_probe *p, unsigned int i,
-					 const u64 *vals, const char *istr,
-					 u64 *w)
+static noinline bool kpt_hist_str(struct kpt_probe *p, unsigned int i,
+				  const u64 *vals, const char *istr, u64 *w)
 {
 	const struct kpt_fetch *f = &p->spec->args[i];
 	unsigned int len, max = KPT_HIST_STR_LEN - 1;
@@ -751,6 +752,19 @@ static nokprobe_inline bool kpt_hist_str(struct kpt_probe *p, unsigned int i,
 	memset((char *)w + len, 0, KPT_HIST_STR_LEN - len);
 	return true;
 }
+NOKPROBE_SYMBOL(kpt_hist_str);
+
+/* A stacktrace key: as a record's stack, the probed address first. */
+static noinline void kpt_hist_stack(struct kpt_probe *p, struct pt_regs *regs,
+				    u64 *w)
+{
+	unsigned int n;
+
+	w[0] = (unsigned long)kpt_probe_kprobe(p)->addr;
+	n = 1 + kpt_save_stack(regs, w + 1, KPT_HIST_STACK_DEPTH - 1);
+	memset(w + n, 0, (KPT_HIST_STACK_DEPTH - n) * 8);
+}
+NOKPROBE_SYMBOL(kpt_hist_stack);
 
 /* A number as its key says: bucketed by .log2, .loglin or .buckets=N. */
 static nokprobe_inline u64 kpt_hist_bucket(const struct kpt_hist_field *hf,
@@ -784,18 +798,14 @@ static nokprobe_inline bool kpt_hist_key(struct kpt_probe *p,
 {
 	const struct kpt_hist_spec *hs = &p->spec->hist;
 	const struct kpt_hist_field *hf;
-	unsigned int i, n;
+	unsigned int i;
 	u64 *w;
 
 	for (i = 0; i < hs->nkeys; i++) {
 		hf = &hs->keys[i];
 		w = &key[p->hist->key_off[i]];
 		if (hf->field == KPT_CF_STACKTRACE) {
-			/* as a record's stack: the probed address first */
-			w[0] = (unsigned long)kpt_probe_kprobe(p)->addr;
-			n = 1 + kpt_save_stack(regs, w + 1,
-					       KPT_HIST_STACK_DEPTH - 1);
-			memset(w + n, 0, (KPT_HIST_STACK_DEPTH - n) * 8);
+			kpt_hist_stack(p, regs, w);
 		} else if (hf->field == KPT_CF_COMM) {
 			kpt_comm_words(w);
 		} else if (hf->field < KPT_CF_RETVAL &&

@@ -94,7 +94,7 @@ static struct kpt_hist_table **kpt_hist_slot(struct kpt_hist *h,
 					     unsigned int set,
 					     unsigned int cpu)
 {
-	return &h->tables[set * nr_cpu_ids + cpu];
+	return &h->tables[cpu * 2 + set];
 }
 
 /**
@@ -131,6 +131,7 @@ struct kpt_hist *kpt_hist_new(const struct kpt_spec *spec, const char **why)
 	for (i = 0; i < hs->nvals; i++)
 		if (kpt_hist_field_signed(spec, hs->vals[i].field))
 			h->val_signed |= 1U << i;
+	h->nvals = hs->nvals;
 	h->val_words = 3 * hs->nvals;
 	h->stride = KPT_HIST_E_VALS + h->val_words + h->key_words;
 	/* half the slots free at most: short probe sequences */
@@ -305,7 +306,7 @@ static u64 *kpt_hist_merge_slot(struct kpt_hist *h, struct kpt_hist_rows *r,
 
 static void kpt_hist_merge(struct kpt_hist *h, u64 *row, const u64 *e)
 {
-	unsigned int i, nvals = h->val_words / 3;
+	unsigned int i, nvals = h->nvals;
 	const u64 *s = &e[KPT_HIST_E_VALS];
 	u64 *d = &row[KPT_HIST_E_VALS];
 

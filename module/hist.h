@@ -58,6 +58,7 @@ struct kpt_hist {
 	unsigned int		key_words;
 	unsigned int		key_off[KPT_HIST_MAX_KEYS];	/* in words */
 	unsigned int		val_words;	/* 3 per value */
+	unsigned int		nvals;
 	unsigned int		stride;		/* words per entry */
 	unsigned int		mask;		/* slots - 1 */
 	unsigned int		capacity;	/* entries per table */
@@ -66,7 +67,7 @@ struct kpt_hist {
 	unsigned int		gen;		/* clears so far */
 	u64			seed;		/* of the hash, random */
 	size_t			table_bytes;
-	struct kpt_hist_table	**tables;	/* [set * nr_cpu_ids + cpu] */
+	struct kpt_hist_table	**tables;	/* [cpu * 2 + set] */
 	struct mutex		lock;		/* readers and clears */
 	/* books of the sets zeroed since, for probe_stats */
 	u64			gone[4 + KPT_HD_NR];
@@ -77,7 +78,7 @@ struct kpt_hist {
 /* The table a handler on this CPU adds to. */
 static nokprobe_inline struct kpt_hist_table *kpt_hist_here(struct kpt_hist *h)
 {
-	return h->tables[READ_ONCE(h->live) * nr_cpu_ids + smp_processor_id()];
+	return h->tables[smp_processor_id() * 2 + READ_ONCE(h->live)];
 }
 
 static nokprobe_inline u64 kpt_hist_hash(u64 x, const u64 *key,
@@ -106,7 +107,7 @@ static nokprobe_inline bool kpt_hist_key_eq(const u64 *a, const u64 *b,
 static nokprobe_inline void kpt_hist_fold(const struct kpt_hist *h, u64 *e,
 					  const u64 *v, bool first)
 {
-	unsigned int i, nvals = h->val_words / 3;
+	unsigned int i, nvals = h->nvals;
 	u64 *s;
 
 	for (i = 0; i < nvals; i++) {
