@@ -537,15 +537,14 @@ static void kpt_hist_put_key(struct kpt_hist *h, struct kpt_hist_text *t,
 		kpt_hist_printf(t, "0x%llx", v);
 		return;
 	}
-	if (type == KPT_T_SYMBOL) {
+	if (type == KPT_T_SYMBOL)
 		kpt_hist_printf(t, "%pS", (void *)(unsigned long)v);
-	} else if (type >= KPT_T_X8 && type <= KPT_T_X64) {
+	else if (type >= KPT_T_X8 && type <= KPT_T_X64)
 		kpt_hist_printf(t, "0x%llx", v);
-	} else if (kpt_hist_field_signed(h->spec, hf->field)) {
+	else if (kpt_hist_field_signed(h->spec, hf->field))
 		kpt_hist_printf(t, "%10lld", (s64)v);
-	} else {
+	else
 		kpt_hist_printf(t, "%10llu", v);
-	}
 }
 
 static void kpt_hist_put_row(struct kpt_hist *h, struct kpt_hist_text *t,

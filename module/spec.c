@@ -1122,6 +1122,7 @@ static int kpt_print_hist_field(const struct kpt_spec *spec,
 int kpt_hist_print(const struct kpt_spec *spec, char *buf, int len)
 {
 	const struct kpt_hist_spec *h = &spec->hist;
+	const char *name;
 	unsigned int i;
 	int n;
 
@@ -1139,15 +1140,14 @@ int kpt_hist_print(const struct kpt_spec *spec, char *buf, int len)
 		n += kpt_print_hist_field(spec, &h->vals[i], buf + n, len - n);
 	}
 	if (h->sort == KPT_HIST_SORT_HITCOUNT)
-		n += scnprintf(buf + n, len - n, ":sort=hitcount");
+		name = "hitcount";
 	else if (h->sort < KPT_HIST_SORT_VAL)
-		n += scnprintf(buf + n, len - n, ":sort=%s",
-			       kpt_spec_field_name(spec,
-				       h->keys[h->sort - KPT_HIST_SORT_KEY].field));
+		name = kpt_spec_field_name(spec,
+					   h->keys[h->sort - KPT_HIST_SORT_KEY].field);
 	else
-		n += scnprintf(buf + n, len - n, ":sort=%s",
-			       kpt_spec_field_name(spec,
-				       h->vals[h->sort - KPT_HIST_SORT_VAL].field));
+		name = kpt_spec_field_name(spec,
+					   h->vals[h->sort - KPT_HIST_SORT_VAL].field);
+	n += scnprintf(buf + n, len - n, ":sort=%s", name);
 	n += scnprintf(buf + n, len - n, "%s:size=%u%s",
 		       h->descending ? ".descending" : "", h->size,
 		       h->events ? ":events" : "");

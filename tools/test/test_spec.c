@@ -497,8 +497,7 @@ static void resolving(const char *btf_dir, const char *kallsyms)
 static void hists(void)
 {
 	good("r:lat do_sys_openat2 $retval hist:keys=comm,lat_ns.log2",
-	     "r:kptrace/lat do_sys_openat2 arg1=$retval:x64 "
-	     "hist:keys=comm,lat_ns.log2:vals=hitcount:sort=hitcount:size=2048");
+	     "r:kptrace/lat do_sys_openat2 arg1=$retval:x64 hist:keys=comm,lat_ns.log2:vals=hitcount:sort=hitcount:size=2048");
 	check(spec.hist.nkeys == 2 && spec.hist.keys[0].field == KPT_CF_COMM &&
 	      spec.hist.keys[1].field == KPT_CF_LAT_NS &&
 	      spec.hist.keys[1].mod == KPT_HM_LOG2 && !spec.hist.nvals &&
@@ -506,21 +505,17 @@ static void hists(void)
 	      "fields: hist:keys=comm,lat_ns.log2");
 	good("p f a=%di:u32 b=+0(%si):string if a > 3 hist:key=a.buckets=10,b:"
 	     "values=hitcount,a:sort=a.descending:size=16:events",
-	     "p:kptrace/p_f_0 f a=%di:u32 b=+0(%si):string if a > 3 "
-	     "hist:keys=a.buckets=10,b:vals=hitcount,a:sort=a.descending:"
-	     "size=16:events");
+	     "p:kptrace/p_f_0 f a=%di:u32 b=+0(%si):string if a > 3 hist:keys=a.buckets=10,b:vals=hitcount,a:sort=a.descending:size=16:events");
 	check(spec.hist.keys[0].buckets == 10 && spec.hist.keys[1].field == 1 &&
 	      spec.hist.nvals == 1 && spec.hist.vals[0].field == 0 &&
 	      spec.hist.sort == KPT_HIST_SORT_KEY && spec.hist.descending &&
 	      spec.hist.size == 16 && spec.hist.events && spec.ncond == 1,
 	      "fields: keys, values, sort, size, events");
 	good("r f hist:keys=stacktrace,cpu.hex,pid:vals=lat_ns,retval:sort=retval",
-	     "r:kptrace/r_f_0 f hist:keys=stacktrace,cpu.hex,pid:"
-	     "vals=hitcount,lat_ns,retval:sort=retval:size=2048");
+	     "r:kptrace/r_f_0 f hist:keys=stacktrace,cpu.hex,pid:vals=hitcount,lat_ns,retval:sort=retval:size=2048");
 	check(spec.hist.sort == KPT_HIST_SORT_VAL + 1, "fields: sort by a value");
 	good("p f hist:keys=tid.loglin,uid # note",
-	     "p:kptrace/p_f_0 f hist:keys=tid.loglin,uid:vals=hitcount:"
-	     "sort=hitcount:size=2048");
+	     "p:kptrace/p_f_0 f hist:keys=tid.loglin,uid:vals=hitcount:sort=hitcount:size=2048");
 	bad("p f hist:", 9, "expected keys=, vals=, sort=, size= or events");
 	bad("p f hist:size=4", 4, "hist: needs keys=");
 	bad("p f hist:keys=lat_ns", 14, "retval and lat_ns are for return probes");
@@ -549,8 +544,7 @@ static void hists(void)
 	bad("p f hist:vals=pid:keys=tid", 9, "vals= comes after keys=");
 	bad("p f hist:sort=hitcount:keys=tid", 14, "sort= comes after keys=");
 	good("p f hitcountx=%di hist:keys=pid:vals=hitcountx:sort=hitcountx",
-	     "p:kptrace/p_f_0 f hitcountx=%di:x64 hist:keys=pid:"
-	     "vals=hitcount,hitcountx:sort=hitcountx:size=2048");
+	     "p:kptrace/p_f_0 f hitcountx=%di:x64 hist:keys=pid:vals=hitcount,hitcountx:sort=hitcountx:size=2048");
 	bad("p f hist:keys=pid:sort=hitcounts", 23, "unknown field");
 	bad("p f hist:keys=pid:vals=hitcount2", 23, "unknown field");
 	bad("p f hist:keys=pid$", 17, "unexpected character in a hist field");
