@@ -6,7 +6,8 @@
 # usage: run-vm.sh [options]
 #   --kernel PATH        vmlinuz to boot (default: default-kver.sh's, the
 #                        kernel of linux-image-amd64)
-#   --mode MODE          check: sh /selftests/run_tests.sh, KTAP expected
+#   --mode MODE          check: sh /selftests/run_tests.sh [$KPT_TESTS: only
+#                        those tests], KTAP expected
 #                        run:   sh /selftests/vm/demo.sh (kptrace on openat2)
 #                        cmd:   the --guest-cmd command
 #   --guest-cmd CMD      shell command run in the guest (implies --mode cmd)
@@ -178,7 +179,7 @@ trap 'exit 130' INT TERM
 
 token=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 case $mode in
-check)	cmd='cd /selftests && sh ./run_tests.sh' ;;
+check)	cmd="cd /selftests && sh ./run_tests.sh ${KPT_TESTS:-}" ;;
 run)	cmd='sh /selftests/vm/demo.sh' ;;
 cmd)	printf '%s\n' "$guest_cmd" >"$work/guest-cmd.sh"
 	pack+=(--add "$work/guest-cmd.sh:/guest-cmd.sh")
