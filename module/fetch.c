@@ -859,6 +859,15 @@ static nokprobe_inline void kpt_hist_event_filtered(struct kpt_probe *p)
 	this_cpu_inc(p->stats->filtered);
 }
 
+/* kpt_fetch_nums() out of line: its locals cost the handlers a canary. */
+static noinline void kpt_hist_fetch(const struct kpt_probe *p,
+				    struct pt_regs *regs, u64 retval,
+				    bool at_return, u64 *vals)
+{
+	kpt_fetch_nums(p, regs, retval, at_return, vals);
+}
+NOKPROBE_SYMBOL(kpt_hist_fetch);
+
 /* An entry probe with an aggregation, and events if it asks for them. */
 static int kpt_kprobe_hist(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -873,7 +882,8 @@ static int kpt_kprobe_hist(struct kprobe *kp, struct pt_regs *regs)
 			kpt_entry_slow(p, regs, kpt_clock_ns(), NULL);
 		return 0;
 	}
-	kpt_fetch_nums(p, regs, 0, false, t->vals);
+	if (p->nargs)
+		kpt_hist_fetch(p, regs, 0, false, t->vals);
 	pass = !p->spec->ncond || kpt_cond_pass(p, t->vals, 0, 0);
 	kpt_aggregate(p, t, pass, regs, 0, 0, NULL);
 	if (events && pass)
@@ -911,7 +921,7 @@ static int kpt_kretprobe_ret_hist(struct kretprobe_instance *ri,
 	}
 	if (nargs) {
 		memcpy(t->vals, d->vals, nargs * sizeof(u64));
-		kpt_fetch_nums(p, regs, retval, true, t->vals);
+		kpt_hist_fetch(p, regs, retval, true, t->vals);
 	}
 	pass = !p->spec->ncond || kpt_cond_pass(p, t->vals, retval, lat);
 	kpt_aggregate(p, t, pass, regs, retval, lat,
@@ -949,7 +959,7 @@ static nokprobe_inline int kpt_kprobe_hit(struct kprobe *kp,
  */
 static nokprobe_inline int kpt_kretprobe_entry(struct kretprobe_instance *ri,
 					       struct pt_regs *regs, bool rec,
-					       bool fast)
+					       bool fast, bool ts_only)
 {
 	struct kretprobe *rp = kpt_get_kretprobe(ri);
 	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
@@ -967,7 +977,9 @@ static nokprobe_inline int kpt_kretprobe_entry(struct kretprobe_instance *ri,
 		kpt_entry_slow(p, regs, ts, NULL);
 	} else {
 		this_cpu_inc(p->stats->calls);
-		if (fast)
+		if (ts_only)
+			;	/* no fetchargs: the time is all it keeps */
+		else if (fast)
 			kpt_copy_regs(p, regs, d->vals);
 		else
 			kpt_ret_entry_slow(p, regs, d);
@@ -1010,14 +1022,14 @@ NOKPROBE_SYMBOL(kpt_kprobe_slow);
 static int kpt_kretprobe_rec_fast(struct kretprobe_instance *ri,
 				  struct pt_regs *regs)
 {
-	return kpt_kretprobe_entry(ri, regs, true, true);
+	return kpt_kretprobe_entry(ri, regs, true, true, false);
 }
 NOKPROBE_SYMBOL(kpt_kretprobe_rec_fast);
 
 static int kpt_kretprobe_rec_slow(struct kretprobe_instance *ri,
 				  struct pt_regs *regs)
 {
-	return kpt_kretprobe_entry(ri, regs, true, false);
+	return kpt_kretprobe_entry(ri, regs, true, false, false);
 }
 NOKPROBE_SYMBOL(kpt_kretprobe_rec_slow);
 
@@ -1025,16 +1037,24 @@ NOKPROBE_SYMBOL(kpt_kretprobe_rec_slow);
 static int kpt_kretprobe_keep_fast(struct kretprobe_instance *ri,
 				   struct pt_regs *regs)
 {
-	return kpt_kretprobe_entry(ri, regs, false, true);
+	return kpt_kretprobe_entry(ri, regs, false, true, false);
 }
 NOKPROBE_SYMBOL(kpt_kretprobe_keep_fast);
 
 static int kpt_kretprobe_keep_slow(struct kretprobe_instance *ri,
 				   struct pt_regs *regs)
 {
-	return kpt_kretprobe_entry(ri, regs, false, false);
+	return kpt_kretprobe_entry(ri, regs, false, false, false);
 }
 NOKPROBE_SYMBOL(kpt_kretprobe_keep_slow);
+
+/* ... or only the entry time, when there are no fetchargs */
+static int kpt_kretprobe_keep_ts(struct kretprobe_instance *ri,
+				 struct pt_regs *regs)
+{
+	return kpt_kretprobe_entry(ri, regs, false, true, true);
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_keep_ts);
 
 /* Returns: with the entry's arguments, without, or the general path */
 static int kpt_kretprobe_ret_args(struct kretprobe_instance *ri,
@@ -1066,7 +1086,8 @@ void kpt_probe_set_handlers(struct kpt_probe *p)
 		return;
 	}
 	if (p->hist) {
-		p->rp.entry_handler = p->regs_only ? kpt_kretprobe_keep_fast :
+		p->rp.entry_handler = !p->nargs ? kpt_kretprobe_keep_ts :
+				      p->regs_only ? kpt_kretprobe_keep_fast :
 						     kpt_kretprobe_keep_slow;
 		p->rp.handler = kpt_kretprobe_ret_hist;
 		return;
@@ -1080,7 +1101,8 @@ void kpt_probe_set_handlers(struct kpt_probe *p)
 		p->rp.entry_handler = p->entry_fast ? kpt_kretprobe_rec_fast :
 						      kpt_kretprobe_rec_slow;
 	else
-		p->rp.entry_handler = p->regs_only ? kpt_kretprobe_keep_fast :
+		p->rp.entry_handler = !p->nargs ? kpt_kretprobe_keep_ts :
+				      p->regs_only ? kpt_kretprobe_keep_fast :
 						     kpt_kretprobe_keep_slow;
 	if (!p->regs_only)
 		p->rp.handler = kpt_kretprobe_ret_slow;
