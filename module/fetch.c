@@ -773,10 +773,9 @@ static nokprobe_inline u64 kpt_hist_bucket(const struct kpt_hist_field *hf,
 	unsigned int sh;
 	u64 q;
 
-	switch (hf->mod) {
-	case KPT_HM_LOG2:
-		/* as ftrace: ilog2(roundup_pow_of_two(v)) */
+	if (hf->mod == KPT_HM_LOG2)	/* as ftrace: ilog2(roundup_pow_of_two(v)) */
 		return v <= 1 ? 0 : fls64(v - 1);
+	switch (hf->mod) {
 	case KPT_HM_LOGLIN:
 		if (v < 1U << KPT_HIST_SUB_BITS)
 			return v;
@@ -801,6 +800,13 @@ static nokprobe_inline bool kpt_hist_key(struct kpt_probe *p,
 	unsigned int i;
 	u64 *w;
 
+	/* the common case, one numeric key (lat_ns.log2): no loop */
+	if (p->hist->one_number) {
+		hf = &hs->keys[0];
+		key[0] = kpt_hist_bucket(hf, kpt_field_value(hf->field, vals,
+							     retval, lat));
+		return true;
+	}
 	for (i = 0; i < hs->nkeys; i++) {
 		hf = &hs->keys[i];
 		w = &key[p->hist->key_off[i]];

@@ -122,6 +122,7 @@ struct kpt_hist *kpt_hist_new(const struct kpt_spec *spec, const char **why)
 		h->key_off[i] = h->key_words;
 		h->key_words += kpt_hist_key_width(spec, hs->keys[i].field);
 	}
+	h->one_number = hs->nkeys == 1 && h->key_words == 1;
 	/* the parser takes each key once, so this holds */
 	if (WARN_ON_ONCE(h->key_words > KPT_HIST_KEY_MAX)) {
 		*why = "hist: the keys are too wide";

@@ -59,6 +59,7 @@ struct kpt_hist {
 	unsigned int		key_off[KPT_HIST_MAX_KEYS];	/* in words */
 	unsigned int		val_words;	/* 3 per value */
 	unsigned int		nvals;
+	bool			one_number;	/* one key, a number */
 	unsigned int		stride;		/* words per entry */
 	unsigned int		mask;		/* slots - 1 */
 	unsigned int		capacity;	/* entries per table */

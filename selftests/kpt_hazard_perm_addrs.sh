@@ -19,6 +19,7 @@
 #   p:kaddr kpt_test_strs k=$arg1:x64 sp=%sp ip=%ip:symbol st=$stack
 #           k32=$arg1:x32 n=$arg3:s64 ks=+0($arg1):string us=+0($arg2):ustring
 #   r:kret kpt_test_kptr rv=$retval:x64 c=$comm
+#   r:khist kpt_test_kptr rv=$retval:x64 hist:keys=stacktrace,rv:vals=retval
 # one write of "abc", its NUL and 63 'x' to kpt_test/strs (so the string
 # read takes non-zero bytes in past the NUL), and kpt_test/kptr's calls
 # returning current and ERR_PTR(-ENOENT), read by the same three readers:
@@ -31,7 +32,8 @@
 #   bytes, us 3, the 7 bytes after us are 0, and no record has a padding
 #   byte that is not 0.
 #
-# The text files follow the same rule, decided at their open: a call of
+# The text files follow the same rule, decided at their open (hist/khist:
+# "(hidden)" for the stack, 0 for the pointer key and values), a call of
 # kpt_test_kptr returning current, read by `cat trace`:
 # - kptr_restrict=2: "kret: ret=0 ... rv=0x0";
 # - kptr_restrict=1, root: ret (signed) and rv=0xff... the pointer.
@@ -82,6 +84,7 @@ echo 1 > "$KR" || fail "cannot set kptr_restrict=1"
 kpt_load stack=4
 spec_add 'p:kaddr kpt_test_strs k=$arg1:x64 sp=%sp ip=%ip:symbol st=$stack k32=$arg1:x32 n=$arg3:s64 ks=+0($arg1):string us=+0($arg2):ustring'
 spec_add 'r:kret kpt_test_kptr rv=$retval:x64 c=$comm'
+spec_add 'r:khist kpt_test_kptr rv=$retval:x64 hist:keys=stacktrace,rv:vals=retval'
 assert_eq "kaddr id" "$(spec_field kaddr id)" 0
 assert_eq "kret id" "$(spec_field kret id)" 1
 
@@ -160,8 +163,16 @@ trace_kret()
 }
 trace_kret
 check_match "kptr_restrict=2 trace" "$line" ' kret: ret=0 lat_ns=[0-9]+ rv=0x0 c='
+# hist files: no stack, no address (key or value) for a hidden reader
+hist=$(tr '\n' '|' < "$KPT_DIR/hist/khist")
+sed "s/^/#   kptr_restrict=2 hist: /" "$KPT_DIR/hist/khist" | grep -v ': #'
+check_match "kptr_restrict=2 hist" "$hist" \
+	'\{ stacktrace:\| +\(hidden\)\|, rv: 0x0 \} hitcount: +[0-9]+  retval: +0  retval.min: +0  retval.max: +0\|'
 echo 1 > "$KR" || fail "cannot set kptr_restrict=1"
 trace_kret
 check_match "root trace" "$line" ' kret: ret=-[0-9]+ lat_ns=[0-9]+ rv=0xff[0-9a-f]{14} c='
+hist=$(tr '\n' '|' < "$KPT_DIR/hist/khist")
+check_match "root hist" "$hist" \
+	'\{ stacktrace:\| +kpt_test_kptr\+0x[0-9a-f]+/0x[0-9a-f]+ \[kpt_test\]\|.*, rv: 0xff[0-9a-f]{14} \} hitcount: '
 echo "$saved" > "$KR"
-spec_finish "addresses hidden without CAP_SYSLOG and with kptr_restrict=2, in trace too; padding zero"
+spec_finish "addresses hidden without CAP_SYSLOG and with kptr_restrict=2, in trace and hist files too; padding zero"
