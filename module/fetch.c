@@ -793,7 +793,7 @@ static nokprobe_inline u64 kpt_hist_bucket(const struct kpt_hist_field *hf,
 static nokprobe_inline bool kpt_hist_key(struct kpt_probe *p,
 					 struct pt_regs *regs, const u64 *vals,
 					 s64 retval, u64 lat, const char *istr,
-					 u64 *key)
+					 u64 *key, bool one)
 {
 	const struct kpt_hist_spec *hs = &p->spec->hist;
 	const struct kpt_hist_field *hf;
@@ -801,7 +801,7 @@ static nokprobe_inline bool kpt_hist_key(struct kpt_probe *p,
 	u64 *w;
 
 	/* the common case, one numeric key (lat_ns.log2): no loop */
-	if (p->hist->one_number) {
+	if (one) {
 		hf = &hs->keys[0];
 		key[0] = kpt_hist_bucket(hf, kpt_field_value(hf->field, vals,
 							     retval, lat));
@@ -835,7 +835,7 @@ static nokprobe_inline bool kpt_hist_key(struct kpt_probe *p,
 static nokprobe_inline void kpt_aggregate(struct kpt_probe *p,
 					  struct kpt_hist_table *t, bool pass,
 					  struct pt_regs *regs, s64 retval,
-					  u64 lat, const char *istr)
+					  u64 lat, const char *istr, bool one)
 {
 	const struct kpt_hist_spec *hs = &p->spec->hist;
 	unsigned int i;
@@ -844,7 +844,7 @@ static nokprobe_inline void kpt_aggregate(struct kpt_probe *p,
 		local64_inc(&t->filtered);
 		return;
 	}
-	if (!kpt_hist_key(p, regs, t->vals, retval, lat, istr, t->key)) {
+	if (!kpt_hist_key(p, regs, t->vals, retval, lat, istr, t->key, one)) {
 		local64_inc(&t->dropped[KPT_HD_KEY_TOO_LARGE]);
 		return;
 	}
@@ -874,11 +874,16 @@ static noinline void kpt_hist_fetch(const struct kpt_probe *p,
 }
 NOKPROBE_SYMBOL(kpt_hist_fetch);
 
-/* An entry probe with an aggregation, and events if it asks for them. */
-static int kpt_kprobe_hist(struct kprobe *kp, struct pt_regs *regs)
+/*
+ * An entry probe with an aggregation, and events if it asks for them.
+ * @one: its key is one number (kpt_hist::one_number), a constant in the
+ * handlers.
+ */
+static nokprobe_inline int kpt_kprobe_agg(struct kprobe *kp,
+					  struct pt_regs *regs, bool one)
 {
 	struct kpt_probe *p = container_of(kp, struct kpt_probe, kp);
-	bool events = p->spec->hist.events, pass;
+	bool events = p->hist_events, pass;
 	struct kpt_hist_table *t;
 
 	this_cpu_inc(p->stats->calls);
@@ -890,8 +895,8 @@ static int kpt_kprobe_hist(struct kprobe *kp, struct pt_regs *regs)
 	}
 	if (p->nargs)
 		kpt_hist_fetch(p, regs, 0, false, t->vals);
-	pass = !p->spec->ncond || kpt_cond_pass(p, t->vals, 0, 0);
-	kpt_aggregate(p, t, pass, regs, 0, 0, NULL);
+	pass = !p->ncond || kpt_cond_pass(p, t->vals, 0, 0);
+	kpt_aggregate(p, t, pass, regs, 0, 0, NULL, one);
 	if (events && pass)
 		kpt_entry_slow(p, regs, kpt_clock_ns(), t->vals);
 	else if (events)
@@ -899,11 +904,10 @@ static int kpt_kprobe_hist(struct kprobe *kp, struct pt_regs *regs)
 	kpt_hist_put(t);
 	return 0;
 }
-NOKPROBE_SYMBOL(kpt_kprobe_hist);
 
 /* A return probe's return with an aggregation (its entry: keep_*). */
-static int kpt_kretprobe_ret_hist(struct kretprobe_instance *ri,
-				  struct pt_regs *regs)
+static nokprobe_inline int kpt_kretprobe_agg(struct kretprobe_instance *ri,
+					     struct pt_regs *regs, bool one)
 {
 	struct kretprobe *rp = kpt_get_kretprobe(ri);
 	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
@@ -917,8 +921,8 @@ static int kpt_kretprobe_ret_hist(struct kretprobe_instance *ri,
 	if (unlikely(!rp))
 		return 0;
 	p = container_of(rp, struct kpt_probe, rp);
-	events = p->spec->hist.events;
-	nargs = p->spec->nargs;
+	events = p->hist_events;
+	nargs = p->nargs;
 	t = kpt_hist_get(p->hist);
 	if (unlikely(!t)) {
 		if (events)
@@ -929,9 +933,9 @@ static int kpt_kretprobe_ret_hist(struct kretprobe_instance *ri,
 		memcpy(t->vals, d->vals, nargs * sizeof(u64));
 		kpt_hist_fetch(p, regs, retval, true, t->vals);
 	}
-	pass = !p->spec->ncond || kpt_cond_pass(p, t->vals, retval, lat);
+	pass = !p->ncond || kpt_cond_pass(p, t->vals, retval, lat);
 	kpt_aggregate(p, t, pass, regs, retval, lat,
-		      (const char *)&d->vals[nargs]);
+		      (const char *)&d->vals[nargs], one);
 	if (events && pass)
 		kpt_return_slow(p, regs, ri->data, ts, t->vals);
 	else if (events)
@@ -939,7 +943,32 @@ static int kpt_kretprobe_ret_hist(struct kretprobe_instance *ri,
 	kpt_hist_put(t);
 	return 0;
 }
+
+static int kpt_kprobe_hist(struct kprobe *kp, struct pt_regs *regs)
+{
+	return kpt_kprobe_agg(kp, regs, false);
+}
+NOKPROBE_SYMBOL(kpt_kprobe_hist);
+
+static int kpt_kprobe_hist1(struct kprobe *kp, struct pt_regs *regs)
+{
+	return kpt_kprobe_agg(kp, regs, true);
+}
+NOKPROBE_SYMBOL(kpt_kprobe_hist1);
+
+static int kpt_kretprobe_ret_hist(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	return kpt_kretprobe_agg(ri, regs, false);
+}
 NOKPROBE_SYMBOL(kpt_kretprobe_ret_hist);
+
+static int kpt_kretprobe_ret_hist1(struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
+{
+	return kpt_kretprobe_agg(ri, regs, true);
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_ret_hist1);
 
 /*
  * The handlers: one per kind of probe, each with its path compiled in,
@@ -1088,14 +1117,16 @@ NOKPROBE_SYMBOL(kpt_kretprobe_ret_slow);
 void kpt_probe_set_handlers(struct kpt_probe *p)
 {
 	if (p->hist && !p->is_ret) {
-		p->kp.pre_handler = kpt_kprobe_hist;
+		p->kp.pre_handler = kpt_hist_one_number(p->hist) ?
+				    kpt_kprobe_hist1 : kpt_kprobe_hist;
 		return;
 	}
 	if (p->hist) {
 		p->rp.entry_handler = !p->nargs ? kpt_kretprobe_keep_ts :
 				      p->regs_only ? kpt_kretprobe_keep_fast :
 						     kpt_kretprobe_keep_slow;
-		p->rp.handler = kpt_kretprobe_ret_hist;
+		p->rp.handler = kpt_hist_one_number(p->hist) ?
+				kpt_kretprobe_ret_hist1 : kpt_kretprobe_ret_hist;
 		return;
 	}
 	if (!p->is_ret) {

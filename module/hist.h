@@ -76,6 +76,11 @@ struct kpt_hist {
 	struct dentry		*file;
 };
 
+static inline bool kpt_hist_one_number(const struct kpt_hist *h)
+{
+	return h->one_number;
+}
+
 /* The table a handler on this CPU adds to. */
 static nokprobe_inline struct kpt_hist_table *kpt_hist_here(struct kpt_hist *h)
 {

@@ -133,6 +133,8 @@ struct kpt_probe {
 	char			*symname;	/* "mod:sym" or "sym" */
 	struct kpt_spec		*spec;
 	struct kpt_hist		*hist;	/* its aggregation, or NULL */
+	bool			hist_events;	/* hist: ...:events */
+	u8			ncond;		/* spec->ncond */
 	struct kpt_probe_stats __percpu *stats;
 	/* the kprobe core's counts before the last re-arm zeroed them */
 	unsigned long		missed_before;

@@ -326,6 +326,8 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 	}
 	p->entry_fast = p->regs_only && !nstack;
 	p->nargs = spec->nargs;
+	p->ncond = spec->ncond;
+	p->hist_events = spec->hist.events;
 	p->ret_nargs = legacy ? 0 : spec->nargs;
 	p->entry_size = KPT_HDR_SIZE +
 			(spec->nargs + nstack + !!nstack) * sizeof(u64) +
