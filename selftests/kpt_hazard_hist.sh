@@ -26,8 +26,9 @@
 # - KPT_HAZ_HIST_CYCLES (default 1000, 200 on a debug kernel) add/delete
 #   cycles of p:hx ... hist:keys=stacktrace:size=4096 while a run hits the
 #   target: Slab + Percpu + VmallocUsed back within 2 MiB.
-# - 20 cycles of insmod (probe= with a hist) / hits / rmmod while a reader
-#   reads hist/hp in a loop: rmmod either works or says the module is in use.
+# - 20 cycles of insmod (probe= with a hist) / rmmod while the target is
+#   hit on every CPU and a reader reads hist/hp in a loop: rmmod either
+#   works or says the module is in use, and nothing oopses.
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"
@@ -167,13 +168,17 @@ while [ $i -lt 20 ]; do
 	kpt_load 'probe="p:hp kpt_hazard_target ctx=$arg1 hist:keys=ctx"'
 	( while cat "$H/hp" > /dev/null 2>&1; do :; done ) &
 	rd=$!
-	echo 500 > "$KPT_HAZ_DIR/run"
+	# rmmod while the target is hit on every CPU, in every context
+	( echo 50000 > "$KPT_HAZ_DIR/run" ) &
+	ld=$!
+	sleep 0.1
 	if ! out=$(rmmod kptrace 2>&1); then
 		case $out in
 		*"in use"*|*busy*|*"temporarily unavailable"*) busy=$((busy + 1)) ;;
 		*) fail "rmmod kptrace: $out" ;;
 		esac
 	fi
+	wait "$ld" || fail "kpt_hazard run failed during rmmod"
 	kill "$rd" 2>/dev/null
 	wait "$rd" 2>/dev/null
 	kpt_rmmod_quiet kptrace
