@@ -69,6 +69,25 @@ bool kpt_hide_value(__u64 *v)
 }
 
 /**
+ * kpt_hide_range() - may a value between @min and @max have been a kernel
+ * address (as kpt_hide_value() sees one)?
+ * @min: the least value, signed or not as @is_signed says
+ * @max: the greatest
+ * @is_signed: how @min and @max compare
+ *
+ * For a sum, min and max of many values (an aggregation's): if any of
+ * them may have been an address, the three give it away.
+ */
+bool kpt_hide_range(__u64 min, __u64 max, bool is_signed)
+{
+	const __u64 lo = KPT_KERNEL_HALF, hi = (__u64)-MAX_ERRNO - 1;
+
+	if (is_signed)
+		return (__s64)min <= (__s64)hi && (__s64)max >= (__s64)lo;
+	return min <= hi && max >= lo;
+}
+
+/**
  * kpt_hide_addrs() - hide the kernel addresses of whole records
  * @buf: the records, as the rings gave them
  * @len: their bytes

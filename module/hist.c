@@ -567,11 +567,9 @@ static void kpt_hist_put_row(struct kpt_hist *h, struct kpt_hist_text *t,
 	for (k = 0; k < hs->nvals; k++) {
 		name = kpt_spec_field_name(h->spec, hs->vals[k].field);
 		memcpy(s, &row[KPT_HIST_E_VALS + 3 * k], sizeof(s));
-		if (hide) {
-			kpt_hide_value(&s[0]);
-			kpt_hide_value(&s[1]);
-			kpt_hide_value(&s[2]);
-		}
+		/* a sum of addresses gives them away too */
+		if (hide && kpt_hide_range(s[1], s[2], h->val_signed & 1U << k))
+			memset(s, 0, sizeof(s));
 		if (h->val_signed & 1U << k)
 			kpt_hist_printf(t, "  %s: %10lld  %s.min: %10lld  %s.max: %10lld",
 					name, (s64)s[0], name, (s64)s[1],

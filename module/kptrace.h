@@ -201,5 +201,6 @@ void kpt_probes_hist_dir(struct dentry *dir);	/* probe.c */
 bool kpt_addrs_visible(void);
 size_t kpt_hide_addrs(void *buf, size_t len);
 bool kpt_hide_value(__u64 *v);	/* zeroes a kernel address in *v */
+bool kpt_hide_range(__u64 min, __u64 max, bool is_signed);
 
 #endif /* _KPT_KPTRACE_H */
