@@ -469,8 +469,12 @@ install_kernel()
 		make KDIR=/lib/modules/$3/build install
 		/usr/local/sbin/kptrace --version' sh "$name" "$ver" "$kver" \
 		>"$log" 2>&1 || rc=$?
-	ko=$(cd "$ov/upper/lib/modules/$kver" 2>/dev/null &&
-		find . -path "*/dkms/*" -name "$name.ko*" | head -n 1)
+	# /lib is /usr/lib in a merged-/usr root (trixie, sid)
+	ko=$(for d in "$ov/upper/lib/modules/$kver" \
+		      "$ov/upper/usr/lib/modules/$kver"; do
+		(cd "$d" 2>/dev/null &&
+		 find . -path "*/dkms/*" -name "$name.ko*")
+	     done | head -n 1)
 	find "$ov/upper/var/lib/dkms" -name make.log -exec sh -c \
 		'echo "--- $1"; cat "$1"' _ {} \; >>"$log" 2>/dev/null
 	if [ "$rc" = 0 ] && LC_ALL=C readelf -l "$ov/upper/usr/local/sbin/kptrace" \
