@@ -143,7 +143,7 @@ struct kpt_hist *kpt_hist_new(const struct kpt_spec *spec, const char **why)
 			 (size_t)slots * h->stride * sizeof(u64);
 	total = (u64)h->table_bytes * 2 * num_possible_cpus();
 	if (total > KPT_HIST_MEM_MAX) {
-		*why = "hist: 2 sets x possible CPUs x size= entries would take over 256 MiB; give a smaller size=";
+		*why = "hist: 2 sets x CPUs x size= entries over 256 MiB; give a smaller size=";
 		kfree(h);
 		return ERR_PTR(-E2BIG);
 	}
