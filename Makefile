@@ -30,7 +30,7 @@
 # KDIR defaults to the running kernel's headers.  check, run and dkms-check
 # use the Debian kernel of linux-image-amd64 (bookworm: 6.1.0-N-amd64;
 # KVER= overrides, e.g. KVER=6.1.0-56-rt-amd64), and install the Debian packages they need when missing.
-# VM_TIMEOUT= (seconds, default 1500) bounds one guest boot; VM_ARGS= passes
+# VM_TIMEOUT= (seconds, default 2400) bounds one guest boot; VM_ARGS= passes
 # more options to selftests/vm/run-vm.sh.
 
 KDIR ?= /lib/modules/$(shell uname -r)/build

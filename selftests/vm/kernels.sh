@@ -499,7 +499,7 @@ vm_kernel()
 	local k=$1 t0 rc=0 line plan p n left tmo=$timeout args=()
 	if [ -n "$budget" ]; then
 		left=$((t_all + budget - $(date +%s) - 15))
-		[ "${tmo:-1500}" -le "$left" ] || tmo=$left
+		[ "${tmo:-2400}" -le "$left" ] || tmo=$left
 	fi
 	[ -z "$tmo" ] || args+=(--timeout "$tmo")
 	# shellcheck disable=SC2206

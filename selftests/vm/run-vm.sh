@@ -17,7 +17,7 @@
 #                        (DIR/kpt_test.ko or DIR/selftests/test_modules/)
 #   --tools PATH         the kptrace reader to pack (static binary)
 #   --add SRC:DEST       pack more files (repeatable)
-#   --timeout SEC        hard limit of one boot (default 1500, env VM_TIMEOUT)
+#   --timeout SEC        hard limit of one boot (default 2400, env VM_TIMEOUT)
 #   --boot-timeout SEC   limit to reach the guest command (default 180)
 #   --logdir DIR         where the logs go (default: a new /tmp/kptrace-vm.*)
 #   --append ARGS        more kernel command line
@@ -54,7 +54,7 @@ root=$(cd "$here/../.." && pwd)
 modules_from=
 tools=
 adds=()
-timeout=${VM_TIMEOUT:-1500}
+timeout=${VM_TIMEOUT:-2400}
 boot_timeout=180
 logdir=
 append_extra=
