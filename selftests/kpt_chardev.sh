@@ -25,9 +25,10 @@
 # - the stats read counter equals the records read;
 # - 300 rounds of one call on another CPU, each while this one polls: every
 #   poll() is woken by its record within 1 s (its timeout is 2 s); and the
-#   same, 30 rounds, the call 5 ms after the poll began, with
+#   same, 30 rounds, the call 1 ms after the poll began, with
 #   wake_net_only=1 (writers never wake a reader): the timer net wakes
-#   each poll within 1 s.
+#   within 1 s every poll whose call came within 3 ms (by its record's
+#   time), and those are at least 15 of the 30.
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup
@@ -116,13 +117,18 @@ info "$out"
 assert_match "pingpong" "$out" '^pingpong rounds=300 woken=300 late=0 min_ms=[0-9]+ max_ms=[0-9]+$'
 
 # The net alone: with wake_net_only=1 no writer wakes a reader, so each of
-# these wake-ups is the net's. The net looks once, KPT_WAKE_NET (10 ms)
-# after the poll armed it, for what raced with the arming: the call comes
-# 1 ms after the poll began (with 5 ms, the debug kernel once made the
-# call too late for the net's one look, and that round timed out).
+# these wake-ups is the net's. The net looks once, KPT_WAKE_NET (2 jiffies
+# of Debian's HZ=250: 4 to 8 ms) after the poll armed it, for what raced
+# with the arming: the call comes 1 ms after the poll began. A call that
+# the host's load delays past 3 ms after the poll began (its record's
+# time says) may come after that one look, which nothing follows then:
+# such a round is "after", not late. Every other round must be woken, and
+# at least half the rounds must be of those.
 kpt_unload
 kpt_load name=kpt_test_func wake_net_only=1
-out=$("$KPT_READ" pingpong 30 "$KPT_TEST_DIR/call" 1)
+out=$("$KPT_READ" pingpong 30 "$KPT_TEST_DIR/call" 1 3)
 info "wake_net_only=1: $out"
-assert_match "pingpong, the net alone" "$out" '^pingpong rounds=30 woken=30 late=0 min_ms=[0-9]+ max_ms=[0-9]+$'
+assert_match "pingpong, the net alone" "$out" '^pingpong rounds=30 woken=[0-9]+ late=0 min_ms=[0-9]+ max_ms=[0-9]+ after=[0-9]+$'
+after=$(echo "$out" | sed 's/.* after=//')
+assert_ge "pingpong, the net alone: rounds the net had to catch" $((30 - after)) 15
 info "/dev/kptrace as in the contract"

@@ -14,10 +14,13 @@
  *   zero         read(fd, buf, 0) on a blocking descriptor (given up after
  *                5 s): "zero read=0", or "zero ENAME" (EINTR: it blocked)
  *   poll MS      poll(POLLIN, MS): "poll POLLIN" or "poll timeout"
- *   pingpong N FILE [MS]  N rounds of: drain, have a child on another CPU
- *                write "1" to FILE (one probed call; MS ms later if given),
- *                poll(POLLIN, 2 s); late: rounds not woken within 1 s
- *                "pingpong rounds=N woken=W late=L min_ms=m max_ms=M"
+ *   pingpong N FILE [MS [WIN]]  N rounds of: drain, have a child on another
+ *                CPU write "1" to FILE (one probed call; MS ms later if
+ *                given), poll(POLLIN, 2 s); late: rounds not woken within
+ *                1 s; with WIN, a round not woken whose call (by its
+ *                record's time) came more than WIN ms after the poll
+ *                began counts as "after" instead
+ *                "pingpong rounds=N woken=W late=L min_ms=m max_ms=M [after=A]"
  *   small        read(fd, buf, 8) with a record pending: "small EINVAL",
  *                then reads that record with a big buffer: "small next=ok"
  *   perm         drops to uid/gid 65534 (no capabilities), then open():
@@ -557,12 +560,15 @@ parent:
  * timeout.
  */
 static int mode_pingpong(unsigned long rounds, const char *file,
-			 int delay_ms)
+			 int delay_ms, double window_ms)
 {
 	unsigned char *buf = malloc(BUF_SIZE);
 	int fd = open_dev(O_RDONLY | O_NONBLOCK), tx, r;
-	unsigned long i, woken = 0, late = 0;
+	unsigned long i, woken = 0, late = 0, after = 0;
+	struct kpt_event *ev = (struct kpt_event *)buf;
 	struct timespec t0, t1;
+	double call_ms;
+	ssize_t n;
 	struct pollfd p;
 	double ms, min_ms = 1e9, max_ms = 0;
 	pid_t child;
@@ -591,16 +597,32 @@ static int mode_pingpong(unsigned long rounds, const char *file,
 			max_ms = ms;
 		if (ms < min_ms)
 			min_ms = ms;
+		/*
+		 * When the call was, by its record's time (CLOCK_MONOTONIC
+		 * too): with no writer wakes (MS > 0 is for wake_net_only=1),
+		 * a call later than @window ms after the poll began may come
+		 * after the net's one look, which no wake-up then follows:
+		 * such a round is counted "after", not late.
+		 */
+		n = read(fd, buf, BUF_SIZE);
+		call_ms = n >= (ssize_t)sizeof(*ev) ?
+			  ((double)ev->ts_ns - (t0.tv_sec * 1e9 + t0.tv_nsec)) / 1e6 :
+			  -1;
 		/* poll() looks once more when it times out: that is late */
 		if (r > 0 && (p.revents & POLLIN) && ms < 1000)
 			woken++;
+		else if (window_ms && call_ms > window_ms)
+			after++;
 		else
 			late++;
 	}
 	close(tx);
 	waitpid(child, NULL, 0);
-	printf("pingpong rounds=%lu woken=%lu late=%lu min_ms=%.0f max_ms=%.0f\n",
+	printf("pingpong rounds=%lu woken=%lu late=%lu min_ms=%.0f max_ms=%.0f",
 	       i, woken, late, min_ms, max_ms);
+	if (window_ms)
+		printf(" after=%lu", after);
+	printf("\n");
 	return 0;
 }
 
@@ -736,7 +758,7 @@ static void usage(void)
 		"usage: kpt_read [-d DEV] [-t SEC] [-v] MODE [ARG]\n"
 		"modes: info | nonblock | zero | poll MS | small | perm | nocap |\n"
 		"       read N | follow | drain | fault | now |\n"
-		"       pingpong N FILE [MS]\n");
+		"       pingpong N FILE [MS [WIN]]\n");
 	exit(2);
 }
 
@@ -780,7 +802,9 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "pingpong") && optind + 2 < argc)
 		return mode_pingpong(strtoul(argv[optind + 1], NULL, 0),
 				     argv[optind + 2], optind + 3 < argc ?
-				     atoi(argv[optind + 3]) : 0);
+				     atoi(argv[optind + 3]) : 0,
+				     optind + 4 < argc ?
+				     atof(argv[optind + 4]) : 0);
 	if (!strcmp(mode, "perm"))
 		return mode_perm();
 	if (!strcmp(mode, "fault"))
