@@ -165,7 +165,8 @@ static int kpt_is_ident(char ch, int first)
 	       ch == '_' || (!first && kpt_is_digit(ch));
 }
 
-static int kpt_hexval(char ch)
+/* The value of a hex digit, or -1 (also for the tool's \xHH escapes). */
+int kpt_hexval(char ch)
 {
 	if (kpt_is_digit(ch))
 		return ch - '0';

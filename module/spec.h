@@ -163,6 +163,7 @@ int kpt_spec_print(const struct kpt_spec *spec, char *buf, int len);
 int kpt_type_size(unsigned int type);
 int kpt_type_is_string(unsigned int type);
 int kpt_glob_match(const char *glob, const char *str);
+int kpt_hexval(char ch);
 const char *kpt_spec_field_name(const struct kpt_spec *spec,
 				unsigned int field);
 int kpt_hist_print(const struct kpt_spec *spec, char *buf, int len);

@@ -136,13 +136,6 @@ spec_add '-:hr'
 spec_add '-:hf'
 
 # Add/delete cycles while the target is hit.
-mem_kb()
-{
-	sync
-	echo 2 > /proc/sys/vm/drop_caches 2>/dev/null
-	awk '$1 == "Slab:" || $1 == "Percpu:" || $1 == "VmallocUsed:" { s += $2 }
-		END { print s }' /proc/meminfo
-}
 CYCLES=${KPT_HAZ_HIST_CYCLES:-$(kpt_haz_n 1000 200)}
 # what one such probe's tables take: a leak of even one shows
 echo 'p:hx kpt_hazard_target hist:keys=stacktrace:size=4096' > "$KPT_DEV" ||
@@ -150,7 +143,7 @@ echo 'p:hx kpt_hazard_target hist:keys=stacktrace:size=4096' > "$KPT_DEV" ||
 one_kb=$(sed -n 's/^# memory: \([0-9]*\) kB$/\1/p' "$H/hx")
 echo '-:hx' > "$KPT_DEV" || fail "deleting p:hx refused"
 [ -n "$one_kb" ] || fail "no '# memory:' line in hist/hx"
-m0=$(mem_kb)
+m0=$(kpt_mem_kb VmallocUsed)
 kpt_bg sh -c "while [ ! -e $KPT_TMP/stop2 ]; do echo 2000 > $KPT_HAZ_DIR/run; done"
 i=0
 while [ $i -lt "$CYCLES" ]; do
@@ -163,7 +156,7 @@ touch "$KPT_TMP/stop2"
 wait
 KPT_BG_PIDS=
 sleep 1
-m1=$(mem_kb)
+m1=$(kpt_mem_kb VmallocUsed)
 info "$CYCLES add/delete cycles: Slab+Percpu+Vmalloc $m0 kB -> $m1 kB (one probe's tables: $one_kb kB)"
 # vfree() unmaps lazily: some may stay counted, never a whole probe's
 [ $((m1 - m0)) -lt "$one_kb" ] ||

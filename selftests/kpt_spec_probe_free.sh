@@ -37,14 +37,6 @@ CYCLES=${KPT_FREE_CYCLES:-3000}
 BUDGET=${KPT_FREE_BUDGET:-240}
 MIN_CYCLES=300
 
-# Slab + Percpu in kB, after the slab caches' reclaimable part is dropped.
-mem_kb()
-{
-	sync
-	echo 2 > /proc/sys/vm/drop_caches 2>/dev/null
-	awk '$1 == "Slab:" || $1 == "Percpu:" { s += $2 } END { print s }' \
-		/proc/meminfo
-}
 
 # cycles N: N add/delete cycles; fails on the first refusal.
 cycles()
@@ -65,14 +57,14 @@ cycles()
 
 kpt_load stack=0
 cycles 100
-m0=$(mem_kb)
+m0=$(kpt_mem_kb)
 start=$(date +%s)
 cycles "$CYCLES" "$start"
 secs=$(($(date +%s) - start))
 n=$done_cycles
 # deleted probes are freed after an RCU grace period
 sleep 1
-m1=$(mem_kb)
+m1=$(kpt_mem_kb)
 info "$n cycles in ${secs}s: Slab+Percpu $m0 kB -> $m1 kB ($((m1 - m0)) kB)"
 assert_ge "cycles run in ${BUDGET}s" "$n" "$MIN_CYCLES"
 [ $((m1 - m0)) -lt 1024 ] ||
@@ -90,11 +82,11 @@ kpt_call 3
 	dd bs=1 count=1 2>/dev/null
 	r=$("$KPT_SPEC" write '-:t1')
 	[ "$r" = ok ] || echo "'-:t1': $r" >> "$KPT_TMP/spec_errors"
-	mem_kb > "$KPT_TMP/pin0"
+	kpt_mem_kb > "$KPT_TMP/pin0"
 	cycles "$PIN"
 	echo "$done_cycles" > "$KPT_TMP/pin_cycles"
 	sleep 1
-	mem_kb > "$KPT_TMP/pin1"
+	kpt_mem_kb > "$KPT_TMP/pin1"
 	timeout 20 cat
 ) < "$KPT_DIR/trace" > "$KPT_TMP/trace"
 sed 's/^/#   /' "$KPT_TMP/trace"
@@ -115,7 +107,7 @@ spec_add '-:x'
 cat "$KPT_DIR/probes" > /dev/null
 cat "$KPT_DIR/probes" > /dev/null
 sleep 1
-p2=$(mem_kb)
+p2=$(kpt_mem_kb)
 info "after the ring was drained: Slab+Percpu $p2 kB ($((p2 - p1)) kB)"
 assert_ge "kB given back once t1 was freed" $((p1 - p2)) $(((p1 - p0) * 3 / 4))
 kpt_stats_check

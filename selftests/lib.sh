@@ -498,6 +498,17 @@ expect_insmod_fail()
 
 # ------------------------------------------------------- trace reading
 
+# kpt_mem_kb [FIELD...]: Slab + Percpu (and the /proc/meminfo FIELDs given,
+# e.g. VmallocUsed) in kB, after the slab caches' reclaimable part is dropped.
+kpt_mem_kb()
+{
+	sync
+	echo 2 > /proc/sys/vm/drop_caches 2>/dev/null
+	awk -v more=" $* " '$1 == "Slab:" || $1 == "Percpu:" ||
+		index(more, " " substr($1, 1, length($1) - 1) " ") { s += $2 }
+		END { print s }' /proc/meminfo
+}
+
 # kpt_tracefs: TR, where ftrace's kprobe_events is (mounting tracefs if
 # need be; kpt_tracefs_done unmounts it), or skips the test.
 kpt_tracefs()

@@ -159,17 +159,6 @@ static void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-static int hexval(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* \xHH back to the byte (a \x00 ends the string, as the kernel's did) */
 static char *unescape(const char *s, size_t len)
 {
@@ -178,8 +167,8 @@ static char *unescape(const char *s, size_t len)
 
 	for (i = 0; i < len; i++) {
 		if (s[i] == '\\' && i + 3 < len && s[i + 1] == 'x' &&
-		    hexval(s[i + 2]) >= 0 && hexval(s[i + 3]) >= 0) {
-			d[n++] = (char)(hexval(s[i + 2]) << 4 | hexval(s[i + 3]));
+		    kpt_hexval(s[i + 2]) >= 0 && kpt_hexval(s[i + 3]) >= 0) {
+			d[n++] = (char)(kpt_hexval(s[i + 2]) << 4 | kpt_hexval(s[i + 3]));
 			i += 3;
 		} else {
 			d[n++] = s[i];
