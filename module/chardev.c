@@ -192,26 +192,10 @@ static __poll_t kpt_dev_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
-/* Probe specs from userspace: at most one page of lines at a time. */
-static int kpt_dev_specs(const char __user *ubuf, size_t len)
-{
-	char *text;
-	int ret;
-
-	if (len > PAGE_SIZE)
-		return -E2BIG;
-	text = memdup_user(ubuf, len);
-	if (IS_ERR(text))
-		return PTR_ERR(text);
-	ret = kpt_probes_write(text, len, '\n');
-	kfree(text);
-	return ret;
-}
-
 static ssize_t kpt_dev_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
-	int ret = kpt_dev_specs(ubuf, count);
+	int ret = kpt_probes_write_user(ubuf, count);
 
 	return ret ? ret : count;
 }
@@ -240,7 +224,7 @@ static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 			return -EBADF;
 		if (copy_from_user(&pc, (void __user *)arg, sizeof(pc)))
 			return -EFAULT;
-		return kpt_dev_specs(u64_to_user_ptr(pc.text), pc.len);
+		return kpt_probes_write_user(u64_to_user_ptr(pc.text), pc.len);
 	default:
 		return -ENOTTY;
 	}

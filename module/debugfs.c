@@ -5,13 +5,17 @@
  *   trace       consuming text read of the pending events; EOF when none
  *   trace_pipe  the same, blocking until events arrive; poll() says
  *               EPOLLIN when one is pending
- *   probes      one line per probe, in the spec language (replayable)
+ *   probes      one line per probe, in the spec language (replayable);
+ *               a write adds and deletes probes as /dev/kptrace's does
+ *               (">" as ">>": it never clears the others)
  *   probe_stats per probe and per CPU: hits and every kind of miss
  *   stats       "name value" counters, totals then per CPU
  *   error_log   the last refused probe specs, with the column at fault
  *
  * Every file is 0400: debugfs under kernel lockdown refuses writable files,
- * and the trace holds other users' data.
+ * and the trace holds other users' data. Root still writes probes (and
+ * hist's "clear"): DAC override, and lockdown refuses the open for writing
+ * (/dev/kptrace then takes the specs, and arming checks lockdown itself).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -167,7 +171,29 @@ static int kpt_probes_seq_show(struct seq_file *m, void *v)
 	kpt_probes_show(m);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(kpt_probes_seq);
+
+static int kpt_probes_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, kpt_probes_seq_show, NULL);
+}
+
+static ssize_t kpt_probes_file_write(struct file *file,
+				     const char __user *ubuf, size_t count,
+				     loff_t *ppos)
+{
+	int ret = kpt_probes_write_user(ubuf, count);
+
+	return ret ? ret : count;
+}
+
+static const struct file_operations kpt_probes_fops = {
+	.owner		= THIS_MODULE,
+	.open		= kpt_probes_open,
+	.read		= seq_read,
+	.write		= kpt_probes_file_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
 
 static int kpt_probe_stats_seq_show(struct seq_file *m, void *v)
 {
@@ -248,8 +274,7 @@ int kpt_debugfs_init(void)
 	debugfs_create_file("trace", 0400, kpt_dir, (void *)0, &kpt_text_fops);
 	debugfs_create_file("trace_pipe", 0400, kpt_dir, (void *)1,
 			    &kpt_pipe_fops);
-	debugfs_create_file("probes", 0400, kpt_dir, NULL,
-			    &kpt_probes_seq_fops);
+	debugfs_create_file("probes", 0400, kpt_dir, NULL, &kpt_probes_fops);
 	debugfs_create_file("probe_stats", 0400, kpt_dir, NULL,
 			    &kpt_probe_stats_seq_fops);
 	debugfs_create_file("stats", 0400, kpt_dir, NULL, &kpt_stats_seq_fops);

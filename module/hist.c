@@ -324,8 +324,13 @@ static void kpt_hist_merge(struct kpt_hist *h, u64 *row, const u64 *e)
 	}
 }
 
-/* The entries of every CPU's table of @set, same keys merged. */
-static int kpt_hist_collect(struct kpt_hist *h, unsigned int set,
+/*
+ * The entries of every CPU's table of @set, same keys merged. A live set
+ * gets room for a quarter more keys than it had when counted: a key that
+ * still comes in after that is left out of this read (its hits are in
+ * Aggregated and it shows in the next read).
+ */
+static int kpt_hist_collect(struct kpt_hist *h, unsigned int set, bool live,
 			    struct kpt_hist_rows *r)
 {
 	unsigned int cpu, i, w, n = 0, imask, *index;
@@ -334,6 +339,8 @@ static int kpt_hist_collect(struct kpt_hist *h, unsigned int set,
 
 	for_each_possible_cpu(cpu)
 		n += READ_ONCE((*kpt_hist_slot(h, set, cpu))->used);
+	if (live)
+		n += n / 4 + 16;
 	r->nr = 0;
 	r->stride = h->stride;
 	r->key_at = KPT_HIST_E_VALS + h->val_words;
@@ -369,6 +376,7 @@ static int kpt_hist_collect(struct kpt_hist *h, unsigned int set,
 			if (row)
 				kpt_hist_merge(h, row, e);
 		}
+		cond_resched();
 	}
 	kfree(e);
 	kvfree(index);
@@ -595,7 +603,7 @@ static int kpt_hist_render(struct kpt_hist *h, const char *name,
 	line = kmalloc(KPT_SPEC_LINE_MAX, GFP_KERNEL);
 	if (!line)
 		return -ENOMEM;
-	ret = kpt_hist_collect(h, set, &r);
+	ret = kpt_hist_collect(h, set, live, &r);
 	if (ret) {
 		kfree(line);
 		return ret;
@@ -605,7 +613,7 @@ static int kpt_hist_render(struct kpt_hist *h, const char *name,
 	kpt_hist_sort(h, &r);
 
 	kpt_hist_printf(t, "# kptrace hist: %s\n", name);
-	kpt_spec_print(h->spec, line, KPT_SPEC_LINE_MAX);
+	kpt_spec_print(h->spec, hide, line, KPT_SPEC_LINE_MAX);
 	kpt_hist_printf(t, "# probe: %s\n", line);
 	kpt_hist_print(h->spec, line, KPT_SPEC_LINE_MAX);
 	kpt_hist_printf(t, "# trigger info: %s [active]\n", line);
@@ -614,8 +622,11 @@ static int kpt_hist_render(struct kpt_hist *h, const char *name,
 	kpt_hist_printf(t, "# table: %s\n", live ? "live" :
 			"the interval the last clear ended");
 	kpt_hist_printf(t, "#\n\n");
-	for (i = 0; i < r.nr; i++)
+	for (i = 0; i < r.nr; i++) {
 		kpt_hist_put_row(h, t, &r.rows[(size_t)i * h->stride], hide);
+		if (!(i & 1023))
+			cond_resched();
+	}
 	for (i = 0; i < KPT_HD_NR; i++)
 		dropped += b[KPT_HB_DROP + i];
 	kpt_hist_printf(t, "\nTotals:\n    Hits: %llu\n    Entries: %u\n",
@@ -668,6 +679,19 @@ static int kpt_hist_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * The file is made "unsafe" (no debugfs proxy): only the sections that
+ * touch the tables hold it against removal, between kpt_hist_file_get()
+ * and debugfs_file_put(), never a copy to or from user memory, which may
+ * take as long as the user likes (a userfaultfd buffer) and would then
+ * hold up -:NAME, which removes the file under kpt_probes_mutex. A file
+ * whose probe is gone reads -EIO.
+ */
+static int kpt_hist_file_get(struct file *file)
+{
+	return debugfs_file_get(file->f_path.dentry) ? -EIO : 0;
+}
+
 static ssize_t kpt_hist_read(struct file *file, char __user *ubuf,
 			     size_t len, loff_t *ppos)
 {
@@ -680,14 +704,19 @@ static ssize_t kpt_hist_read(struct file *file, char __user *ubuf,
 	if (*ppos == 0 || !f->text.buf) {
 		kvfree(f->text.buf);
 		memset(&f->text, 0, sizeof(f->text));
-		mutex_lock(&h->lock);
-		if (f->cleared && f->gen != h->gen)
-			ret = -ESTALE;	/* another clear reused that set */
-		else
-			ret = kpt_hist_render(h, f->name,
-					      f->cleared ? f->set : h->live,
-					      !f->cleared, f->hide, &f->text);
-		mutex_unlock(&h->lock);
+		ret = kpt_hist_file_get(file);
+		if (!ret) {
+			mutex_lock(&h->lock);
+			if (f->cleared && f->gen != h->gen)
+				ret = -ESTALE;	/* a clear reused that set */
+			else
+				ret = kpt_hist_render(h, f->name,
+						      f->cleared ? f->set : h->live,
+						      !f->cleared, f->hide,
+						      &f->text);
+			mutex_unlock(&h->lock);
+			debugfs_file_put(file->f_path.dentry);
+		}
 		if (ret) {
 			kvfree(f->text.buf);
 			memset(&f->text, 0, sizeof(f->text));
@@ -717,12 +746,17 @@ static ssize_t kpt_hist_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	}
 	mutex_lock(&f->lock);
+	if (kpt_hist_file_get(file)) {
+		mutex_unlock(&f->lock);
+		return -EIO;
+	}
 	mutex_lock(&h->lock);
 	f->set = h->live;
 	kpt_hist_clear(h);
 	f->gen = h->gen;
 	f->cleared = true;
 	mutex_unlock(&h->lock);
+	debugfs_file_put(file->f_path.dentry);
 	/* the next read, from the start, renders the interval that ended */
 	kvfree(f->text.buf);
 	memset(&f->text, 0, sizeof(f->text));
@@ -758,7 +792,8 @@ int kpt_hist_file_add(struct kpt_hist *h, const char *name)
 
 	if (!kpt_hist_dir || h->file)
 		return 0;
-	d = debugfs_create_file(name, 0400, kpt_hist_dir, h, &kpt_hist_fops);
+	d = debugfs_create_file_unsafe(name, 0400, kpt_hist_dir, h,
+				       &kpt_hist_fops);
 	if (IS_ERR(d))
 		return PTR_ERR(d) == -EEXIST ? -EEXIST : 0;
 	h->file = d;

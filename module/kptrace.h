@@ -153,6 +153,7 @@ void kpt_probes_exit(void);
 int kpt_probes_add_legacy(const char *param, const char *list,
 			  bool retprobe);
 int kpt_probes_write(const char *text, size_t len, char sep);
+int kpt_probes_write_user(const char __user *ubuf, size_t len);
 unsigned int kpt_probes_count(void);
 struct kpt_probe *kpt_probe_lookup(u32 id);	/* under rcu_read_lock() */
 void kpt_probe_overwritten(u32 id);

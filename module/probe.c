@@ -679,6 +679,28 @@ int kpt_probes_write(const char *text, size_t len, char sep)
 	return ret;
 }
 
+/**
+ * kpt_probes_write_user() - spec lines from userspace
+ * @ubuf: the lines (/dev/kptrace's write and ioctl, debugfs' probes file)
+ * @len: at most one page
+ *
+ * Returns as kpt_probes_write(), or -E2BIG, -EFAULT, -ENOMEM.
+ */
+int kpt_probes_write_user(const char __user *ubuf, size_t len)
+{
+	char *text;
+	int ret;
+
+	if (len > PAGE_SIZE)
+		return -E2BIG;
+	text = memdup_user(ubuf, len);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	ret = kpt_probes_write(text, len, '\n');
+	kfree(text);
+	return ret;
+}
+
 /*
  * name=/address= items: "sym", "sym+off" or a hex address, recording
  * args= registers named arg0.. (and returns too with retprobe=1).
@@ -1014,10 +1036,12 @@ static const char *kpt_probe_mode(struct kpt_probe *p)
 /*
  * The probes file: one line per live probe, its spec in the language a
  * write takes, then a "#" comment with what kptrace made of it, so that
- * the file can be written back as it is.
+ * the file can be written back as it is (by a reader who may see kernel
+ * addresses: to others the spec's addresses print as 0, see hide.c).
  */
 void kpt_probes_show(struct seq_file *m)
 {
+	bool hide = !kpt_addrs_visible();
 	struct kpt_probe_stats sum;
 	struct kpt_probe *p;
 	char *buf;
@@ -1029,7 +1053,7 @@ void kpt_probes_show(struct seq_file *m)
 	mutex_lock(&kpt_probes_mutex);
 	kpt_probes_reclaim();
 	list_for_each_entry(p, &kpt_probe_list, list) {
-		kpt_spec_print(p->spec, buf, KPT_SPEC_LINE_MAX);
+		kpt_spec_print(p->spec, hide, buf, KPT_SPEC_LINE_MAX);
 		seq_printf(m, "%s # id=%u", buf, p->id);
 		if (strcmp(p->label, p->spec->name))
 			seq_printf(m, " label=%s", p->label);

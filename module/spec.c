@@ -1004,8 +1004,8 @@ int kpt_spec_parse(const char *line, struct kpt_spec *spec)
 	return 0;
 }
 
-static int kpt_print_fetch(const struct kpt_fetch *f, int level, char *buf,
-			   int len)
+static int kpt_print_fetch(const struct kpt_fetch *f, int level, int hide,
+			   char *buf, int len)
 {
 	const struct kpt_deref *d;
 	int n = 0;
@@ -1016,7 +1016,7 @@ static int kpt_print_fetch(const struct kpt_fetch *f, int level, char *buf,
 			n += scnprintf(buf, len, "+u%d(", d->off);
 		else
 			n += scnprintf(buf, len, "%+d(", d->off);
-		n += kpt_print_fetch(f, level - 1, buf + n, len - n);
+		n += kpt_print_fetch(f, level - 1, hide, buf + n, len - n);
 		return n + scnprintf(buf + n, len - n, ")");
 	}
 	switch (f->base) {
@@ -1034,19 +1034,22 @@ static int kpt_print_fetch(const struct kpt_fetch *f, int level, char *buf,
 		return scnprintf(buf, len, "$comm");
 	default:
 		return scnprintf(buf, len, "@0x%llx",
-				 (unsigned long long)f->imm);
+				 hide ? 0ULL : (unsigned long long)f->imm);
 	}
 }
 
 /**
  * kpt_spec_print() - the canonical text of a parsed spec
  * @spec: parsed by kpt_spec_parse()
+ * @hide: for a reader who may not see kernel addresses: the probe's
+ *	address and @ADDR fetchargs print as 0 (the text still parses, to
+ *	the same fields and types)
  * @buf: where to write
  * @len: room in @buf
  *
  * The text parses back to the same spec. Returns the characters written.
  */
-int kpt_spec_print(const struct kpt_spec *spec, char *buf, int len)
+int kpt_spec_print(const struct kpt_spec *spec, int hide, char *buf, int len)
 {
 	const struct kpt_cond *t;
 	unsigned int i;
@@ -1065,13 +1068,13 @@ int kpt_spec_print(const struct kpt_spec *spec, char *buf, int len)
 			       spec->mod[0] ? ":" : "", spec->sym);
 	else
 		n += scnprintf(buf + n, len - n, "0x%llx",
-			       (unsigned long long)spec->addr);
+			       hide ? 0ULL : (unsigned long long)spec->addr);
 	if (spec->offset)
 		n += scnprintf(buf + n, len - n, "+0x%x", spec->offset);
 	for (i = 0; i < spec->nargs; i++) {
 		n += scnprintf(buf + n, len - n, " %s=", spec->args[i].name);
 		n += kpt_print_fetch(&spec->args[i], spec->args[i].nderef,
-				     buf + n, len - n);
+				     hide, buf + n, len - n);
 		n += scnprintf(buf + n, len - n, ":%s",
 			       kpt_type_names[spec->args[i].type]);
 	}

@@ -159,7 +159,7 @@ extern const char * const kpt_reg_names[KPT_REG_NR];
 extern const char * const kpt_type_names[KPT_T_NR];
 
 int kpt_spec_parse(const char *line, struct kpt_spec *spec);
-int kpt_spec_print(const struct kpt_spec *spec, char *buf, int len);
+int kpt_spec_print(const struct kpt_spec *spec, int hide, char *buf, int len);
 int kpt_type_size(unsigned int type);
 int kpt_type_is_string(unsigned int type);
 int kpt_glob_match(const char *glob, const char *str);

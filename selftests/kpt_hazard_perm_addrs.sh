@@ -37,6 +37,10 @@
 # kpt_test_kptr returning current, read by `cat trace`:
 # - kptr_restrict=2: "kret: ret=0 ... rv=0x0";
 # - kptr_restrict=1, root: ret (signed) and rv=0xff... the pointer.
+# A hist probe given by address with an @ADDR fetcharg
+# (p:kahist 0xADDR ka=@0xADDR:x64 hist:keys=cpu): its spec, in the hist
+# file's "# probe:" line and in the probes file, shows both addresses to
+# root and 0x0 at kptr_restrict=2.
 # kptr_restrict is put back.
 
 . "$(dirname "$0")/lib.sh"
@@ -85,6 +89,10 @@ kpt_load stack=4
 spec_add 'p:kaddr kpt_test_strs k=$arg1:x64 sp=%sp ip=%ip:symbol st=$stack k32=$arg1:x32 n=$arg3:s64 ks=+0($arg1):string us=+0($arg2):ustring'
 spec_add 'r:kret kpt_test_kptr rv=$retval:x64 c=$comm'
 spec_add 'r:khist kpt_test_kptr rv=$retval:x64 hist:keys=stacktrace,rv:vals=retval'
+# A probe and a fetcharg given by address: the spec itself holds addresses.
+ka=$(awk '$3 == "kpt_test_strs" { print $1; exit }' /proc/kallsyms)
+[ -n "$ka" ] || fail "no kpt_test_strs in /proc/kallsyms"
+spec_add "p:kahist 0x$ka ka=@0x$ka:x64 hist:keys=cpu"
 assert_eq "kaddr id" "$(spec_field kaddr id)" 0
 assert_eq "kret id" "$(spec_field kret id)" 1
 
@@ -168,11 +176,20 @@ hist=$(tr '\n' '|' < "$KPT_DIR/hist/khist")
 sed "s/^/#   kptr_restrict=2 hist: /" "$KPT_DIR/hist/khist" | grep -v ': #'
 check_match "kptr_restrict=2 hist" "$hist" \
 	'\{ stacktrace:\| +\(hidden\)\|, rv: 0x0 \} hitcount: +[0-9]+  retval: +0  retval.min: +0  retval.max: +0\|'
+# and the spec's own addresses, in the hist file's header and in probes
+check_match "kptr_restrict=2 hist spec" "$(grep '^# probe:' "$KPT_DIR/hist/kahist")" \
+	'^# probe: p:kptrace/kahist 0x0 ka=@0x0:x64 hist:keys=cpu'
+check_match "kptr_restrict=2 probes" "$(grep '/kahist ' "$KPT_DIR/probes")" \
+	'^p:kptrace/kahist 0x0 ka=@0x0:x64 hist:keys=cpu'
 echo 1 > "$KR" || fail "cannot set kptr_restrict=1"
 trace_kret
 check_match "root trace" "$line" ' kret: ret=-[0-9]+ lat_ns=[0-9]+ rv=0xff[0-9a-f]{14} c='
 hist=$(tr '\n' '|' < "$KPT_DIR/hist/khist")
 check_match "root hist" "$hist" \
 	'\{ stacktrace:\| +kpt_test_kptr\+0x[0-9a-f]+/0x[0-9a-f]+ \[kpt_test\]\|.*, rv: 0xff[0-9a-f]{14} \} hitcount: '
+check_match "root hist spec" "$(grep '^# probe:' "$KPT_DIR/hist/kahist")" \
+	"^# probe: p:kptrace/kahist 0x$ka ka=@0x$ka:x64 hist:keys=cpu"
+check_match "root probes" "$(grep '/kahist ' "$KPT_DIR/probes")" \
+	"^p:kptrace/kahist 0x$ka ka=@0x$ka:x64 hist:keys=cpu"
 echo "$saved" > "$KR"
 spec_finish "addresses hidden without CAP_SYSLOG and with kptr_restrict=2, in trace and hist files too; padding zero"

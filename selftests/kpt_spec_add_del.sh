@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # description: probes are added and removed at run time by writing specs to
-#   /dev/kptrace, by ioctl(KPT_IOC_PROBE), and by probe= at insmod, with
-#   the errnos of CONTRACT5
+#   /dev/kptrace or to debugfs' probes file, by ioctl(KPT_IOC_PROBE), and by
+#   probe= at insmod, with the errnos of CONTRACT5
 # requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_spec
 #
 # With kptrace loaded idle (stack=0):
@@ -19,8 +19,9 @@
 #    p_kpt_test_kpt_test_func_0, and "-:NAME" takes those names
 #  - one write of three lines whose 2nd is bad: EINVAL, the 1st stays
 #  - 4096 bytes in one write are taken, 4097 are E2BIG (nothing added)
-#  - ids are never reused; the ioctl path does all of the above the same
-#    (on a descriptor open for writing)
+#  - ids are never reused; the ioctl path and a write to
+#    /sys/kernel/debug/kptrace/probes do all of the above the same (the
+#    ioctl on a descriptor open for writing)
 #  - ioctl(KPT_IOC_PROBE) on a read-only descriptor fails with EBADF, as a
 #    write() on it does, and adds nothing; KPT_IOC_INFO still works there
 #  - probe="p:i1 ...;r:i2 ..." at insmod makes the same probes (same
@@ -38,7 +39,8 @@ SZ='0x[0-9a-f]+'
 AT="kpt_test:kpt_test_func\\+$(kpt_entry_off kpt_test_func)/$SZ"
 AT_SLEEP="kpt_test:kpt_test_sleep\\+$(kpt_entry_off kpt_test_sleep)/$SZ"
 
-# run_path write|ioctl: the add/delete/errno sequence through one path.
+# run_path write|debugfs|ioctl: the add/delete/errno sequence through one
+# path.
 run_path()
 {
 	how=$1
@@ -132,6 +134,7 @@ run_path()
 }
 
 run_path write
+run_path debugfs
 run_path ioctl
 
 # Adding probes is writing: not through a read-only descriptor.
@@ -176,4 +179,4 @@ kpt_unload
 expect_insmod_fail -w 'unknown register, at column 19 (-22)' EINVAL \
 	'probe="p:i1 kpt_test_func;p:i3 kpt_test_func %zz"'
 
-spec_finish "write, ioctl and probe= add and remove probes with the right errnos"
+spec_finish "write (to /dev/kptrace and to probes), ioctl and probe= add and remove probes with the right errnos"

@@ -24,6 +24,12 @@
 #                    benchmark, e.g. to look at it with perf; it starts
 #                    in the built tree (kptrace.ko, selftests/bench/*.ko)
 #   --no-insn        boot without the instruction-counting QEMU plugin
+#   --profile        also say where each arm's instructions go: the
+#                    plugin counts them by guest block (profile=on), and
+#                    profile.py names the blocks' functions from the
+#                    guest's kallsyms (profile.txt); the arms' times then
+#                    mean nothing, their instruction counts stay exact.
+#                    e.g. --profile --reps 1 --calls 2000 --arms agg_kpt_stack
 #
 # Steps: copy this tree's sources into the chroot, build kptrace.ko,
 # kpt_bench.ko and kpt_floor.ko there with the kernel's own compiler
@@ -64,6 +70,7 @@ report_only=
 guest_cmd_opt=
 src_rev=
 insn=1
+profile=
 
 die() { echo "bench: error: $*" >&2; exit 2; }
 say() { echo "bench: $*"; }
@@ -82,6 +89,7 @@ while [ $# -gt 0 ]; do
 	--guest-cmd)	guest_cmd_opt=$2; shift ;;
 	--rev)		src_rev=$2; shift ;;
 	--no-insn)	insn= ;;
+	--profile)	profile=1 ;;
 	-h|--help)	sed -n '3,/^set -e/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*)		die "unknown option: $1 (see --help)" ;;
 	esac
@@ -233,7 +241,7 @@ if [ -n "$insn" ]; then
 		tail -n 30 "$logdir/build.log"
 		die "insn_plugin.so build failed (log: $logdir/build.log)"
 	fi
-	qemu_opts="-plugin $work/insn/insn_plugin.so -d plugin -D $work/insn.log"
+	qemu_opts="-plugin $work/insn/insn_plugin.so${profile:+,profile=on} -d plugin -D $work/insn.log"
 fi
 
 say "source $repo ($rev), kernel $kver, seed $seed, $reps reps + 1 warm-up"
@@ -242,7 +250,7 @@ say "instructions counted by $([ -n "$insn" ] &&
 	echo "nothing (--no-insn)")"
 say "logs in $logdir; guest timeout ${timeout}s"
 guest_cmd="BENCH_REPS=$reps BENCH_CALLS=$calls BENCH_DD_COUNT=$dd_count"
-guest_cmd+=" BENCH_SEED=$seed BENCH_ARMS='$arms'"
+guest_cmd+=" BENCH_SEED=$seed BENCH_ARMS='$arms' BENCH_PROFILE=${profile:-0}"
 guest_cmd+=" bash $work/src/selftests/bench/guest.sh /tmp/kptrace-bench-out"
 if [ -n "$guest_cmd_opt" ]; then
 	printf '%s\n' "$guest_cmd_opt" >"$chroot_dir$work/guest-cmd.sh"
@@ -310,4 +318,9 @@ if [ ${#fail[@]} -gt 0 ]; then
 	tr -d '\r' <"$logdir/console.log" | tail -n 40
 	exit 1
 fi
-say "results: $logdir/results.txt, $logdir/bench.json, $logdir/table.txt"
+if [ -n "$profile" ] && [ -s "$logdir/results.txt" ]; then
+	chroot "$chroot_dir" python3 "$work/src/selftests/bench/profile.py" \
+		"$work/out" --insn-log "$work/insn.log" |
+		tee "$logdir/profile.txt"
+fi
+say "results: $logdir/results.txt, $logdir/bench.json, $logdir/table.txt${profile:+, $logdir/profile.txt}"

@@ -97,6 +97,10 @@ run_loop()
 	taskset -c 0 sh -c "echo $1 >$RUN" || return 1
 	line=$(cat $RUN)
 	set -- $line
+	# --profile: the symbols of this run's modules (each arm loads its own)
+	[ "${BENCH_PROFILE:-0}" = 0 ] ||
+		awk '$4 ~ /^\[(kptrace|kpt_bench|kpt_floor)\]$/' /proc/kallsyms \
+			>"$out/ksyms.${5#run=}"
 	echo "${1#calls=} ${2#ns=} ${3#chunk_ns=} ${4#chunk=} ${5#run=}"
 }
 
@@ -571,6 +575,9 @@ shuffled() { printf '%s\n' "$@" | awk -v s="$RANDOM" 'BEGIN { srand(s) } { print
 mount | grep -q " $T " || mount -t tracefs nodev $T
 insmod "$BENCH_KO" || { say "cannot load kpt_bench.ko"; exit 1; }
 echo 0 >$RUN
+# --profile: every symbol but those of the arms' own modules (ksyms.RUN)
+[ "${BENCH_PROFILE:-0}" = 0 ] ||
+	awk '$4 !~ /^\[(kptrace|kpt_floor)\]$/' /proc/kallsyms >"$out/kallsyms"
 
 E2E_READ=ksys_read
 E2E_WRITE=ksys_write

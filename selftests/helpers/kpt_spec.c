@@ -280,7 +280,8 @@ static int do_dump(const char *strs)
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: kpt_spec write TEXT | ioctl TEXT | ioctl-ro TEXT |\n"
+		"usage: kpt_spec write TEXT | debugfs TEXT | ioctl TEXT |\n"
+		"       ioctl-ro TEXT |\n"
 		"       pad N TEXT | ustr FILE TEXT | ustrx FILE TEXT |\n"
 		"       dump [STRARGS]\n");
 	return 2;
@@ -291,6 +292,9 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 3 && !strcmp(argv[1], "write"))
 		return do_write(dev, argv[2], strlen(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "debugfs"))
+		return do_write("/sys/kernel/debug/kptrace/probes", argv[2],
+				strlen(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "ioctl"))
 		return do_ioctl(argv[2], O_WRONLY);
 	if (argc == 3 && !strcmp(argv[1], "ioctl-ro"))

@@ -55,13 +55,13 @@ int LLVMFuzzerTestOneInput(const __u8 *data, size_t size)
 	}
 	if (known_unprintable(&spec))
 		return 0;
-	kpt_spec_print(&spec, out, sizeof(out));
+	kpt_spec_print(&spec, 0, out, sizeof(out));
 	if (kpt_spec_parse(out, &spec2)) {
 		fprintf(stderr, "round trip: '%s' printed as '%s', refused at %d: %s\n",
 			line, out, spec2.err_pos, spec2.err_msg);
 		abort();
 	}
-	kpt_spec_print(&spec2, again, sizeof(again));
+	kpt_spec_print(&spec2, 0, again, sizeof(again));
 	if (strcmp(out, again)) {
 		fprintf(stderr, "round trip: '%s' -> '%s' -> '%s'\n", line,
 			out, again);

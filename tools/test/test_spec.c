@@ -91,10 +91,10 @@ static int round_trip(const char *line, char *out, size_t len)
 
 	if (kpt_spec_parse(line, &spec))
 		return 0;
-	kpt_spec_print(&spec, out, len);
+	kpt_spec_print(&spec, 0, out, len);
 	if (kpt_spec_parse(out, &spec2))
 		return 0;
-	kpt_spec_print(&spec2, again, sizeof(again));
+	kpt_spec_print(&spec2, 0, again, sizeof(again));
 	return !strcmp(out, again) && spec_equal(&spec, &spec2);
 }
 
@@ -110,7 +110,7 @@ static void good(const char *line, const char *canon)
 		       spec.err_msg);
 		return;
 	}
-	kpt_spec_print(&spec, out, sizeof(out));
+	kpt_spec_print(&spec, 0, out, sizeof(out));
 	if (strcmp(out, canon)) {
 		result(0, name, "printed '%s', expected '%s'", out, canon);
 		return;
