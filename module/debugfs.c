@@ -21,6 +21,7 @@
 
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/poll.h>
@@ -168,13 +169,22 @@ static const struct file_operations kpt_pipe_fops = {
 
 static int kpt_probes_seq_show(struct seq_file *m, void *v)
 {
-	kpt_probes_show(m);
+	kpt_probes_show(m, (uintptr_t)m->private);
 	return 0;
 }
 
+/*
+ * Writing probes asks what opening /dev/kptrace does (root's DAC override
+ * of 0400 is not enough), and whether addresses show is decided here, at
+ * open, as for every file of kptrace.
+ */
 static int kpt_probes_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, kpt_probes_seq_show, NULL);
+	if ((file->f_mode & FMODE_WRITE) && !perfmon_capable())
+		return -EPERM;
+	/* m->private: whether to hide */
+	return single_open(file, kpt_probes_seq_show,
+			   (void *)(uintptr_t)!kpt_addrs_visible());
 }
 
 static ssize_t kpt_probes_file_write(struct file *file,

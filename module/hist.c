@@ -699,7 +699,8 @@ static ssize_t kpt_hist_read(struct file *file, char __user *ubuf,
 	struct kpt_hist *h = f->h;
 	ssize_t ret = 0;
 
-	mutex_lock(&f->lock);
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
 	/* Each read from the start is a new snapshot. */
 	if (*ppos == 0 || !f->text.buf) {
 		kvfree(f->text.buf);
@@ -745,7 +746,8 @@ static ssize_t kpt_hist_write(struct file *file, const char __user *ubuf,
 		pr_warn_ratelimited("hist %s: expected \"clear\"\n", f->name);
 		return -EINVAL;
 	}
-	mutex_lock(&f->lock);
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
 	if (kpt_hist_file_get(file)) {
 		mutex_unlock(&f->lock);
 		return -EIO;

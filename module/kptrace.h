@@ -158,7 +158,7 @@ unsigned int kpt_probes_count(void);
 struct kpt_probe *kpt_probe_lookup(u32 id);	/* under rcu_read_lock() */
 void kpt_probe_overwritten(u32 id);
 struct seq_file;
-void kpt_probes_show(struct seq_file *m);
+void kpt_probes_show(struct seq_file *m, bool hide);
 void kpt_probes_show_stats(struct seq_file *m);
 void kpt_errors_show(struct seq_file *m);
 u64 kpt_probes_missed(void);

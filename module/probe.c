@@ -1037,11 +1037,11 @@ static const char *kpt_probe_mode(struct kpt_probe *p)
  * The probes file: one line per live probe, its spec in the language a
  * write takes, then a "#" comment with what kptrace made of it, so that
  * the file can be written back as it is (by a reader who may see kernel
- * addresses: to others the spec's addresses print as 0, see hide.c).
+ * addresses: to others, @hide, the spec's addresses print as 0, see
+ * hide.c).
  */
-void kpt_probes_show(struct seq_file *m)
+void kpt_probes_show(struct seq_file *m, bool hide)
 {
-	bool hide = !kpt_addrs_visible();
 	struct kpt_probe_stats sum;
 	struct kpt_probe *p;
 	char *buf;

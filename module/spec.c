@@ -1042,8 +1042,9 @@ static int kpt_print_fetch(const struct kpt_fetch *f, int level, int hide,
  * kpt_spec_print() - the canonical text of a parsed spec
  * @spec: parsed by kpt_spec_parse()
  * @hide: for a reader who may not see kernel addresses: the probe's
- *	address and @ADDR fetchargs print as 0 (the text still parses, to
- *	the same fields and types)
+ *	address and @ADDR fetchargs print as 0 (the fields and types stay
+ *	what they are; an address probe's text no longer replays, and the
+ *	constants of conditions print as written)
  * @buf: where to write
  * @len: room in @buf
  *

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: /dev/kptrace cannot be opened by an unprivileged user, nor
-#   by root without CAP_PERFMON and CAP_SYS_ADMIN, even when its mode
-#   would allow it
+# description: /dev/kptrace (and probes for writing) cannot be opened by an
+#   unprivileged user, nor by root without CAP_PERFMON and CAP_SYS_ADMIN,
+#   even when its mode would allow it
 # requires: root, debugfs, kptrace.ko, hazard_modules/kpt_hazard_caps
 #
 # hazard_modules/kpt_hazard_caps opens the device after dropping:
@@ -11,7 +11,9 @@
 # - nocap (uid 0 without CAP_PERFMON and CAP_SYS_ADMIN in any set, bounding
 #   set included): EPERM;
 # - root: the open works.
-# The device mode is put back to what it was.
+# The device mode is put back to what it was. debugfs' probes file, which
+# takes the same spec lines, opened for writing: nocap EPERM (its 0400 is
+# no obstacle to uid 0), root ok.
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"
@@ -33,4 +35,8 @@ assert_eq "unprivileged, mode 0666" "$("$KPT_HAZ_CAPS" unpriv)" "unpriv errno=EP
 assert_eq "uid 0 without CAP_PERFMON/CAP_SYS_ADMIN, mode 0666" "$("$KPT_HAZ_CAPS" nocap)" "nocap errno=EPERM"
 chmod "$mode" "$KPT_DEV"
 assert_match "root" "$("$KPT_HAZ_CAPS" root)" '^root open=ok '
-info "unprivileged: EACCES (mode) then EPERM (capability); no CAP_PERFMON/CAP_SYS_ADMIN: EPERM; root: ok"
+assert_eq "probes for writing, uid 0 without CAP_PERFMON/CAP_SYS_ADMIN" \
+	"$("$KPT_HAZ_CAPS" -w -d "$KPT_DIR/probes" nocap)" "nocap errno=EPERM"
+assert_eq "probes for writing, root" \
+	"$("$KPT_HAZ_CAPS" -w -d "$KPT_DIR/probes" root)" "root open=ok write"
+info "unprivileged: EACCES (mode) then EPERM (capability); no CAP_PERFMON/CAP_SYS_ADMIN: EPERM, for /dev/kptrace and for writing probes; root: ok"

@@ -97,10 +97,11 @@ run_loop()
 	taskset -c 0 sh -c "echo $1 >$RUN" || return 1
 	line=$(cat $RUN)
 	set -- $line
-	# --profile: the symbols of this run's modules (each arm loads its own)
+	# --profile: the symbols of this run's modules (each arm loads its
+	# own), BPF programs and ftrace and kprobe trampolines
 	[ "${BENCH_PROFILE:-0}" = 0 ] ||
-		awk '$4 ~ /^\[(kptrace|kpt_bench|kpt_floor)\]$/' /proc/kallsyms \
-			>"$out/ksyms.${5#run=}"
+		awk '$4 ~ /^\[(kptrace|kpt_bench|kpt_floor|bpf|__builtin__(ftrace|kprobes))\]$/' \
+			/proc/kallsyms >"$out/ksyms.${5#run=}"
 	echo "${1#calls=} ${2#ns=} ${3#chunk_ns=} ${4#chunk=} ${5#run=}"
 }
 

@@ -3,7 +3,7 @@
  * kpt_hazard_caps: open /dev/kptrace with fewer privileges than root, for
  * selftests/kpt_hazard_perm_*.sh (the guest has no setpriv or capsh).
  *
- *   kpt_hazard_caps [-d DEV] [-s ID:LIST]... MODE
+ *   kpt_hazard_caps [-w] [-d DEV] [-s ID:LIST]... MODE
  *
  * MODE says what is dropped before open(DEV, O_RDONLY | O_NONBLOCK):
  *   unpriv    uid/gid 65534, no supplementary groups (every capability
@@ -13,6 +13,9 @@
  *             with no_new_privs
  *   nosyslog  stays uid 0, drops CAP_SYSLOG the same way, keeps the others
  *   root      drops nothing
+ *
+ * -w opens DEV for writing (O_WRONLY) instead, and prints "MODE
+ * open=ok write" when that works, reading nothing.
  *
  * Prints one line: "MODE errno=NAME" when open() fails, or, when it works,
  * "MODE open=ok records=R entries=E stack_entries=S hidden=H
@@ -266,8 +269,13 @@ int main(int argc, char **argv)
 	static const int admin[] = { CAP_SYS_ADMIN, CAP_PERFMON, -1 };
 	static const int syslog[] = { CAP_SYSLOG, -1 };
 	const char *dev = "/dev/kptrace", *mode;
-	int fd;
+	int fd, wr = 0;
 
+	if (argc >= 3 && !strcmp(argv[1], "-w")) {
+		wr = 1;
+		argv++;
+		argc--;
+	}
 	while (argc >= 4 && argv[1][0] == '-') {
 		if (!strcmp(argv[1], "-d"))
 			dev = argv[2];
@@ -277,7 +285,7 @@ int main(int argc, char **argv)
 		argc -= 2;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: kpt_hazard_caps [-d DEV] [-s ID:LIST]... unpriv|nocap|nosyslog|root\n");
+		fprintf(stderr, "usage: kpt_hazard_caps [-w] [-d DEV] [-s ID:LIST]... unpriv|nocap|nosyslog|root\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -301,9 +309,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	fd = open(dev, O_RDONLY | O_NONBLOCK);
+	fd = open(dev, wr ? O_WRONLY : O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
 		printf("%s errno=%s\n", mode, errno_name(errno));
+		return 0;
+	}
+	if (wr) {
+		printf("%s open=ok write\n", mode);
+		close(fd);
 		return 0;
 	}
 	return read_all(fd, mode);
