@@ -130,12 +130,9 @@
 #include "compat.h"
 
 
-const char * const kpt_lost_names[KPT_LOST_NR] = {
-	[KPT_LOST_FULL]		= "full",
-	[KPT_LOST_OVERWRITTEN]	= "overwritten",
-	[KPT_LOST_NESTED]	= "nested",
-	[KPT_LOST_TOO_BIG]	= "too_big",
-};
+const char * const kpt_lost_names[KPT_LOST_NR] = KPT_LOST_NAMES;
+static_assert(sizeof((const char * const[])KPT_LOST_NAMES) ==
+	      sizeof(kpt_lost_names));
 
 struct kpt_ring **kpt_rings;
 DEFINE_PER_CPU(struct kpt_ring *, kpt_ring_here);

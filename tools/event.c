@@ -34,12 +34,7 @@
 #include "ksyms.h"
 #include "probes.h"
 
-static const char * const lost_causes[KPT_LOST_NR] = {
-	[KPT_LOST_FULL]		= "full",
-	[KPT_LOST_OVERWRITTEN]	= "overwritten",
-	[KPT_LOST_NESTED]	= "nested",
-	[KPT_LOST_TOO_BIG]	= "too_big",
-};
+static const char * const lost_causes[KPT_LOST_NR] = KPT_LOST_NAMES;
 
 const char *event__lost_cause(__u32 cause)
 {

@@ -42,7 +42,7 @@ enum event_check event__check(const void *rec, size_t avail,
 /* Prints a checked entry, return or lost record; ignores other types. */
 void event__print(const struct event_fmt *fmt, const struct kpt_event *e);
 
-/* "full", "overwritten", "nested", "too_big", or "unknown" */
+/* The cause's name from KPT_LOST_NAMES, or "unknown" */
 const char *event__lost_cause(__u32 cause);
 
 static inline const __u64 *event__args(const struct kpt_event *e)

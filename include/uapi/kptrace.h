@@ -98,6 +98,13 @@ enum kpt_lost_cause {
 	KPT_LOST_NR
 };
 
+/*
+ * The names of the causes, as the stats, the trace files and the tools
+ * print them: an initializer for a const char *[KPT_LOST_NR], in the
+ * order of enum kpt_lost_cause.
+ */
+#define KPT_LOST_NAMES	{ "full", "overwritten", "nested", "too_big" }
+
 struct kpt_lost {
 	__u32	cause;		/* enum kpt_lost_cause */
 	__u32	__pad;

@@ -68,9 +68,7 @@ static int verbose;
 static unsigned int timeout_sec;
 static volatile sig_atomic_t exiting;
 
-static const char *const cause_names[KPT_LOST_NR] = {
-	"full", "overwritten", "nested", "too_big",
-};
+static const char *const cause_names[KPT_LOST_NR] = KPT_LOST_NAMES;
 
 struct cpu_state {
 	uint64_t records;	/* entry + return records */

@@ -212,9 +212,7 @@ static void print_args(const struct kpt_event *e, const __u64 *slots,
 
 static int do_dump(const char *strs)
 {
-	static const char *const causes[KPT_LOST_NR] = {
-		"full", "overwritten", "nested", "too_big",
-	};
+	static const char *const causes[KPT_LOST_NR] = KPT_LOST_NAMES;
 	int fd = open_or_die(dev, O_RDONLY | O_NONBLOCK);
 	unsigned char *buf = malloc(BUF_SIZE);
 	char comm[KPT_COMM_LEN + 1];
