@@ -234,9 +234,14 @@ static int do_dump(const char *strs)
 			const struct kpt_event *e = (const void *)(buf + off);
 			const struct kpt_ret *r = (const void *)e->data;
 			const struct kpt_lost *l = (const void *)e->data;
+			/* what an entry or a return holds, in slots */
+			size_t slots = e->type == KPT_EV_RETURN ?
+				       KPT_RET_SLOTS + e->nr_args :
+				       e->type == KPT_EV_ENTRY ? e->nr_args : 0;
 
 			if (e->magic != KPT_MAGIC || e->size < sizeof(*e) ||
-			    e->size % 8 || e->size > n - off) {
+			    e->size % 8 || e->size > n - off ||
+			    sizeof(*e) + slots * 8 > e->size) {
 				fprintf(stderr, "kpt_spec: bad record at %zu\n",
 					off);
 				return 1;
