@@ -375,8 +375,9 @@ static int kpt_hist_collect(struct kpt_hist *h, unsigned int set, bool live,
 			row = kpt_hist_merge_slot(h, r, index, imask, n, e);
 			if (row)
 				kpt_hist_merge(h, row, e);
+			if (!(i & 1023))
+				cond_resched();
 		}
-		cond_resched();
 	}
 	kfree(e);
 	kvfree(index);
