@@ -163,7 +163,7 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 		/* No more than the room left: only a fault keeps records. */
 		ret = kpt_rings_read(rd->buf, min_t(size_t, count - done,
 						    KPT_DEV_BATCH), ULONG_MAX,
-				     block && !done);
+				     kpt_probes_max_record(), block && !done);
 		if (ret <= 0)
 			break;
 		if (rd->hide_addrs)

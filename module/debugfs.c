@@ -92,6 +92,7 @@ static ssize_t kpt_text_copy(struct file *file, struct kpt_text_reader *rd,
 	while (done < count) {
 		if (rd->off == rd->len) {
 			ret = kpt_rings_read(rd->rec, KPT_RECORD_MAX, 1,
+					     kpt_probes_max_record(),
 					     rd->block && !done &&
 					     !(file->f_flags & O_NONBLOCK));
 			if (ret <= 0)

@@ -31,7 +31,6 @@
 	(KPT_HDR_SIZE + ((args) + (stack)) * sizeof(__u64))
 #define KPT_RET_SIZE		(KPT_HDR_SIZE + sizeof(struct kpt_ret))
 #define KPT_RECORD_MAX		(64 * 1024)	/* largest record of a probe */
-#define KPT_RING_MIN		1024	/* bytes, bufsize_kb=1 */
 #define KPT_STRSIZE_MAX		4096
 #define KPT_LOST_SIZE		(KPT_HDR_SIZE + sizeof(struct kpt_lost))
 
@@ -51,14 +50,23 @@ extern struct kpt_config kpt_cfg;
 /* ring.c */
 struct kpt_ring;
 
-int kpt_rings_alloc(unsigned long bytes);
+/* The rings' own settings, fixed when they are allocated. */
+struct kpt_ring_opts {
+	unsigned long	bytes;		/* per CPU, a power of two */
+	bool		overwrite;	/* a full ring frees its oldest */
+	bool		wake_net_only;	/* selftests: no writer wakes */
+	/* overwrite: a record freed unread, from its writer (any context) */
+	void		(*dropped)(const struct kpt_event *ev);
+};
+
+int kpt_rings_alloc(const struct kpt_ring_opts *opts);
 void kpt_rings_free(void);
 
 /* The reader side, process context only. */
 struct file;
 struct poll_table_struct;
 ssize_t kpt_rings_read(void *buf, size_t len, unsigned long max_nr,
-		       bool block);
+		       unsigned int max_record, bool block);
 ssize_t kpt_rings_read_user(char __user *ubuf, size_t len, bool block);
 __poll_t kpt_rings_poll(struct file *file, struct poll_table_struct *wait);
 
@@ -156,7 +164,7 @@ int kpt_probes_write(const char *text, size_t len, char sep);
 int kpt_probes_write_user(const char __user *ubuf, size_t len);
 unsigned int kpt_probes_count(void);
 struct kpt_probe *kpt_probe_lookup(u32 id);	/* under rcu_read_lock() */
-void kpt_probe_overwritten(u32 id);
+void kpt_probe_overwritten(const struct kpt_event *ev);
 struct seq_file;
 void kpt_probes_show(struct seq_file *m, bool hide);
 void kpt_probes_show_stats(struct seq_file *m);

@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 #include <linux/security.h>
 #include "kptrace.h"
+#include "ring.h"
 #include "clock.h"
 
 #define KPT_RING_MAX_KB		(1024 * 1024)	/* 1 GiB per CPU */
@@ -170,6 +171,7 @@ static int __init kpt_check_params(void)
  */
 static int __init kpt_init(void)
 {
+	struct kpt_ring_opts opts;
 	int ret;
 
 	ret = kpt_check_params();
@@ -182,7 +184,14 @@ static int __init kpt_init(void)
 	}
 
 	kpt_clock_init();
-	ret = kpt_rings_alloc(kpt_cfg.ring_bytes);
+	/* The rings count their losses; the probes count theirs too. */
+	opts = (struct kpt_ring_opts) {
+		.bytes		= kpt_cfg.ring_bytes,
+		.overwrite	= kpt_cfg.overwrite,
+		.wake_net_only	= kpt_cfg.wake_net_only,
+		.dropped	= kpt_probe_overwritten,
+	};
+	ret = kpt_rings_alloc(&opts);
 	if (ret) {
 		pr_err("bufsize_kb=%u: cannot allocate %u rings of %lu KiB (%d)\n",
 		       bufsize_kb, num_possible_cpus(),

@@ -125,13 +125,14 @@ static bool kpt_addr_has_symbol(unsigned long addr)
 }
 
 /*
- * The ring overwrote a record of probe @id (any context). A handler runs
- * with preemption disabled, an RCU read-side section: a deleted probe
- * found here is not freed before it returns.
+ * The ring overwrote record @ev (its kpt_ring_opts.dropped, any context):
+ * its probe counts it lost. A handler runs with preemption disabled, an
+ * RCU read-side section: a deleted probe found here is not freed before
+ * it returns.
  */
-void kpt_probe_overwritten(u32 id)
+void kpt_probe_overwritten(const struct kpt_event *ev)
 {
-	struct kpt_probe *p = xa_load(&kpt_probe_ids, id);
+	struct kpt_probe *p = xa_load(&kpt_probe_ids, ev->probe_id);
 
 	if (p)
 		this_cpu_inc(p->stats->lost[KPT_LOST_OVERWRITTEN]);

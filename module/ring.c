@@ -55,7 +55,9 @@
  * cmpxchg of tail then fails: it drops the copy, which may be torn, and
  * starts again from the new tail. The writer counted that record as
  * lost.overwritten, so every record is counted exactly once, as read or as
- * lost.
+ * lost; it also hands the record to kpt_ring_opts.dropped, given at
+ * allocation, for whoever wrote it to count (the ring knows nothing of
+ * probes): that callback runs in the writer, in any context, NMI too.
  *
  * Counting. Every reserve is one hit. It ends in exactly one of: committed,
  * lost.full, lost.nested, lost.too_big, and the ring counts that outcome
@@ -64,7 +66,7 @@
  * flight,
  *	hits = recorded + lost, with recorded = committed - overwritten,
  * and recorded = read + pending. The probes count their hits themselves
- * (struct kpt_probe_stats), so the two books check each other, and the
+ * (probe.c), so the two books check each other, and the
  * selftests check both against the calls they made. The writer's
  * counters are local_t on the writer's cache line; `read' is the
  * reader's, under kpt_read_mutex, stored after the cmpxchg() that freed
@@ -137,6 +139,7 @@ static_assert(sizeof((const char * const[])KPT_LOST_NAMES) ==
 struct kpt_ring **kpt_rings;
 DEFINE_PER_CPU(struct kpt_ring *, kpt_ring_here);
 static struct kpt_ring **kpt_merge;	/* the rings a merge takes from */
+static struct kpt_ring_opts kpt_ring_opts __read_mostly;
 #define KPT_WAKE_TIMEOUT	(HZ / 10)
 #define KPT_WAKE_NET		(HZ / 100 ?: 1)
 
@@ -170,13 +173,16 @@ static __always_inline bool kpt_rec_bad(const struct kpt_ring *r,
 /*
  * Where a read copies records to: a kernel buffer (the text files, and
  * /dev/kptrace when it edits records or in overwrite mode), or the
- * reader's own memory, straight from the rings; and how many records it
- * may take at most, loss reports included.
+ * reader's own memory, straight from the rings; how many records it may
+ * take at most, loss reports included; and in overwrite mode how many
+ * bytes it takes from one ring at a time (four of the largest records,
+ * which the caller knows: the ring knows nothing of probes).
  */
 struct kpt_dest {
 	void		*kbuf;
 	char __user	*ubuf;		/* when kbuf is NULL */
 	unsigned long	max_nr;
+	size_t		batch;
 };
 
 static int kpt_dest_copy(const struct kpt_dest *to, size_t at,
@@ -198,7 +204,7 @@ static void kpt_ring_wake(struct irq_work *work)
 void kpt_ring_wake_up(struct kpt_ring *r)
 {
 	/* selftests: as if every writer missed the reader; the net wakes it */
-	if (kpt_cfg.wake_net_only)
+	if (kpt_ring_opts.wake_net_only)
 		return;
 	if (xchg(&kpt_wake_armed, 0))
 		irq_work_queue(&r->wake_work);
@@ -225,7 +231,7 @@ static unsigned long kpt_ring_drop_oldest(struct kpt_ring *r,
 		return old;
 	if (type != KPT_EV_PAD) {
 		local_inc(&r->lost[KPT_LOST_OVERWRITTEN]);
-		kpt_probe_overwritten(ev->probe_id);
+		kpt_ring_opts.dropped(ev);
 	}
 	return tail + size;
 }
@@ -245,7 +251,7 @@ unsigned long kpt_ring_make_room(struct kpt_ring *r, unsigned long head,
 	struct kpt_event *ev;
 
 	while (head + pad + size - tail > cap) {
-		if (!kpt_cfg.overwrite) {
+		if (!kpt_ring_opts.overwrite) {
 			/* release the ring: nothing was written */
 			WRITE_ONCE(r->head, head);
 			return KPT_RING_BUSY;
@@ -378,7 +384,8 @@ static bool kpt_ring_peek(struct kpt_ring *r, u64 *ts)
 
 /*
  * Reader: copy the oldest records of @r into @buf, as many as fit in @len
- * and are not younger than @until, *@nr at most (not 0), then free them.
+ * and are not younger than @until, *@nr at most (not 0), then free them;
+ * in overwrite mode no more than @batch bytes.
  * Returns the bytes copied (only then does *@nr get the number of
  * records), 0 if there were none or they were overwritten meanwhile (try
  * again, *@nr untouched), -EINVAL if the first record does not fit in
@@ -387,23 +394,25 @@ static bool kpt_ring_peek(struct kpt_ring *r, u64 *ts)
  * In overwrite mode a writer may free (and rewrite) records under the
  * copy; then the cmpxchg() of tail fails and the whole batch, possibly
  * torn, is dropped: the writer has counted it as overwritten. Batches are
- * kept small in that mode so that the reader still makes progress.
+ * kept small in that mode (@batch) so that the reader still makes
+ * progress; a first record larger than @batch (of a probe added since the
+ * caller computed it) goes alone.
  */
 static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
-				u64 until, unsigned long *nr)
+				u64 until, unsigned long *nr, size_t batch)
 {
 	unsigned long head, tail, pos, off, max_nr = *nr, n = 0;
 	const struct kpt_event *ev;
+	size_t done = 0, room = len;
 	u64 drop = 0;
-	size_t done = 0;
 	u32 size;
 	u8 type;
 
 	/* 0 would be no limit at all: the caller lost its count */
 	if (WARN_ON_ONCE(!max_nr))
 		max_nr = 1;
-	if (kpt_cfg.overwrite)
-		len = min_t(size_t, len, 4 * kpt_probes_max_record());
+	if (kpt_ring_opts.overwrite)
+		room = min(len, batch);
 	/* Pairs with an overwriting writer's cmpxchg() */
 	tail = smp_load_acquire(&r->tail);
 	head = kpt_ring_head(r);	/* the records are complete */
@@ -424,7 +433,7 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
 		}
 		if (type == KPT_EV_PAD)
 			continue;
-		if (done && (n == max_nr || size > len - done ||
+		if (done && (n == max_nr || size > room - min(room, done) ||
 			     READ_ONCE(ev->ts_ns) > until))
 			break;
 		if (size > len)
@@ -453,7 +462,8 @@ static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
  * pending, -EINVAL when the next record is larger than @len. Caller holds
  * kpt_read_mutex.
  */
-static ssize_t kpt_rings_next(void *buf, size_t len, unsigned long *nr)
+static ssize_t kpt_rings_next(void *buf, size_t len, unsigned long *nr,
+			      size_t batch)
 {
 	const struct kpt_dest to = { .kbuf = buf };
 	const unsigned long max_nr = *nr;
@@ -487,7 +497,7 @@ again:
 	if (!best)
 		return 0;
 	*nr = max_nr;		/* the limit, on every try */
-	ret = kpt_ring_consume(best, buf, len, next_ts, nr);
+	ret = kpt_ring_consume(best, buf, len, next_ts, nr, batch);
 	if (!ret)
 		goto again;
 	return ret;
@@ -646,7 +656,7 @@ static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
 	size_t done = 0;
 	ssize_t ret;
 
-	if (!kpt_cfg.overwrite) {
+	if (!kpt_ring_opts.overwrite) {
 		/* Loss reports first, then the merged records. */
 		for_each_possible_cpu(cpu) {
 			r = kpt_rings[cpu];
@@ -672,7 +682,8 @@ static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
 		return -EINVAL;
 	while (done < len && left) {
 		nr = left;
-		ret = kpt_rings_next(to->kbuf + done, len - done, &nr);
+		ret = kpt_rings_next(to->kbuf + done, len - done, &nr,
+				     to->batch);
 		if (ret <= 0)
 			return done ? done : ret;
 		done += ret;
@@ -710,6 +721,8 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
  * @len: room in @buf
  * @max_nr: how many records to take at most (loss reports count too);
  *	    the others stay in the rings
+ * @max_record: the largest record a probe writes (overwrite=1 takes four
+ *		of them from one ring at a time)
  * @block: sleep (interruptibly) until records are pending
  *
  * Returns the number of bytes copied, whole records only, 0 when none is
@@ -717,9 +730,11 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
  * -ERESTARTSYS on a signal.
  */
 ssize_t kpt_rings_read(void *buf, size_t len, unsigned long max_nr,
-		       bool block)
+		       unsigned int max_record, bool block)
 {
-	const struct kpt_dest to = { .kbuf = buf, .max_nr = max_nr };
+	const struct kpt_dest to = {
+		.kbuf = buf, .max_nr = max_nr, .batch = 4 * (size_t)max_record,
+	};
 
 	return kpt_rings_read_to(&to, len, block);
 }
@@ -829,17 +844,19 @@ void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st)
 
 /**
  * kpt_rings_alloc() - one ring per possible CPU
- * @bytes: the size of each, a power of two
+ * @opts: the size of each, overwrite mode and its callback
  *
  * Returns 0 or -ENOMEM, with nothing left allocated on failure.
  */
-int kpt_rings_alloc(unsigned long bytes)
+int kpt_rings_alloc(const struct kpt_ring_opts *opts)
 {
+	unsigned long bytes = opts->bytes;
 	const gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
 			  __GFP_RETRY_MAYFAIL;
 	struct kpt_ring *r;
 	unsigned int cpu;
 
+	kpt_ring_opts = *opts;
 	kpt_rings = kcalloc(nr_cpu_ids, sizeof(*kpt_rings), GFP_KERNEL);
 	kpt_merge = kcalloc(nr_cpu_ids, sizeof(*kpt_merge), GFP_KERNEL);
 	if (!kpt_rings || !kpt_merge) {

@@ -12,7 +12,9 @@
 #include <linux/irq_work.h>
 #include <linux/smp.h>
 #include <asm/local.h>
-#include "kptrace.h"
+#include <uapi/kptrace.h>
+
+#define KPT_RING_MIN		1024	/* bytes, bufsize_kb=1 */
 
 struct kpt_ring {
 	/* Writer side: only the owning CPU writes these. */
