@@ -23,7 +23,7 @@
  *
  * Paths. A reader that sees addresses, with overwrite=0, gets records
  * copied straight from the rings into its memory, and the rings free only
- * what was copied (ring.c). The others (hidden addresses, overwrite=1)
+ * what was copied (ring_read.c). The others (hidden addresses, overwrite=1)
  * take up to what the read can return into the open file's buffer, where
  * what a fault left unreturned waits for the next read (struct
  * kpt_dev_reader).

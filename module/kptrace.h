@@ -7,7 +7,8 @@
  *   probe.c    probes: creating, arming, listing, deleting, module reloads
  *   ksyms.c    function names that are not unique (from /proc/kallsyms)
  *   fetch.c    the probe handlers' work: fetchargs, conditions, records
- *   ring.c     the per-CPU lock-free ring buffers and their reader
+ *   ring.c     the per-CPU lock-free ring buffers (writer, stats, wake-ups)
+ *   ring_read.c  their reader
  *   format.c   text rendering of a record (trace, trace_pipe)
  *   debugfs.c  /sys/kernel/debug/kptrace/
  *   chardev.c  /dev/kptrace
@@ -62,7 +63,7 @@ struct kpt_ring_opts {
 int kpt_rings_alloc(const struct kpt_ring_opts *opts);
 void kpt_rings_free(void);
 
-/* The reader side, process context only. */
+/* ring_read.c: the reader side, process context only. */
 struct file;
 struct poll_table_struct;
 ssize_t kpt_rings_read(void *buf, size_t len, unsigned long max_nr,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kptrace: per-CPU lock-free ring buffers.
+ * kptrace: per-CPU lock-free ring buffers: their allocation, the writer's
+ * out-of-line parts, stats and wake-ups. The writer's inline half is in
+ * ring.h, the reader in ring_read.c; this contract covers all three.
  *
  * Concurrency contract
  * ====================
@@ -8,7 +10,7 @@
  * There is one ring per possible CPU. Positions (head, tail) are byte
  * counters that only grow; the offset in the buffer is pos & mask, and the
  * buffer size is a power of two. A 64-bit counter never wraps, so there
- * is no ABA problem in the compare-and-exchange loops below.
+ * is no ABA problem in the compare-and-exchange loops of either side.
  *
  * Writers. Only probe handlers write, and only to the ring of the CPU they
  * run on, with preemption disabled (the kprobe core guarantees this, on
@@ -32,18 +34,19 @@
  * preceded by a padding record that fills the end; padding is published
  * together with the record.
  *
- * Reader. Readers run in process context and are serialised by
- * kpt_read_mutex; a reader may run on any CPU. It loads head with acquire,
+ * Reader (ring_read.c). Readers run in process context and are serialised
+ * by kpt_read_mutex; a reader may run on any CPU. It loads head with acquire,
  * copies records out, and only then releases the space by moving tail with
  * cmpxchg(), which is fully ordered on success: the copy is complete
  * before the space can be reused. A writer checking for room loads tail
  * with acquire, pairing with that cmpxchg. With overwrite=0 no writer ever
- * moves tail, so the reader merges all rings by timestamp with a private
- * cursor per ring (rpos) and moves each tail once per read, copying runs
+ * moves tail, so the reader merges all rings by timestamp with a cursor
+ * per ring of its own (struct kpt_cursor, not in the ring: the writer
+ * never sees it) and moves each tail once per read, copying runs
  * of records straight to user memory (copy_to_user() may fault and sleep:
  * kpt_read_mutex is a mutex, and only what was copied is freed); with
- * overwrite=1 it takes small batches from one ring at a time, below, into
- * a kernel buffer. A read may also be limited to a number of records
+ * overwrite=1 it takes small batches from one ring at a time into a kernel
+ * buffer. A read may also be limited to a number of records
  * (struct kpt_dest's max_nr, loss reports included): both merges stop
  * there and leave the rest in the rings. The text files take one record
  * at a time, so that what a reader never returned was never consumed.
@@ -80,7 +83,7 @@
  * causes the one that is also within committed). How many there were is
  * the writer's count: committed is the seq of the last record before
  * head, so with head, committed and lost.overwritten loaded while no
- * write is in flight (kpt_ring_quiet()), the records before head are
+ * write is in flight (kpt_ring_quiet(), ring_read.c), the records before head are
  * committed - overwritten - read - dropped, less what this read copied.
  * The probes' own books (probe_stats) cannot tell whose records those
  * were and do not count them.
@@ -123,7 +126,6 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/irq_work.h>
-#include <linux/uaccess.h>
 #include <linux/kprobes.h>
 #include <linux/poll.h>
 #include <asm/local.h>
@@ -138,62 +140,14 @@ static_assert(sizeof((const char * const[])KPT_LOST_NAMES) ==
 
 struct kpt_ring **kpt_rings;
 DEFINE_PER_CPU(struct kpt_ring *, kpt_ring_here);
-static struct kpt_ring **kpt_merge;	/* the rings a merge takes from */
-static struct kpt_ring_opts kpt_ring_opts __read_mostly;
+struct kpt_ring_opts kpt_ring_opts __read_mostly;
 #define KPT_WAKE_TIMEOUT	(HZ / 10)
 #define KPT_WAKE_NET		(HZ / 100 ?: 1)
 
 unsigned long kpt_wake_armed;
 
-static DEFINE_MUTEX(kpt_read_mutex);
 static DECLARE_WAIT_QUEUE_HEAD(kpt_read_wait);
 
-/* The first 8 bytes of every record: magic, type, flags, size. */
-static __always_inline void kpt_ring_hdr(const void *rec, u8 *type, u32 *size)
-{
-	const struct kpt_event *ev = rec;
-
-	*type = READ_ONCE(ev->type);
-	*size = READ_ONCE(ev->size);
-}
-
-/*
- * Reader: a record at position @pos of @r, of @size bytes, that cannot be
- * whole: a size that is not a multiple of 8, runs past the end of the
- * buffer, or past @head.
- */
-static __always_inline bool kpt_rec_bad(const struct kpt_ring *r,
-					unsigned long pos, u32 size,
-					unsigned long head)
-{
-	return size < 8 || size % 8 || (pos & r->mask) + size > r->mask + 1 ||
-	       size > head - pos;
-}
-
-/*
- * Where a read copies records to: a kernel buffer (the text files, and
- * /dev/kptrace when it edits records or in overwrite mode), or the
- * reader's own memory, straight from the rings; how many records it may
- * take at most, loss reports included; and in overwrite mode how many
- * bytes it takes from one ring at a time (four of the largest records,
- * which the caller knows: the ring knows nothing of probes).
- */
-struct kpt_dest {
-	void		*kbuf;
-	char __user	*ubuf;		/* when kbuf is NULL */
-	unsigned long	max_nr;
-	size_t		batch;
-};
-
-static int kpt_dest_copy(const struct kpt_dest *to, size_t at,
-			 const void *src, size_t len)
-{
-	if (to->kbuf) {
-		memcpy(to->kbuf + at, src, len);
-		return 0;
-	}
-	return copy_to_user(to->ubuf + at, src, len) ? -EFAULT : 0;
-}
 
 static void kpt_ring_wake(struct irq_work *work)
 {
@@ -270,7 +224,7 @@ unsigned long kpt_ring_make_room(struct kpt_ring *r, unsigned long head,
 NOKPROBE_SYMBOL(kpt_ring_make_room);
 
 /* Records of @r lost for cause @i; corrupt ones count as overwritten. */
-static u64 kpt_ring_lost(struct kpt_ring *r, int i)
+u64 kpt_ring_lost(struct kpt_ring *r, int i)
 {
 	u64 n = local_read(&r->lost[i]);
 
@@ -289,472 +243,7 @@ static bool kpt_ring_lost_pending(struct kpt_ring *r)
 	return false;
 }
 
-/*
- * Reader, on a corrupt record: the head of @r, and how many records
- * before it were neither read, nor dropped, nor overwritten (the ones
- * still in the ring, with those copied but not yet counted), at one
- * instant with no write in flight. A writer sets BUSY in head before it
- * counts or frees anything and clears it with the store that publishes
- * its record, after its counts (x86 orders stores): a head without BUSY
- * that did not change across the loads covers every count it implies.
- * A write is short, so this waits at most a few of them.
- */
-static unsigned long kpt_ring_quiet(struct kpt_ring *r, u64 *unread)
-{
-	unsigned long head;
-	u64 committed, overwritten;
 
-	for (;;) {
-		/* Pairs with kpt_ring_commit(): its counts before its head */
-		head = smp_load_acquire(&r->head);
-		committed = local_read(&r->committed);
-		overwritten = local_read(&r->lost[KPT_LOST_OVERWRITTEN]);
-		smp_rmb();	/* the counts before the second look */
-		if (!(head & KPT_RING_BUSY) && READ_ONCE(r->head) == head)
-			break;
-		cpu_relax();
-	}
-	*unread = committed - overwritten - r->read - r->dropped;
-	return head;
-}
-
-/*
- * Reader: a pending loss report becomes a KPT_EV_LOST record at @at of
- * @to. Returns its size, 0 if none is pending, -EINVAL if @len is too
- * small, -EFAULT if the copy faulted (the report stays pending).
- */
-static int kpt_ring_report_lost(struct kpt_ring *r, const struct kpt_dest *to,
-				size_t at, size_t len)
-{
-	u64 rec[KPT_LOST_SIZE / sizeof(u64)] = { 0 };
-	struct kpt_event *ev = (struct kpt_event *)rec;
-	struct kpt_lost *lost = (struct kpt_lost *)ev->data;
-	u64 now;
-	int i;
-
-	for (i = 0; i < KPT_LOST_NR; i++) {
-		now = kpt_ring_lost(r, i);
-		if (now != r->reported[i])
-			break;
-	}
-	if (i == KPT_LOST_NR)
-		return 0;
-	if (len < KPT_LOST_SIZE)
-		return -EINVAL;
-
-	ev->magic = KPT_MAGIC;
-	ev->type = KPT_EV_LOST;
-	ev->size = KPT_LOST_SIZE;
-	ev->ts_ns = ktime_get_mono_fast_ns();
-	ev->cpu = r->cpu;
-	lost->cause = i;
-	lost->count = now - r->reported[i];
-	if (kpt_dest_copy(to, at, rec, KPT_LOST_SIZE))
-		return -EFAULT;
-	r->reported[i] = now;
-	return KPT_LOST_SIZE;
-}
-
-/*
- * Reader: the timestamp of the oldest record of @r, skipping (and freeing)
- * padding. Returns false when the ring is empty.
- */
-static bool kpt_ring_peek(struct kpt_ring *r, u64 *ts)
-{
-	unsigned long head, tail, off;
-	u32 size;
-	u8 type;
-
-	for (;;) {
-		/* Pairs with an overwriting writer's cmpxchg() */
-		tail = smp_load_acquire(&r->tail);
-		head = kpt_ring_head(r);	/* the record is complete */
-		if (tail == head)
-			return false;
-		off = tail & r->mask;
-		kpt_ring_hdr(r->data + off, &type, &size);
-		if (type != KPT_EV_PAD) {
-			*ts = READ_ONCE(((struct kpt_event *)
-					 (r->data + off))->ts_ns);
-			return true;
-		}
-		cmpxchg(&r->tail, tail, tail + size);
-	}
-}
-
-/*
- * Reader: copy the oldest records of @r into @buf, as many as fit in @len
- * and are not younger than @until, *@nr at most (not 0), then free them;
- * in overwrite mode no more than @batch bytes.
- * Returns the bytes copied (only then does *@nr get the number of
- * records), 0 if there were none or they were overwritten meanwhile (try
- * again, *@nr untouched), -EINVAL if the first record does not fit in
- * @len.
- *
- * In overwrite mode a writer may free (and rewrite) records under the
- * copy; then the cmpxchg() of tail fails and the whole batch, possibly
- * torn, is dropped: the writer has counted it as overwritten. Batches are
- * kept small in that mode (@batch) so that the reader still makes
- * progress; a first record larger than @batch (of a probe added since the
- * caller computed it) goes alone.
- */
-static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
-				u64 until, unsigned long *nr, size_t batch)
-{
-	unsigned long head, tail, pos, off, max_nr = *nr, n = 0;
-	const struct kpt_event *ev;
-	size_t done = 0, room = len;
-	u64 drop = 0;
-	u32 size;
-	u8 type;
-
-	/* 0 would be no limit at all: the caller lost its count */
-	if (WARN_ON_ONCE(!max_nr))
-		max_nr = 1;
-	if (kpt_ring_opts.overwrite)
-		room = min(len, batch);
-	/* Pairs with an overwriting writer's cmpxchg() */
-	tail = smp_load_acquire(&r->tail);
-	head = kpt_ring_head(r);	/* the records are complete */
-	for (pos = tail; pos != head; pos += size) {
-		off = pos & r->mask;
-		ev = r->data + off;
-		kpt_ring_hdr(ev, &type, &size);
-		if (unlikely(kpt_rec_bad(r, pos, size, head))) {
-			/* Only a writer overwriting it can make this torn. */
-			if (READ_ONCE(r->tail) != tail)
-				return 0;
-			WARN_ONCE(1, "kptrace: corrupt record on cpu %u\n",
-				  r->cpu);
-			/* dropped, up to head: see "Counting" above */
-			pos = kpt_ring_quiet(r, &drop);
-			drop -= n;
-			break;
-		}
-		if (type == KPT_EV_PAD)
-			continue;
-		if (done && (n == max_nr || size > room - min(room, done) ||
-			     READ_ONCE(ev->ts_ns) > until))
-			break;
-		if (size > len)
-			return READ_ONCE(r->tail) == tail ? -EINVAL : 0;
-		memcpy(buf + done, ev, size);
-		done += size;
-		n++;
-	}
-	/* Fully ordered on success: the copy is done before the space is. */
-	if (pos != tail && cmpxchg(&r->tail, tail, pos) != tail)
-		return 0;
-	if (drop)
-		WRITE_ONCE(r->dropped, r->dropped + drop);
-	if (!done)
-		return 0;
-	WRITE_ONCE(r->read, r->read + n);
-	*nr = n;
-	return done;
-}
-
-/*
- * Take the next records, in time order across CPUs: the oldest CPU's
- * records up to the oldest record of any other CPU, *@nr at most, in one
- * batch. Loss reports come first, as KPT_EV_LOST records. Returns the
- * bytes copied (*@nr gets the number of records), 0 when nothing is
- * pending, -EINVAL when the next record is larger than @len. Caller holds
- * kpt_read_mutex.
- */
-static ssize_t kpt_rings_next(void *buf, size_t len, unsigned long *nr,
-			      size_t batch)
-{
-	const struct kpt_dest to = { .kbuf = buf };
-	const unsigned long max_nr = *nr;
-	struct kpt_ring *r, *best;
-	u64 ts, best_ts, next_ts;
-	unsigned int cpu;
-	ssize_t ret;
-
-	lockdep_assert_held(&kpt_read_mutex);
-again:
-	best = NULL;
-	best_ts = U64_MAX;
-	next_ts = U64_MAX;
-	for_each_possible_cpu(cpu) {
-		r = kpt_rings[cpu];
-		ret = kpt_ring_report_lost(r, &to, 0, len);
-		if (ret > 0)
-			*nr = 1;
-		if (ret)
-			return ret;
-		if (!kpt_ring_peek(r, &ts))
-			continue;
-		if (ts < best_ts) {
-			next_ts = best_ts;
-			best_ts = ts;
-			best = r;
-		} else if (ts < next_ts) {
-			next_ts = ts;
-		}
-	}
-	if (!best)
-		return 0;
-	*nr = max_nr;		/* the limit, on every try */
-	ret = kpt_ring_consume(best, buf, len, next_ts, nr, batch);
-	if (!ret)
-		goto again;
-	return ret;
-}
-
-static bool kpt_rings_ready_or_arm(unsigned long how);
-
-/*
- * Move @r's cursor past padding to its next record, and read that
- * record's timestamp. Returns false at the head the merge began with.
- */
-static bool kpt_merge_peek(struct kpt_ring *r)
-{
-	const struct kpt_event *ev;
-	unsigned long off;
-	u32 size;
-	u8 type;
-
-	while (r->rpos != r->rhead) {
-		off = r->rpos & r->mask;
-		ev = r->data + off;
-		kpt_ring_hdr(ev, &type, &size);
-		if (WARN_ONCE(kpt_rec_bad(r, r->rpos, size, r->rhead),
-			      "kptrace: corrupt record on cpu %u\n", r->cpu)) {
-			/* dropped, up to head: see "Counting" above */
-			r->rpos = kpt_ring_quiet(r, &r->rdrop);
-			r->rdrop -= r->rnr;
-			return false;
-		}
-		if (type != KPT_EV_PAD) {
-			r->rts = ev->ts_ns;
-			return true;
-		}
-		r->rpos += size;
-	}
-	return false;
-}
-
-/*
- * The records of @r from its cursor that can go out in one copy: not
- * younger than @until (but the first), contiguous (up to padding or the
- * end of the buffer), at most @room bytes and @max_nr records. Returns
- * their bytes, 0 if the first does not fit; *@nr gets their number.
- */
-static size_t kpt_merge_run(struct kpt_ring *r, u64 until, size_t room,
-			    unsigned long max_nr, unsigned long *nr)
-{
-	unsigned long pos = r->rpos, off, cap = r->mask + 1;
-	const struct kpt_event *ev;
-	size_t run = 0;
-	u32 size;
-	u8 type;
-
-	*nr = 0;
-	while (pos != r->rhead && *nr < max_nr) {
-		off = pos & r->mask;
-		ev = r->data + off;
-		kpt_ring_hdr(ev, &type, &size);
-		/* padding, or a bad size kpt_merge_peek() will report */
-		if (type == KPT_EV_PAD || kpt_rec_bad(r, pos, size, r->rhead))
-			break;
-		if (size > room - run || (run && ev->ts_ns > until))
-			break;
-		run += size;
-		pos += size;
-		(*nr)++;
-		if (off + size == cap)
-			break;
-	}
-	return run;
-}
-
-/*
- * overwrite=0: merge the rings by timestamp into @to with a cursor per
- * ring, one copy per run of a ring's records older than every other
- * ring's next one, then free what was copied with one tail update per
- * ring. No writer moves tail in this mode, so nothing copied can have
- * changed under us. A faulting copy ends the merge there: what went out
- * before it is consumed, the rest stays. At most @max_nr records.
- */
-static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
-			       size_t len, unsigned long max_nr)
-{
-	struct kpt_ring *r, *best;
-	unsigned int cpu, n = 0, i, bi;
-	unsigned long nr, taken = 0;
-	size_t done = 0, run;
-	int fault = 0;
-	u64 until;
-
-	for_each_possible_cpu(cpu) {
-		r = kpt_rings[cpu];
-		r->rtail = READ_ONCE(r->tail);
-		r->rpos = r->rtail;
-		r->rhead = kpt_ring_head(r);	/* the records are complete */
-		r->rnr = 0;
-		r->rdrop = 0;
-		if (kpt_merge_peek(r))
-			kpt_merge[n++] = r;
-	}
-	while (n && taken < max_nr) {
-		bi = 0;
-		for (i = 1; i < n; i++)
-			if (kpt_merge[i]->rts < kpt_merge[bi]->rts)
-				bi = i;
-		until = U64_MAX;
-		for (i = 0; i < n; i++)
-			if (i != bi && kpt_merge[i]->rts < until)
-				until = kpt_merge[i]->rts;
-		best = kpt_merge[bi];
-		run = kpt_merge_run(best, until, len - done, max_nr - taken,
-				    &nr);
-		if (!run)
-			break;
-		fault = kpt_dest_copy(to, at + done,
-				      best->data + (best->rpos & best->mask),
-				      run);
-		if (fault)
-			break;
-		done += run;
-		taken += nr;
-		best->rpos += run;
-		best->rnr += nr;
-		if (!kpt_merge_peek(best))
-			kpt_merge[bi] = kpt_merge[--n];
-	}
-	for_each_possible_cpu(cpu) {
-		r = kpt_rings[cpu];
-		if (r->rpos == r->rtail)
-			continue;
-		/* Fully ordered: the copy is done before the space is free. */
-		if (WARN_ON_ONCE(cmpxchg(&r->tail, r->rtail, r->rpos) !=
-				 r->rtail))
-			continue;
-		WRITE_ONCE(r->read, r->read + r->rnr);
-		if (r->rdrop)
-			WRITE_ONCE(r->dropped, r->dropped + r->rdrop);
-	}
-	if (!done && fault)
-		return fault;
-	if (!done && n)
-		return -EINVAL;		/* the next record is larger than len */
-	return done;
-}
-
-/*
- * As many whole records as fit in @len, to->max_nr at most; caller holds
- * kpt_read_mutex. Only a kernel buffer takes overwrite mode's records,
- * which may be torn.
- */
-static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
-{
-	unsigned long left = to->max_nr, nr;
-	struct kpt_ring *r;
-	unsigned int cpu;
-	size_t done = 0;
-	ssize_t ret;
-
-	if (!kpt_ring_opts.overwrite) {
-		/* Loss reports first, then the merged records. */
-		for_each_possible_cpu(cpu) {
-			r = kpt_rings[cpu];
-			while (left) {
-				ret = kpt_ring_report_lost(r, to, done,
-							   len - done);
-				if (ret < 0)
-					return done ? done : ret;
-				if (!ret)
-					break;
-				done += ret;
-				left--;
-			}
-		}
-		if (!left)
-			return done;
-		ret = kpt_rings_merge(to, done, len - done, left);
-		if (ret < 0)
-			return done ? done : ret;
-		return done + ret;
-	}
-	if (WARN_ON_ONCE(!to->kbuf))
-		return -EINVAL;
-	while (done < len && left) {
-		nr = left;
-		ret = kpt_rings_next(to->kbuf + done, len - done, &nr,
-				     to->batch);
-		if (ret <= 0)
-			return done ? done : ret;
-		done += ret;
-		if (WARN_ON_ONCE(!nr || nr > left))
-			break;
-		left -= nr;
-	}
-	return done;
-}
-
-static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
-				 bool block)
-{
-	ssize_t ret;
-	long left;
-
-	for (;;) {
-		if (mutex_lock_interruptible(&kpt_read_mutex))
-			return -ERESTARTSYS;
-		ret = kpt_rings_fill(to, len);
-		mutex_unlock(&kpt_read_mutex);
-		if (ret || !block)
-			return ret;
-		left = wait_event_interruptible_timeout(kpt_read_wait,
-							kpt_rings_ready_or_arm(KPT_WAKE_BATCH),
-							KPT_WAKE_TIMEOUT);
-		if (left < 0)
-			return left;
-	}
-}
-
-/**
- * kpt_rings_read() - take the next records, waiting for some if @block
- * @buf: where to copy them
- * @len: room in @buf
- * @max_nr: how many records to take at most (loss reports count too);
- *	    the others stay in the rings
- * @max_record: the largest record a probe writes (overwrite=1 takes four
- *		of them from one ring at a time)
- * @block: sleep (interruptibly) until records are pending
- *
- * Returns the number of bytes copied, whole records only, 0 when none is
- * pending and !@block, -EINVAL when the next record does not fit in @len,
- * -ERESTARTSYS on a signal.
- */
-ssize_t kpt_rings_read(void *buf, size_t len, unsigned long max_nr,
-		       unsigned int max_record, bool block)
-{
-	const struct kpt_dest to = {
-		.kbuf = buf, .max_nr = max_nr, .batch = 4 * (size_t)max_record,
-	};
-
-	return kpt_rings_read_to(&to, len, block);
-}
-
-/**
- * kpt_rings_read_user() - kpt_rings_read() straight into user memory
- * @ubuf: where to copy them
- * @len: room in @ubuf
- * @block: sleep (interruptibly) until records are pending
- *
- * One copy per run of records instead of two; overwrite=0 only. Returns
- * as kpt_rings_read(), or -EFAULT when nothing could be copied (records
- * are consumed only once copied).
- */
-ssize_t kpt_rings_read_user(char __user *ubuf, size_t len, bool block)
-{
-	const struct kpt_dest to = { .ubuf = ubuf, .max_nr = ULONG_MAX };
-
-	return kpt_rings_read_to(&to, len, block);
-}
 
 /* What a reader armed with @how waits for: a record, or a batch. */
 static unsigned long kpt_wake_bytes(unsigned long how)
@@ -819,6 +308,17 @@ __poll_t kpt_rings_poll(struct file *file, poll_table *wait)
 }
 
 /*
+ * A blocking read found nothing: sleep until a ring holds a batch or a
+ * loss is pending, KPT_WAKE_TIMEOUT at most. Returns < 0 on a signal.
+ */
+long kpt_rings_wait(void)
+{
+	return wait_event_interruptible_timeout(kpt_read_wait,
+						kpt_rings_ready_or_arm(KPT_WAKE_BATCH),
+						KPT_WAKE_TIMEOUT);
+}
+
+/*
  * The counters of @cpu's ring, while writers and readers run: `read',
  * then the losses, then committed, so that what was read or overwritten
  * is always within committed (see "Counting" above).
@@ -858,12 +358,11 @@ int kpt_rings_alloc(const struct kpt_ring_opts *opts)
 
 	kpt_ring_opts = *opts;
 	kpt_rings = kcalloc(nr_cpu_ids, sizeof(*kpt_rings), GFP_KERNEL);
-	kpt_merge = kcalloc(nr_cpu_ids, sizeof(*kpt_merge), GFP_KERNEL);
-	if (!kpt_rings || !kpt_merge) {
+	if (!kpt_rings)
+		return -ENOMEM;
+	if (kpt_reader_alloc()) {
 		kfree(kpt_rings);
-		kfree(kpt_merge);
 		kpt_rings = NULL;
-		kpt_merge = NULL;
 		return -ENOMEM;
 	}
 	for_each_possible_cpu(cpu) {
@@ -905,9 +404,8 @@ void kpt_rings_free(void)
 		kfree(r);
 	}
 	kfree(kpt_rings);
-	kfree(kpt_merge);
 	kpt_rings = NULL;
-	kpt_merge = NULL;
+	kpt_reader_free();
 }
 
 /*

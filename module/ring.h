@@ -3,7 +3,7 @@
  * kptrace: the writer half of the per-CPU rings, inlined into the probe
  * handlers so that a hit costs no call into ring.c. The concurrency
  * contract these functions keep is written at the top of ring.c; the
- * reader half is there too.
+ * reader is ring_read.c. The ring knows nothing of probes.
  */
 #ifndef _KPT_RING_H
 #define _KPT_RING_H
@@ -26,18 +26,15 @@ struct kpt_ring {
 	unsigned long	mask;
 	unsigned int	cpu;
 
-	/* Reader side (and the writer, in overwrite mode). */
+	/*
+	 * Reader side (and the writer, in overwrite mode): the reader's
+	 * books, which stats and wake-ups look at too, stored under
+	 * kpt_read_mutex (ring_read.c); its cursors are its own.
+	 */
 	unsigned long	tail ____cacheline_aligned;
 	u64		read;
-	u64		dropped;	/* corrupt, freed unread (ring.c) */
+	u64		dropped;	/* corrupt, freed unread */
 	u64		reported[KPT_LOST_NR];	/* lost already reported */
-	/* The merge's cursor, under kpt_read_mutex (overwrite=0 only). */
-	unsigned long	rtail;		/* tail when the merge began */
-	unsigned long	rpos;		/* next record to copy */
-	unsigned long	rhead;		/* head when the merge began */
-	u64		rts;		/* timestamp of the record at rpos */
-	u64		rnr;		/* records copied */
-	u64		rdrop;		/* records dropped as corrupt */
 
 	struct irq_work	wake_work;
 };
@@ -61,6 +58,24 @@ static inline unsigned long kpt_ring_head(const struct kpt_ring *r)
 	/* Pairs with kpt_ring_commit() */
 	return smp_load_acquire(&r->head) & ~KPT_RING_BUSY;
 }
+
+/* The first 8 bytes of every record: magic, type, flags, size. */
+static __always_inline void kpt_ring_hdr(const void *rec, u8 *type, u32 *size)
+{
+	const struct kpt_event *ev = rec;
+
+	*type = READ_ONCE(ev->type);
+	*size = READ_ONCE(ev->size);
+}
+
+/* ring.c, for the reader (ring_read.c) */
+extern struct kpt_ring_opts kpt_ring_opts;
+u64 kpt_ring_lost(struct kpt_ring *r, int i);
+long kpt_rings_wait(void);
+
+/* ring_read.c: the reader's own state, allocated with the rings */
+int kpt_reader_alloc(void);
+void kpt_reader_free(void);
 
 /* kpt_wake_armed: who waits, and for how much */
 #define KPT_WAKE_ANY		1
