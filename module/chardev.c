@@ -21,12 +21,12 @@
  * hide.c says how). Such a reader always takes the kernel-buffer path of
  * the rings.
  *
- * Paths. A reader that sees addresses, with overwrite=0, gets records
- * copied straight from the rings into its memory, and the rings free only
- * what was copied (ring_read.c). The others (hidden addresses, overwrite=1)
- * take up to what the read can return into the open file's buffer, where
- * what a fault left unreturned waits for the next read (struct
- * kpt_dev_reader).
+ * Paths. The rings' reader (kpt_rings_read(), ring_read.c) decides: a
+ * reader that sees addresses, with overwrite=0, gets records copied
+ * straight from the rings into its memory, and the rings free only what
+ * was copied. The others (hidden addresses, overwrite=1) take up to what
+ * the read can return into the open file's buffer, where what a fault
+ * left unreturned waits for the next read (struct kpt_dev_reader).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -129,6 +129,12 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 {
 	bool block = !(file->f_flags & O_NONBLOCK);
 	struct kpt_dev_reader *rd = file->private_data;
+	struct kpt_read rq = {
+		.kbuf		= rd->buf,
+		.kbuf_len	= KPT_DEV_BATCH,
+		.max_nr		= ULONG_MAX,
+		.edit		= rd->hide_addrs,
+	};
 	size_t done = 0;
 	ssize_t ret = 0;
 
@@ -148,24 +154,21 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 				break;		/* a fault, or no more room */
 			continue;
 		}
-		/*
-		 * Straight from the rings into the reader's memory, unless
-		 * the records need editing or may be torn (overwrite=1).
-		 */
-		if (!rd->hide_addrs && !kpt_cfg.overwrite) {
-			ret = kpt_rings_read_user(ubuf + done, count - done,
-						  block && !done);
-			if (ret <= 0)
-				break;
+		rq.ubuf = ubuf + done;
+		rq.len = count - done;
+		rq.max_record = kpt_probes_max_record();
+		rq.block = block && !done;
+		ret = kpt_rings_read(&rq);
+		if (ret <= 0)
+			break;
+		if (!rq.in_kbuf) {
 			done += ret;
 			continue;
 		}
-		/* No more than the room left: only a fault keeps records. */
-		ret = kpt_rings_read(rd->buf, min_t(size_t, count - done,
-						    KPT_DEV_BATCH), ULONG_MAX,
-				     kpt_probes_max_record(), block && !done);
-		if (ret <= 0)
-			break;
+		/*
+		 * In rd->buf, no more than the room left: only a fault keeps
+		 * records there.
+		 */
 		if (rd->hide_addrs)
 			ret = kpt_hide_addrs(rd->buf, ret);
 		WRITE_ONCE(rd->off, 0);

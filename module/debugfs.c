@@ -91,10 +91,17 @@ static ssize_t kpt_text_copy(struct file *file, struct kpt_text_reader *rd,
 
 	while (done < count) {
 		if (rd->off == rd->len) {
-			ret = kpt_rings_read(rd->rec, KPT_RECORD_MAX, 1,
-					     kpt_probes_max_record(),
-					     rd->block && !done &&
-					     !(file->f_flags & O_NONBLOCK));
+			struct kpt_read rq = {
+				.kbuf		= rd->rec,
+				.len		= KPT_RECORD_MAX,
+				.kbuf_len	= KPT_RECORD_MAX,
+				.max_nr		= 1,
+				.max_record	= kpt_probes_max_record(),
+				.block		= rd->block && !done &&
+						  !(file->f_flags & O_NONBLOCK),
+			};
+
+			ret = kpt_rings_read(&rq);
 			if (ret <= 0)
 				break;
 			/* one record, whole: the rest would go unseen */

@@ -66,9 +66,20 @@ void kpt_rings_free(void);
 /* ring_read.c: the reader side, process context only. */
 struct file;
 struct poll_table_struct;
-ssize_t kpt_rings_read(void *buf, size_t len, unsigned long max_nr,
-		       unsigned int max_record, bool block);
-ssize_t kpt_rings_read_user(char __user *ubuf, size_t len, bool block);
+/* A read of the rings: where its records go, how many at most. */
+struct kpt_read {
+	char __user	*ubuf;		/* the reader's memory, or NULL */
+	size_t		len;		/* room at ubuf (or in kbuf) */
+	void		*kbuf;		/* when edited, may be torn, or !ubuf */
+	size_t		kbuf_len;
+	unsigned long	max_nr;		/* records, loss reports included */
+	unsigned int	max_record;	/* kpt_probes_max_record() */
+	bool		edit;		/* the caller edits the records */
+	bool		block;
+	bool		in_kbuf;	/* set: the records went to kbuf */
+};
+
+ssize_t kpt_rings_read(struct kpt_read *rq);
 __poll_t kpt_rings_poll(struct file *file, struct poll_table_struct *wait);
 
 struct kpt_cpu_stats {

@@ -2,9 +2,10 @@
 /*
  * kptrace: the rings' reader. It takes records from every CPU's ring in
  * time order, with loss reports, to a kernel buffer or straight to the
- * reader's memory. Its cursors are its own, not in the rings: the writer
- * never sees them. Readers are serialised by kpt_read_mutex. The
- * concurrency contract it keeps with the writers is at the top of ring.c.
+ * reader's memory: kpt_rings_read(), the one entry point, chooses which.
+ * Its cursors are its own, not in the rings: the writer never sees them.
+ * Readers are serialised by kpt_read_mutex. The concurrency contract it
+ * keeps with the writers is at the top of ring.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -504,44 +505,35 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
 }
 
 /**
- * kpt_rings_read() - take the next records, waiting for some if @block
- * @buf: where to copy them
- * @len: room in @buf
- * @max_nr: how many records to take at most (loss reports count too);
- *	    the others stay in the rings
- * @max_record: the largest record a probe writes (overwrite=1 takes four
- *		of them from one ring at a time)
- * @block: sleep (interruptibly) until records are pending
+ * kpt_rings_read() - take the next records, waiting for some if rq->block
+ * @rq: the read (struct kpt_read in kptrace.h)
+ *
+ * The records go straight to rq->ubuf, one copy per run of them, unless
+ * they must be edited (rq->edit), may be torn (overwrite=1), or there is
+ * no rq->ubuf: then to rq->kbuf, at most rq->kbuf_len bytes, and
+ * rq->in_kbuf says so; the caller edits them and copies them out.
  *
  * Returns the number of bytes copied, whole records only, 0 when none is
- * pending and !@block, -EINVAL when the next record does not fit in @len,
- * -ERESTARTSYS on a signal.
+ * pending and !rq->block, -EINVAL when the next record does not fit,
+ * -EFAULT when nothing could be copied to rq->ubuf (records are consumed
+ * only once copied), -ERESTARTSYS on a signal.
  */
-ssize_t kpt_rings_read(void *buf, size_t len, unsigned long max_nr,
-		       unsigned int max_record, bool block)
+ssize_t kpt_rings_read(struct kpt_read *rq)
 {
-	const struct kpt_dest to = {
-		.kbuf = buf, .max_nr = max_nr, .batch = 4 * (size_t)max_record,
+	struct kpt_dest to = {
+		.max_nr = rq->max_nr,
+		.batch = 4 * (size_t)rq->max_record,
 	};
+	size_t len = rq->len;
 
-	return kpt_rings_read_to(&to, len, block);
-}
-
-/**
- * kpt_rings_read_user() - kpt_rings_read() straight into user memory
- * @ubuf: where to copy them
- * @len: room in @ubuf
- * @block: sleep (interruptibly) until records are pending
- *
- * One copy per run of records instead of two; overwrite=0 only. Returns
- * as kpt_rings_read(), or -EFAULT when nothing could be copied (records
- * are consumed only once copied).
- */
-ssize_t kpt_rings_read_user(char __user *ubuf, size_t len, bool block)
-{
-	const struct kpt_dest to = { .ubuf = ubuf, .max_nr = ULONG_MAX };
-
-	return kpt_rings_read_to(&to, len, block);
+	rq->in_kbuf = !rq->ubuf || rq->edit || kpt_ring_opts.overwrite;
+	if (rq->in_kbuf) {
+		to.kbuf = rq->kbuf;
+		len = min(len, rq->kbuf_len);
+	} else {
+		to.ubuf = rq->ubuf;
+	}
+	return kpt_rings_read_to(&to, len, rq->block);
 }
 
 /* With the rings: the cursors of every possible CPU. */
