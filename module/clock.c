@@ -159,3 +159,25 @@ out:
 	return ns;
 }
 NOKPROBE_SYMBOL(kpt_clock_move);
+
+/*
+ * The time of a hit when kpt_clock_try() could not give it: read again
+ * (a move ran under the hit), else move the anchor (kpt_clock_move() also
+ * takes the hits nested in a move, and those without a TSC), else, a
+ * second move under the hit, from ktime_get_mono_fast_ns().
+ */
+u64 kpt_clock_ns_slow(void)
+{
+	struct kpt_clock *c = this_cpu_ptr(&kpt_clocks);
+	unsigned int seq;
+	u64 ns;
+
+	if (kpt_clock_try(&ns))
+		return ns;
+	seq = READ_ONCE(c->seq);
+	barrier();
+	if ((seq & 1) || rdtsc_ordered() - c->tsc >= c->window)
+		return kpt_clock_move(c, seq);
+	return max(ktime_get_mono_fast_ns(), READ_ONCE(c->last));
+}
+NOKPROBE_SYMBOL(kpt_clock_ns_slow);

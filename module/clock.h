@@ -52,32 +52,50 @@ void kpt_clock_init(void);
 u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq);
 u64 kpt_clock_fallbacks(void);
 
-/* The time of a hit, CLOCK_MONOTONIC ns. Preemption is disabled. */
-static nokprobe_inline u64 kpt_clock_ns(void)
+u64 kpt_clock_ns_slow(void);
+
+/*
+ * The time of a hit in *@ns, CLOCK_MONOTONIC ns, from this CPU's anchor.
+ * False when that cannot be: no anchor yet, a window passed, a move under
+ * way or under us; then kpt_clock_ns_slow() gives the time. Preemption is
+ * disabled. A fast handler that finds false leaves for its out-of-line
+ * path, so that the fast one calls nothing (fetch.c).
+ */
+static nokprobe_inline bool kpt_clock_try(u64 *ns)
 {
 	struct kpt_clock *c = this_cpu_ptr(&kpt_clocks);
 	unsigned int seq;
-	u64 d, ns;
+	u64 d, t;
 
 	seq = READ_ONCE(c->seq);
 	barrier();
 	d = rdtsc_ordered() - c->tsc;
 	/*
-	 * window 0 (no anchor yet, no TSC): kpt_clock_move() decides. An odd
-	 * seq sets the top bit (a window is far below it): one test, not two,
-	 * as each costs a jump under emulation.
+	 * window 0 (no anchor yet, no TSC): the slow path decides. An odd
+	 * seq sets the top bit (a window is far below it): one test.
 	 */
 	if (unlikely((d | (u64)(seq & 1) << 63) >= c->window))
-		return kpt_clock_move(c, seq);
+		return false;
 	/* d < window: the product fits, see kpt_clock_move() */
-	ns = c->ns + ((d * c->mult) >> 32);
+	t = c->ns + ((d * c->mult) >> 32);
 	barrier();
 	/* an irq or NMI moved the anchor under us */
 	if (unlikely(READ_ONCE(c->seq) != seq))
-		return max(ktime_get_mono_fast_ns(), READ_ONCE(c->last));
-	ns = max(ns, c->last);
-	c->last = ns;
-	return ns;
+		return false;
+	t = max(t, c->last);
+	c->last = t;
+	*ns = t;
+	return true;
+}
+
+/* The time of a hit, CLOCK_MONOTONIC ns. Preemption is disabled. */
+static nokprobe_inline u64 kpt_clock_ns(void)
+{
+	u64 ns;
+
+	if (likely(kpt_clock_try(&ns)))
+		return ns;
+	return kpt_clock_ns_slow();
 }
 
 #endif /* _KPT_CLOCK_H */

@@ -275,13 +275,10 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 		     offsetof(struct kpt_event, nr_stack) != 7 * 8 + 2 ||
 		     sizeof(tsk->comm) < 2 * 8 || KPT_COMM_LEN != 2 * 8);
 
-	/* the innermost context only: the lowest bit, with no jump */
-	BUILD_BUG_ON(KPT_F_NMI != 1 || KPT_F_HARDIRQ != 2 ||
-		     KPT_F_SOFTIRQ != 4);
-	flags = !!(pc & NMI_MASK) * KPT_F_NMI |
-		!!(pc & HARDIRQ_MASK) * KPT_F_HARDIRQ |
-		!!in_serving_softirq() * KPT_F_SOFTIRQ;
-	flags &= -flags;
+	/* the innermost context only (an NMI's hardirq count is set too) */
+	flags = in_serving_softirq() ? KPT_F_SOFTIRQ : 0;
+	flags = pc & HARDIRQ_MASK ? KPT_F_HARDIRQ : flags;
+	flags = pc & NMI_MASK ? KPT_F_NMI : flags;
 
 	/* magic, type, flags */
 	*(u32 *)ev = KPT_MAGIC | (u32)type << 16 | flags << 24;
@@ -488,24 +485,49 @@ static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
 }
 
 /*
- * The common case, without stack or strings: one reserve, the registers,
- * the header, one commit, all inlined into the handler.
+ * The common case, without stack or strings: the registers and the header
+ * into the room @w reserved, one commit.
  */
-static nokprobe_inline void kpt_entry_fast(struct kpt_probe *p,
-					   struct pt_regs *regs, u64 ts,
-					   bool ret)
+static nokprobe_inline void kpt_entry_fast_write(struct kpt_probe *p,
+						 struct pt_regs *regs, u64 ts,
+						 struct kpt_wr *w)
 {
 	unsigned int nargs = p->nargs;
-	struct kpt_event *ev;
+	struct kpt_event *ev = w->ev;
+
+	kpt_copy_regs(p, regs, ev->data);
+	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, nargs);
+	kpt_ring_commit(w, ev, KPT_ENTRY_SIZE(nargs, 0));
+}
+
+/* kpt_entry_fast_write() with any reserve, a loss counted: out of line */
+static noinline int kpt_entry_fast_reserve(struct kpt_probe *p,
+					   struct pt_regs *regs, u64 ts)
+{
+	struct kpt_wr w;
+
+	if (kpt_reserve(p, &w, KPT_FAST_ENTRY_SIZE))
+		kpt_entry_fast_write(p, regs, ts, &w);
+	return 0;
+}
+NOKPROBE_SYMBOL(kpt_entry_fast_reserve);
+
+/*
+ * The fast entry record. Its rare cases (no room at once, a loss) leave by
+ * a tail call, which a fast handler ends with, so that it calls nothing
+ * and saves no registers. Returns the handler's 0.
+ */
+static nokprobe_inline int kpt_entry_fast(struct kpt_probe *p,
+					  struct pt_regs *regs, u64 ts,
+					  bool ret)
+{
 	struct kpt_wr w;
 
 	kpt_count_entry(p, ret);
-	if (!kpt_reserve(p, &w, KPT_FAST_ENTRY_SIZE))
-		return;
-	ev = w.ev;
-	kpt_copy_regs(p, regs, ev->data);
-	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, nargs);
-	kpt_ring_commit(&w, ev, KPT_ENTRY_SIZE(nargs, 0));
+	if (unlikely(!kpt_ring_try(&w, KPT_FAST_ENTRY_SIZE)))
+		return kpt_entry_fast_reserve(p, regs, ts);
+	kpt_entry_fast_write(p, regs, ts, &w);
+	return 0;
 }
 
 /*
@@ -662,23 +684,20 @@ NOKPROBE_SYMBOL(kpt_return_slow);
 
 /*
  * A return event whose fetchargs are registers at entry and $retval (or
- * none, name=/address= probes): value, latency, entry time, arguments.
+ * none, name=/address= probes): value, latency, entry time, arguments,
+ * into the room @w reserved.
  */
-static nokprobe_inline void kpt_return_fast(struct kpt_probe *p,
-					    struct pt_regs *regs,
-					    struct kpt_ri_data *d, u64 ts,
-					    bool has_args)
+static nokprobe_inline void kpt_return_fast_write(struct kpt_probe *p,
+						  struct pt_regs *regs,
+						  struct kpt_ri_data *d, u64 ts,
+						  bool has_args,
+						  struct kpt_wr *w)
 {
 	unsigned int nargs = has_args ? p->ret_nargs : 0;
 	u64 retval = regs_return_value(regs), entry_ts = d->entry_ts;
-	struct kpt_event *ev;
+	struct kpt_event *ev = w->ev;
 	struct kpt_ret *ret;
-	struct kpt_wr w;
 
-	this_cpu_inc(p->stats->hits);
-	if (!kpt_reserve(p, &w, KPT_FAST_RET_SIZE))
-		return;
-	ev = w.ev;
 	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, nargs);
 	ret = (struct kpt_ret *)ev->data;
 	ret->ret = retval;
@@ -689,7 +708,36 @@ static nokprobe_inline void kpt_return_fast(struct kpt_probe *p,
 		kpt_copy_slots(ev->data + KPT_RET_SLOTS, d->vals);
 	/* $retval's slot, or the spare one past the arguments */
 	ev->data[KPT_RET_SLOTS + p->ret_slot] = retval;
-	kpt_ring_commit(&w, ev, KPT_RET_SIZE + nargs * sizeof(u64));
+	kpt_ring_commit(w, ev, KPT_RET_SIZE + nargs * sizeof(u64));
+}
+
+/* kpt_return_fast_write() with any reserve, a loss counted: out of line */
+static noinline int kpt_return_fast_reserve(struct kpt_probe *p,
+					    struct pt_regs *regs,
+					    struct kpt_ri_data *d, u64 ts,
+					    bool has_args)
+{
+	struct kpt_wr w;
+
+	if (kpt_reserve(p, &w, KPT_FAST_RET_SIZE))
+		kpt_return_fast_write(p, regs, d, ts, has_args, &w);
+	return 0;
+}
+NOKPROBE_SYMBOL(kpt_return_fast_reserve);
+
+/* The fast return record, as kpt_entry_fast(). Returns the handler's 0. */
+static nokprobe_inline int kpt_return_fast(struct kpt_probe *p,
+					   struct pt_regs *regs,
+					   struct kpt_ri_data *d, u64 ts,
+					   bool has_args)
+{
+	struct kpt_wr w;
+
+	this_cpu_inc(p->stats->hits);
+	if (unlikely(!kpt_ring_try(&w, KPT_FAST_RET_SIZE)))
+		return kpt_return_fast_reserve(p, regs, d, ts, has_args);
+	kpt_return_fast_write(p, regs, d, ts, has_args, &w);
+	return 0;
 }
 
 /* Keep the bytes of @w before its first NUL (little endian), zero the rest. */
@@ -972,26 +1020,73 @@ NOKPROBE_SYMBOL(kpt_kretprobe_ret_hist1);
 
 /*
  * The handlers: one per kind of probe, each with its path compiled in,
- * so that a hit tests nothing about its probe (a test costs a jump under
- * emulation); kpt_probe_set_handlers() picks them. One timestamp per hit.
+ * so that a hit tests nothing about its probe; kpt_probe_set_handlers()
+ * picks them. One timestamp per hit. The fast ones (registers only) call
+ * nothing: their rare cases, a clock anchor to move (kpt_clock_try()) and
+ * no room at once in the ring (kpt_ring_try()), leave by a tail call to
+ * an out-of-line path, so that they save no registers.
  */
+static noinline int kpt_entry_fast_clock(struct kpt_probe *p,
+					 struct pt_regs *regs)
+{
+	return kpt_entry_fast(p, regs, kpt_clock_ns_slow(), false);
+}
+NOKPROBE_SYMBOL(kpt_entry_fast_clock);
+
 static nokprobe_inline int kpt_kprobe_hit(struct kprobe *kp,
 					  struct pt_regs *regs, bool fast)
 {
 	struct kpt_probe *p = container_of(kp, struct kpt_probe, kp);
-	u64 ts = kpt_clock_ns();
+	u64 ts;
 
-	if (fast)
-		kpt_entry_fast(p, regs, ts, false);
-	else
-		kpt_entry_slow(p, regs, ts, NULL);
-	return 0;
+	if (!fast) {
+		kpt_entry_slow(p, regs, kpt_clock_ns(), NULL);
+		return 0;
+	}
+	if (unlikely(!kpt_clock_try(&ts)))
+		return kpt_entry_fast_clock(p, regs);
+	return kpt_entry_fast(p, regs, ts, false);
 }
 
 /*
- * A return probe's entry: @rec, it records an entry event (retprobe=1),
- * else it keeps the entry-side values in the instance for the return's.
+ * A return probe's entry at @ts: @rec, it records an entry event
+ * (retprobe=1), else it keeps the entry-side values in the instance for
+ * the return's.
  */
+static nokprobe_inline int kpt_kretprobe_entry_at(struct kpt_probe *p,
+						  struct pt_regs *regs,
+						  struct kpt_ri_data *d, u64 ts,
+						  bool rec, bool fast,
+						  bool ts_only)
+{
+	d->entry_ts = ts;
+	if (rec && fast)
+		return kpt_entry_fast(p, regs, ts, true);
+	if (rec) {
+		kpt_entry_slow(p, regs, ts, NULL);
+		return 0;
+	}
+	this_cpu_inc(p->stats->calls);
+	if (ts_only)
+		;	/* no fetchargs: the time is all it keeps */
+	else if (fast)
+		kpt_copy_regs(p, regs, d->vals);
+	else
+		kpt_ret_entry_slow(p, regs, d);
+	return 0;
+}
+
+/* kpt_kretprobe_entry()'s when its clock's anchor is due: out of line */
+static noinline int kpt_kretprobe_entry_clock(struct kpt_probe *p,
+					      struct pt_regs *regs,
+					      struct kpt_ri_data *d,
+					      bool rec, bool ts_only)
+{
+	return kpt_kretprobe_entry_at(p, regs, d, kpt_clock_ns_slow(), rec,
+				      true, ts_only);
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_entry_clock);
+
 static nokprobe_inline int kpt_kretprobe_entry(struct kretprobe_instance *ri,
 					       struct pt_regs *regs, bool rec,
 					       bool fast, bool ts_only)
@@ -1004,23 +1099,20 @@ static nokprobe_inline int kpt_kretprobe_entry(struct kretprobe_instance *ri,
 	if (unlikely(!rp))
 		return 1;	/* being unregistered: no instance */
 	p = container_of(rp, struct kpt_probe, rp);
-	ts = kpt_clock_ns();
-	d->entry_ts = ts;
-	if (rec && fast) {
-		kpt_entry_fast(p, regs, ts, true);
-	} else if (rec) {
-		kpt_entry_slow(p, regs, ts, NULL);
-	} else {
-		this_cpu_inc(p->stats->calls);
-		if (ts_only)
-			;	/* no fetchargs: the time is all it keeps */
-		else if (fast)
-			kpt_copy_regs(p, regs, d->vals);
-		else
-			kpt_ret_entry_slow(p, regs, d);
-	}
-	return 0;
+	if (!fast)
+		ts = kpt_clock_ns();
+	else if (unlikely(!kpt_clock_try(&ts)))
+		return kpt_kretprobe_entry_clock(p, regs, d, rec, ts_only);
+	return kpt_kretprobe_entry_at(p, regs, d, ts, rec, fast, ts_only);
 }
+
+static noinline int kpt_return_fast_clock(struct kpt_probe *p,
+					  struct pt_regs *regs,
+					  struct kpt_ri_data *d, bool nargs)
+{
+	return kpt_return_fast(p, regs, d, kpt_clock_ns_slow(), nargs);
+}
+NOKPROBE_SYMBOL(kpt_return_fast_clock);
 
 /* A return probe's return: @fast, p->regs_only; @nargs, p->ret_nargs != 0 */
 static nokprobe_inline int kpt_kretprobe_return(struct kretprobe_instance *ri,
@@ -1028,17 +1120,20 @@ static nokprobe_inline int kpt_kretprobe_return(struct kretprobe_instance *ri,
 						bool fast, bool nargs)
 {
 	struct kretprobe *rp = kpt_get_kretprobe(ri);
-	u64 ts = kpt_clock_ns();
+	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
+	struct kpt_probe *p;
+	u64 ts;
 
 	if (unlikely(!rp))
 		return 0;
-	if (fast)
-		kpt_return_fast(container_of(rp, struct kpt_probe, rp), regs,
-				(struct kpt_ri_data *)ri->data, ts, nargs);
-	else
-		kpt_return_slow(container_of(rp, struct kpt_probe, rp), regs,
-				ri->data, ts, NULL);
-	return 0;
+	p = container_of(rp, struct kpt_probe, rp);
+	if (!fast) {
+		kpt_return_slow(p, regs, d, kpt_clock_ns(), NULL);
+		return 0;
+	}
+	if (unlikely(!kpt_clock_try(&ts)))
+		return kpt_return_fast_clock(p, regs, d, nargs);
+	return kpt_return_fast(p, regs, d, ts, nargs);
 }
 
 static int kpt_kprobe_fast(struct kprobe *kp, struct pt_regs *regs)

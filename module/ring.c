@@ -35,16 +35,21 @@
  * together with the record.
  *
  * Reader (ring_read.c). Readers run in process context and are serialised
- * by kpt_read_mutex; a reader may run on any CPU. It loads head with acquire,
- * copies records out, and only then releases the space by moving tail with
+ * by kpt_read_mutex; a reader may run on any CPU. It loads head with
+ * acquire, copies records out, and only then releases the space by moving tail with
  * cmpxchg(), which is fully ordered on success: the copy is complete
- * before the space can be reused. A writer checking for room loads tail
- * with acquire, pairing with that cmpxchg. With overwrite=0 no writer ever
- * moves tail, so the reader merges all rings by timestamp with a cursor
- * per ring of its own (struct kpt_cursor, not in the ring: the writer
- * never sees it) and moves each tail once per read, copying runs
- * of records straight to user memory (copy_to_user() may fault and sleep:
- * kpt_read_mutex is a mutex, and only what was copied is freed); with
+ * before the space can be reused. A writer that runs out of room loads
+ * tail with acquire, pairing with that cmpxchg, and keeps in `limit' how
+ * far head may then grow: up to that tail plus the buffer's size, and not
+ * past the end of the buffer. Tail only grows, so the limit a writer set
+ * stays safe however old it is, and a write checks it alone, without a
+ * load of the reader's cache line. Only writers, holding BUSY, touch it.
+ * With overwrite=0 no writer ever moves tail, so the reader merges all
+ * rings by timestamp with a cursor per ring of its own (struct
+ * kpt_cursor, not in the ring: the writer never sees it) and moves each
+ * tail once per read, copying runs of records straight to user memory
+ * (copy_to_user() may fault and sleep: kpt_read_mutex is a mutex, and only
+ * what was copied is freed); with
  * overwrite=1 it takes small batches from one ring at a time into a kernel
  * buffer. A read may also be limited to a number of records
  * (struct kpt_dest's max_nr, loss reports included): both merges stop
@@ -192,16 +197,19 @@ static unsigned long kpt_ring_drop_oldest(struct kpt_ring *r,
 NOKPROBE_SYMBOL(kpt_ring_drop_oldest);
 
 /*
- * Writer, out of line: a reserve found its record crossing the end of the
- * buffer, or no room for it. Pads the end, and in overwrite mode frees the
- * oldest records. Returns where the record goes, or, if the ring is full,
- * KPT_RING_BUSY (odd: no record starts there), having released the ring.
+ * Writer, out of line: a reserve found its record past the ring's limit.
+ * Looks at tail again; pads the end when the record would cross it, and in
+ * overwrite mode frees the oldest records. Returns where the record goes,
+ * with the new limit set, or, if the ring is full, KPT_RING_BUSY (odd: no
+ * record starts there), having released the ring.
  */
 unsigned long kpt_ring_make_room(struct kpt_ring *r, unsigned long head,
-				 unsigned long tail, unsigned int size)
+				 unsigned int size)
 {
 	unsigned long cap = r->mask + 1, off = head & r->mask;
 	unsigned long pad = off + size > cap ? cap - off : 0;
+	/* Pairs with the reader's cmpxchg(): its copy is done. */
+	unsigned long tail = smp_load_acquire(&r->tail);
 	struct kpt_event *ev;
 
 	while (head + pad + size - tail > cap) {
@@ -219,6 +227,8 @@ unsigned long kpt_ring_make_room(struct kpt_ring *r, unsigned long head,
 		ev->flags = 0;
 		ev->size = pad;
 	}
+	/* as far as the reader had freed, and not past the end of the buffer */
+	r->limit = min(tail + cap, ((head + pad) | r->mask) + 1);
 	return head + pad;
 }
 NOKPROBE_SYMBOL(kpt_ring_make_room);
@@ -375,6 +385,7 @@ int kpt_rings_alloc(const struct kpt_ring_opts *opts)
 		if (!r->data)
 			goto err_free;
 		r->mask = bytes - 1;
+		r->limit = bytes;
 		r->cpu = cpu;
 		init_irq_work(&r->wake_work, kpt_ring_wake);
 	}

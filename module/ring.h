@@ -21,6 +21,7 @@ struct kpt_ring {
 	unsigned long	head ____cacheline_aligned;	/* published, | BUSY */
 	local_t		committed;	/* the last record's seq */
 	local_t		lost[KPT_LOST_NR];
+	unsigned long	limit;		/* head may grow to it: see ring.c */
 	/* Constant after allocation; the writer reads them on every hit. */
 	void		*data;
 	unsigned long	mask;
@@ -84,7 +85,7 @@ extern unsigned long kpt_wake_armed;
 
 void kpt_ring_wake_up(struct kpt_ring *r);
 unsigned long kpt_ring_make_room(struct kpt_ring *r, unsigned long head,
-				 unsigned long tail, unsigned int size);
+				 unsigned int size);
 
 /* What a reader armed with KPT_WAKE_BATCH waits for: a quarter of a ring. */
 static nokprobe_inline unsigned long kpt_ring_batch(const struct kpt_ring *r)
@@ -111,6 +112,45 @@ static nokprobe_inline void kpt_ring_kick(struct kpt_ring *r)
 	kpt_ring_wake_up(r);
 }
 
+/*
+ * Take this CPU's ring for a write: set BUSY in head, with one instruction
+ * an irq or NMI cannot split, and return true with the head taken in
+ * *@head. False when the hit interrupted a write here: BUSY found set, or
+ * head moved between the load and the cmpxchg (by a write that has
+ * finished; this one is dropped all the same).
+ */
+static nokprobe_inline bool kpt_ring_take(struct kpt_ring *r,
+					  unsigned long *head)
+{
+	unsigned long seen = READ_ONCE(r->head);
+
+	if (unlikely(seen & KPT_RING_BUSY))
+		return false;
+	*head = seen;
+	return cmpxchg_local(&r->head, seen, seen | KPT_RING_BUSY) == seen;
+}
+
+/*
+ * Whether @size bytes fit at @head of @r as they are, not across the end
+ * of the buffer nor over the reader's records: below the limit the last
+ * look at tail set (kpt_ring_make_room()), without a load of the reader's
+ * cache line.
+ */
+static nokprobe_inline bool kpt_ring_fits(const struct kpt_ring *r,
+					  unsigned long head,
+					  unsigned int size)
+{
+	return head + size <= r->limit;
+}
+
+static nokprobe_inline void kpt_ring_wr(struct kpt_wr *w, struct kpt_ring *r,
+					unsigned long pos)
+{
+	w->r = r;
+	w->pos = pos;
+	w->ev = r->data + (pos & r->mask);
+}
+
 /**
  * kpt_ring_reserve() - reserve room for one record on this CPU's ring
  * @w: the write: where to write the record (w->ev), for kpt_ring_commit()
@@ -126,51 +166,55 @@ static nokprobe_inline bool kpt_ring_reserve(struct kpt_wr *w,
 					     enum kpt_lost_cause *cause)
 {
 	struct kpt_ring *r = this_cpu_read(kpt_ring_here);
-	/* constant: read once, not again after each local_t operation */
-	unsigned long mask = r->mask, cap = mask + 1;
-	unsigned long head, seen, tail, pos;
+	unsigned long head, pos;
 
 	/* (the fast paths' sizes fit any ring: no test for them) */
 	if ((!__builtin_constant_p(size) || size > KPT_RING_MIN / 2) &&
-	    unlikely(size > cap / 2)) {
+	    unlikely(size > (r->mask + 1) / 2)) {
 		*cause = KPT_LOST_TOO_BIG;
 		goto lost;
 	}
-	/*
-	 * Take the ring: set BUSY in head, with one instruction an irq or
-	 * NMI cannot split. Finding it set, this hit interrupted a write
-	 * here; finding head moved since it was read, it interrupted one
-	 * that has finished, but it is dropped all the same, with one test.
-	 */
-	seen = READ_ONCE(r->head);
-	head = cmpxchg_local(&r->head, seen, seen | KPT_RING_BUSY);
-	if (unlikely((head ^ seen) | (seen & KPT_RING_BUSY))) {
+	if (unlikely(!kpt_ring_take(r, &head))) {
 		*cause = KPT_LOST_NESTED;
 		goto lost;
 	}
-	/*
-	 * Pairs with the reader's cmpxchg(): its copy is done. One test
-	 * (a jump costs under emulation) for both rare cases: the record
-	 * would cross the end of the buffer, or the ring has no room for it.
-	 */
-	tail = smp_load_acquire(&r->tail);
 	pos = head;
-	if (unlikely(max(head & mask, head - tail) + size > cap)) {
-		pos = kpt_ring_make_room(r, head, tail, size);
+	if (unlikely(!kpt_ring_fits(r, head, size))) {
+		pos = kpt_ring_make_room(r, head, size);
 		if (unlikely(pos & KPT_RING_BUSY)) {
 			*cause = KPT_LOST_FULL;
 			goto lost;
 		}
 	}
-	w->r = r;
-	w->pos = pos;
-	w->ev = r->data + (pos & mask);
+	kpt_ring_wr(w, r, pos);
 	return true;
 
 lost:
 	local_inc(&r->lost[*cause]);
 	kpt_ring_kick(r);	/* a full ring wakes the reader */
 	return false;
+}
+
+/**
+ * kpt_ring_try() - kpt_ring_reserve() for a fast handler, which calls
+ * nothing: room for @size (a constant that fits any ring) where head is.
+ * Returns false, having taken and counted nothing, when that cannot be
+ * (a write interrupted, room to make): then kpt_ring_reserve() decides.
+ */
+static nokprobe_inline bool kpt_ring_try(struct kpt_wr *w, unsigned int size)
+{
+	struct kpt_ring *r = this_cpu_read(kpt_ring_here);
+	unsigned long head;
+
+	BUILD_BUG_ON(!__builtin_constant_p(size) || size > KPT_RING_MIN / 2);
+	if (unlikely(!kpt_ring_take(r, &head)))
+		return false;
+	if (unlikely(!kpt_ring_fits(r, head, size))) {
+		WRITE_ONCE(r->head, head);	/* release: nothing written */
+		return false;
+	}
+	kpt_ring_wr(w, r, head);
+	return true;
 }
 
 /**
