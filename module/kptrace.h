@@ -118,7 +118,7 @@ enum kpt_probe_state {
 /*
  * The fast paths copy this many argument slots, used or not, and have one
  * more, past them, for a $retval that is not there: straight-line code,
- * no loop and no test per argument (each costs a jump under emulation).
+ * three instructions a slot, fewer than a loop's or a test's per argument.
  */
 #define KPT_FAST_ARGS		6
 
