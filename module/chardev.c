@@ -133,7 +133,7 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 		.kbuf		= rd->buf,
 		.kbuf_len	= KPT_DEV_BATCH,
 		.max_nr		= ULONG_MAX,
-		.edit		= rd->hide_addrs,
+		.hide_addrs	= rd->hide_addrs,
 	};
 	size_t done = 0;
 	ssize_t ret = 0;

@@ -161,10 +161,11 @@ out:
 NOKPROBE_SYMBOL(kpt_clock_move);
 
 /*
- * The time of a hit when kpt_clock_try() could not give it: read again
- * (a move ran under the hit), else move the anchor (kpt_clock_move() also
- * takes the hits nested in a move, and those without a TSC), else, a
- * second move under the hit, from ktime_get_mono_fast_ns().
+ * The time of a hit when kpt_clock_try() could not give it. Without a TSC
+ * (or an anchor yet), or nested in this CPU's move, kpt_clock_move()
+ * gives it at once. Else read again (a move ran under the hit), else move
+ * the anchor, else, a second move under the hit, from
+ * ktime_get_mono_fast_ns().
  */
 u64 kpt_clock_ns_slow(void)
 {
@@ -172,6 +173,10 @@ u64 kpt_clock_ns_slow(void)
 	unsigned int seq;
 	u64 ns;
 
+	seq = READ_ONCE(c->seq);
+	barrier();
+	if (!READ_ONCE(c->window) || (seq & 1))
+		return kpt_clock_move(c, seq);
 	if (kpt_clock_try(&ns))
 		return ns;
 	seq = READ_ONCE(c->seq);

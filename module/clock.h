@@ -59,7 +59,7 @@ u64 kpt_clock_ns_slow(void);
  * False when that cannot be: no anchor yet, a window passed, a move under
  * way or under us; then kpt_clock_ns_slow() gives the time. Preemption is
  * disabled. A fast handler that finds false leaves for its out-of-line
- * path, so that the fast one calls nothing (fetch.c).
+ * path, so that the fast one makes no call (fetch.c).
  */
 static nokprobe_inline bool kpt_clock_try(u64 *ns)
 {

@@ -514,8 +514,9 @@ NOKPROBE_SYMBOL(kpt_entry_fast_reserve);
 
 /*
  * The fast entry record. Its rare cases (no room at once, a loss) leave by
- * a tail call, which a fast handler ends with, so that it calls nothing
- * and saves no registers. Returns the handler's 0.
+ * a tail call, which a fast handler ends with, so that its only call is
+ * the wake-up of a waiting reader, and it saves (almost) no registers.
+ * Returns the handler's 0.
  */
 static nokprobe_inline int kpt_entry_fast(struct kpt_probe *p,
 					  struct pt_regs *regs, u64 ts,
@@ -1024,7 +1025,8 @@ NOKPROBE_SYMBOL(kpt_kretprobe_ret_hist1);
  * picks them. One timestamp per hit. The fast ones (registers only) call
  * nothing: their rare cases, a clock anchor to move (kpt_clock_try()) and
  * no room at once in the ring (kpt_ring_try()), leave by a tail call to
- * an out-of-line path, so that they save no registers.
+ * an out-of-line path, so that they save (almost) no registers: their
+ * only call left is the wake-up of a reader that waits (kpt_ring_kick()).
  */
 static noinline int kpt_entry_fast_clock(struct kpt_probe *p,
 					 struct pt_regs *regs)
@@ -1108,9 +1110,9 @@ static nokprobe_inline int kpt_kretprobe_entry(struct kretprobe_instance *ri,
 
 static noinline int kpt_return_fast_clock(struct kpt_probe *p,
 					  struct pt_regs *regs,
-					  struct kpt_ri_data *d, bool nargs)
+					  struct kpt_ri_data *d, bool has_args)
 {
-	return kpt_return_fast(p, regs, d, kpt_clock_ns_slow(), nargs);
+	return kpt_return_fast(p, regs, d, kpt_clock_ns_slow(), has_args);
 }
 NOKPROBE_SYMBOL(kpt_return_fast_clock);
 

@@ -70,11 +70,11 @@ struct poll_table_struct;
 struct kpt_read {
 	char __user	*ubuf;		/* the reader's memory, or NULL */
 	size_t		len;		/* room at ubuf (or in kbuf) */
-	void		*kbuf;		/* when edited, may be torn, or !ubuf */
+	void		*kbuf;		/* when hidden, may be torn, or !ubuf */
 	size_t		kbuf_len;
 	unsigned long	max_nr;		/* records, loss reports included */
 	unsigned int	max_record;	/* kpt_probes_max_record() */
-	bool		edit;		/* the caller edits the records */
+	bool		hide_addrs;	/* a restricted reader's: edited */
 	bool		block;
 	bool		in_kbuf;	/* set: the records went to kbuf */
 };

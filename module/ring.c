@@ -67,11 +67,12 @@
  * allocation, for whoever wrote it to count (the ring knows nothing of
  * probes): that callback runs in the writer, in any context, NMI too.
  *
- * Counting. Every reserve is one hit. It ends in exactly one of: committed,
- * lost.full, lost.nested, lost.too_big, and the ring counts that outcome
- * (a hit costs no counter of its own: hits is their sum); a committed
- * record can later become lost.overwritten. Hence, when no write is in
- * flight,
+ * Counting. Every reserve is one hit (a kpt_ring_try() that fails takes
+ * and counts nothing, and one reserve follows it). It ends in exactly one
+ * of: committed, lost.full, lost.nested, lost.too_big, and the ring
+ * counts that outcome (a hit costs no counter of its own: hits is their
+ * sum); a committed record can later become lost.overwritten. Hence, when
+ * no write is in flight,
  *	hits = recorded + lost, with recorded = committed - overwritten,
  * and recorded = read + pending. The probes count their hits themselves
  * (probe.c), so the two books check each other, and the

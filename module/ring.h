@@ -117,7 +117,8 @@ static nokprobe_inline void kpt_ring_kick(struct kpt_ring *r)
  * an irq or NMI cannot split, and return true with the head taken in
  * *@head. False when the hit interrupted a write here: BUSY found set, or
  * head moved between the load and the cmpxchg (by a write that has
- * finished; this one is dropped all the same).
+ * finished: kpt_ring_reserve() drops this one all the same, while a
+ * failed kpt_ring_try() leaves the hit to one kpt_ring_reserve()).
  */
 static nokprobe_inline bool kpt_ring_take(struct kpt_ring *r,
 					  unsigned long *head)

@@ -509,7 +509,7 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
  * @rq: the read (struct kpt_read in kptrace.h)
  *
  * The records go straight to rq->ubuf, one copy per run of them, unless
- * they must be edited (rq->edit), may be torn (overwrite=1), or there is
+ * their addresses must be hidden (rq->hide_addrs), may be torn (overwrite=1), or there is
  * no rq->ubuf: then to rq->kbuf, at most rq->kbuf_len bytes, and
  * rq->in_kbuf says so; the caller edits them and copies them out.
  *
@@ -526,7 +526,7 @@ ssize_t kpt_rings_read(struct kpt_read *rq)
 	};
 	size_t len = rq->len;
 
-	rq->in_kbuf = !rq->ubuf || rq->edit || kpt_ring_opts.overwrite;
+	rq->in_kbuf = !rq->ubuf || rq->hide_addrs || kpt_ring_opts.overwrite;
 	if (rq->in_kbuf) {
 		to.kbuf = rq->kbuf;
 		len = min(len, rq->kbuf_len);
