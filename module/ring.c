@@ -146,7 +146,8 @@ static_assert(sizeof((const char * const[])KPT_LOST_NAMES) ==
 
 struct kpt_ring **kpt_rings;
 DEFINE_PER_CPU(struct kpt_ring *, kpt_ring_here);
-struct kpt_ring_opts kpt_ring_opts __read_mostly;
+/* Set once, at load (kpt_init()): the writers call its .dropped, NMI too. */
+struct kpt_ring_opts kpt_ring_opts __ro_after_init;
 #define KPT_WAKE_TIMEOUT	(HZ / 10)
 #define KPT_WAKE_NET		(HZ / 100 ?: 1)
 
@@ -359,7 +360,7 @@ void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st)
  *
  * Returns 0 or -ENOMEM, with nothing left allocated on failure.
  */
-int kpt_rings_alloc(const struct kpt_ring_opts *opts)
+int __init kpt_rings_alloc(const struct kpt_ring_opts *opts)
 {
 	unsigned long bytes = opts->bytes;
 	const gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |

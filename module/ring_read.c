@@ -509,9 +509,10 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
  * @rq: the read (struct kpt_read in kptrace.h)
  *
  * The records go straight to rq->ubuf, one copy per run of them, unless
- * their addresses must be hidden (rq->hide_addrs), may be torn (overwrite=1), or there is
- * no rq->ubuf: then to rq->kbuf, at most rq->kbuf_len bytes, and
- * rq->in_kbuf says so; the caller edits them and copies them out.
+ * their addresses must be hidden (rq->hide_addrs), they may be torn
+ * (overwrite=1), or there is no rq->ubuf: then to rq->kbuf, at most
+ * rq->kbuf_len bytes, and rq->in_kbuf says so; the caller edits them and
+ * copies them out.
  *
  * Returns the number of bytes copied, whole records only, 0 when none is
  * pending and !rq->block, -EINVAL when the next record does not fit,
