@@ -94,6 +94,22 @@ u64 kpt_clock_fallbacks(void)
 }
 
 /*
+ * A time handed out by a slow path: @ns, or later than every time handed
+ * out here before (c->last, which each move raises to what its window's
+ * fast path could have given).
+ */
+static u64 kpt_clock_after(struct kpt_clock *c, u64 ns)
+{
+	u64 last = READ_ONCE(c->last);
+
+	if (ns <= last)
+		return last;
+	WRITE_ONCE(c->last, ns);
+	return ns;
+}
+NOKPROBE_SYMBOL(kpt_clock_after);
+
+/*
  * Move this CPU's anchor (@seq: its seq when the hit began) and return the
  * time now. A window is tsc_khz cycles, about one ms, and mult is within
  * 5% of 10^6 * 2^32 / tsc_khz: the fast path's d * mult stays below 2^63.
@@ -103,14 +119,23 @@ u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq)
 	unsigned int khz = READ_ONCE(tsc_khz);
 	u64 tsc, ns, d, pred, err;
 
+	/*
+	 * The latest time the fast path could have given from the anchor
+	 * that ends here (from a TSC below its window's end and below now)
+	 * goes to c->last first: no time given after it is earlier. Its
+	 * window has passed, so no fast hit here takes it any more. Nested
+	 * in a move (odd seq), the move did this before it began.
+	 */
+	if (!(seq & 1) && READ_ONCE(c->window)) {
+		d = min(rdtsc_ordered() - c->tsc, c->window);
+		kpt_clock_after(c, c->ns + ((d * c->mult) >> 32));
+	}
 	/* nested in this CPU's own move, or no TSC */
 	if ((seq & 1) || !READ_ONCE(kpt_clock_tsc)) {
-		/* (not before the TSC's last time here) */
-		ns = max(ktime_get_mono_fast_ns(), READ_ONCE(c->last));
 		/* now every hit here comes back, as d >= 0 */
 		if (!(seq & 1))
 			WRITE_ONCE(c->window, 0);
-		return ns;
+		return kpt_clock_after(c, ktime_get_mono_fast_ns());
 	}
 	WRITE_ONCE(c->seq, seq + 1);
 	barrier();
@@ -125,9 +150,9 @@ u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq)
 	}
 	/* Did the TSC follow CLOCK_MONOTONIC since the last move? */
 	d = tsc - c->tsc;
-	pred = c->ns + mul_u64_u64_shr(d, c->mult, 32);
+	pred = c->real + mul_u64_u64_shr(d, c->mult, 32);
 	err = pred > ns ? pred - ns : ns - pred;
-	if (err > KPT_CLOCK_SLACK_NS + (ns - c->ns) / 1000) {
+	if (err > KPT_CLOCK_SLACK_NS + (ns - c->real) / 1000) {
 		if (READ_ONCE(kpt_clock_tsc)) {
 			WRITE_ONCE(kpt_clock_tsc, false);
 			atomic_inc(&kpt_clock_bad);
@@ -148,12 +173,14 @@ u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq)
 	}
 anchor:
 	c->tsc = tsc;
+	c->real = ns;
+	/* the new window starts at this hit's time: no lower than before */
+	ns = kpt_clock_after(c, ns);
 	c->ns = ns;
+	goto done;
 out:
-	if (ns < c->last)
-		ns = c->last;
-	else
-		c->last = ns;
+	ns = kpt_clock_after(c, ns);
+done:
 	barrier();
 	WRITE_ONCE(c->seq, seq + 2);
 	return ns;
@@ -183,6 +210,6 @@ u64 kpt_clock_ns_slow(void)
 	barrier();
 	if ((seq & 1) || rdtsc_ordered() - c->tsc >= c->window)
 		return kpt_clock_move(c, seq);
-	return max(ktime_get_mono_fast_ns(), READ_ONCE(c->last));
+	return kpt_clock_after(c, ktime_get_mono_fast_ns());
 }
 NOKPROBE_SYMBOL(kpt_clock_ns_slow);

@@ -15,7 +15,9 @@
  * TSC did not follow CLOCK_MONOTONIC to within KPT_CLOCK_SLACK_NS + 0.1%,
  * every CPU goes back to ktime_get_mono_fast_ns() for good, each at its
  * next move (clock_fallbacks in stats): the fast path reads no global.
- * Times handed out on a CPU never go back.
+ * Times handed out on a CPU never go back: within a window the time
+ * grows with the TSC, and a move starts the new window no lower than the
+ * old one could reach (kpt_clock_move()), so the fast path needs no clamp.
  *
  * Any context, NMI included: an anchor is only written by its own CPU,
  * under an odd seq; a hit that nests inside a move (or sees one happen
@@ -36,8 +38,9 @@
 
 struct kpt_clock {
 	u64		tsc;	/* the anchor; 0: none yet */
-	u64		ns;
-	u64		last;	/* the latest time handed out here */
+	u64		ns;	/* its time, never below an earlier one */
+	u64		real;	/* ... CLOCK_MONOTONIC's, for the checks */
+	u64		last;	/* the latest time the slow paths gave */
 	u64		mult;	/* ns = cycles * mult >> 32 */
 	u64		window;	/* one ms in cycles, from tsc_khz */
 	u64		cal_tsc; /* the pair mult is measured from */
@@ -82,8 +85,6 @@ static nokprobe_inline bool kpt_clock_try(u64 *ns)
 	/* an irq or NMI moved the anchor under us */
 	if (unlikely(READ_ONCE(c->seq) != seq))
 		return false;
-	t = max(t, c->last);
-	c->last = t;
 	*ns = t;
 	return true;
 }

@@ -260,6 +260,8 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 {
 	struct task_struct *tsk = current;
 	unsigned long pc = preempt_count();
+	/* (loaded before the stores below, which might alias p->stats) */
+	u64 cpu_id = this_cpu_read(p->stats->cpu_id);
 	u64 *word = (u64 *)ev, comm0, comm1, tids;
 	u32 flags;
 
@@ -283,7 +285,7 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 	/* magic, type, flags */
 	*(u32 *)ev = KPT_MAGIC | (u32)type << 16 | flags << 24;
 	ev->ts_ns = ts;
-	word[3] = this_cpu_read(p->stats->cpu_id);	/* cpu, probe_id */
+	word[3] = cpu_id;	/* cpu, probe_id */
 	/* pid (the tgid), tid: task_struct has them the other way round */
 	if (offsetof(struct task_struct, tgid) ==
 	    offsetof(struct task_struct, pid) + sizeof(u32) &&
@@ -469,13 +471,25 @@ static nokprobe_inline u64 kpt_reg_at(struct pt_regs *regs, unsigned short off)
  * a return probe's entry, into the instance): all KPT_FAST_ARGS slots,
  * those past p->nargs (and $retval's, filled at return) from ax. The
  * record's size leaves out what is past its arguments.
+ * @abi (a constant): p->abi_order, so the registers are the ABI's six
+ * argument registers in order, with no load of their offsets.
  */
 static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
-					  struct pt_regs *regs, u64 *out)
+					  struct pt_regs *regs, u64 *out,
+					  bool abi)
 {
 	const unsigned short *off = p->arg_off;
 
 	BUILD_BUG_ON(KPT_FAST_ARGS != 6);
+	if (abi) {
+		out[0] = regs->di;
+		out[1] = regs->si;
+		out[2] = regs->dx;
+		out[3] = regs->cx;
+		out[4] = regs->r8;
+		out[5] = regs->r9;
+		return;
+	}
 	out[0] = kpt_reg_at(regs, off[0]);
 	out[1] = kpt_reg_at(regs, off[1]);
 	out[2] = kpt_reg_at(regs, off[2]);
@@ -490,12 +504,12 @@ static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
  */
 static nokprobe_inline void kpt_entry_fast_write(struct kpt_probe *p,
 						 struct pt_regs *regs, u64 ts,
-						 struct kpt_wr *w)
+						 struct kpt_wr *w, bool abi)
 {
 	unsigned int nargs = p->nargs;
 	struct kpt_event *ev = w->ev;
 
-	kpt_copy_regs(p, regs, ev->data);
+	kpt_copy_regs(p, regs, ev->data, abi);
 	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, nargs);
 	kpt_ring_commit(w, ev, KPT_ENTRY_SIZE(nargs, 0));
 }
@@ -507,7 +521,7 @@ static noinline int kpt_entry_fast_reserve(struct kpt_probe *p,
 	struct kpt_wr w;
 
 	if (kpt_reserve(p, &w, KPT_FAST_ENTRY_SIZE))
-		kpt_entry_fast_write(p, regs, ts, &w);
+		kpt_entry_fast_write(p, regs, ts, &w, false);
 	return 0;
 }
 NOKPROBE_SYMBOL(kpt_entry_fast_reserve);
@@ -520,14 +534,14 @@ NOKPROBE_SYMBOL(kpt_entry_fast_reserve);
  */
 static nokprobe_inline int kpt_entry_fast(struct kpt_probe *p,
 					  struct pt_regs *regs, u64 ts,
-					  bool ret)
+					  bool ret, bool abi)
 {
 	struct kpt_wr w;
 
 	kpt_count_entry(p, ret);
 	if (unlikely(!kpt_ring_try(&w, KPT_FAST_ENTRY_SIZE)))
 		return kpt_entry_fast_reserve(p, regs, ts);
-	kpt_entry_fast_write(p, regs, ts, &w);
+	kpt_entry_fast_write(p, regs, ts, &w, abi);
 	return 0;
 }
 
@@ -550,7 +564,7 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 					      KPT_FAST_ENTRY_SIZE)))
 			return;
 		ev = w.ev;
-		kpt_copy_regs(p, regs, ev->data);
+		kpt_copy_regs(p, regs, ev->data, false);
 	} else {
 		/* scoped here: INIT_STACK_ALL_ZERO zeroes it where it lives */
 		u64 vals[KPT_SPEC_MAX_ARGS];
@@ -1031,12 +1045,13 @@ NOKPROBE_SYMBOL(kpt_kretprobe_ret_hist1);
 static noinline int kpt_entry_fast_clock(struct kpt_probe *p,
 					 struct pt_regs *regs)
 {
-	return kpt_entry_fast(p, regs, kpt_clock_ns_slow(), false);
+	return kpt_entry_fast(p, regs, kpt_clock_ns_slow(), false, false);
 }
 NOKPROBE_SYMBOL(kpt_entry_fast_clock);
 
 static nokprobe_inline int kpt_kprobe_hit(struct kprobe *kp,
-					  struct pt_regs *regs, bool fast)
+					  struct pt_regs *regs, bool fast,
+					  bool abi)
 {
 	struct kpt_probe *p = container_of(kp, struct kpt_probe, kp);
 	u64 ts;
@@ -1047,7 +1062,7 @@ static nokprobe_inline int kpt_kprobe_hit(struct kprobe *kp,
 	}
 	if (unlikely(!kpt_clock_try(&ts)))
 		return kpt_entry_fast_clock(p, regs);
-	return kpt_entry_fast(p, regs, ts, false);
+	return kpt_entry_fast(p, regs, ts, false, abi);
 }
 
 /*
@@ -1063,7 +1078,7 @@ static nokprobe_inline int kpt_kretprobe_entry_at(struct kpt_probe *p,
 {
 	d->entry_ts = ts;
 	if (rec && fast)
-		return kpt_entry_fast(p, regs, ts, true);
+		return kpt_entry_fast(p, regs, ts, true, false);
 	if (rec) {
 		kpt_entry_slow(p, regs, ts, NULL);
 		return 0;
@@ -1072,7 +1087,7 @@ static nokprobe_inline int kpt_kretprobe_entry_at(struct kpt_probe *p,
 	if (ts_only)
 		;	/* no fetchargs: the time is all it keeps */
 	else if (fast)
-		kpt_copy_regs(p, regs, d->vals);
+		kpt_copy_regs(p, regs, d->vals, false);
 	else
 		kpt_ret_entry_slow(p, regs, d);
 	return 0;
@@ -1140,13 +1155,20 @@ static nokprobe_inline int kpt_kretprobe_return(struct kretprobe_instance *ri,
 
 static int kpt_kprobe_fast(struct kprobe *kp, struct pt_regs *regs)
 {
-	return kpt_kprobe_hit(kp, regs, true);
+	return kpt_kprobe_hit(kp, regs, true, false);
 }
 NOKPROBE_SYMBOL(kpt_kprobe_fast);
 
+/* ... the arguments in the ABI's order ($arg1..$argN, args=N) */
+static int kpt_kprobe_abi(struct kprobe *kp, struct pt_regs *regs)
+{
+	return kpt_kprobe_hit(kp, regs, true, true);
+}
+NOKPROBE_SYMBOL(kpt_kprobe_abi);
+
 static int kpt_kprobe_slow(struct kprobe *kp, struct pt_regs *regs)
 {
-	return kpt_kprobe_hit(kp, regs, false);
+	return kpt_kprobe_hit(kp, regs, false, false);
 }
 NOKPROBE_SYMBOL(kpt_kprobe_slow);
 
@@ -1210,6 +1232,25 @@ static int kpt_kretprobe_ret_slow(struct kretprobe_instance *ri,
 }
 NOKPROBE_SYMBOL(kpt_kretprobe_ret_slow);
 
+/*
+ * Are @p's fetchargs the ABI's argument registers in order, $arg1 first?
+ * Then kpt_copy_regs() needs no offsets.
+ */
+static bool kpt_probe_abi_order(const struct kpt_probe *p)
+{
+	static const unsigned short abi[KPT_FAST_ARGS] = {
+		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
+		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
+		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+	};
+	unsigned int i;
+
+	for (i = 0; i < p->nargs; i++)
+		if (p->arg_off[i] != abi[i])
+			return false;
+	return true;
+}
+
 /* The handlers for @p, before it is registered. */
 void kpt_probe_set_handlers(struct kpt_probe *p)
 {
@@ -1227,8 +1268,9 @@ void kpt_probe_set_handlers(struct kpt_probe *p)
 		return;
 	}
 	if (!p->is_ret) {
-		p->kp.pre_handler = p->entry_fast ? kpt_kprobe_fast :
-						    kpt_kprobe_slow;
+		p->kp.pre_handler = !p->entry_fast ? kpt_kprobe_slow :
+				    kpt_probe_abi_order(p) ? kpt_kprobe_abi :
+							     kpt_kprobe_fast;
 		return;
 	}
 	if (p->legacy)

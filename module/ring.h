@@ -123,10 +123,9 @@ static nokprobe_inline void kpt_ring_kick(struct kpt_ring *r)
 static nokprobe_inline bool kpt_ring_take(struct kpt_ring *r,
 					  unsigned long *head)
 {
-	unsigned long seen = READ_ONCE(r->head);
+	/* a BUSY head is never the value expected: no test of its own */
+	unsigned long seen = READ_ONCE(r->head) & ~KPT_RING_BUSY;
 
-	if (unlikely(seen & KPT_RING_BUSY))
-		return false;
 	*head = seen;
 	return cmpxchg_local(&r->head, seen, seen | KPT_RING_BUSY) == seen;
 }
