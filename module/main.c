@@ -7,6 +7,28 @@
  *
  * Every refused parameter fails the load with an errno and exactly one log
  * line naming the value and the reason, and leaves nothing behind.
+ *
+ * The module's files, each with what it owns; a header is named after the
+ * .c file it declares, or after its role:
+ *
+ *   main.c       module parameters, init and exit
+ *   config.h     the settings fixed at load time (kpt_cfg), record sizes
+ *   spec.c/h     the probe spec language (also built into the tools)
+ *   probe.c/h    probes: creating, arming, listing, deleting, module
+ *                reloads
+ *   ksyms.c/h    function names that are not unique (from /proc/kallsyms)
+ *   fetch.c      the probe handlers' work: fetchargs, conditions, records
+ *   ring.c/h     the per-CPU lock-free ring buffers (writer, stats,
+ *                wake-ups); ring.h also holds the writer's inlined half
+ *   ring_read.c  their reader
+ *   clock.c/h    the records' clock
+ *   hist.c/h     aggregations (hist:): their tables and hist/NAME files
+ *   format.c/h   text rendering of a record (trace, trace_pipe)
+ *   files.h      the files users open:
+ *   debugfs.c      /sys/kernel/debug/kptrace/
+ *   chardev.c      /dev/kptrace
+ *   hide.c/h     kernel addresses hidden from some readers
+ *   compat.h     every kernel-version difference, one wrapper each
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,7 +38,10 @@
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/security.h>
-#include "kptrace.h"
+#include "config.h"
+#include "probe.h"
+#include "ksyms.h"
+#include "files.h"
 #include "ring.h"
 #include "clock.h"
 

@@ -42,7 +42,10 @@
 #include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
-#include "kptrace.h"
+#include "config.h"
+#include "probe.h"
+#include "ring.h"
+#include "ksyms.h"
 #include "compat.h"
 #include "hist.h"
 

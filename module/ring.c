@@ -135,7 +135,6 @@
 #include <linux/kprobes.h>
 #include <linux/poll.h>
 #include <asm/local.h>
-#include "kptrace.h"
 #include "ring.h"
 #include "compat.h"
 
