@@ -14,8 +14,8 @@
  *   main.c       module parameters, init and exit
  *   config.h     the settings fixed at load time (kpt_cfg), record sizes
  *   spec.c/h     the probe spec language (also built into the tools)
- *   probe.c/h    probes: creating, arming, listing, deleting, module
- *                reloads
+ *   probe.c/h    probes: creating, arming, deleting, module reloads
+ *   probe_show.c the probes listing, probe_stats, error_log
  *   ksyms.c/h    function names that are not unique (from /proc/kallsyms)
  *   fetch.c      the probe handlers' work: fetchargs, conditions, records
  *   ring.c/h     the per-CPU lock-free ring buffers (writer, stats,

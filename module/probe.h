@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <uapi/kptrace.h>
 #include "spec.h"
 
@@ -85,7 +86,31 @@ static inline struct kprobe *kpt_probe_kprobe(struct kpt_probe *p)
 	return p->is_ret ? &p->rp.kp : &p->kp;
 }
 
-/* probe.c */
+/* The kprobe core's misses: recursion, and for a kretprobe maxactive. */
+static inline unsigned long kpt_probe_kp_missed(struct kpt_probe *p)
+{
+	return p->missed_before + kpt_probe_kprobe(p)->nmissed;
+}
+
+static inline unsigned long kpt_probe_rp_missed(struct kpt_probe *p)
+{
+	return p->is_ret ? p->maxactive_missed_before + p->rp.nmissed : 0;
+}
+
+static inline u64 kpt_probe_missed(struct kpt_probe *p)
+{
+	return kpt_probe_kp_missed(p) + kpt_probe_rp_missed(p);
+}
+
+/*
+ * probe.c. The live probes (armed or pending) are on kpt_probe_list, and
+ * every change to a probe happens under kpt_probes_mutex; probe_show.c
+ * walks the list under it too.
+ */
+extern struct list_head kpt_probe_list;
+extern struct mutex kpt_probes_mutex;
+void kpt_probes_reclaim(void);		/* under kpt_probes_mutex */
+void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum);
 int kpt_probes_init(void);
 void kpt_probes_exit(void);
 int kpt_probes_add_legacy(const char *param, const char *list,
@@ -95,15 +120,18 @@ int kpt_probes_write_user(const char __user *ubuf, size_t len);
 unsigned int kpt_probes_count(void);
 struct kpt_probe *kpt_probe_lookup(u32 id);	/* under rcu_read_lock() */
 void kpt_probe_overwritten(const struct kpt_event *ev);
-struct seq_file;
-void kpt_probes_show(struct seq_file *m, bool hide);
-void kpt_probes_show_stats(struct seq_file *m);
-void kpt_errors_show(struct seq_file *m);
 u64 kpt_probes_missed(void);
 u64 kpt_probes_filtered(void);
 unsigned int kpt_probes_max_record(void);
 struct dentry;
 void kpt_probes_hist_dir(struct dentry *dir);
+
+/* probe_show.c: what the probes files show, and the error log */
+struct seq_file;
+void kpt_probes_show(struct seq_file *m, bool hide);
+void kpt_probes_show_stats(struct seq_file *m);
+void kpt_error(const char *line, int pos, const char *msg, int err);
+void kpt_errors_show(struct seq_file *m);
 
 /* fetch.c: the handlers kpt_probe_arm() registers */
 void kpt_probe_set_handlers(struct kpt_probe *p);
