@@ -7,6 +7,7 @@
 #define _KPT_CONFIG_H
 
 #include <linux/types.h>
+#include <linux/init.h>
 #include <uapi/kptrace.h>
 
 #define KPT_HDR_SIZE		sizeof(struct kpt_event)
@@ -26,8 +27,13 @@ struct kpt_config {
 	unsigned int	maxactive;	/* default for return probes */
 	unsigned long	ring_bytes;	/* per CPU, a power of two */
 	bool		wake_net_only;	/* selftests: no writer wakes */
+	unsigned int	bufsize_kb;	/* as given or chosen, for messages */
 };
 
 extern struct kpt_config kpt_cfg;
+
+/* params.c: the module parameters, at load time */
+int __init kpt_params_check(void);
+int __init kpt_params_add_probes(void);
 
 #endif /* _KPT_CONFIG_H */

@@ -32,7 +32,6 @@
 #include <linux/kallsyms.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/ctype.h>
 #include <linux/percpu.h>
 #include <linux/xarray.h>
 #include <linux/mutex.h>
@@ -358,7 +357,8 @@ static bool kpt_module_loaded(const char *name)
 	return true;
 }
 
-static struct kpt_probe *kpt_probe_find(const char *group, const char *name)
+/* The live probe GROUP/NAME, or NULL. Caller holds kpt_probes_mutex. */
+struct kpt_probe *kpt_probe_find(const char *group, const char *name)
 {
 	struct kpt_probe *p;
 
@@ -453,8 +453,8 @@ void kpt_probes_reclaim(void)
  * Make, arm and list a probe; takes ownership of @spec. @line is what the
  * user wrote, for the error message. Caller holds kpt_probes_mutex.
  */
-static int kpt_probe_create(struct kpt_spec *spec, const char *label,
-			    bool legacy, const char *line)
+int kpt_probe_create(struct kpt_spec *spec, const char *label, bool legacy,
+		     const char *line)
 {
 	const char *why = "out of memory";
 	struct kpt_probe *p;
@@ -648,137 +648,6 @@ int kpt_probes_write_user(const char __user *ubuf, size_t len)
 		return PTR_ERR(text);
 	ret = kpt_probes_write(text, len, '\n');
 	kfree(text);
-	return ret;
-}
-
-/*
- * name=/address= items: "sym", "sym+off" or a hex address, recording
- * args= registers named arg0.. (and returns too with retprobe=1).
- */
-static int kpt_probe_legacy(const char *param, const char *item,
-			    bool retprobe)
-{
-	char *plus, line[KPT_SPEC_SYM_LEN + 32], label[KSYM_SYMBOL_LEN];
-	struct kpt_spec *spec;
-	unsigned long addr;
-	unsigned int i, off = 0;
-	size_t len;
-	int ret;
-
-	spec = kzalloc(sizeof(*spec), GFP_KERNEL);
-	if (!spec)
-		return -ENOMEM;
-	spec->kind = retprobe ? KPT_SPEC_RETURN : KPT_SPEC_ENTRY;
-	strscpy(spec->group, "kptrace", sizeof(spec->group));
-	scnprintf(line, sizeof(line), "%s=%s", param, item);
-	if (!strcmp(param, "name")) {
-		if (strscpy(spec->sym, item, sizeof(spec->sym)) < 0) {
-			pr_err("name=%.32s...: symbol name too long (-EINVAL)\n",
-			       item);
-			ret = -EINVAL;
-			goto err;
-		}
-		plus = strchr(spec->sym, '+');
-		if (plus) {
-			if (plus == spec->sym || kstrtouint(plus + 1, 0, &off)) {
-				pr_err("name=%s: expected SYMBOL or SYMBOL+OFFSET (-EINVAL)\n",
-				       item);
-				ret = -EINVAL;
-				goto err;
-			}
-			*plus = '\0';
-		}
-		if (retprobe && off) {
-			pr_err("name=%s: retprobe=1 needs a function entry, not an offset (-EINVAL)\n",
-			       item);
-			ret = -EINVAL;
-			goto err;
-		}
-		plus = strchr(spec->sym, ':');
-		if (plus) {
-			*plus = '\0';
-			strscpy(spec->mod, spec->sym, sizeof(spec->mod));
-			memmove(spec->sym, plus + 1, strlen(plus + 1) + 1);
-		}
-		spec->offset = off;
-	} else {
-		if (kstrtoul(item, 16, &addr) || !addr) {
-			pr_err("address=%s: not a hexadecimal address (-EINVAL)\n",
-			       item);
-			ret = -EINVAL;
-			goto err;
-		}
-		spec->addr = addr;
-	}
-	/*
-	 * The name its events carry: the item, or for an address "sym+0xoff"
-	 * as given (never the raw address; the kprobe core may move the probe
-	 * past an endbr64), made before the probe is armed.
-	 */
-	strscpy(label, item, sizeof(label));
-	if (!spec->sym[0]) {
-		sprint_symbol(label, spec->addr);
-		plus = strchr(label, '/');
-		if (plus)
-			*plus = '\0';
-	}
-	/*
-	 * A name the spec language takes back: address items get "a_", and
-	 * a point given twice gets "_2", "_3"...
-	 */
-	scnprintf(spec->name, sizeof(spec->name), "%s%s",
-		  spec->sym[0] ? "" : "a_", item);
-	for (plus = spec->name; *plus; plus++)
-		if (!isalnum(*plus) && *plus != '_')
-			*plus = '_';
-	len = strlen(spec->name);
-	for (i = 2; kpt_probe_find(spec->group, spec->name); i++)
-		scnprintf(spec->name + min_t(size_t, len, KPT_SPEC_NAME_LEN - 8),
-			  8, "_%u", i);
-	spec->nargs = kpt_cfg.args;
-	for (i = 0; i < spec->nargs; i++) {
-		spec->args[i].base = KPT_FB_ARG;
-		spec->args[i].index = i + 1;
-		spec->args[i].type = KPT_T_X64;
-		scnprintf(spec->args[i].name, KPT_SPEC_NAME_LEN, "arg%u", i);
-	}
-	return kpt_probe_create(spec, label, true, line);
-
-err:
-	kfree(spec);
-	return ret;
-}
-
-/**
- * kpt_probes_add_legacy() - the probes of the name= or address= parameter
- * @param: "name" or "address"
- * @list: comma-separated items, or NULL
- * @retprobe: the retprobe= parameter
- */
-int kpt_probes_add_legacy(const char *param, const char *list, bool retprobe)
-{
-	char *copy, *cur, *item;
-	int ret = 0;
-
-	if (!list || !*list)
-		return 0;
-	copy = kstrdup(list, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-	mutex_lock(&kpt_probes_mutex);
-	cur = copy;
-	while (!ret && (item = strsep(&cur, ","))) {
-		item = strim(item);
-		if (!*item) {
-			pr_err("%s=%s: empty item in the list (-EINVAL)\n",
-			       param, list);
-			ret = -EINVAL;
-			break;
-		}
-		ret = kpt_probe_legacy(param, item, retprobe);
-	}
-	mutex_unlock(&kpt_probes_mutex);
-	kfree(copy);
 	return ret;
 }
 

@@ -111,10 +111,12 @@ extern struct list_head kpt_probe_list;
 extern struct mutex kpt_probes_mutex;
 void kpt_probes_reclaim(void);		/* under kpt_probes_mutex */
 void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum);
+/* under kpt_probes_mutex: for the probes of name= and address= */
+struct kpt_probe *kpt_probe_find(const char *group, const char *name);
+int kpt_probe_create(struct kpt_spec *spec, const char *label, bool legacy,
+		     const char *line);
 int kpt_probes_init(void);
 void kpt_probes_exit(void);
-int kpt_probes_add_legacy(const char *param, const char *list,
-			  bool retprobe);
 int kpt_probes_write(const char *text, size_t len, char sep);
 int kpt_probes_write_user(const char __user *ubuf, size_t len);
 unsigned int kpt_probes_count(void);
