@@ -215,10 +215,6 @@ static const unsigned short kpt_arg_regs[] = {
 };
 
 /*
- * A probe for a parsed spec, sized and checked but not armed. @label is
- * the name its events carry. On error, returns an ERR_PTR and sets *why.
- */
-/*
  * Can the fast paths copy fetcharg @i of @p, @f, straight from pt_regs (or
  * take it as $retval at return)? If so, note where from.
  */
@@ -240,6 +236,10 @@ static bool kpt_probe_fast_arg(struct kpt_probe *p, const struct kpt_fetch *f,
 	return true;
 }
 
+/*
+ * A probe for a parsed spec, sized and checked but not armed. @label is
+ * the name its events carry. On error, returns an ERR_PTR and sets *why.
+ */
 static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 				       const char *label, bool legacy,
 				       const char **why)
