@@ -39,7 +39,11 @@
 #include <linux/uaccess.h>
 #include <linux/err.h>
 #include <linux/mutex.h>
-#include "kptrace.h"
+#include "config.h"
+#include "ring.h"
+#include "probe.h"
+#include "hide.h"
+#include "files.h"
 
 /* Records are copied out in batches of up to this many bytes. */
 #define KPT_DEV_BATCH	(64 * 1024)

@@ -27,7 +27,12 @@
 #include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include "kptrace.h"
+#include "config.h"
+#include "ring.h"
+#include "probe.h"
+#include "format.h"
+#include "hide.h"
+#include "files.h"
 #include "clock.h"
 
 static struct dentry *kpt_dir;

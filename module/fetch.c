@@ -20,7 +20,8 @@
 #include <linux/uaccess.h>
 #include <linux/stddef.h>
 #include <asm/unwind.h>
-#include "kptrace.h"
+#include "config.h"
+#include "probe.h"
 #include "ring.h"
 #include "hist.h"
 #include "clock.h"

@@ -20,7 +20,9 @@
 #include <linux/kallsyms.h>
 #include <linux/math64.h>
 #include <linux/rcupdate.h>
-#include "kptrace.h"
+#include "format.h"
+#include "ring.h"
+#include "probe.h"
 
 static int kpt_format_head(const struct kpt_event *ev,
 			   const struct kpt_probe *p, char *buf, size_t len)

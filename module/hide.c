@@ -30,7 +30,8 @@
 #include <linux/capability.h>
 #include <linux/err.h>
 #include <linux/string.h>
-#include "kptrace.h"
+#include "config.h"
+#include "hide.h"
 
 /**
  * kpt_addrs_visible() - may the current task see kernel addresses?

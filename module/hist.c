@@ -50,7 +50,8 @@
 #include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
-#include "kptrace.h"
+#include <uapi/kptrace.h>
+#include "hide.h"
 #include "hist.h"
 
 /* The most an aggregation's tables may take, both sets, every CPU. */

@@ -10,8 +10,14 @@
 #include <linux/compiler.h>
 #include <linux/smp.h>
 #include <linux/seqlock.h>
+#include <linux/kprobes.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
 #include <asm/local64.h>
-#include "kptrace.h"
+#include "spec.h"
+
+struct dentry;
+struct seq_file;
 
 /* Why an aggregation dropped a hit. */
 enum kpt_hist_drop {
@@ -75,6 +81,14 @@ struct kpt_hist {
 	seqcount_t		gone_seq;	/* gone vs. the zeroing */
 	struct dentry		*file;
 };
+
+/* hist.c: made and freed with their probe (probe.c) */
+struct kpt_hist *kpt_hist_new(const struct kpt_spec *spec, const char **why);
+void kpt_hist_free(struct kpt_hist *h);
+void kpt_hist_stats(struct kpt_hist *h, struct seq_file *m);
+int kpt_hist_file_add(struct kpt_hist *h, const char *name);
+void kpt_hist_file_remove(struct kpt_hist *h);
+void kpt_hist_dir_set(struct dentry *dir);
 
 static inline bool kpt_hist_one_number(const struct kpt_hist *h)
 {

@@ -44,7 +44,7 @@
 #include <linux/lockdep.h>
 #include <linux/seq_file.h>
 #include <linux/uio.h>
-#include "kptrace.h"
+#include "ksyms.h"
 #include "compat.h"
 
 #define KPT_KSYMS_CHUNK		(64 * 1024)	/* one read of the file */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kptrace: probes. Creating them (from module parameters, or lines written
- * to /dev/kptrace at run time), arming them with the kprobe core, listing
- * and deleting them, and re-arming MOD:SYM probes whenever their module
- * loads.
+ * to /dev/kptrace at run time), arming them with the kprobe core, deleting
+ * them, and re-arming MOD:SYM probes whenever their module loads. What
+ * the probes files show (the listing, probe_stats, error_log) is
+ * probe_show.c's.
  *
  * Every probe gets an id that is not reused while kptrace is loaded (ids
  * are handed out in turn, 2^31 of them). All changes happen under
@@ -31,69 +32,31 @@
 #include <linux/kallsyms.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/ctype.h>
 #include <linux/percpu.h>
-#include <linux/seq_file.h>
-#include <linux/timekeeping.h>
 #include <linux/xarray.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/path.h>
-#include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
-#include "kptrace.h"
+#include "config.h"
+#include "probe.h"
+#include "ring.h"
+#include "ksyms.h"
 #include "compat.h"
 #include "hist.h"
 
-static LIST_HEAD(kpt_probe_list);	/* armed or pending */
+LIST_HEAD(kpt_probe_list);		/* armed or pending */
 static LIST_HEAD(kpt_dead_new);		/* deleted */
 static LIST_HEAD(kpt_dead_wait);	/* deleted before kpt_dead_heads */
 static unsigned long *kpt_dead_heads;	/* per possible CPU */
 static DEFINE_XARRAY_ALLOC(kpt_probe_ids);
 static u32 kpt_next_id;
-static DEFINE_MUTEX(kpt_probes_mutex);
+DEFINE_MUTEX(kpt_probes_mutex);	/* the lists, ids, every change */
 static unsigned int kpt_nr_live;	/* armed or pending */
 static unsigned int kpt_max_record;	/* over every probe ever made */
 /* the counters of deleted probes, for the totals in stats */
 static u64 kpt_gone_missed, kpt_gone_filtered;
-
-/* The last errors of written specs, like ftrace's error_log. */
-#define KPT_ERRLOG_LEN	8
-struct kpt_error {
-	u64	ts;
-	int	pos;		/* column, or -1 */
-	int	err;
-	char	msg[224];
-	char	line[KPT_SPEC_LINE_MAX];
-};
-static struct kpt_error kpt_errlog[KPT_ERRLOG_LEN];
-static unsigned int kpt_errlog_next;
-/*
- * One log line per refusal, but not a flood of them from a loop of bad
- * writes: 100 in 5 s (a test's table of bad specs is about 60), then
- * "kpt_error: N callbacks suppressed". error_log keeps every one.
- */
-static DEFINE_RATELIMIT_STATE(kpt_error_rs, 5 * HZ, 100);
-
-static void kpt_error(const char *line, int pos, const char *msg, int err)
-{
-	struct kpt_error *e = &kpt_errlog[kpt_errlog_next++ % KPT_ERRLOG_LEN];
-
-	lockdep_assert_held(&kpt_probes_mutex);
-	e->ts = ktime_get_ns();
-	e->pos = pos;
-	e->err = err;
-	strscpy(e->msg, msg, sizeof(e->msg));
-	strscpy(e->line, line, sizeof(e->line));
-	if (!__ratelimit(&kpt_error_rs))
-		return;
-	if (pos >= 0)
-		pr_err("\"%s\": %s, at column %d (%d)\n", e->line, msg, pos,
-		       err);
-	else
-		pr_err("\"%s\": %s (%d)\n", e->line, msg, err);
-}
 
 static const char *kpt_reason(int err)
 {
@@ -223,23 +186,8 @@ static void kpt_probe_free_rcu(struct rcu_head *rcu)
 	kpt_probe_free(container_of(rcu, struct kpt_probe, rcu));
 }
 
-/* The kprobe core's misses: recursion, and for a kretprobe maxactive. */
-static unsigned long kpt_probe_kp_missed(struct kpt_probe *p)
-{
-	return p->missed_before + kpt_probe_kprobe(p)->nmissed;
-}
-
-static unsigned long kpt_probe_rp_missed(struct kpt_probe *p)
-{
-	return p->is_ret ? p->maxactive_missed_before + p->rp.nmissed : 0;
-}
-
-static u64 kpt_probe_missed(struct kpt_probe *p)
-{
-	return kpt_probe_kp_missed(p) + kpt_probe_rp_missed(p);
-}
-
-static void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
+/* @p's counts, summed over the CPUs. */
+void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
 {
 	struct kpt_probe_stats *st;
 	unsigned int cpu, i;
@@ -267,10 +215,6 @@ static const unsigned short kpt_arg_regs[] = {
 };
 
 /*
- * A probe for a parsed spec, sized and checked but not armed. @label is
- * the name its events carry. On error, returns an ERR_PTR and sets *why.
- */
-/*
  * Can the fast paths copy fetcharg @i of @p, @f, straight from pt_regs (or
  * take it as $retval at return)? If so, note where from.
  */
@@ -292,6 +236,10 @@ static bool kpt_probe_fast_arg(struct kpt_probe *p, const struct kpt_fetch *f,
 	return true;
 }
 
+/*
+ * A probe for a parsed spec, sized and checked but not armed. @label is
+ * the name its events carry. On error, returns an ERR_PTR and sets *why.
+ */
 static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 				       const char *label, bool legacy,
 				       const char **why)
@@ -409,7 +357,8 @@ static bool kpt_module_loaded(const char *name)
 	return true;
 }
 
-static struct kpt_probe *kpt_probe_find(const char *group, const char *name)
+/* The live probe GROUP/NAME, or NULL. Caller holds kpt_probes_mutex. */
+struct kpt_probe *kpt_probe_find(const char *group, const char *name)
 {
 	struct kpt_probe *p;
 
@@ -479,7 +428,7 @@ static bool kpt_rings_passed(const unsigned long *heads)
  * Free the deleted probes of which no record is left in a ring (see the
  * top of this file). Caller holds kpt_probes_mutex.
  */
-static void kpt_probes_reclaim(void)
+void kpt_probes_reclaim(void)
 {
 	struct kpt_probe *p, *tmp;
 	unsigned long tail;
@@ -504,8 +453,8 @@ static void kpt_probes_reclaim(void)
  * Make, arm and list a probe; takes ownership of @spec. @line is what the
  * user wrote, for the error message. Caller holds kpt_probes_mutex.
  */
-static int kpt_probe_create(struct kpt_spec *spec, const char *label,
-			    bool legacy, const char *line)
+int kpt_probe_create(struct kpt_spec *spec, const char *label, bool legacy,
+		     const char *line)
 {
 	const char *why = "out of memory";
 	struct kpt_probe *p;
@@ -703,137 +652,6 @@ int kpt_probes_write_user(const char __user *ubuf, size_t len)
 }
 
 /*
- * name=/address= items: "sym", "sym+off" or a hex address, recording
- * args= registers named arg0.. (and returns too with retprobe=1).
- */
-static int kpt_probe_legacy(const char *param, const char *item,
-			    bool retprobe)
-{
-	char *plus, line[KPT_SPEC_SYM_LEN + 32], label[KSYM_SYMBOL_LEN];
-	struct kpt_spec *spec;
-	unsigned long addr;
-	unsigned int i, off = 0;
-	size_t len;
-	int ret;
-
-	spec = kzalloc(sizeof(*spec), GFP_KERNEL);
-	if (!spec)
-		return -ENOMEM;
-	spec->kind = retprobe ? KPT_SPEC_RETURN : KPT_SPEC_ENTRY;
-	strscpy(spec->group, "kptrace", sizeof(spec->group));
-	scnprintf(line, sizeof(line), "%s=%s", param, item);
-	if (!strcmp(param, "name")) {
-		if (strscpy(spec->sym, item, sizeof(spec->sym)) < 0) {
-			pr_err("name=%.32s...: symbol name too long (-EINVAL)\n",
-			       item);
-			ret = -EINVAL;
-			goto err;
-		}
-		plus = strchr(spec->sym, '+');
-		if (plus) {
-			if (plus == spec->sym || kstrtouint(plus + 1, 0, &off)) {
-				pr_err("name=%s: expected SYMBOL or SYMBOL+OFFSET (-EINVAL)\n",
-				       item);
-				ret = -EINVAL;
-				goto err;
-			}
-			*plus = '\0';
-		}
-		if (retprobe && off) {
-			pr_err("name=%s: retprobe=1 needs a function entry, not an offset (-EINVAL)\n",
-			       item);
-			ret = -EINVAL;
-			goto err;
-		}
-		plus = strchr(spec->sym, ':');
-		if (plus) {
-			*plus = '\0';
-			strscpy(spec->mod, spec->sym, sizeof(spec->mod));
-			memmove(spec->sym, plus + 1, strlen(plus + 1) + 1);
-		}
-		spec->offset = off;
-	} else {
-		if (kstrtoul(item, 16, &addr) || !addr) {
-			pr_err("address=%s: not a hexadecimal address (-EINVAL)\n",
-			       item);
-			ret = -EINVAL;
-			goto err;
-		}
-		spec->addr = addr;
-	}
-	/*
-	 * The name its events carry: the item, or for an address "sym+0xoff"
-	 * as given (never the raw address; the kprobe core may move the probe
-	 * past an endbr64), made before the probe is armed.
-	 */
-	strscpy(label, item, sizeof(label));
-	if (!spec->sym[0]) {
-		sprint_symbol(label, spec->addr);
-		plus = strchr(label, '/');
-		if (plus)
-			*plus = '\0';
-	}
-	/*
-	 * A name the spec language takes back: address items get "a_", and
-	 * a point given twice gets "_2", "_3"...
-	 */
-	scnprintf(spec->name, sizeof(spec->name), "%s%s",
-		  spec->sym[0] ? "" : "a_", item);
-	for (plus = spec->name; *plus; plus++)
-		if (!isalnum(*plus) && *plus != '_')
-			*plus = '_';
-	len = strlen(spec->name);
-	for (i = 2; kpt_probe_find(spec->group, spec->name); i++)
-		scnprintf(spec->name + min_t(size_t, len, KPT_SPEC_NAME_LEN - 8),
-			  8, "_%u", i);
-	spec->nargs = kpt_cfg.args;
-	for (i = 0; i < spec->nargs; i++) {
-		spec->args[i].base = KPT_FB_ARG;
-		spec->args[i].index = i + 1;
-		spec->args[i].type = KPT_T_X64;
-		scnprintf(spec->args[i].name, KPT_SPEC_NAME_LEN, "arg%u", i);
-	}
-	return kpt_probe_create(spec, label, true, line);
-
-err:
-	kfree(spec);
-	return ret;
-}
-
-/**
- * kpt_probes_add_legacy() - the probes of the name= or address= parameter
- * @param: "name" or "address"
- * @list: comma-separated items, or NULL
- * @retprobe: the retprobe= parameter
- */
-int kpt_probes_add_legacy(const char *param, const char *list, bool retprobe)
-{
-	char *copy, *cur, *item;
-	int ret = 0;
-
-	if (!list || !*list)
-		return 0;
-	copy = kstrdup(list, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-	mutex_lock(&kpt_probes_mutex);
-	cur = copy;
-	while (!ret && (item = strsep(&cur, ","))) {
-		item = strim(item);
-		if (!*item) {
-			pr_err("%s=%s: empty item in the list (-EINVAL)\n",
-			       param, list);
-			ret = -EINVAL;
-			break;
-		}
-		ret = kpt_probe_legacy(param, item, retprobe);
-	}
-	mutex_unlock(&kpt_probes_mutex);
-	kfree(copy);
-	return ret;
-}
-
-/*
  * MOD:SYM probes follow their module: armed on load, before its init.
  * Any module coming or going also changes which names are unique.
  */
@@ -945,24 +763,6 @@ unsigned int kpt_probes_max_record(void)
 	return READ_ONCE(kpt_max_record);
 }
 
-/* Hits of the probe point: a plain kprobe counts them once, as hits. */
-static u64 kpt_probe_calls(const struct kpt_probe *p,
-			   const struct kpt_probe_stats *st)
-{
-	/* an aggregating kprobe counts its hits as calls: not events */
-	return p->is_ret || p->hist ? st->calls : st->hits;
-}
-
-/*
- * The events its hits meant: with retprobe=1 an entry record per call
- * (counted once, as a call) and a return record per return (hits).
- */
-static u64 kpt_probe_events(const struct kpt_probe *p,
-			    const struct kpt_probe_stats *st)
-{
-	return p->is_ret && p->legacy ? st->calls + st->hits : st->hits;
-}
-
 /* The totals of stats: the live probes' and the deleted ones'. */
 u64 kpt_probes_missed(void)
 {
@@ -991,166 +791,6 @@ u64 kpt_probes_filtered(void)
 	}
 	mutex_unlock(&kpt_probes_mutex);
 	return filtered;
-}
-
-/*
- * "sym+0xoff/0xsize", or "mod:sym+0xoff/0xsize" for a module symbol: one
- * field, no raw address. @buf holds 2 * KSYM_SYMBOL_LEN bytes.
- */
-static const char *kpt_probe_where(struct kprobe *kp, char *buf)
-{
-	char *out = buf + KSYM_SYMBOL_LEN;
-	char *mod, *end;
-	size_t n;
-
-	sprint_symbol(buf, (unsigned long)kp->addr);
-	mod = strstr(buf, " [");
-	if (!mod)
-		return buf;
-	*mod = '\0';
-	mod += 2;
-	end = strchr(mod, ']');
-	if (end)
-		*end = '\0';
-	n = strlen(mod);
-	memcpy(out, mod, n);
-	out[n] = ':';
-	strscpy(out + n + 1, buf, KSYM_SYMBOL_LEN - n - 1);
-	return out;
-}
-
-static const char *kpt_probe_mode(struct kpt_probe *p)
-{
-	struct kprobe *kp = kpt_probe_kprobe(p);
-
-	if (p->state == KPT_PROBE_PENDING)
-		return "pending";
-	if (kprobe_disabled(kp))
-		return "disabled";
-	if (kprobe_ftrace(kp))
-		return "ftrace";
-	if (kp->flags & KPROBE_FLAG_OPTIMIZED)
-		return "optimized";
-	return "int3";
-}
-
-/*
- * The probes file: one line per live probe, its spec in the language a
- * write takes, then a "#" comment with what kptrace made of it, so that
- * the file can be written back as it is (by a reader who may see kernel
- * addresses: to others, @hide, the spec's addresses print as 0, see
- * hide.c).
- */
-void kpt_probes_show(struct seq_file *m, bool hide)
-{
-	struct kpt_probe_stats sum;
-	struct kpt_probe *p;
-	char *buf;
-
-	buf = kmalloc(max_t(size_t, 2 * KSYM_SYMBOL_LEN, KPT_SPEC_LINE_MAX),
-		      GFP_KERNEL);
-	if (!buf)
-		return;
-	mutex_lock(&kpt_probes_mutex);
-	kpt_probes_reclaim();
-	list_for_each_entry(p, &kpt_probe_list, list) {
-		kpt_spec_print(p->spec, hide, buf, KPT_SPEC_LINE_MAX);
-		seq_printf(m, "%s # id=%u", buf, p->id);
-		if (strcmp(p->label, p->spec->name))
-			seq_printf(m, " label=%s", p->label);
-		if (p->state == KPT_PROBE_ARMED &&
-		    kprobe_gone(kpt_probe_kprobe(p)))
-			/* its module went away: no symbol is left there */
-			seq_printf(m, " at=%s", p->symname ?: "?");
-		else if (p->state == KPT_PROBE_ARMED)
-			seq_printf(m, " at=%s",
-				   kpt_probe_where(kpt_probe_kprobe(p), buf));
-		else
-			seq_printf(m, " at=%s:%s", p->spec->mod, p->spec->sym);
-		kpt_probe_sum(p, &sum);
-		seq_printf(m, " %s %s hits=%llu missed=%llu\n",
-			   p->is_ret ? "kretprobe" : "kprobe",
-			   kpt_probe_mode(p), kpt_probe_calls(p, &sum),
-			   kpt_probe_missed(p));
-	}
-	mutex_unlock(&kpt_probes_mutex);
-	kfree(buf);
-}
-
-static void kpt_stats_line(struct seq_file *m, const char *who,
-			   const struct kpt_probe *p,
-			   const struct kpt_probe_stats *st)
-{
-	u64 events = kpt_probe_events(p, st);
-	u64 recorded = events - st->filtered;
-	unsigned int i;
-
-	/* every event was filtered, lost or recorded */
-	for (i = 0; i < KPT_LOST_NR; i++)
-		recorded -= st->lost[i];
-	seq_printf(m, "%s calls=%llu events=%llu filtered=%llu recorded=%llu",
-		   who, kpt_probe_calls(p, st), events, st->filtered,
-		   recorded);
-	for (i = 0; i < KPT_LOST_NR; i++)
-		seq_printf(m, " %s=%llu", kpt_lost_names[i], st->lost[i]);
-	seq_printf(m, " num_fault=%llu str_fault=%llu str_trunc=%llu stack_trunc=%llu",
-		   st->num_fault, st->str_fault, st->str_trunc,
-		   st->stack_trunc);
-}
-
-/*
- * probe_stats: per probe, a total line with the kprobe core's misses, then
- * one line per CPU. calls counts hits of the probe point; events counts
- * the records they meant (an entry and a return with retprobe=1, a return
- * only for an r probe), and events = filtered + recorded + full + nested
- * + too_big + overwritten.
- */
-void kpt_probes_show_stats(struct seq_file *m)
-{
-	struct kpt_probe_stats sum;
-	struct kpt_probe *p;
-	unsigned int cpu;
-	char who[KPT_SPEC_NAME_LEN + 16];
-
-	mutex_lock(&kpt_probes_mutex);
-	kpt_probes_reclaim();
-	list_for_each_entry(p, &kpt_probe_list, list) {
-		kpt_probe_sum(p, &sum);
-		kpt_stats_line(m, p->spec->name, p, &sum);
-		seq_printf(m, " missed=%lu maxactive_missed=%lu",
-			   kpt_probe_kp_missed(p), kpt_probe_rp_missed(p));
-		if (p->hist)
-			kpt_hist_stats(p->hist, m);
-		seq_puts(m, "\n");
-		for_each_possible_cpu(cpu) {
-			snprintf(who, sizeof(who), "%s cpu%u", p->spec->name,
-				 cpu);
-			kpt_stats_line(m, who, p, per_cpu_ptr(p->stats, cpu));
-			seq_puts(m, "\n");
-		}
-	}
-	mutex_unlock(&kpt_probes_mutex);
-}
-
-/* error_log: the last refused specs, as ftrace prints its own. */
-void kpt_errors_show(struct seq_file *m)
-{
-	struct kpt_error *e;
-	unsigned int i, n;
-
-	mutex_lock(&kpt_probes_mutex);
-	n = min_t(unsigned int, kpt_errlog_next, KPT_ERRLOG_LEN);
-	for (i = kpt_errlog_next - n; i != kpt_errlog_next; i++) {
-		e = &kpt_errlog[i % KPT_ERRLOG_LEN];
-		seq_printf(m, "[%5llu.%06llu] kptrace: error: %s (%d)\n",
-			   e->ts / NSEC_PER_SEC,
-			   (e->ts % NSEC_PER_SEC) / NSEC_PER_USEC, e->msg,
-			   e->err);
-		seq_printf(m, "  Command: %s\n", e->line);
-		if (e->pos >= 0)
-			seq_printf(m, "           %*s^\n", e->pos, "");
-	}
-	mutex_unlock(&kpt_probes_mutex);
 }
 
 /*

@@ -75,7 +75,7 @@
  * no write is in flight,
  *	hits = recorded + lost, with recorded = committed - overwritten,
  * and recorded = read + pending. The probes count their hits themselves
- * (probe.c), so the two books check each other, and the
+ * (probe_stats), so the two books check each other, and the
  * selftests check both against the calls they made. The writer's
  * counters are local_t on the writer's cache line; `read' is the
  * reader's, under kpt_read_mutex, stored after the cmpxchg() that freed
@@ -135,7 +135,6 @@
 #include <linux/kprobes.h>
 #include <linux/poll.h>
 #include <asm/local.h>
-#include "kptrace.h"
 #include "ring.h"
 #include "compat.h"
 

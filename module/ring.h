@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kptrace: the writer half of the per-CPU rings, inlined into the probe
- * handlers so that a hit costs no call into ring.c. The concurrency
- * contract these functions keep is written at the top of ring.c; the
- * reader is ring_read.c. The ring knows nothing of probes.
+ * kptrace: the per-CPU rings. First what the rest of the module calls
+ * (allocation, the read entry point, stats), then the writer half,
+ * inlined into the probe handlers so that a hit costs no call into
+ * ring.c. The concurrency contract these functions keep is written at the
+ * top of ring.c; the reader is ring_read.c. The ring knows nothing of
+ * probes.
  */
 #ifndef _KPT_RING_H
 #define _KPT_RING_H
@@ -15,6 +17,53 @@
 #include <uapi/kptrace.h>
 
 #define KPT_RING_MIN		1024	/* bytes, bufsize_kb=1 */
+
+struct file;
+struct poll_table_struct;
+
+/* The rings' own settings, fixed when they are allocated. */
+struct kpt_ring_opts {
+	unsigned long	bytes;		/* per CPU, a power of two */
+	bool		overwrite;	/* a full ring frees its oldest */
+	bool		wake_net_only;	/* selftests: no writer wakes */
+	/* overwrite: a record freed unread, from its writer (any context) */
+	void		(*dropped)(const struct kpt_event *ev);
+};
+
+int kpt_rings_alloc(const struct kpt_ring_opts *opts);
+void kpt_rings_free(void);
+
+/* ring_read.c: the reader side, process context only. */
+/* A read of the rings: where its records go, how many at most. */
+struct kpt_read {
+	char __user	*ubuf;		/* the reader's memory, or NULL */
+	size_t		len;		/* room at ubuf (or in kbuf) */
+	void		*kbuf;		/* when hidden, may be torn, or !ubuf */
+	size_t		kbuf_len;
+	unsigned long	max_nr;		/* records, loss reports included */
+	unsigned int	max_record;	/* kpt_probes_max_record() */
+	bool		hide_addrs;	/* a restricted reader's: edited */
+	bool		block;
+	bool		in_kbuf;	/* set: the records went to kbuf */
+};
+
+ssize_t kpt_rings_read(struct kpt_read *rq);
+__poll_t kpt_rings_poll(struct file *file, struct poll_table_struct *wait);
+
+/* ring.c: the rings' books, for stats and the probes' reclaim */
+struct kpt_cpu_stats {
+	u64 hits;
+	u64 recorded;
+	u64 lost[KPT_LOST_NR];
+	u64 read;
+};
+
+void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st);
+void kpt_ring_positions(unsigned int cpu, unsigned long *head,
+			unsigned long *tail);
+extern const char * const kpt_lost_names[KPT_LOST_NR];
+
+/* The rest of this header is the rings' own, and the writer's. */
 
 struct kpt_ring {
 	/* Writer side: only the owning CPU writes these. */

@@ -13,7 +13,7 @@
 #include <linux/slab.h>
 #include <linux/mutex.h>
 #include <linux/uaccess.h>
-#include "kptrace.h"
+#include "config.h"
 #include "ring.h"
 
 /*
@@ -506,7 +506,7 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
 
 /**
  * kpt_rings_read() - take the next records, waiting for some if rq->block
- * @rq: the read (struct kpt_read in kptrace.h)
+ * @rq: the read (struct kpt_read in ring.h)
  *
  * The records go straight to rq->ubuf, one copy per run of them, unless
  * their addresses must be hidden (rq->hide_addrs), they may be torn

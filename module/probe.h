@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kptrace: a probe, as probe.c makes it and the handlers (fetch.c) read
+ * it, and the probes' interface for the rest of the module.
+ */
+#ifndef _KPT_PROBE_H
+#define _KPT_PROBE_H
+
+#include <linux/types.h>
+#include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <uapi/kptrace.h>
+#include "spec.h"
+
+/* Per probe and per CPU; the handlers count with this_cpu_inc(). */
+struct kpt_probe_stats {
+	u64	cpu_id;		/* not a counter: a header word, this CPU | */
+				/* the probe's id << 32 (see kpt_fill_header) */
+	u64	calls;		/* hits of the probe point (entries) */
+	/* handler runs that meant an event, but a retprobe=1 entry's */
+	u64	hits;		/* (that one is counted as a call) */
+	u64	filtered;	/* ... that the condition dropped */
+	u64	lost[KPT_LOST_NR];	/* ... lost; the rest were recorded */
+	u64	num_fault;	/* numbers read as 0 after a fault */
+	u64	str_fault;
+	u64	str_trunc;
+	u64	stack_trunc;
+};
+
+enum kpt_probe_state {
+	KPT_PROBE_ARMED,	/* registered with the kprobe core */
+	KPT_PROBE_PENDING,	/* MOD:SYM whose module is not loaded */
+	KPT_PROBE_DELETED,	/* kept while records of it may be unread */
+};
+
+/*
+ * The fast paths copy this many argument slots, used or not, and have one
+ * more, past them, for a $retval that is not there: straight-line code,
+ * three instructions a slot, fewer than a loop's or a test's per argument.
+ */
+#define KPT_FAST_ARGS		6
+
+struct kpt_probe {
+	struct kprobe		kp;	/* entry probes */
+	struct kretprobe	rp;	/* return probes */
+	struct list_head	list;	/* kpt_probe_list, kpt_probes_mutex */
+	u32			id;	/* kpt_event.probe_id, never reused */
+	u8			state;	/* enum kpt_probe_state */
+	bool			is_ret;	/* a kretprobe */
+	bool			legacy;	/* name=/address=: "argN" from 0, */
+					/* and entries too with retprobe=1 */
+	bool			regs_only; /* at most KPT_FAST_ARGS */
+					/* fetchargs, each a 64-bit */
+					/* register argument or $retval, */
+					/* no condition */
+	bool			entry_fast; /* regs_only, and stack=0 */
+	/* the fast paths' copies: no detour to the spec on a hit */
+	u8			nargs;		/* spec->nargs */
+	u8			ret_nargs;	/* in a return record */
+	u8			ret_slot;	/* the $retval argument, or */
+						/* KPT_FAST_ARGS (none) */
+	/* their offsets in pt_regs; unused slots (and $retval's): ax */
+	unsigned short		arg_off[KPT_FAST_ARGS];
+	int			err;	/* last arming error, for pending */
+	unsigned int		nstr;	/* string fetchargs */
+	unsigned int		entry_size;	/* largest entry record */
+	unsigned int		ret_size;	/* largest return record */
+	unsigned int		ri_size;	/* kretprobe instance data */
+	unsigned int		size[KPT_SPEC_MAX_ARGS];  /* bytes read */
+	char			*label;	/* the name events carry */
+	char			*symname;	/* "mod:sym" or "sym" */
+	struct kpt_spec		*spec;
+	struct kpt_hist		*hist;	/* its aggregation, or NULL */
+	bool			hist_events;	/* hist: ...:events */
+	u8			ncond;		/* spec->ncond */
+	struct kpt_probe_stats __percpu *stats;
+	/* the kprobe core's counts before the last re-arm zeroed them */
+	unsigned long		missed_before;
+	unsigned long		maxactive_missed_before;
+	struct rcu_head		rcu;	/* freed after a grace period */
+};
+
+static inline struct kprobe *kpt_probe_kprobe(struct kpt_probe *p)
+{
+	return p->is_ret ? &p->rp.kp : &p->kp;
+}
+
+/* The kprobe core's misses: recursion, and for a kretprobe maxactive. */
+static inline unsigned long kpt_probe_kp_missed(struct kpt_probe *p)
+{
+	return p->missed_before + kpt_probe_kprobe(p)->nmissed;
+}
+
+static inline unsigned long kpt_probe_rp_missed(struct kpt_probe *p)
+{
+	return p->is_ret ? p->maxactive_missed_before + p->rp.nmissed : 0;
+}
+
+static inline u64 kpt_probe_missed(struct kpt_probe *p)
+{
+	return kpt_probe_kp_missed(p) + kpt_probe_rp_missed(p);
+}
+
+/*
+ * probe.c. The live probes (armed or pending) are on kpt_probe_list, and
+ * every change to a probe happens under kpt_probes_mutex; probe_show.c
+ * walks the list under it too.
+ */
+extern struct list_head kpt_probe_list;
+extern struct mutex kpt_probes_mutex;
+void kpt_probes_reclaim(void);		/* under kpt_probes_mutex */
+void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum);
+/* under kpt_probes_mutex: for the probes of name= and address= */
+struct kpt_probe *kpt_probe_find(const char *group, const char *name);
+int kpt_probe_create(struct kpt_spec *spec, const char *label, bool legacy,
+		     const char *line);
+int kpt_probes_init(void);
+void kpt_probes_exit(void);
+int kpt_probes_write(const char *text, size_t len, char sep);
+int kpt_probes_write_user(const char __user *ubuf, size_t len);
+unsigned int kpt_probes_count(void);
+struct kpt_probe *kpt_probe_lookup(u32 id);	/* under rcu_read_lock() */
+void kpt_probe_overwritten(const struct kpt_event *ev);
+u64 kpt_probes_missed(void);
+u64 kpt_probes_filtered(void);
+unsigned int kpt_probes_max_record(void);
+struct dentry;
+void kpt_probes_hist_dir(struct dentry *dir);
+
+/* probe_show.c: what the probes files show, and the error log */
+struct seq_file;
+void kpt_probes_show(struct seq_file *m, bool hide);
+void kpt_probes_show_stats(struct seq_file *m);
+void kpt_error(const char *line, int pos, const char *msg, int err);
+void kpt_errors_show(struct seq_file *m);
+
+/* fetch.c: the handlers kpt_probe_arm() registers */
+void kpt_probe_set_handlers(struct kpt_probe *p);
+
+#endif /* _KPT_PROBE_H */

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptrace: what the probes files show. The probes listing (probes), their
+ * counts (probe_stats) and the last refused spec lines (error_log), which
+ * are kept here. Each takes kpt_probes_mutex, as every change to a probe
+ * does (probe.c), and walks kpt_probe_list under it; none of this runs in
+ * a handler.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/ratelimit.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include "probe.h"
+#include "ring.h"
+#include "hist.h"
+
+/* The last errors of written specs, like ftrace's error_log. */
+#define KPT_ERRLOG_LEN	8
+struct kpt_error {
+	u64	ts;
+	int	pos;		/* column, or -1 */
+	int	err;
+	char	msg[224];
+	char	line[KPT_SPEC_LINE_MAX];
+};
+static struct kpt_error kpt_errlog[KPT_ERRLOG_LEN];
+static unsigned int kpt_errlog_next;
+/*
+ * One log line per refusal, but not a flood of them from a loop of bad
+ * writes: 100 in 5 s (a test's table of bad specs is about 60), then
+ * "kpt_error: N callbacks suppressed". error_log keeps every one.
+ */
+static DEFINE_RATELIMIT_STATE(kpt_error_rs, 5 * HZ, 100);
+
+/*
+ * A refused spec line: log it, and keep it for error_log. @pos is the
+ * column the parser stopped at, or -1. Caller holds kpt_probes_mutex.
+ */
+void kpt_error(const char *line, int pos, const char *msg, int err)
+{
+	struct kpt_error *e = &kpt_errlog[kpt_errlog_next++ % KPT_ERRLOG_LEN];
+
+	lockdep_assert_held(&kpt_probes_mutex);
+	e->ts = ktime_get_ns();
+	e->pos = pos;
+	e->err = err;
+	strscpy(e->msg, msg, sizeof(e->msg));
+	strscpy(e->line, line, sizeof(e->line));
+	if (!__ratelimit(&kpt_error_rs))
+		return;
+	if (pos >= 0)
+		pr_err("\"%s\": %s, at column %d (%d)\n", e->line, msg, pos,
+		       err);
+	else
+		pr_err("\"%s\": %s (%d)\n", e->line, msg, err);
+}
+
+/* Hits of the probe point: a plain kprobe counts them once, as hits. */
+static u64 kpt_probe_calls(const struct kpt_probe *p,
+			   const struct kpt_probe_stats *st)
+{
+	/* an aggregating kprobe counts its hits as calls: not events */
+	return p->is_ret || p->hist ? st->calls : st->hits;
+}
+
+/*
+ * The events its hits meant: with retprobe=1 an entry record per call
+ * (counted once, as a call) and a return record per return (hits).
+ */
+static u64 kpt_probe_events(const struct kpt_probe *p,
+			    const struct kpt_probe_stats *st)
+{
+	return p->is_ret && p->legacy ? st->calls + st->hits : st->hits;
+}
+
+/*
+ * "sym+0xoff/0xsize", or "mod:sym+0xoff/0xsize" for a module symbol: one
+ * field, no raw address. @buf holds 2 * KSYM_SYMBOL_LEN bytes.
+ */
+static const char *kpt_probe_where(struct kprobe *kp, char *buf)
+{
+	char *out = buf + KSYM_SYMBOL_LEN;
+	char *mod, *end;
+	size_t n;
+
+	sprint_symbol(buf, (unsigned long)kp->addr);
+	mod = strstr(buf, " [");
+	if (!mod)
+		return buf;
+	*mod = '\0';
+	mod += 2;
+	end = strchr(mod, ']');
+	if (end)
+		*end = '\0';
+	n = strlen(mod);
+	memcpy(out, mod, n);
+	out[n] = ':';
+	strscpy(out + n + 1, buf, KSYM_SYMBOL_LEN - n - 1);
+	return out;
+}
+
+static const char *kpt_probe_mode(struct kpt_probe *p)
+{
+	struct kprobe *kp = kpt_probe_kprobe(p);
+
+	if (p->state == KPT_PROBE_PENDING)
+		return "pending";
+	if (kprobe_disabled(kp))
+		return "disabled";
+	if (kprobe_ftrace(kp))
+		return "ftrace";
+	if (kp->flags & KPROBE_FLAG_OPTIMIZED)
+		return "optimized";
+	return "int3";
+}
+
+/*
+ * The probes file: one line per live probe, its spec in the language a
+ * write takes, then a "#" comment with what kptrace made of it, so that
+ * the file can be written back as it is (by a reader who may see kernel
+ * addresses: to others, @hide, the spec's addresses print as 0, see
+ * hide.c).
+ */
+void kpt_probes_show(struct seq_file *m, bool hide)
+{
+	struct kpt_probe_stats sum;
+	struct kpt_probe *p;
+	char *buf;
+
+	buf = kmalloc(max_t(size_t, 2 * KSYM_SYMBOL_LEN, KPT_SPEC_LINE_MAX),
+		      GFP_KERNEL);
+	if (!buf)
+		return;
+	mutex_lock(&kpt_probes_mutex);
+	kpt_probes_reclaim();
+	list_for_each_entry(p, &kpt_probe_list, list) {
+		kpt_spec_print(p->spec, hide, buf, KPT_SPEC_LINE_MAX);
+		seq_printf(m, "%s # id=%u", buf, p->id);
+		if (strcmp(p->label, p->spec->name))
+			seq_printf(m, " label=%s", p->label);
+		if (p->state == KPT_PROBE_ARMED &&
+		    kprobe_gone(kpt_probe_kprobe(p)))
+			/* its module went away: no symbol is left there */
+			seq_printf(m, " at=%s", p->symname ?: "?");
+		else if (p->state == KPT_PROBE_ARMED)
+			seq_printf(m, " at=%s",
+				   kpt_probe_where(kpt_probe_kprobe(p), buf));
+		else
+			seq_printf(m, " at=%s:%s", p->spec->mod, p->spec->sym);
+		kpt_probe_sum(p, &sum);
+		seq_printf(m, " %s %s hits=%llu missed=%llu\n",
+			   p->is_ret ? "kretprobe" : "kprobe",
+			   kpt_probe_mode(p), kpt_probe_calls(p, &sum),
+			   kpt_probe_missed(p));
+	}
+	mutex_unlock(&kpt_probes_mutex);
+	kfree(buf);
+}
+
+static void kpt_stats_line(struct seq_file *m, const char *who,
+			   const struct kpt_probe *p,
+			   const struct kpt_probe_stats *st)
+{
+	u64 events = kpt_probe_events(p, st);
+	u64 recorded = events - st->filtered;
+	unsigned int i;
+
+	/* every event was filtered, lost or recorded */
+	for (i = 0; i < KPT_LOST_NR; i++)
+		recorded -= st->lost[i];
+	seq_printf(m, "%s calls=%llu events=%llu filtered=%llu recorded=%llu",
+		   who, kpt_probe_calls(p, st), events, st->filtered,
+		   recorded);
+	for (i = 0; i < KPT_LOST_NR; i++)
+		seq_printf(m, " %s=%llu", kpt_lost_names[i], st->lost[i]);
+	seq_printf(m, " num_fault=%llu str_fault=%llu str_trunc=%llu stack_trunc=%llu",
+		   st->num_fault, st->str_fault, st->str_trunc,
+		   st->stack_trunc);
+}
+
+/*
+ * probe_stats: per probe, a total line with the kprobe core's misses, then
+ * one line per CPU. calls counts hits of the probe point; events counts
+ * the records they meant (an entry and a return with retprobe=1, a return
+ * only for an r probe), and events = filtered + recorded + full + nested
+ * + too_big + overwritten.
+ */
+void kpt_probes_show_stats(struct seq_file *m)
+{
+	struct kpt_probe_stats sum;
+	struct kpt_probe *p;
+	unsigned int cpu;
+	char who[KPT_SPEC_NAME_LEN + 16];
+
+	mutex_lock(&kpt_probes_mutex);
+	kpt_probes_reclaim();
+	list_for_each_entry(p, &kpt_probe_list, list) {
+		kpt_probe_sum(p, &sum);
+		kpt_stats_line(m, p->spec->name, p, &sum);
+		seq_printf(m, " missed=%lu maxactive_missed=%lu",
+			   kpt_probe_kp_missed(p), kpt_probe_rp_missed(p));
+		if (p->hist)
+			kpt_hist_stats(p->hist, m);
+		seq_puts(m, "\n");
+		for_each_possible_cpu(cpu) {
+			snprintf(who, sizeof(who), "%s cpu%u", p->spec->name,
+				 cpu);
+			kpt_stats_line(m, who, p, per_cpu_ptr(p->stats, cpu));
+			seq_puts(m, "\n");
+		}
+	}
+	mutex_unlock(&kpt_probes_mutex);
+}
+
+/* error_log: the last refused specs, as ftrace prints its own. */
+void kpt_errors_show(struct seq_file *m)
+{
+	struct kpt_error *e;
+	unsigned int i, n;
+
+	mutex_lock(&kpt_probes_mutex);
+	n = min_t(unsigned int, kpt_errlog_next, KPT_ERRLOG_LEN);
+	for (i = kpt_errlog_next - n; i != kpt_errlog_next; i++) {
+		e = &kpt_errlog[i % KPT_ERRLOG_LEN];
+		seq_printf(m, "[%5llu.%06llu] kptrace: error: %s (%d)\n",
+			   e->ts / NSEC_PER_SEC,
+			   (e->ts % NSEC_PER_SEC) / NSEC_PER_USEC, e->msg,
+			   e->err);
+		seq_printf(m, "  Command: %s\n", e->line);
+		if (e->pos >= 0)
+			seq_printf(m, "           %*s^\n", e->pos, "");
+	}
+	mutex_unlock(&kpt_probes_mutex);
+}
