@@ -72,7 +72,13 @@ static nokprobe_inline bool kpt_clock_try(u64 *ns)
 
 	seq = READ_ONCE(c->seq);
 	barrier();
-	d = rdtsc_ordered() - c->tsc;
+	/*
+	 * A plain rdtsc, as sched_clock() reads it: the interrupts that move
+	 * an anchor end with a serialising iret, so it cannot come before an
+	 * anchor taken under it, and d < 0 (huge) would only send the hit to
+	 * the slow path.
+	 */
+	d = rdtsc() - c->tsc;
 	/*
 	 * window 0 (no anchor yet, no TSC): the slow path decides. An odd
 	 * seq sets the top bit (a window is far below it): one test.

@@ -278,10 +278,16 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 		     offsetof(struct kpt_event, nr_stack) != 7 * 8 + 2 ||
 		     sizeof(tsk->comm) < 2 * 8 || KPT_COMM_LEN != 2 * 8);
 
-	/* the innermost context only (an NMI's hardirq count is set too) */
-	flags = in_serving_softirq() ? KPT_F_SOFTIRQ : 0;
-	flags = pc & HARDIRQ_MASK ? KPT_F_HARDIRQ : flags;
-	flags = pc & NMI_MASK ? KPT_F_NMI : flags;
+	/*
+	 * The innermost context only (an NMI's hardirq count is set too).
+	 * Most hits are in a task: one test of the count finds that.
+	 */
+	flags = 0;
+	if (unlikely((pc & (NMI_MASK | HARDIRQ_MASK)) || in_serving_softirq())) {
+		flags = in_serving_softirq() ? KPT_F_SOFTIRQ : 0;
+		flags = pc & HARDIRQ_MASK ? KPT_F_HARDIRQ : flags;
+		flags = pc & NMI_MASK ? KPT_F_NMI : flags;
+	}
 
 	/* magic, type, flags */
 	*(u32 *)ev = KPT_MAGIC | (u32)type << 16 | flags << 24;

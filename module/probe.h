@@ -37,7 +37,8 @@ enum kpt_probe_state {
 /*
  * The fast paths copy this many argument slots, used or not, and have one
  * more, past them, for a $retval that is not there: straight-line code,
- * three instructions a slot, fewer than a loop's or a test's per argument.
+ * two instructions a slot for the ABI's argument registers in order, three
+ * for others, fewer than a loop's or a test's per argument.
  */
 #define KPT_FAST_ARGS		6
 

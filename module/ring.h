@@ -279,7 +279,9 @@ static nokprobe_inline void kpt_ring_commit(const struct kpt_wr *w,
 	struct kpt_ring *r = w->r;
 
 	ev->size = size;
-	ev->seq = local_inc_return(&r->committed);
+	/* (no other write here while this one holds the ring: no xadd) */
+	local_inc(&r->committed);
+	ev->seq = local_read(&r->committed);
 	/*
 	 * The record's bytes before the new head (pairs with the reader),
 	 * and BUSY cleared: the ring is free for the next write.
