@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <uapi/kptrace_record.h>
 #include "spec.h"
 
 #include "event.h"
@@ -44,52 +45,12 @@ const char *event__lost_cause(__u32 cause)
 enum event_check event__check(const void *rec, size_t avail,
 			      const char **why)
 {
-	const struct kpt_event *e = rec;
-	size_t need = sizeof(*e);
+	enum kpt_record_err err = kpt_record_check(rec, avail);
 
-	if (avail < sizeof(*e)) {
-		*why = "truncated record header";
+	*why = err ? kpt_record_why(err) : NULL;
+	if (err == KPT_REC_HDR_CUT || err == KPT_REC_CUT)
 		return EVENT_PARTIAL;
-	}
-	*why = NULL;
-	if (e->magic != KPT_MAGIC)
-		*why = "bad magic";
-	else if (e->size < sizeof(*e))
-		*why = "size smaller than the header";
-	else if (e->size % 8)
-		*why = "size not a multiple of 8";
-	if (*why)
-		return EVENT_BAD;
-
-	switch (e->type) {
-	case KPT_EV_ENTRY:
-		if (e->nr_args > KPT_SPEC_MAX_ARGS)
-			*why = "more than 16 args";
-		else if (e->nr_stack > KPT_MAX_STACK)
-			*why = "more than KPT_MAX_STACK frames";
-		need += (e->nr_args + e->nr_stack) * sizeof(__u64);
-		break;
-	case KPT_EV_RETURN:
-		if (e->nr_args > KPT_SPEC_MAX_ARGS)
-			*why = "more than 16 args";
-		need += sizeof(struct kpt_ret) + e->nr_args * sizeof(__u64);
-		break;
-	case KPT_EV_LOST:
-		need += sizeof(struct kpt_lost);
-		break;
-	default:
-		/* unknown types are skipped by size */
-		break;
-	}
-	if (!*why && e->size < need)
-		*why = "size too small for its payload";
-	if (*why)
-		return EVENT_BAD;
-	if (e->size > avail) {
-		*why = "truncated record";
-		return EVENT_PARTIAL;
-	}
-	return EVENT_OK;
+	return err ? EVENT_BAD : EVENT_OK;
 }
 
 /* comm may hold any bytes and need not be NUL-terminated */
@@ -208,21 +169,9 @@ static bool type_is_unsigned(unsigned int type)
 	return type <= KPT_T_U64;
 }
 
-/*
- * The bytes of the string in @slot of record @e, or NULL when its slot
- * points outside the record ("(bad)", as the module prints it).
- */
-static const unsigned char *arg_str(const struct kpt_event *e, __u64 slot)
-{
-	if ((__u64)KPT_STR_OFF(slot) + KPT_STR_LEN(slot) > e->size ||
-	    KPT_STR_OFF(slot) < sizeof(*e))
-		return NULL;
-	return (const unsigned char *)e + KPT_STR_OFF(slot);
-}
-
 static void print_text_str(FILE *f, const struct kpt_event *e, __u64 slot)
 {
-	const unsigned char *s = arg_str(e, slot);
+	const unsigned char *s = kpt_record_str(e, slot);
 	unsigned int i, n = KPT_STR_LEN(slot);
 
 	if (KPT_STR_FLAGS(slot) & KPT_STR_FAULT) {
@@ -354,7 +303,7 @@ static void print_json_fields(const struct event_fmt *fmt,
 		putc_unlocked(':', f);
 		v = arg_extend(slots[i], arg.type);
 		if (kpt_type_is_string(arg.type)) {
-			s = arg_str(e, slots[i]);
+			s = kpt_record_str(e, slots[i]);
 			if ((KPT_STR_FLAGS(slots[i]) & KPT_STR_FAULT) || !s)
 				fputs("null", f);
 			else

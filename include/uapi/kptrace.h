@@ -22,6 +22,7 @@
  * was truncated.
  *
  * Readers must skip records of a type they do not know, using size.
+ * kptrace_record.h checks a record, kpt_record_check(), before it is read.
  */
 #ifndef _UAPI_KPTRACE_H
 #define _UAPI_KPTRACE_H
@@ -36,8 +37,9 @@
 #define KPT_COMM_LEN		16
 
 /*
- * The most a record holds: what a reader may rely on. A plain number
- * each, for the messages that name them.
+ * The most a record holds: what a reader may rely on, and what
+ * kpt_record_check() (kptrace_record.h) holds every record to. A plain
+ * number each, for the messages that name them.
  */
 #define KPT_MAX_ARGS		16	/* args[]: a spec's fetchargs */
 #define KPT_MAX_STACK		64	/* stack[] of an entry */

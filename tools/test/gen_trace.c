@@ -18,7 +18,7 @@
  *	too-many-args	an entry with nr_args > 16 (KPT_MAX_ARGS)
  *	truncated	a good record, then one cut in the middle
  *	short-header	a good record, then 20 bytes
- *	huge-size	a record that claims 4 GiB
+ *	huge-size	a record that claims 4 GiB (over KPT_MAX_RECORD)
  *	random		64 KiB of pseudo-random bytes
  *	ret32		legacy returns of an int function (probes-ret32)
  *	typed		records of spec probes (test/data/probes-typed):
