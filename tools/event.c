@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <kpt_slot.h>
 #include <uapi/kptrace_record.h>
 #include "spec.h"
 
@@ -138,27 +139,6 @@ static void print_json_bytes(FILE *f, const unsigned char *s, size_t len)
 	putc_unlocked('"', f);
 }
 
-/* The value of a number of @type in @slot, as the kernel extends it. */
-static __u64 arg_extend(__u64 v, unsigned int type)
-{
-	switch (type) {
-	case KPT_T_U8: case KPT_T_X8:
-		return (__u8)v;
-	case KPT_T_U16: case KPT_T_X16:
-		return (__u16)v;
-	case KPT_T_U32: case KPT_T_X32:
-		return (__u32)v;
-	case KPT_T_S8:
-		return (__u64)(__s64)(__s8)v;
-	case KPT_T_S16:
-		return (__u64)(__s64)(__s16)v;
-	case KPT_T_S32:
-		return (__u64)(__s64)(__s32)v;
-	default:
-		return v;
-	}
-}
-
 static bool type_is_signed(unsigned int type)
 {
 	return type >= KPT_T_S8 && type <= KPT_T_S64;
@@ -266,7 +246,7 @@ static void print_text_args(const struct event_fmt *fmt,
 		putc_unlocked(' ', f);
 		print_text_name(f, arg.name);
 		putc_unlocked('=', f);
-		v = arg_extend(slots[i], arg.type);
+		v = kpt_slot_extend(slots[i], arg.type);
 		if (kpt_type_is_string(arg.type))
 			print_text_str(f, e, slots[i]);
 		else if (arg.type == KPT_T_SYMBOL)
@@ -301,7 +281,7 @@ static void print_json_fields(const struct event_fmt *fmt,
 		first = false;
 		print_json_str(f, arg.name, sizeof(arg.name));
 		putc_unlocked(':', f);
-		v = arg_extend(slots[i], arg.type);
+		v = kpt_slot_extend(slots[i], arg.type);
 		if (kpt_type_is_string(arg.type)) {
 			s = kpt_record_str(e, slots[i]);
 			if ((KPT_STR_FLAGS(slots[i]) & KPT_STR_FAULT) || !s)
