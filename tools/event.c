@@ -33,6 +33,7 @@
 #include "spec.h"
 
 #include "event.h"
+#include "json.h"
 #include "ksyms.h"
 #include "probes.h"
 
@@ -80,63 +81,6 @@ static void print_text_name(FILE *f, const char *s)
 		else
 			fprintf(f, "\\x%02x", c);
 	}
-}
-
-/*
- * The inside of a JSON string of raw bytes: control characters, DEL and
- * bytes >= 0x80 are written as \u00XX, so the output is plain ASCII and
- * always valid UTF-8 whatever the bytes were.
- */
-static void print_json_chars(FILE *f, const char *s, size_t max)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < max && s[i]; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\') {
-			putc_unlocked('\\', f);
-			putc_unlocked(c, f);
-		} else if (c < 0x20 || c >= 0x7f) {
-			fputs("\\u00", f);
-			putc_unlocked(hex[c >> 4], f);
-			putc_unlocked(hex[c & 0xf], f);
-		} else {
-			putc_unlocked(c, f);
-		}
-	}
-}
-
-static void print_json_str(FILE *f, const char *s, size_t max)
-{
-	putc_unlocked('"', f);
-	print_json_chars(f, s, max);
-	putc_unlocked('"', f);
-}
-
-/* A string argument's bytes, which may hold NULs, as a JSON string. */
-static void print_json_bytes(FILE *f, const unsigned char *s, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i;
-
-	putc_unlocked('"', f);
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\') {
-			putc_unlocked('\\', f);
-			putc_unlocked(c, f);
-		} else if (c < 0x20 || c >= 0x7f) {
-			fputs("\\u00", f);
-			putc_unlocked(hex[c >> 4], f);
-			putc_unlocked(hex[c & 0xf], f);
-		} else {
-			putc_unlocked(c, f);
-		}
-	}
-	putc_unlocked('"', f);
 }
 
 static bool type_is_signed(unsigned int type)
@@ -193,7 +137,7 @@ static void print_sym(FILE *f, const struct event_fmt *fmt, __u64 addr,
 		fprintf(f, "0x%llx", (unsigned long long)addr);
 	} else {
 		if (json)
-			print_json_chars(f, sym->name, (size_t)-1);
+			json__chars(f, sym->name, (size_t)-1);
 		else
 			fputs(sym->name, f);
 		fprintf(f, "+0x%llx/0x%llx", (unsigned long long)off,
@@ -201,7 +145,7 @@ static void print_sym(FILE *f, const struct event_fmt *fmt, __u64 addr,
 		if (sym->module) {
 			fputs(" [", f);
 			if (json)
-				print_json_chars(f, sym->module, (size_t)-1);
+				json__chars(f, sym->module, (size_t)-1);
 			else
 				fputs(sym->module, f);
 			putc_unlocked(']', f);
@@ -279,7 +223,7 @@ static void print_json_fields(const struct event_fmt *fmt,
 		if (!first)
 			putc_unlocked(',', f);
 		first = false;
-		print_json_str(f, arg.name, sizeof(arg.name));
+		json__str(f, arg.name, sizeof(arg.name));
 		putc_unlocked(':', f);
 		v = kpt_slot_extend(slots[i], arg.type);
 		if (kpt_type_is_string(arg.type)) {
@@ -287,11 +231,11 @@ static void print_json_fields(const struct event_fmt *fmt,
 			if ((KPT_STR_FLAGS(slots[i]) & KPT_STR_FAULT) || !s)
 				fputs("null", f);
 			else
-				print_json_bytes(f, s, KPT_STR_LEN(slots[i]));
+				json__bytes(f, s, KPT_STR_LEN(slots[i]));
 			if (s && (KPT_STR_FLAGS(slots[i]) & KPT_STR_TRUNC)) {
 				putc_unlocked(',', f);
 				putc_unlocked('"', f);
-				print_json_chars(f, arg.name, sizeof(arg.name));
+				json__chars(f, arg.name, sizeof(arg.name));
 				fputs("_truncated\":true", f);
 			}
 		} else if (arg.type == KPT_T_SYMBOL) {
@@ -385,11 +329,11 @@ static void print_json_head(const struct event_fmt *fmt,
 	FILE *f = fmt->out;
 
 	fprintf(f, "{\"type\":\"%s\",\"probe\":", type);
-	print_json_str(f, probes__name(fmt->probes, e->probe_id), (size_t)-1);
+	json__str(f, probes__name(fmt->probes, e->probe_id), (size_t)-1);
 	fprintf(f, ",\"id\":%u,\"ts_ns\":%llu,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
 		e->probe_id, (unsigned long long)e->ts_ns, e->cpu, e->pid,
 		e->tid);
-	print_json_str(f, e->comm, KPT_COMM_LEN);
+	json__str(f, e->comm, KPT_COMM_LEN);
 }
 
 static void print_json_frame(const struct event_fmt *fmt,
@@ -409,14 +353,14 @@ static void print_json_frame(const struct event_fmt *fmt,
 		return;
 	}
 	putc_unlocked('"', f);
-	print_json_chars(f, sym->name, (size_t)-1);
+	json__chars(f, sym->name, (size_t)-1);
 	fprintf(f, "+0x%llx/0x%llx", (unsigned long long)off,
 		(unsigned long long)sym->size);
 	if (sym->module) {
 		fputs(" [", f);
-		print_json_chars(f, sym->module, (size_t)-1);
+		json__chars(f, sym->module, (size_t)-1);
 		fputs("]\",\"module\":", f);
-		print_json_str(f, sym->module, (size_t)-1);
+		json__str(f, sym->module, (size_t)-1);
 		putc_unlocked('}', f);
 	} else {
 		fputs("\"}", f);
