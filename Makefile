@@ -46,7 +46,7 @@ endif
 VM_DEBS := qemu-system-x86 busybox-static cpio kmod linux-image-amd64 \
 	   linux-headers-amd64 gcc make libc6-dev
 STYLE_FILES = $(filter-out %.mod.c module/compat.h,$(wildcard module/*.[ch] \
-		selftests/test_modules/*.c include/uapi/*.h))
+		selftests/test_modules/*.c include/*.h include/uapi/*.h))
 CHECKPATCH ?= $(firstword $(wildcard \
 	$(KDIR)/scripts/checkpatch.pl \
 	$(KDIR)/source/scripts/checkpatch.pl \

@@ -30,8 +30,10 @@
 #include <linux/capability.h>
 #include <linux/err.h>
 #include <linux/string.h>
+#include <uapi/kptrace_record.h>
 #include "config.h"
 #include "hide.h"
+#include "spec.h"
 
 /**
  * kpt_addrs_visible() - may the current task see kernel addresses?
@@ -93,51 +95,51 @@ bool kpt_hide_range(__u64 min, __u64 max, bool is_signed)
  * @buf: the records, as the rings gave them
  * @len: their bytes
  *
- * See the top of this file. A header that does not fit in what is left
- * of @buf, or whose size is not a whole record within it, cannot come from
- * the rings; if one does, everything from it on is zeroed and left out.
+ * See the top of this file. A record that kpt_record_check() cannot frame
+ * cannot come from the rings; if one does, everything from it on is zeroed
+ * and left out. One that is framed but whose content is wrong is hidden
+ * whole.
  *
  * Returns the bytes of the whole records in @buf: @len, but after a WARN.
  */
 size_t kpt_hide_addrs(void *buf, size_t len)
 {
+	enum kpt_record_err err;
 	struct kpt_event *ev;
 	struct kpt_ret *ret;
-	unsigned int i, fixed;
+	unsigned int i;
 	__u64 *args;
 	size_t off;
 	bool hid;
 
+	/* the records this module writes pass kpt_record_check() */
+	BUILD_BUG_ON(KPT_SPEC_MAX_ARGS > KPT_MAX_ARGS);
+	BUILD_BUG_ON(KPT_RECORD_MAX > KPT_MAX_RECORD);
+
 	for (off = 0; off < len; off += ev->size) {
 		ev = buf + off;
-		if (WARN_ON_ONCE(len - off < KPT_HDR_SIZE ||
-				 ev->size < KPT_HDR_SIZE || ev->size % 8 ||
-				 ev->size > len - off)) {
+		err = kpt_record_check(ev, len - off);
+		if (WARN_ON_ONCE(kpt_record_unframed(err))) {
 			memset(buf + off, 0, len - off);
 			return off;
 		}
-		if (ev->type == KPT_EV_ENTRY) {
-			args = ev->data;
-			fixed = KPT_ENTRY_SIZE(ev->nr_args, ev->nr_stack);
-		} else if (ev->type == KPT_EV_RETURN) {
-			args = ev->data + KPT_RET_SLOTS;
-			fixed = KPT_RET_SIZE + ev->nr_args * sizeof(__u64);
-		} else {
-			continue;
-		}
-		if (WARN_ON_ONCE(fixed > ev->size)) {
+		if (WARN_ON_ONCE(err)) {
 			/* cannot happen; if it does, hide it all */
 			memset(ev->data, 0, ev->size - KPT_HDR_SIZE);
 			ev->flags |= KPT_F_ADDR_HIDDEN;
 			continue;
 		}
 		if (ev->type == KPT_EV_ENTRY) {
+			args = ev->data;
 			memset(args + ev->nr_args, 0,
 			       ev->nr_stack * sizeof(__u64));
 			hid = ev->nr_stack;
-		} else {
+		} else if (ev->type == KPT_EV_RETURN) {
+			args = ev->data + KPT_RET_SLOTS;
 			ret = (struct kpt_ret *)ev->data;
 			hid = kpt_hide_value((__u64 *)&ret->ret);
+		} else {
+			continue;
 		}
 		for (i = 0; i < ev->nr_args; i++)
 			hid |= kpt_hide_value(&args[i]);

@@ -25,6 +25,8 @@
 #include "ring.h"
 
 #define KPT_RING_MAX_KB		(1024 * 1024)	/* 1 GiB per CPU */
+#define KPT_MAX_PROBES		64	/* name= and address= items */
+#define KPT_MAX_REG_ARGS	6	/* args=: x86-64's argument registers */
 
 static char *name;
 module_param(name, charp, 0444);
@@ -38,7 +40,7 @@ static char *probe;
 module_param(probe, charp, 0444);
 MODULE_PARM_DESC(probe, "probe specs in the kprobe_events language, ';'-separated");
 
-static unsigned int args = KPT_MAX_ARGS;
+static unsigned int args = KPT_MAX_REG_ARGS;
 module_param(args, uint, 0444);
 MODULE_PARM_DESC(args, "register arguments recorded per entry, 0-6 (default 6)");
 
@@ -108,9 +110,9 @@ int __init kpt_params_check(void)
 	unsigned int reserve = KPT_ENTRY_SIZE(args, stack + !!stack);
 	unsigned long bytes;
 
-	if (args > KPT_MAX_ARGS) {
+	if (args > KPT_MAX_REG_ARGS) {
 		pr_err("args=%u: at most %d register arguments (-EINVAL)\n",
-		       args, KPT_MAX_ARGS);
+		       args, KPT_MAX_REG_ARGS);
 		return -EINVAL;
 	}
 	if (stack > KPT_MAX_STACK) {

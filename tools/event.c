@@ -28,9 +28,12 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <kpt_slot.h>
+#include <uapi/kptrace_record.h>
 #include "spec.h"
 
 #include "event.h"
+#include "json.h"
 #include "ksyms.h"
 #include "probes.h"
 
@@ -44,52 +47,12 @@ const char *event__lost_cause(__u32 cause)
 enum event_check event__check(const void *rec, size_t avail,
 			      const char **why)
 {
-	const struct kpt_event *e = rec;
-	size_t need = sizeof(*e);
+	enum kpt_record_err err = kpt_record_check(rec, avail);
 
-	if (avail < sizeof(*e)) {
-		*why = "truncated record header";
+	*why = err ? kpt_record_why(err) : NULL;
+	if (err == KPT_REC_HDR_CUT || err == KPT_REC_CUT)
 		return EVENT_PARTIAL;
-	}
-	*why = NULL;
-	if (e->magic != KPT_MAGIC)
-		*why = "bad magic";
-	else if (e->size < sizeof(*e))
-		*why = "size smaller than the header";
-	else if (e->size % 8)
-		*why = "size not a multiple of 8";
-	if (*why)
-		return EVENT_BAD;
-
-	switch (e->type) {
-	case KPT_EV_ENTRY:
-		if (e->nr_args > KPT_SPEC_MAX_ARGS)
-			*why = "more than 16 args";
-		else if (e->nr_stack > KPT_MAX_STACK)
-			*why = "more than KPT_MAX_STACK frames";
-		need += (e->nr_args + e->nr_stack) * sizeof(__u64);
-		break;
-	case KPT_EV_RETURN:
-		if (e->nr_args > KPT_SPEC_MAX_ARGS)
-			*why = "more than 16 args";
-		need += sizeof(struct kpt_ret) + e->nr_args * sizeof(__u64);
-		break;
-	case KPT_EV_LOST:
-		need += sizeof(struct kpt_lost);
-		break;
-	default:
-		/* unknown types are skipped by size */
-		break;
-	}
-	if (!*why && e->size < need)
-		*why = "size too small for its payload";
-	if (*why)
-		return EVENT_BAD;
-	if (e->size > avail) {
-		*why = "truncated record";
-		return EVENT_PARTIAL;
-	}
-	return EVENT_OK;
+	return err ? EVENT_BAD : EVENT_OK;
 }
 
 /* comm may hold any bytes and need not be NUL-terminated */
@@ -120,84 +83,6 @@ static void print_text_name(FILE *f, const char *s)
 	}
 }
 
-/*
- * The inside of a JSON string of raw bytes: control characters, DEL and
- * bytes >= 0x80 are written as \u00XX, so the output is plain ASCII and
- * always valid UTF-8 whatever the bytes were.
- */
-static void print_json_chars(FILE *f, const char *s, size_t max)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < max && s[i]; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\') {
-			putc_unlocked('\\', f);
-			putc_unlocked(c, f);
-		} else if (c < 0x20 || c >= 0x7f) {
-			fputs("\\u00", f);
-			putc_unlocked(hex[c >> 4], f);
-			putc_unlocked(hex[c & 0xf], f);
-		} else {
-			putc_unlocked(c, f);
-		}
-	}
-}
-
-static void print_json_str(FILE *f, const char *s, size_t max)
-{
-	putc_unlocked('"', f);
-	print_json_chars(f, s, max);
-	putc_unlocked('"', f);
-}
-
-/* A string argument's bytes, which may hold NULs, as a JSON string. */
-static void print_json_bytes(FILE *f, const unsigned char *s, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i;
-
-	putc_unlocked('"', f);
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\') {
-			putc_unlocked('\\', f);
-			putc_unlocked(c, f);
-		} else if (c < 0x20 || c >= 0x7f) {
-			fputs("\\u00", f);
-			putc_unlocked(hex[c >> 4], f);
-			putc_unlocked(hex[c & 0xf], f);
-		} else {
-			putc_unlocked(c, f);
-		}
-	}
-	putc_unlocked('"', f);
-}
-
-/* The value of a number of @type in @slot, as the kernel extends it. */
-static __u64 arg_extend(__u64 v, unsigned int type)
-{
-	switch (type) {
-	case KPT_T_U8: case KPT_T_X8:
-		return (__u8)v;
-	case KPT_T_U16: case KPT_T_X16:
-		return (__u16)v;
-	case KPT_T_U32: case KPT_T_X32:
-		return (__u32)v;
-	case KPT_T_S8:
-		return (__u64)(__s64)(__s8)v;
-	case KPT_T_S16:
-		return (__u64)(__s64)(__s16)v;
-	case KPT_T_S32:
-		return (__u64)(__s64)(__s32)v;
-	default:
-		return v;
-	}
-}
-
 static bool type_is_signed(unsigned int type)
 {
 	return type >= KPT_T_S8 && type <= KPT_T_S64;
@@ -208,21 +93,9 @@ static bool type_is_unsigned(unsigned int type)
 	return type <= KPT_T_U64;
 }
 
-/*
- * The bytes of the string in @slot of record @e, or NULL when its slot
- * points outside the record ("(bad)", as the module prints it).
- */
-static const unsigned char *arg_str(const struct kpt_event *e, __u64 slot)
-{
-	if ((__u64)KPT_STR_OFF(slot) + KPT_STR_LEN(slot) > e->size ||
-	    KPT_STR_OFF(slot) < sizeof(*e))
-		return NULL;
-	return (const unsigned char *)e + KPT_STR_OFF(slot);
-}
-
 static void print_text_str(FILE *f, const struct kpt_event *e, __u64 slot)
 {
-	const unsigned char *s = arg_str(e, slot);
+	const unsigned char *s = kpt_record_str(e, slot);
 	unsigned int i, n = KPT_STR_LEN(slot);
 
 	if (KPT_STR_FLAGS(slot) & KPT_STR_FAULT) {
@@ -264,7 +137,7 @@ static void print_sym(FILE *f, const struct event_fmt *fmt, __u64 addr,
 		fprintf(f, "0x%llx", (unsigned long long)addr);
 	} else {
 		if (json)
-			print_json_chars(f, sym->name, (size_t)-1);
+			json__chars(f, sym->name, (size_t)-1);
 		else
 			fputs(sym->name, f);
 		fprintf(f, "+0x%llx/0x%llx", (unsigned long long)off,
@@ -272,7 +145,7 @@ static void print_sym(FILE *f, const struct event_fmt *fmt, __u64 addr,
 		if (sym->module) {
 			fputs(" [", f);
 			if (json)
-				print_json_chars(f, sym->module, (size_t)-1);
+				json__chars(f, sym->module, (size_t)-1);
 			else
 				fputs(sym->module, f);
 			putc_unlocked(']', f);
@@ -317,7 +190,7 @@ static void print_text_args(const struct event_fmt *fmt,
 		putc_unlocked(' ', f);
 		print_text_name(f, arg.name);
 		putc_unlocked('=', f);
-		v = arg_extend(slots[i], arg.type);
+		v = kpt_slot_extend(slots[i], arg.type);
 		if (kpt_type_is_string(arg.type))
 			print_text_str(f, e, slots[i]);
 		else if (arg.type == KPT_T_SYMBOL)
@@ -350,19 +223,19 @@ static void print_json_fields(const struct event_fmt *fmt,
 		if (!first)
 			putc_unlocked(',', f);
 		first = false;
-		print_json_str(f, arg.name, sizeof(arg.name));
+		json__str(f, arg.name, sizeof(arg.name));
 		putc_unlocked(':', f);
-		v = arg_extend(slots[i], arg.type);
+		v = kpt_slot_extend(slots[i], arg.type);
 		if (kpt_type_is_string(arg.type)) {
-			s = arg_str(e, slots[i]);
+			s = kpt_record_str(e, slots[i]);
 			if ((KPT_STR_FLAGS(slots[i]) & KPT_STR_FAULT) || !s)
 				fputs("null", f);
 			else
-				print_json_bytes(f, s, KPT_STR_LEN(slots[i]));
+				json__bytes(f, s, KPT_STR_LEN(slots[i]));
 			if (s && (KPT_STR_FLAGS(slots[i]) & KPT_STR_TRUNC)) {
 				putc_unlocked(',', f);
 				putc_unlocked('"', f);
-				print_json_chars(f, arg.name, sizeof(arg.name));
+				json__chars(f, arg.name, sizeof(arg.name));
 				fputs("_truncated\":true", f);
 			}
 		} else if (arg.type == KPT_T_SYMBOL) {
@@ -456,11 +329,11 @@ static void print_json_head(const struct event_fmt *fmt,
 	FILE *f = fmt->out;
 
 	fprintf(f, "{\"type\":\"%s\",\"probe\":", type);
-	print_json_str(f, probes__name(fmt->probes, e->probe_id), (size_t)-1);
+	json__str(f, probes__name(fmt->probes, e->probe_id), (size_t)-1);
 	fprintf(f, ",\"id\":%u,\"ts_ns\":%llu,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
 		e->probe_id, (unsigned long long)e->ts_ns, e->cpu, e->pid,
 		e->tid);
-	print_json_str(f, e->comm, KPT_COMM_LEN);
+	json__str(f, e->comm, KPT_COMM_LEN);
 }
 
 static void print_json_frame(const struct event_fmt *fmt,
@@ -480,14 +353,14 @@ static void print_json_frame(const struct event_fmt *fmt,
 		return;
 	}
 	putc_unlocked('"', f);
-	print_json_chars(f, sym->name, (size_t)-1);
+	json__chars(f, sym->name, (size_t)-1);
 	fprintf(f, "+0x%llx/0x%llx", (unsigned long long)off,
 		(unsigned long long)sym->size);
 	if (sym->module) {
 		fputs(" [", f);
-		print_json_chars(f, sym->module, (size_t)-1);
+		json__chars(f, sym->module, (size_t)-1);
 		fputs("]\",\"module\":", f);
-		print_json_str(f, sym->module, (size_t)-1);
+		json__str(f, sym->module, (size_t)-1);
 		putc_unlocked('}', f);
 	} else {
 		fputs("\"}", f);

@@ -30,11 +30,10 @@ enum event_check {
 
 /*
  * Checks the record at @rec, @avail bytes before the end of the buffer,
- * which must be 8-byte aligned: magic, size (at least the header, a
- * multiple of 8, within @avail) and, for the types it knows, that the
- * payload the header announces fits in size. On EVENT_BAD and
- * EVENT_PARTIAL, *@why says what is wrong. Only on EVENT_OK is
- * ((struct kpt_event *)rec)->size safe to advance by.
+ * which must be 8-byte aligned, with kpt_record_check() (the checks the
+ * module and the selftests' helpers make too, uapi/kptrace_record.h). On
+ * EVENT_BAD and EVENT_PARTIAL, *@why says what is wrong. Only on EVENT_OK
+ * is ((struct kpt_event *)rec)->size safe to advance by.
  */
 enum event_check event__check(const void *rec, size_t avail,
 			      const char **why);

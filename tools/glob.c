@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "glob.h"
+#include "ksyms.h"
 #include "paths.h"
 #include "spec.h"
 
@@ -54,8 +55,8 @@ static int cand__cmp(const void *a, const void *b)
 }
 
 /* Appends a sighting; glob__expand() sorts and merges them. */
-static int cands__add(struct cands *c, const char *name, size_t nlen,
-		      const char *mod, size_t mlen, unsigned int from)
+static int cands__add(struct cands *c, const struct ksym_line *l,
+		      unsigned int from)
 {
 	struct cand *x;
 
@@ -70,10 +71,10 @@ static int cands__add(struct cands *c, const char *name, size_t nlen,
 	}
 	x = &c->v[c->nr];
 	memset(x, 0, sizeof(*x));
-	x->name = strndup(name, nlen);
-	x->mod = mlen ? strndup(mod, mlen) : NULL;
+	x->name = strndup(l->name, l->name_len);
+	x->mod = l->mod ? strndup(l->mod, l->mod_len) : NULL;
 	c->nr++;
-	if (!x->name || (mlen && !x->mod))
+	if (!x->name || (l->mod && !x->mod))
 		return -ENOMEM;
 	x->from = from;
 	if (from == FROM_AFF)
@@ -105,46 +106,19 @@ static void cands__merge(struct cands *c)
 	c->nr = out;
 }
 
-/*
- * Splits "name [mod]..." (or "name\t[mod]"): the name and the module.
- * Returns false for an empty line.
- */
-static bool split_sym(char *s, char **name, size_t *nlen, char **mod,
-		      size_t *mlen)
-{
-	char *p, *end;
-
-	s += strspn(s, " \t");
-	*name = s;
-	*nlen = strcspn(s, " \t\n");
-	if (!*nlen)
-		return false;
-	p = s + *nlen;
-	p += strspn(p, " \t");
-	*mod = NULL;
-	*mlen = 0;
-	if (*p == '[') {
-		end = strchr(p, ']');
-		if (end && end > p + 1) {
-			*mod = p + 1;
-			*mlen = end - p - 1;
-		}
-	}
-	return true;
-}
-
 /* Does "name [mod]" match the pattern and the module asked for? */
-static bool wanted(const char *mod, const char *pattern, char *name,
-		   size_t nlen, const char *m, size_t mlen)
+static bool wanted(const char *mod, const char *pattern,
+		   const struct ksym_line *l)
 {
-	char save = name[nlen];
+	char save = l->name[l->name_len];
 	bool ok;
 
-	if (mod && (mlen != strlen(mod) || strncmp(m, mod, mlen)))
+	if (mod && (l->mod_len != strlen(mod) ||
+		    strncmp(l->mod, mod, l->mod_len)))
 		return false;
-	name[nlen] = '\0';
-	ok = kpt_glob_match(pattern, name);
-	name[nlen] = save;
+	l->name[l->name_len] = '\0';
+	ok = kpt_glob_match(pattern, l->name);
+	l->name[l->name_len] = save;
 	return ok;
 }
 
@@ -152,8 +126,9 @@ static int read_aff(const char *mod, const char *pattern, struct cands *c,
 		    char *err, size_t errlen)
 {
 	const char *path = getenv("KPTRACE_FILTER_FUNCTIONS");
-	char *line = NULL, *name, *m;
-	size_t cap = 0, nlen, mlen;
+	struct ksym_line l;
+	char *line = NULL;
+	size_t cap = 0;
 	FILE *f;
 	int ret = 0;
 
@@ -174,10 +149,9 @@ static int read_aff(const char *mod, const char *pattern, struct cands *c,
 		return -1;
 	}
 	while (!ret && getline(&line, &cap, f) > 0) {
-		if (!split_sym(line, &name, &nlen, &m, &mlen) ||
-		    !wanted(mod, pattern, name, nlen, m, mlen))
+		if (!ksyms__split_name(line, &l) || !wanted(mod, pattern, &l))
 			continue;
-		if (cands__add(c, name, nlen, m, mlen, FROM_AFF))
+		if (cands__add(c, &l, FROM_AFF))
 			ret = -1;
 	}
 	free(line);
@@ -187,31 +161,30 @@ static int read_aff(const char *mod, const char *pattern, struct cands *c,
 	return ret;
 }
 
-/* Text symbols of kallsyms: "addr t name [mod]". Unreadable: no check. */
+/* What read_kallsyms() looks for, and where it puts it. */
+struct kallsyms_glob {
+	const char *mod, *pattern;
+	struct cands *c;
+};
+
+static int kallsyms_glob__line(const struct ksym_line *l, void *ctx)
+{
+	struct kallsyms_glob *g = ctx;
+
+	if (!strchr("tTwW", l->type) || !wanted(g->mod, g->pattern, l))
+		return 0;
+	return cands__add(g->c, l, FROM_KALLSYMS);
+}
+
+/* Text symbols of kallsyms. Unreadable: no check. */
 static int read_kallsyms(const char *mod, const char *pattern,
 			 struct cands *c)
 {
 	const char *path = path_from_env("KPTRACE_KALLSYMS", "/proc/kallsyms");
-	char *line = NULL, *p, *name, *m;
-	size_t cap = 0, nlen, mlen;
-	int ret = 0;
-	FILE *f;
+	struct kallsyms_glob g = { .mod = mod, .pattern = pattern, .c = c };
+	int ret = ksyms__for_each(path, kallsyms_glob__line, &g);
 
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (!ret && getline(&line, &cap, f) > 0) {
-		p = strchr(line, ' ');
-		if (!p || !strchr("tTwW", p[1]) || !p[1] || p[2] != ' ')
-			continue;
-		if (!split_sym(p + 3, &name, &nlen, &m, &mlen) ||
-		    !wanted(mod, pattern, name, nlen, m, mlen))
-			continue;
-		ret = cands__add(c, name, nlen, m, mlen, FROM_KALLSYMS);
-	}
-	free(line);
-	fclose(f);
-	return ret;
+	return ret == -ENOMEM ? ret : 0;
 }
 
 static int str__cmp(const void *a, const void *b)
@@ -223,8 +196,9 @@ static int str__cmp(const void *a, const void *b)
 static int read_blacklist(struct cands *c)
 {
 	const char *path = path_from_env("KPTRACE_BLACKLIST", BLACKLIST_PATH);
-	char *line = NULL, *p, *name, *m, **names = NULL, **tmp;
-	size_t cap = 0, nlen, mlen, i, nr = 0, ncap = 0;
+	char *line = NULL, **names = NULL, **tmp;
+	size_t cap = 0, i, nr = 0, ncap = 0;
+	struct ksym_line l;
 	int ret = 0;
 	FILE *f;
 
@@ -232,8 +206,7 @@ static int read_blacklist(struct cands *c)
 	if (!f)
 		return 0;
 	while (!ret && getline(&line, &cap, f) > 0) {
-		p = line + strcspn(line, " \t");
-		if (!split_sym(p, &name, &nlen, &m, &mlen))
+		if (!ksyms__split_name(line + strcspn(line, " \t"), &l))
 			continue;
 		if (nr == ncap) {
 			ncap = ncap ? ncap * 2 : 1024;
@@ -244,7 +217,7 @@ static int read_blacklist(struct cands *c)
 			}
 			names = tmp;
 		}
-		names[nr] = strndup(name, nlen);
+		names[nr] = strndup(l.name, l.name_len);
 		if (!names[nr++])
 			ret = -ENOMEM;
 	}

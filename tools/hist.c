@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "hist.h"
+#include "json.h"
 #include "paths.h"
 
 #define EXIT_USAGE	2
@@ -1088,22 +1089,6 @@ static void print_table(FILE *f, const struct hist *h)
 
 /* --- JSON ------------------------------------------------------------------ */
 
-static void json_str(FILE *f, const char *s)
-{
-	putc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7f)
-			fprintf(f, "\\u%04x", ch);
-		else
-			putc(ch, f);
-	}
-	putc('"', f);
-}
-
 static void json_key(FILE *f, const struct hist_keydef *kd,
 		     const struct hist_key *k)
 {
@@ -1125,14 +1110,14 @@ static void json_key(FILE *f, const struct hist_keydef *kd,
 		break;
 	case HK_STR:
 	case HK_SYM:
-		json_str(f, k->str);
+		json__str(f, k->str, (size_t)-1);
 		break;
 	default:
 		putc('[', f);
 		for (i = 0; i < k->nframes; i++) {
 			if (i)
 				putc(',', f);
-			json_str(f, k->frames[i]);
+			json__str(f, k->frames[i], (size_t)-1);
 		}
 		putc(']', f);
 	}
@@ -1146,13 +1131,13 @@ static void print_json(FILE *f, const struct hist *h)
 	size_t n;
 
 	fputs("{\"name\":", f);
-	json_str(f, h->name);
+	json__str(f, h->name, (size_t)-1);
 	fputs(",\"probe\":", f);
-	json_str(f, h->probe);
+	json__str(f, h->probe, (size_t)-1);
 	fputs(",\"keys\":[", f);
 	for (i = 0; i < h->nkeys; i++) {
 		fprintf(f, "%s{\"name\":", i ? "," : "");
-		json_str(f, h->keys[i].name);
+		json__str(f, h->keys[i].name, (size_t)-1);
 		fprintf(f, ",\"mod\":\"%s\"", mod_names[h->keys[i].mod]);
 		if (h->keys[i].mod == KPT_HM_BUCKETS)
 			fprintf(f, ",\"buckets\":%u",
@@ -1164,7 +1149,7 @@ static void print_json(FILE *f, const struct hist *h)
 		fprintf(f, "%s\n{\"key\":{", n ? "," : "");
 		for (i = 0; i < h->nkeys; i++) {
 			fprintf(f, "%s", i ? "," : "");
-			json_str(f, h->keys[i].name);
+			json__str(f, h->keys[i].name, (size_t)-1);
 			putc(':', f);
 			json_key(f, &h->keys[i], &v[n]->keys[i]);
 		}
@@ -1173,7 +1158,7 @@ static void print_json(FILE *f, const struct hist *h)
 			bool s = h->val_signed[i];
 
 			fprintf(f, "%s", i ? "," : "");
-			json_str(f, h->val_names[i]);
+			json__str(f, h->val_names[i], (size_t)-1);
 			fputs(":{\"sum\":", f);
 			put_num(f, v[n]->vals[i].sum, s, false);
 			fputs(",\"min\":", f);

@@ -9,6 +9,11 @@
  * own lookup returns that one), and each symbol's size is the distance to
  * the next higher address, as the kernel's kallsyms_lookup_size_offset()
  * computes it. The last symbol has no known size and matches nothing.
+ *
+ * The file is parsed here only: ksyms__for_each() hands every line to its
+ * caller (the table, a lookup by name, the globs of glob.c), and
+ * ksyms__split_name() splits the "name [mod]" that other kernel lists end
+ * their lines with too.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -72,119 +77,141 @@ static bool ksyms__is_text(char type)
 	return type == 't' || type == 'T' || type == 'w' || type == 'W';
 }
 
-/*
- * Parses one line in place. Returns false for lines to skip: malformed ones,
- * non-text symbols and zeroed addresses.
- */
-static bool ksyms__parse_line(char *line, __u64 *addr, char **name,
-			      size_t *name_len, char **mod, size_t *mod_len)
+bool ksyms__split_name(char *s, struct ksym_line *l)
 {
-	char *p = line, *end;
+	char *p, *end;
 
-	*addr = strtoull(p, &end, 16);
-	if (end == p || *end != ' ' || !*addr)
+	s += strspn(s, " \t");
+	l->name = s;
+	l->name_len = strcspn(s, " \t\n");
+	if (!l->name_len)
 		return false;
-	p = end + 1;
-	if (!ksyms__is_text(p[0]) || p[1] != ' ')
-		return false;
-	p += 2;
-	*name = p;
-	*name_len = strcspn(p, " \t\n");
-	if (!*name_len)
-		return false;
-	p += *name_len;
-	*mod = NULL;
-	*mod_len = 0;
+	p = s + l->name_len;
 	p += strspn(p, " \t");
+	l->mod = NULL;
+	l->mod_len = 0;
 	if (*p == '[') {
 		end = strchr(p, ']');
 		if (end && end > p + 1) {
-			*mod = p + 1;
-			*mod_len = end - p - 1;
+			l->mod = p + 1;
+			l->mod_len = end - p - 1;
 		}
 	}
 	return true;
 }
 
-struct ksyms *ksyms__load(const char *path)
+/* "ADDR TYPE NAME[\t[MOD]]", in place. Returns false for a malformed line. */
+static bool ksyms__parse_line(char *line, struct ksym_line *l)
 {
-	struct ksym_load *load = NULL, *tmp;
-	size_t nr = 0, cap = 0, i, last_mod_off = (size_t)-1;
-	size_t last_mod_len = 0, line_cap = 0;
-	struct ksyms *ksyms;
+	char *end;
+
+	l->addr = strtoull(line, &end, 16);
+	if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+		return false;
+	l->type = end[1];
+	return ksyms__split_name(end + 3, l);
+}
+
+int ksyms__for_each(const char *path,
+		    int (*fn)(const struct ksym_line *l, void *ctx), void *ctx)
+{
+	struct ksym_line l;
+	size_t cap = 0;
 	char *line = NULL;
-	int err = 0;
+	int ret = 0;
 	FILE *f;
 
 	f = fopen(path, "re");
 	if (!f)
+		return -errno;
+	while (!ret && getline(&line, &cap, f) > 0)
+		if (ksyms__parse_line(line, &l))
+			ret = fn(&l, ctx);
+	if (!ret && ferror(f))
+		ret = -EIO;
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* What ksyms__load() gathers: names are offsets into strs while loading. */
+struct ksyms_loader {
+	struct ksyms *ksyms;
+	struct ksym_load *load;
+	size_t nr, cap;
+	size_t last_mod_off, last_mod_len;
+};
+
+static int ksyms__load_line(const struct ksym_line *l, void *ctx)
+{
+	struct ksyms_loader *ld = ctx;
+	struct ksyms *ksyms = ld->ksyms;
+	struct ksym_load *tmp, *sym;
+
+	if (!ksyms__is_text(l->type) || !l->addr)
+		return 0;
+	if (ld->nr == ld->cap) {
+		ld->cap = ld->cap ? ld->cap * 2 : 4096;
+		tmp = realloc(ld->load, ld->cap * sizeof(*ld->load));
+		if (!tmp)
+			return -ENOMEM;
+		ld->load = tmp;
+	}
+	sym = &ld->load[ld->nr];
+	sym->addr = l->addr;
+	sym->order = ld->nr;
+	if (ksyms__add_str(ksyms, l->name, l->name_len, &sym->name_off))
+		return -ENOMEM;
+	/* module symbols come in runs: share one copy of the name */
+	if (!l->mod) {
+		sym->mod_off = (size_t)-1;
+	} else if (ld->last_mod_off != (size_t)-1 &&
+		   l->mod_len == ld->last_mod_len &&
+		   !memcmp(ksyms->strs + ld->last_mod_off, l->mod, l->mod_len)) {
+		sym->mod_off = ld->last_mod_off;
+	} else {
+		if (ksyms__add_str(ksyms, l->mod, l->mod_len,
+				   &ld->last_mod_off))
+			return -ENOMEM;
+		ld->last_mod_len = l->mod_len;
+		sym->mod_off = ld->last_mod_off;
+	}
+	ld->nr++;
+	return 0;
+}
+
+struct ksyms *ksyms__load(const char *path)
+{
+	struct ksyms_loader ld = { .last_mod_off = (size_t)-1 };
+	struct ksym_load *load;
+	size_t nr, i;
+	int err;
+
+	ld.ksyms = calloc(1, sizeof(*ld.ksyms));
+	if (!ld.ksyms)
 		return NULL;
-	ksyms = calloc(1, sizeof(*ksyms));
-	if (!ksyms) {
-		err = ENOMEM;
+	err = -ksyms__for_each(path, ksyms__load_line, &ld);
+	load = ld.load;
+	nr = ld.nr;
+	if (err)
 		goto out;
-	}
-
-	while (getline(&line, &line_cap, f) > 0) {
-		char *name, *mod;
-		size_t name_len, mod_len;
-		__u64 addr;
-
-		if (!ksyms__parse_line(line, &addr, &name, &name_len,
-				       &mod, &mod_len))
-			continue;
-		if (nr == cap) {
-			cap = cap ? cap * 2 : 4096;
-			tmp = realloc(load, cap * sizeof(*load));
-			if (!tmp) {
-				err = ENOMEM;
-				goto out;
-			}
-			load = tmp;
-		}
-		load[nr].addr = addr;
-		load[nr].order = nr;
-		if (ksyms__add_str(ksyms, name, name_len, &load[nr].name_off)) {
-			err = ENOMEM;
-			goto out;
-		}
-		/* module symbols come in runs: share one copy of the name */
-		if (!mod) {
-			load[nr].mod_off = (size_t)-1;
-		} else if (last_mod_off != (size_t)-1 && mod_len == last_mod_len &&
-			   !memcmp(ksyms->strs + last_mod_off, mod, mod_len)) {
-			load[nr].mod_off = last_mod_off;
-		} else {
-			if (ksyms__add_str(ksyms, mod, mod_len, &last_mod_off)) {
-				err = ENOMEM;
-				goto out;
-			}
-			last_mod_len = mod_len;
-			load[nr].mod_off = last_mod_off;
-		}
-		nr++;
-	}
-	if (ferror(f)) {
-		err = EIO;
-		goto out;
-	}
 
 	if (nr)
 		qsort(load, nr, sizeof(*load), ksym_load__cmp);
-	ksyms->syms = calloc(nr ? nr : 1, sizeof(*ksyms->syms));
-	if (!ksyms->syms) {
+	ld.ksyms->syms = calloc(nr ? nr : 1, sizeof(*ld.ksyms->syms));
+	if (!ld.ksyms->syms) {
 		err = ENOMEM;
 		goto out;
 	}
-	ksyms->nr = nr;
+	ld.ksyms->nr = nr;
 	for (i = 0; i < nr; i++) {
-		struct ksym *sym = &ksyms->syms[i];
+		struct ksym *sym = &ld.ksyms->syms[i];
 		size_t j;
 
 		sym->addr = load[i].addr;
-		sym->name = ksyms->strs + load[i].name_off;
+		sym->name = ld.ksyms->strs + load[i].name_off;
 		sym->module = load[i].mod_off == (size_t)-1 ? NULL :
-			      ksyms->strs + load[i].mod_off;
+			      ld.ksyms->strs + load[i].mod_off;
 		for (j = i + 1; j < nr && load[j].addr == sym->addr; j++)
 			;
 		sym->size = j < nr ? load[j].addr - sym->addr : 0;
@@ -192,14 +219,12 @@ struct ksyms *ksyms__load(const char *path)
 
 out:
 	free(load);
-	free(line);
-	fclose(f);
 	if (err) {
-		ksyms__free(ksyms);
+		ksyms__free(ld.ksyms);
 		errno = err;
 		return NULL;
 	}
-	return ksyms;
+	return ld.ksyms;
 }
 
 void ksyms__free(struct ksyms *ksyms)
@@ -246,36 +271,42 @@ const struct ksym *ksyms__find(const struct ksyms *ksyms, __u64 addr,
 	return sym;
 }
 
+/* What ksyms__lookup_name() looks for, and what it found. */
+struct ksyms_lookup {
+	const char *mod, *name;
+	size_t mod_len, name_len;
+	int found;
+	__u64 addr;
+};
+
+static int ksyms__lookup_line(const struct ksym_line *l, void *ctx)
+{
+	struct ksyms_lookup *q = ctx;
+
+	if (l->name_len != q->name_len || memcmp(l->name, q->name, q->name_len))
+		return 0;
+	if (!q->mod_len && l->mod)
+		return 0;	/* vmlinux asked for */
+	if (q->mod_len && (l->mod_len != q->mod_len ||
+			   memcmp(l->mod, q->mod, q->mod_len)))
+		return 0;
+	if (!q->found++)
+		q->addr = l->addr;
+	return 0;
+}
+
 int ksyms__lookup_name(const char *path, const char *mod, const char *name,
 		       __u64 *addr)
 {
-	size_t cap = 0, nlen = strlen(name), mlen = mod ? strlen(mod) : 0;
-	char *line = NULL, *p, *end;
-	int found = 0;
-	FILE *f;
+	struct ksyms_lookup q = {
+		.mod = mod, .mod_len = mod ? strlen(mod) : 0,
+		.name = name, .name_len = strlen(name),
+	};
+	int err = ksyms__for_each(path, ksyms__lookup_line, &q);
 
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (getline(&line, &cap, f) > 0) {
-		__u64 a = strtoull(line, &end, 16);
-
-		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
-			continue;
-		p = end + 3;
-		if (strncmp(p, name, nlen))
-			continue;
-		p += nlen;
-		if (*p && !strchr(" \t\n", *p))
-			continue;
-		p += strspn(p, " \t");
-		if (mlen ? (*p != '[' || strncmp(p + 1, mod, mlen) ||
-			    p[mlen + 1] != ']') : *p == '[')
-			continue;
-		if (!found++)
-			*addr = a;
-	}
-	free(line);
-	fclose(f);
-	return found;
+	if (err)
+		return err;
+	if (q.found)
+		*addr = q.addr;
+	return q.found;
 }

@@ -5,6 +5,8 @@
 #ifndef __KPTRACE_KSYMS_H
 #define __KPTRACE_KSYMS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 
 struct ksym {
@@ -15,6 +17,36 @@ struct ksym {
 };
 
 struct ksyms;
+
+/*
+ * One line of a kallsyms file, "ADDR TYPE NAME" or, for a module's symbol,
+ * "ADDR TYPE NAME\t[MOD]", split in place: name and mod point into the
+ * line and are not NUL-terminated.
+ */
+struct ksym_line {
+	__u64 addr;
+	char type;
+	char *name;
+	size_t name_len;
+	char *mod;		/* NULL for vmlinux */
+	size_t mod_len;
+};
+
+/*
+ * Splits "NAME [MOD]" (blanks before it; a tab or blanks before [MOD]), as
+ * kallsyms, available_filter_functions and the kprobes blacklist end their
+ * lines: sets @l's name and mod. Returns false when there is no name.
+ */
+bool ksyms__split_name(char *s, struct ksym_line *l);
+
+/*
+ * Calls @fn for each well-formed line of the kallsyms file @path, in the
+ * file's order, symbols of every type and zero addresses included, until
+ * @fn returns nonzero. Returns what @fn returned, 0 at the end of the file,
+ * or -errno when @path cannot be read.
+ */
+int ksyms__for_each(const char *path,
+		    int (*fn)(const struct ksym_line *l, void *ctx), void *ctx);
 
 /*
  * Loads the text symbols of @path (a /proc/kallsyms format file). Returns

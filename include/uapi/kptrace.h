@@ -22,6 +22,7 @@
  * was truncated.
  *
  * Readers must skip records of a type they do not know, using size.
+ * kptrace_record.h checks a record, kpt_record_check(), before it is read.
  */
 #ifndef _UAPI_KPTRACE_H
 #define _UAPI_KPTRACE_H
@@ -32,11 +33,17 @@
 #define KPT_MAGIC		0x4b50	/* "KP": first field of every record */
 #define KPT_VERSION		1	/* bumped on any incompatible change */
 
-#define KPT_MAX_PROBES		64	/* name= and address= items */
 #define KPT_MAX_LIVE_PROBES	1024	/* probes armed or pending at once */
-#define KPT_MAX_ARGS		6
-#define KPT_MAX_STACK		64
 #define KPT_COMM_LEN		16
+
+/*
+ * The most a record holds: what a reader may rely on, and what
+ * kpt_record_check() (kptrace_record.h) holds every record to. A plain
+ * number each, for the messages that name them.
+ */
+#define KPT_MAX_ARGS		16	/* args[]: a spec's fetchargs */
+#define KPT_MAX_STACK		64	/* stack[] of an entry */
+#define KPT_MAX_RECORD		65536	/* size, strings included */
 
 enum kpt_event_type {
 	KPT_EV_PAD	= 0,	/* ring padding, never returned by read() */

@@ -33,8 +33,9 @@
  *   drain        O_NONBLOCK reads until EAGAIN
  *   now          CLOCK_MONOTONIC: "now ns=N" (for the records' ts)
  *
- * read, follow and drain validate every record (magic, size, type-specific
- * size, per-CPU seq strictly increasing) and end with
+ * read, follow and drain validate every record (kpt_record_check() of
+ * uapi/kptrace_record.h, known CPU and loss cause, per-CPU seq strictly
+ * increasing) and end with
  *   "summary records=R entry=E return=X lost=L lost_events=S ..."
  * and one "cpu C records=... first_seq=... last_seq=... gaps=..." line per
  * CPU seen. -v prints one "rec ..." line per record as it is read.
@@ -59,6 +60,7 @@
 #include <linux/capability.h>
 
 #include <uapi/kptrace.h>
+#include <uapi/kptrace_record.h>
 
 #define MAX_CPUS	1024
 #define BUF_SIZE	(1 << 20)
@@ -198,29 +200,36 @@ static void bad(const struct kpt_event *e, const char *why)
 		why, e->type, e->size, e->cpu, (unsigned long long)e->seq);
 }
 
-/* Validates the records of one read() result. Returns -1 if it is torn. */
+/*
+ * Validates the records of one read() result: kpt_record_check(), as every
+ * reader of the format checks them, then what this module's records must
+ * be besides (a known CPU, a known loss cause). Returns -1 if it is torn.
+ */
 static int account(const unsigned char *buf, size_t len)
 {
 	size_t off = 0;
 
 	while (off < len) {
 		const struct kpt_event *e = (const void *)(buf + off);
+		enum kpt_record_err err = kpt_record_check(e, len - off);
 		struct cpu_state *c;
-		size_t want;
 
-		if (len - off < sizeof(*e)) {
+		if (err == KPT_REC_HDR_CUT) {
 			fprintf(stderr, "kpt_read: read() ended inside a record header (%zu bytes left)\n",
 				len - off);
 			st.bad++;
 			return -1;
 		}
-		if (e->magic != KPT_MAGIC || e->size < sizeof(*e) ||
-		    e->size % 8 || e->size > len - off) {
-			bad(e, "header");
+		if (kpt_record_unframed(err)) {
+			bad(e, kpt_record_why(err));
 			return -1;
 		}
 		st.bytes += e->size;
 		off += e->size;
+		if (err) {
+			bad(e, kpt_record_why(err));
+			continue;
+		}
 		if (verbose)
 			print_record(e);
 		if (e->cpu >= MAX_CPUS || (st.nr_cpus && e->cpu >= st.nr_cpus)) {
@@ -230,26 +239,15 @@ static int account(const unsigned char *buf, size_t len)
 		c = &st.cpu[e->cpu];
 		switch (e->type) {
 		case KPT_EV_ENTRY:
-			want = sizeof(*e) + 8 * (e->nr_args + e->nr_stack);
-			if (e->nr_args > KPT_MAX_ARGS ||
-			    e->nr_stack > KPT_MAX_STACK || e->size != want) {
-				bad(e, "entry size");
-				continue;
-			}
 			st.entry++;
 			break;
 		case KPT_EV_RETURN:
-			if (e->size != sizeof(*e) + sizeof(struct kpt_ret)) {
-				bad(e, "return size");
-				continue;
-			}
 			st.ret++;
 			break;
 		case KPT_EV_LOST: {
 			const struct kpt_lost *l = (const void *)e->data;
 
-			if (e->size != sizeof(*e) + sizeof(*l) ||
-			    l->cause >= KPT_LOST_NR || !l->count) {
+			if (l->cause >= KPT_LOST_NR || !l->count) {
 				bad(e, "lost record");
 				continue;
 			}
@@ -259,9 +257,6 @@ static int account(const unsigned char *buf, size_t len)
 			c->lost_records++;
 			continue;	/* LOST reports are not numbered events */
 		}
-		case KPT_EV_PAD:
-			bad(e, "padding returned by read");
-			continue;
 		default:
 			st.unknown++;
 			continue;

@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include <uapi/kptrace.h>
+#include <uapi/kptrace_record.h>
 
 #define BUF_SIZE	(1 << 20)
 
@@ -182,7 +183,7 @@ static int is_str_arg(const char *list, unsigned int i)
 static void print_args(const struct kpt_event *e, const __u64 *slots,
 		       const char *strs)
 {
-	unsigned int i, j, off, len, fl;
+	unsigned int i, j, len, fl;
 	const unsigned char *s;
 
 	for (i = 0; i < e->nr_args; i++) {
@@ -190,17 +191,16 @@ static void print_args(const struct kpt_event *e, const __u64 *slots,
 			printf(" a%u=0x%llx", i, (unsigned long long)slots[i]);
 			continue;
 		}
-		off = KPT_STR_OFF(slots[i]);
 		len = KPT_STR_LEN(slots[i]);
 		fl = KPT_STR_FLAGS(slots[i]);
 		printf(" s%u=%s%s%s%s:%u:", i, fl & KPT_STR_USER ? "u" : "",
 		       fl & KPT_STR_FAULT ? "f" : "",
 		       fl & KPT_STR_TRUNC ? "t" : "", fl ? "" : "-", len);
-		if (off + len > e->size) {
+		s = kpt_record_str(e, slots[i]);
+		if (!s) {
 			printf("(bad)");
 			continue;
 		}
-		s = (const unsigned char *)e + off;
 		for (j = 0; j < len; j++) {
 			if (s[j] >= 0x20 && s[j] < 0x7f)
 				putchar(s[j]);
@@ -234,16 +234,11 @@ static int do_dump(const char *strs)
 			const struct kpt_event *e = (const void *)(buf + off);
 			const struct kpt_ret *r = (const void *)e->data;
 			const struct kpt_lost *l = (const void *)e->data;
-			/* what an entry or a return holds, in slots */
-			size_t slots = e->type == KPT_EV_RETURN ?
-				       KPT_RET_SLOTS + e->nr_args :
-				       e->type == KPT_EV_ENTRY ? e->nr_args : 0;
+			enum kpt_record_err err = kpt_record_check(e, n - off);
 
-			if (e->magic != KPT_MAGIC || e->size < sizeof(*e) ||
-			    e->size % 8 || e->size > n - off ||
-			    sizeof(*e) + slots * 8 > e->size) {
-				fprintf(stderr, "kpt_spec: bad record at %zu\n",
-					off);
+			if (err) {
+				fprintf(stderr, "kpt_spec: bad record at %zu: %s\n",
+					off, kpt_record_why(err));
 				return 1;
 			}
 			memcpy(comm, e->comm, KPT_COMM_LEN);

@@ -15,10 +15,10 @@
  *	bad-size	a record whose size is not a multiple of 8
  *	small-size	a record whose size is smaller than the header
  *	bad-payload	an entry whose nr_args + nr_stack overflow its size
- *	too-many-args	an entry with nr_args > 16 (KPT_SPEC_MAX_ARGS)
+ *	too-many-args	an entry with nr_args > 16 (KPT_MAX_ARGS)
  *	truncated	a good record, then one cut in the middle
  *	short-header	a good record, then 20 bytes
- *	huge-size	a record that claims 4 GiB
+ *	huge-size	a record that claims 4 GiB (over KPT_MAX_RECORD)
  *	random		64 KiB of pseudo-random bytes
  *	ret32		legacy returns of an int function (probes-ret32)
  *	typed		records of spec probes (test/data/probes-typed):
@@ -283,8 +283,8 @@ static void gen_big(void)
 	unsigned long i, count = env ? strtoul(env, NULL, 10) : 100000;
 
 	for (i = 1; i <= count; i++) {
-		__u64 args[KPT_MAX_ARGS] = { i, 0x1111, 0x2222, 0x3333,
-					     0x4444, 0x5555 };
+		__u64 args[6] = { i, 0x1111, 0x2222, 0x3333,
+				  0x4444, 0x5555 };
 
 		/* sizes vary, so the 1 MiB reads cut records */
 		entry(i * 1000, i % 4, 1, 77, 78, "kpt_test", 0,

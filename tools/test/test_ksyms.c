@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ksyms.h"
+#include "../ksyms.h"	/* not module/ksyms.h */
 
 static int failed;
 
