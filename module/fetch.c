@@ -20,6 +20,7 @@
 #include <linux/uaccess.h>
 #include <linux/stddef.h>
 #include <asm/unwind.h>
+#include <kpt_slot.h>
 #include "config.h"
 #include "probe.h"
 #include "ring.h"
@@ -55,27 +56,6 @@ static nokprobe_inline int kpt_read_mem(void *dst, unsigned long addr,
 		return copy_from_user_nofault(dst, (const void __user *)addr,
 					      size);
 	return copy_from_kernel_nofault(dst, (const void *)addr, size);
-}
-
-/* Zero- or sign-extend the low @size bytes of @v, as @type says. */
-static nokprobe_inline u64 kpt_extend(u64 v, unsigned int type)
-{
-	switch (type) {
-	case KPT_T_U8: case KPT_T_X8:
-		return (u8)v;
-	case KPT_T_U16: case KPT_T_X16:
-		return (u16)v;
-	case KPT_T_U32: case KPT_T_X32:
-		return (u32)v;
-	case KPT_T_S8:
-		return (u64)(s64)(s8)v;
-	case KPT_T_S16:
-		return (u64)(s64)(s16)v;
-	case KPT_T_S32:
-		return (u64)(s64)(s32)v;
-	default:
-		return v;
-	}
 }
 
 /*
@@ -131,7 +111,7 @@ static nokprobe_inline bool kpt_fetch_one(const struct kpt_fetch *f,
 		if (kpt_read_mem(&v, addr, rsize, f->deref[i].user))
 			return false;
 	}
-	*out = kpt_extend(v, f->type);
+	*out = kpt_slot_extend(v, f->type);
 	return true;
 }
 
