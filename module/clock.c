@@ -110,6 +110,21 @@ static u64 kpt_clock_after(struct kpt_clock *c, u64 ns)
 NOKPROBE_SYMBOL(kpt_clock_after);
 
 /*
+ * The latest time the fast path can have given from this CPU's anchor:
+ * from a TSC below its window's end and below now (0 without a window).
+ */
+static u64 kpt_clock_reach(struct kpt_clock *c)
+{
+	u64 d;
+
+	if (!READ_ONCE(c->window))
+		return 0;
+	d = min(rdtsc_ordered() - c->tsc, c->window);
+	return max(c->ns + ((d * c->mult) >> 32), c->floor);
+}
+NOKPROBE_SYMBOL(kpt_clock_reach);
+
+/*
  * Move this CPU's anchor (@seq: its seq when the hit began) and return the
  * time now. A window is tsc_khz cycles, about one ms, and mult is within
  * 5% of 10^6 * 2^32 / tsc_khz: the fast path's d * mult stays below 2^63.
@@ -126,10 +141,8 @@ u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq)
 	 * window has passed, so no fast hit here takes it any more. Nested
 	 * in a move (odd seq), the move did this before it began.
 	 */
-	if (!(seq & 1) && READ_ONCE(c->window)) {
-		d = min(rdtsc_ordered() - c->tsc, c->window);
-		kpt_clock_after(c, c->ns + ((d * c->mult) >> 32));
-	}
+	if (!(seq & 1))
+		kpt_clock_after(c, kpt_clock_reach(c));
 	/* nested in this CPU's own move, or no TSC */
 	if ((seq & 1) || !READ_ONCE(kpt_clock_tsc)) {
 		/* now every hit here comes back, as d >= 0 */
@@ -150,9 +163,9 @@ u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq)
 	}
 	/* Did the TSC follow CLOCK_MONOTONIC since the last move? */
 	d = tsc - c->tsc;
-	pred = c->real + mul_u64_u64_shr(d, c->mult, 32);
+	pred = c->ns + mul_u64_u64_shr(d, c->mult, 32);
 	err = pred > ns ? pred - ns : ns - pred;
-	if (err > KPT_CLOCK_SLACK_NS + (ns - c->real) / 1000) {
+	if (err > KPT_CLOCK_SLACK_NS + (ns - c->ns) / 1000) {
 		if (READ_ONCE(kpt_clock_tsc)) {
 			WRITE_ONCE(kpt_clock_tsc, false);
 			atomic_inc(&kpt_clock_bad);
@@ -173,10 +186,10 @@ u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq)
 	}
 anchor:
 	c->tsc = tsc;
-	c->real = ns;
-	/* the new window starts at this hit's time: no lower than before */
-	ns = kpt_clock_after(c, ns);
 	c->ns = ns;
+	/* no time of the new window is below one given before */
+	ns = kpt_clock_after(c, ns);
+	c->floor = ns;
 	goto done;
 out:
 	ns = kpt_clock_after(c, ns);
@@ -210,6 +223,8 @@ u64 kpt_clock_ns_slow(void)
 	barrier();
 	if ((seq & 1) || rdtsc_ordered() - c->tsc >= c->window)
 		return kpt_clock_move(c, seq);
-	return kpt_clock_after(c, ktime_get_mono_fast_ns());
+	/* (the fast path stores no time: none of it may be above this) */
+	return kpt_clock_after(c, max(ktime_get_mono_fast_ns(),
+				      kpt_clock_reach(c)));
 }
 NOKPROBE_SYMBOL(kpt_clock_ns_slow);

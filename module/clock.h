@@ -16,8 +16,10 @@
  * every CPU goes back to ktime_get_mono_fast_ns() for good, each at its
  * next move (clock_fallbacks in stats): the fast path reads no global.
  * Times handed out on a CPU never go back: within a window the time
- * grows with the TSC, and a move starts the new window no lower than the
- * old one could reach (kpt_clock_move()), so the fast path needs no clamp.
+ * grows with the TSC, and a move sets the new window's floor to the
+ * latest time the old one could have given (kpt_clock_move()), which the
+ * fast path loads but never stores. Each window starts from a fresh
+ * CLOCK_MONOTONIC reading, so no error carries from one to the next.
  *
  * Any context, NMI included: an anchor is only written by its own CPU,
  * under an odd seq; a hit that nests inside a move (or sees one happen
@@ -38,9 +40,10 @@
 
 struct kpt_clock {
 	u64		tsc;	/* the anchor; 0: none yet */
-	u64		ns;	/* its time, never below an earlier one */
-	u64		real;	/* ... CLOCK_MONOTONIC's, for the checks */
-	u64		last;	/* the latest time the slow paths gave */
+	u64		ns;	/* its CLOCK_MONOTONIC time */
+	u64		floor;	/* no time of its window is below this */
+	u64		last;	/* the latest time given but by the fast */
+				/* path, or the fast path could have given */
 	u64		mult;	/* ns = cycles * mult >> 32 */
 	u64		window;	/* one ms in cycles, from tsc_khz */
 	u64		cal_tsc; /* the pair mult is measured from */
@@ -73,10 +76,9 @@ static nokprobe_inline bool kpt_clock_try(u64 *ns)
 	seq = READ_ONCE(c->seq);
 	barrier();
 	/*
-	 * A plain rdtsc, as sched_clock() reads it: the interrupts that move
-	 * an anchor end with a serialising iret, so it cannot come before an
-	 * anchor taken under it, and d < 0 (huge) would only send the hit to
-	 * the slow path.
+	 * A plain rdtsc, as sched_clock() reads it: a move under this read
+	 * is caught by the seq check below, and a TSC read before the
+	 * anchor's (d < 0, so huge) sends the hit to the slow path.
 	 */
 	d = rdtsc() - c->tsc;
 	/*
@@ -91,7 +93,7 @@ static nokprobe_inline bool kpt_clock_try(u64 *ns)
 	/* an irq or NMI moved the anchor under us */
 	if (unlikely(READ_ONCE(c->seq) != seq))
 		return false;
-	*ns = t;
+	*ns = max(t, c->floor);
 	return true;
 }
 

@@ -458,8 +458,9 @@ static nokprobe_inline u64 kpt_reg_at(struct pt_regs *regs, unsigned short off)
  * a return probe's entry, into the instance): all KPT_FAST_ARGS slots,
  * those past p->nargs (and $retval's, filled at return) from ax. The
  * record's size leaves out what is past its arguments.
- * @abi (a constant): p->abi_order, so the registers are the ABI's six
- * argument registers in order, with no load of their offsets.
+ * @abi (a constant): kpt_probe_abi_order(p), so the registers are the
+ * ABI's six argument registers in order, with no load of their offsets
+ * (the slots past p->nargs then hold what those registers hold).
  */
 static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
 					  struct pt_regs *regs, u64 *out,
