@@ -68,11 +68,32 @@ static sigset_t stop_signals;
 /* How the last records were taken from the device after a stop. */
 static enum drain_state {
 	DRAIN_OFF,	/* no stop signal (yet), or a replayed file */
-	DRAIN_ON,	/* non-blocking reads of what the rings hold */
-	DRAIN_EMPTY,	/* until they were empty: nothing was left */
-	DRAIN_TIMEOUT,	/* cut after DRAIN_SECONDS, records still coming */
+	DRAIN_ON,	/* non-blocking reads of what the rings held */
+	DRAIN_EMPTY,	/* until none was left: all of it was taken */
+	DRAIN_TIMEOUT,	/* cut after DRAIN_SECONDS */
 	DRAIN_SIGNAL,	/* cut by a second SIGINT or SIGTERM */
 } drain;
+
+/*
+ * The stop (a signal, or the end of -d), and which records it lets in:
+ * those committed when the reader took it. Each record of a ring carries
+ * its CPU's record number (seq, from 1), and the stats file gives each
+ * CPU's count of committed records (cpuN.recorded + cpuN.lost.overwritten):
+ * the seq of its last record. So a record of CPU c came before the stop
+ * when its seq is at most bound[c], the count at the stop; the drain has
+ * them all when each CPU's records reached bound[c] (taken[c]). Without the
+ * stats file, the bound is the time: ts_ns (CLOCK_MONOTONIC) at most that
+ * of the stop, and the drain ends at the first read with nothing older.
+ * Loss reports (seq 0) are always taken: they count what is gone.
+ */
+static struct stop {
+	__u64 ts_ns;		/* CLOCK_MONOTONIC when the reader stopped */
+	unsigned int nr_cpus;	/* of bound[] and taken[]; 0: the time bound */
+	__u64 *bound;		/* per CPU: the seq of its last record then */
+	__u64 *taken;		/* per CPU: the last seq taken since */
+	bool before;		/* the last read had records before the stop */
+	unsigned long long after;	/* read, but recorded after the stop */
+} stop;
 
 /* What the records said, for the summary. */
 static struct counts {
@@ -94,6 +115,7 @@ struct source {
 	bool device;		/* whole records per read(), else a stream */
 	off_t size;		/* of a replayed regular file, else -1 */
 	unsigned long long offset;	/* of buf[0] in a replayed stream */
+	FILE *stats;		/* the module's stats, kept open, or NULL */
 };
 
 struct sink {
@@ -135,10 +157,11 @@ static const char usage_text[] =
 "At exit, a summary and the per-probe counters of probe_stats (calls,\n"
 "recorded, filtered, lost by cause, misses, string faults) go to stderr.\n"
 "Stops on Ctrl-C (SIGINT) or SIGTERM, and at the end of -d: it then takes\n"
-"no new events, but first prints every one the module holds (for at most\n"
-"2 s; a second Ctrl-C cuts that short). The summary counts what it\n"
-"printed, filtered out, lost, and left unread. Opening /dev/kptrace needs\n"
-"root (CAP_PERFMON or CAP_SYS_ADMIN); -r needs neither root nor the module.\n"
+"no new events, but first prints every one committed before the stop (for\n"
+"at most 2 s; a second Ctrl-C cuts that short). The summary counts what it\n"
+"printed, filtered out, lost, and left unread (recorded before the stop,\n"
+"after it, past -n). Opening /dev/kptrace needs root (CAP_PERFMON or\n"
+"CAP_SYS_ADMIN); -r needs neither root nor the module.\n"
 "\n"
 "PROBES AT RUN TIME:\n"
 "  probe add SPEC...      add probes, in the language of ftrace's\n"
@@ -515,6 +538,32 @@ static int sink__write(struct sink *sink, const char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * During a drain, whether @e was recorded after the stop: not printed, but
+ * counted. Notes how far its CPU's records were taken.
+ */
+static bool stop__after(const struct kpt_event *e)
+{
+	bool after;
+
+	if (drain != DRAIN_ON || e->type == KPT_EV_LOST)
+		return false;
+	if (!stop.nr_cpus) {
+		after = e->ts_ns > stop.ts_ns;
+	} else if (e->cpu >= stop.nr_cpus) {
+		after = false;	/* a CPU the stats did not list: take it */
+	} else {
+		after = e->seq > stop.bound[e->cpu];
+		if (e->seq > stop.taken[e->cpu])
+			stop.taken[e->cpu] = e->seq;
+	}
+	if (after)
+		stop.after++;
+	else
+		stop.before = true;
+	return after;
+}
+
 static bool event__wanted(const struct kpt_event *e)
 {
 	if (env.pid >= 0 && e->pid != env.pid)
@@ -550,6 +599,10 @@ static size_t records__handle(struct sink *sink, char *buf, size_t len,
 		if (check == EVENT_BAD) {
 			*bad = true;
 			break;
+		}
+		if (stop__after(e)) {
+			off += e->size;
+			continue;
 		}
 
 		switch (e->type) {
@@ -661,27 +714,77 @@ static ssize_t source__read(const struct source *src, char *buf, size_t len,
 }
 
 /*
- * A stop: take no new events, but what the rings hold now. Reads no longer
- * wait (O_NONBLOCK), so the drain ends at the first EAGAIN, or at @end.
+ * The bound of the stop, from the stats file read now: each CPU's count of
+ * committed records, and how far its records were taken (all of them when
+ * none is pending). Without the file, the time bound alone.
+ */
+static void stop__bound(const struct source *src)
+{
+	struct stats st;
+	unsigned int cpu;
+
+	if (!src->stats || stats__read_from(src->stats, &st))
+		return;
+	if (st.nr_cpus)
+		stop.bound = calloc(2 * (size_t)st.nr_cpus, sizeof(__u64));
+	if (stop.bound) {
+		stop.taken = stop.bound + st.nr_cpus;
+		stop.nr_cpus = st.nr_cpus;
+		for (cpu = 0; cpu < st.nr_cpus; cpu++) {
+			const struct stats_cpu *c = &st.cpu[cpu];
+
+			stop.bound[cpu] = c->recorded +
+					  c->lost[KPT_LOST_OVERWRITTEN];
+			stop.taken[cpu] = stop.bound[cpu] -
+					  (c->pending < stop.bound[cpu] ?
+					   c->pending : stop.bound[cpu]);
+		}
+	}
+	stats__free(&st);
+}
+
+/*
+ * A stop: take no new events, but those committed now (struct stop).
+ * Reads no longer wait (O_NONBLOCK); the drain ends when they are all
+ * taken, at the first EAGAIN, or at @end.
  */
 static int drain__start(const struct source *src, struct timespec *end)
 {
 	int flags;
 
 	alarm(0);	/* the read it would break waits no more */
+	clock_gettime(CLOCK_MONOTONIC, end);
+	stop.ts_ns = end->tv_sec * 1000000000ULL + end->tv_nsec;
+	stop__bound(src);
 	flags = fcntl(src->fd, F_GETFL);
 	if (flags < 0 || fcntl(src->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
 		fprintf(stderr, "kptrace: cannot drain %s: fcntl(O_NONBLOCK): %s\n",
 			src->path, strerror(errno));
 		return -1;
 	}
-	clock_gettime(CLOCK_MONOTONIC, end);
 	end->tv_sec += DRAIN_SECONDS;
 	drain = DRAIN_ON;
 	return 0;
 }
 
-/* Whether the drain must stop before it found the rings empty. */
+/*
+ * Records committed before the stop that the drain has not taken: while
+ * some are, it goes on. With the time bound, until a read brings none.
+ */
+static unsigned long long drain__left(void)
+{
+	unsigned long long left = 0;
+	unsigned int cpu;
+
+	if (!stop.nr_cpus)
+		return stop.before;
+	for (cpu = 0; cpu < stop.nr_cpus; cpu++)
+		if (stop.taken[cpu] < stop.bound[cpu])
+			left += stop.bound[cpu] - stop.taken[cpu];
+	return left;
+}
+
+/* Whether the drain must stop before it took all it was to take. */
 static bool drain__cut(const struct timespec *end)
 {
 	struct timespec now;
@@ -730,8 +833,10 @@ static void records__count_rest(const char *buf, size_t len)
 /*
  * Reads, checks and handles records until the end of a replayed file, or
  * -n, or a stop (a signal, or the end of -d). A stop drains the device:
- * what it holds is read and handled, without waiting for more. Returns 0,
- * or -1 on an error or bad data.
+ * the records committed before it are read and handled, without waiting
+ * for more; those recorded after it that come in the same reads are
+ * counted (stop.after), not handled. Returns 0, or -1 on an error or bad
+ * data.
  */
 static int records__pump(struct source *src, struct sink *sink, char *buf,
 			 size_t buf_size)
@@ -787,6 +892,7 @@ static int records__pump(struct source *src, struct sink *sink, char *buf,
 		}
 		have += n;
 
+		stop.before = false;
 		used = records__handle(sink, buf, have, &kept, &bad, &done);
 		if (sink->fd >= 0 && kept && sink__write(sink, buf, kept))
 			return -1;
@@ -819,6 +925,14 @@ static int records__pump(struct source *src, struct sink *sink, char *buf,
 			/* a batch at a time, so pipes see events promptly */
 			if (sink->fd < 0)
 				fflush(stdout);
+			/*
+			 * At least one read: it brings the loss reports
+			 * first, even when no record was left.
+			 */
+			if (drain == DRAIN_ON && !drain__left()) {
+				drain = DRAIN_EMPTY;
+				break;
+			}
 		} else {
 			memmove(buf, buf + used, have - used);
 			src->offset += used;
@@ -867,10 +981,29 @@ struct books {
 	const struct stats *end;
 };
 
-/* Records the module still holds, and those -n left in the last read. */
+/*
+ * Records the module still holds, those the drain read but were recorded
+ * after the stop, and those -n left in the last read.
+ */
 static unsigned long long books__unread(const struct books *b)
 {
-	return (b->end ? b->end->pending : 0) + counts.past_count;
+	return (b->end ? b->end->pending : 0) + stop.after + counts.past_count;
+}
+
+/*
+ * Of those, the records committed before the stop that a cut drain left
+ * (exact with the seq bound, unless overwrite=1 destroyed some since: then
+ * at most what the module still holds), or 0.
+ */
+static unsigned long long books__unread_before(const struct books *b)
+{
+	unsigned long long left;
+
+	if ((drain != DRAIN_TIMEOUT && drain != DRAIN_SIGNAL) ||
+	    !stop.nr_cpus || !b->end)
+		return 0;
+	left = drain__left();
+	return left < b->end->pending ? left : b->end->pending;
 }
 
 /*
@@ -885,7 +1018,7 @@ static void books__check(const struct books *b)
 	if (!b->start || !b->end || counts.bad)
 		return;
 	taken = counts.entries + counts.returns + counts.filtered +
-		counts.unknown + counts.past_count;
+		counts.unknown + counts.past_count + stop.after;
 	read = b->end->read - b->start->read;
 	if (taken != read)
 		fprintf(stderr,
@@ -896,22 +1029,57 @@ static void books__check(const struct books *b)
 /* What a drain cut short left behind. */
 static void drain__report(const struct books *b)
 {
-	char left[64] = "some records";
+	char left[80] = "records recorded before the stop may be";
+	unsigned long long n;
 
 	if (drain != DRAIN_TIMEOUT && drain != DRAIN_SIGNAL)
 		return;
-	if (b->end)
-		snprintf(left, sizeof(left), "%llu record%s",
-			 (unsigned long long)b->end->pending,
-			 b->end->pending == 1 ? "" : "s");
+	if (stop.nr_cpus && b->end) {
+		n = books__unread_before(b);
+		snprintf(left, sizeof(left),
+			 "%llu record%s recorded before the stop", n,
+			 n == 1 ? "" : "s");
+	}
 	if (drain == DRAIN_TIMEOUT)
 		fprintf(stderr,
-			"kptrace: stopped draining after %d s, events still coming: %s left unread\n",
+			"kptrace: stopped draining after %d s: %s left unread\n",
 			DRAIN_SECONDS, left);
 	else
 		fprintf(stderr,
 			"kptrace: a second signal stopped the drain: %s left unread\n",
 			left);
+}
+
+/*
+ * ", U left unread (B recorded before the stop, A after the stop, P past
+ * -n)", the parts that are not 0: B, those a cut drain left (seq bound
+ * only); P, those -n read and did not print; A, the rest after a stop:
+ * those the drain read but were recorded after the stop, and those still
+ * in the module (a cut drain with the time bound cannot tell them apart).
+ */
+static void unread__print(const struct books *b, unsigned long long unread)
+{
+	unsigned long long before = books__unread_before(b);
+	unsigned long long after = unread - before - counts.past_count;
+	const char *sep = " (";
+
+	fprintf(stderr, ", %llu left unread", unread);
+	if (before) {
+		fprintf(stderr, "%s%llu recorded before the stop", sep, before);
+		sep = ", ";
+	}
+	/* a cut drain with the time bound cannot tell before from after */
+	if ((drain == DRAIN_EMPTY || stop.nr_cpus) && after) {
+		fprintf(stderr, "%s%llu %s the stop", sep, after,
+			before ? "after" : "recorded after");
+		sep = ", ";
+	}
+	if (counts.past_count) {
+		fprintf(stderr, "%s%llu past -n", sep, counts.past_count);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		fputc(')', stderr);
 }
 
 static void summary__print(const struct source *src, const struct sink *sink,
@@ -939,11 +1107,8 @@ static void summary__print(const struct source *src, const struct sink *sink,
 	if (lost)
 		fputc(')', stderr);
 	unread = books__unread(b);
-	if (src->device && unread) {
-		fprintf(stderr, ", %llu left unread", unread);
-		if (counts.past_count)
-			fprintf(stderr, " (%llu past -n)", counts.past_count);
-	}
+	if (src->device && unread)
+		unread__print(b, unread);
 	if (sink->fd >= 0)
 		fprintf(stderr, ", %llu bytes saved to %s", counts.saved,
 			sink->path);
@@ -1074,6 +1239,7 @@ int main(int argc, char **argv)
 		 * be an event, recorded after the drain and left unread.
 		 */
 		stats_file = fopen(stats__path(), "re");
+		src.stats = stats_file;		/* and for the stop's bound */
 		if (stats_file && !stats__read_from(stats_file, &start)) {
 			stats__free(&start);	/* the totals are enough */
 			books.start = &start;
@@ -1173,6 +1339,7 @@ cleanup:
 	if (pstats_file)
 		fclose(pstats_file);
 	stats__free(&end);
+	free(stop.bound);
 	free(buf);
 	ksyms__free(ksyms);
 	probes__free(probes);
