@@ -902,7 +902,7 @@ static nokprobe_inline void kpt_aggregate(struct kpt_probe *p,
 	for (i = 0; i < hs->nvals; i++)
 		t->v[i] = kpt_field_value(hs->vals[i].field, t->vals, retval,
 					  lat);
-	kpt_hist_add(p->hist, t);
+	kpt_hist_add(p->hist, t, one);
 }
 
 /*
@@ -1020,6 +1020,61 @@ static int kpt_kretprobe_ret_hist1(struct kretprobe_instance *ri,
 	return kpt_kretprobe_agg(ri, regs, true);
 }
 NOKPROBE_SYMBOL(kpt_kretprobe_ret_hist1);
+
+/*
+ * A latency histogram alone (`r: ... hist:keys=lat_ns.log2`: no
+ * fetcharg, condition, value or :events): the bucket of the latency into
+ * the table. Everything kpt_kretprobe_agg() would do, without its tests;
+ * the clock's rare case leaves by a tail call, so nothing is saved.
+ */
+static nokprobe_inline int kpt_ret_lat_add(struct kpt_probe *p,
+					   struct kpt_ri_data *d, u64 ts)
+{
+	const struct kpt_hist_field *hf = &p->spec->hist.keys[0];
+	struct kpt_hist_table *t = kpt_hist_get(p->hist);
+
+	if (unlikely(!t))
+		return 0;
+	t->key[0] = kpt_hist_bucket(hf, ts - d->entry_ts);
+	kpt_hist_add(p->hist, t, true);
+	kpt_hist_put(t);
+	return 0;
+}
+
+static noinline int kpt_ret_lat_clock(struct kpt_probe *p,
+				      struct kpt_ri_data *d)
+{
+	return kpt_ret_lat_add(p, d, kpt_clock_ns_slow());
+}
+NOKPROBE_SYMBOL(kpt_ret_lat_clock);
+
+static int kpt_kretprobe_ret_lat(struct kretprobe_instance *ri,
+				 struct pt_regs *regs)
+{
+	struct kretprobe *rp = kpt_get_kretprobe(ri);
+	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
+	struct kpt_probe *p;
+	u64 ts;
+
+	if (unlikely(!rp))
+		return 0;
+	p = container_of(rp, struct kpt_probe, rp);
+	if (unlikely(!kpt_clock_try(&ts)))
+		return kpt_ret_lat_clock(p, d);
+	return kpt_ret_lat_add(p, d, ts);
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_ret_lat);
+
+/* Is @p's aggregation a latency histogram alone (kpt_kretprobe_ret_lat)? */
+static bool kpt_probe_lat_only(const struct kpt_probe *p)
+{
+	const struct kpt_hist_spec *hs = &p->spec->hist;
+
+	return p->is_ret && !p->nargs && !p->ncond && !p->hist_events &&
+	       hs->nkeys == 1 && !hs->nvals &&
+	       hs->keys[0].field == KPT_CF_LAT_NS &&
+	       kpt_hist_one_number(p->hist);
+}
 
 /*
  * The handlers: one per kind of probe, each with its path compiled in,
@@ -1251,7 +1306,8 @@ void kpt_probe_set_handlers(struct kpt_probe *p)
 		p->rp.entry_handler = !p->nargs ? kpt_kretprobe_keep_ts :
 				      p->regs_only ? kpt_kretprobe_keep_fast :
 						     kpt_kretprobe_keep_slow;
-		p->rp.handler = kpt_hist_one_number(p->hist) ?
+		p->rp.handler = kpt_probe_lat_only(p) ? kpt_kretprobe_ret_lat :
+				kpt_hist_one_number(p->hist) ?
 				kpt_kretprobe_ret_hist1 : kpt_kretprobe_ret_hist;
 		return;
 	}

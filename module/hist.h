@@ -181,12 +181,13 @@ static nokprobe_inline void kpt_hist_put(struct kpt_hist_table *t)
 /*
  * Add one hit with t->key and values t->v to @t, this CPU's live table,
  * busy (kpt_hist_get()): find its entry by linear probing, or take a free
- * one and publish it with its hash last.
+ * one and publish it with its hash last. @one (a constant): the key is one
+ * number (kpt_hist_one_number()), one word: no loop over its words.
  */
 static nokprobe_inline void kpt_hist_add(struct kpt_hist *h,
-					 struct kpt_hist_table *t)
+					 struct kpt_hist_table *t, bool one)
 {
-	unsigned int i, n, kw = h->key_words;
+	unsigned int i, n, kw = one ? 1 : h->key_words;
 	u64 hash = kpt_hist_hash(h->seed, t->key, kw), *e, eh;
 
 	i = hash & h->mask;

@@ -21,6 +21,11 @@
 #   whose range holds it and is at most 1/16 of its low end wide.
 # p:he kpt_test_func a=$arg1:u32 if a > 2 hist:keys=a:events, 5 calls:
 #   3 entries and the same 3 events; probe_stats filtered 2 recorded 3.
+# r:hq kpt_test_sleep hist:keys=lat_ns.log2, a latency histogram alone
+#   (a handler of its own): two 40 ms sleeps, both in one bucket of
+#   2^26..2^28 (40 ms is in (2^25, 2^26] ns, and a late wake-up stays
+#   under 2^28); r:hp kpt_test_func hist:keys=lat_ns.log2: 20 calls, 20
+#   hits aggregated.
 # clear: the file that wrote it reads the 20 old hits; a new open reads an
 #   empty live table; 20 more calls land there; probe_stats agg_hits counts
 #   all 40. Deleting the probe removes hist/NAME.
@@ -162,6 +167,23 @@ spec_add '-:ha'
 check_eq "hist/ha gone with its probe" "$([ -e "$H/ha" ] && echo present)" ""
 spec_add 'p:ha kpt_test_func hist:keys=cpu'
 check_eq "hist/ha again" "$([ -e "$H/ha" ] && echo present)" present
+
+# a latency histogram alone: kpt_kretprobe_ret_lat
+spec_add 'r:hq kpt_test_sleep hist:keys=lat_ns.log2'
+spec_add 'r:hp kpt_test_func hist:keys=lat_ns.log2'
+kpt_sleep_call 40
+kpt_sleep_call 40
+kpt_call 20
+sed 's/^/#   /' "$H/hq" | grep -v '^#   #'
+check_eq "hq: two 40 ms sleeps in one bucket of 2^26..2^28" \
+	"$(entries hq | sed -n 's/^{ lat_ns: ~ 2^\(2[678]\) } hitcount: 2$/ok/p')" ok
+check_eq "hq Hits" "$(total hq Hits)" 2
+books hq
+check_eq "hp Hits/Aggregated" "$(total hp Hits)/$(total hp Aggregated)" 20/20
+check_match "hp buckets" "$(entries hp | head -n 1)" '^\{ lat_ns: ~ 2\^[0-9]+ \} hitcount: [0-9]+$'
+books hp
+spec_add '-:hq'
+spec_add '-:hp'
 
 # sizes: refused, with the reason in error_log
 spec_expect EINVAL 'p:hz kpt_test_func hist:keys=pid:size=131073'
