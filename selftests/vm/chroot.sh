@@ -149,7 +149,7 @@ _chroot_ensure_locked()
 		   { [ -x "$root/usr/bin/apt-get" ] &&
 		     [ -f "$root/var/lib/dpkg/status" ] &&
 		     [ -z "$(chroot_run "$root" dpkg --audit 2>&1)" ]; }; then
-			chroot_say "adopting $root (no stamp, dpkg consistent)"
+			chroot_say "adopting $root (no stamp of ours, but whole)"
 			printf 'suite=%s\nadopted=%s\n' "$suite" "$(date -u +%F)" \
 				>"$root/$CHROOT_STAMP"
 		else
