@@ -133,7 +133,8 @@ chroot_ensure "$chroot_dir" trixie $BENCH_DEBS ||
 # without systemd-sysv and iproute2 the guest would panic at the end.
 # busybox provides both, in /usr/local/bin, which virtme-init's PATH has.
 for applet in poweroff ip; do
-	chroot_run "$chroot_dir" sh -c "command -v $applet" >/dev/null 2>&1 ||
+	chroot_run "$chroot_dir" sh -c "PATH=\$PATH:/usr/local/bin
+		command -v $applet" >/dev/null 2>&1 ||
 		ln -sf /bin/busybox "$chroot_dir/usr/local/bin/$applet"
 done
 kver=$(cd "$chroot_dir/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' |
