@@ -5,9 +5,9 @@
 # (TCG), then a table on stdout and a JSON file.
 #
 # usage: bench.sh [options]
-#   --chroot DIR     the guest's root and build chroot (default
-#                    /var/cache/kptrace/chroot-trixie-bench; made by
-#                    mkchroot.sh when missing)
+#   --chroot DIR     the guest's root and build chroot, named chroot-*
+#                    (default /var/cache/kptrace/chroot-trixie-bench; made
+#                    by selftests/vm/chroot.sh when missing, see below)
 #   --reps N         measured repetitions per arm (default 7), plus one
 #                    warm-up round that is discarded
 #   --calls N        kernel-loop calls per micro repetition (default 100000)
@@ -30,6 +30,14 @@
 #                    guest's kallsyms (profile.txt); the arms' times then
 #                    mean nothing, their instruction counts stay exact.
 #                    e.g. --profile --reps 1 --calls 2000 --arms agg_kpt_stack
+#
+# The chroot is both the build environment (gcc-14, the 6.12 headers) and,
+# through virtme-ng (vng, 9p root), the guest's root file system, so
+# whatever is installed there runs in the guest: bpftrace, perf, strace,
+# trace-cmd. It is made once with mmdebstrap by the harness's chroot maker
+# (selftests/vm/chroot.sh: stamped, completed when BENCH_DEBS grows;
+# KPT_MIRROR, or BENCH_MIRROR, picks the mirror); nothing is installed on
+# the host but mmdebstrap.
 #
 # Steps: copy this tree's sources into the chroot, build kptrace.ko,
 # kpt_bench.ko and kpt_floor.ko there with the kernel's own compiler
@@ -57,6 +65,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=../vm/vmlib.sh
 . "$repo/selftests/vm/vmlib.sh"
+KPT_MIRROR=${KPT_MIRROR:-${BENCH_MIRROR:-http://deb.debian.org/debian}}
+# shellcheck source=../vm/chroot.sh
+. "$repo/selftests/vm/chroot.sh"
+
+# The chroot's packages: the build, the guest's tracers and virtme-ng, and
+# what the instruction-counting QEMU plugin (insn_plugin.c) builds with.
+BENCH_DEBS="make gcc libc6-dev linux-image-amd64 linux-headers-amd64 kmod
+	busybox-static bpftrace linux-perf strace trace-cmd
+	virtme-ng qemu-system-x86 procps python3 util-linux
+	libglib2.0-dev pkgconf"
 
 chroot_dir=/var/cache/kptrace/chroot-trixie-bench
 reps=7
@@ -108,7 +126,17 @@ fi
 
 [ "$(id -u)" = 0 ] || die "make bench needs root (chroot, mounts, mmdebstrap)"
 
-"$here/mkchroot.sh" "$chroot_dir"
+# shellcheck disable=SC2086
+chroot_ensure "$chroot_dir" trixie $BENCH_DEBS ||
+	die "no benchmark chroot $chroot_dir"
+# virtme-ng's shell init ends with "poweroff -f" and sets up lo with "ip":
+# without systemd-sysv and iproute2 the guest would panic at the end.
+# busybox provides both, in /usr/local/bin, which virtme-init's PATH has.
+for applet in poweroff ip; do
+	chroot_run "$chroot_dir" sh -c "PATH=\$PATH:/usr/local/bin
+		command -v $applet" >/dev/null 2>&1 ||
+		ln -sf /bin/busybox "$chroot_dir/usr/local/bin/$applet"
+done
 kver=$(cd "$chroot_dir/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' |
 	grep -v -- '-rt-' | sort -V | tail -n 1)
 [ -n "$kver" ] || die "no kernel in $chroot_dir/boot"
@@ -154,18 +182,7 @@ find "$chroot_dir$work/src/selftests/bench" \( -name '*.o' -o -name '*.ko' \
 
 # Everything that mounts runs in a private mount namespace: no mount is
 # left behind on the host, whatever happens.
-in_chroot()
-{
-	unshare --mount --propagation private sh -c '
-		c=$1; shift
-		mount -t proc proc "$c/proc" &&
-		mount -t sysfs sysfs "$c/sys" &&
-		mount -t devtmpfs devtmpfs "$c/dev" &&
-		mkdir -p "$c/dev/pts" && mount -t devpts -o newinstance devpts "$c/dev/pts" &&
-		mount -t tmpfs tmpfs "$c/dev/shm" &&
-		mount -t tmpfs tmpfs "$c/tmp" &&
-		exec chroot "$c" "$@"' sh "$chroot_dir" "$@"
-}
+in_chroot() { chroot_run --dev "$chroot_dir" "$@"; }
 
 say "building for $kver in $chroot_dir (gcc-14)"
 kdir=/lib/modules/$kver/build
@@ -204,7 +221,7 @@ qemu_plugin_header()
 		mkdir -p "$dir"
 		apt=$(mktemp -d "$dir/apt.XXXXXX")
 		mkdir -p "$apt/lists/partial" "$apt/archives/partial"
-		echo "deb-src ${BENCH_MIRROR:-http://deb.debian.org/debian} $suite main" \
+		echo "deb-src $KPT_MIRROR $suite main" \
 			>"$apt/sources.list"
 		o=(-o "Dir::Etc::SourceList=$apt/sources.list"
 		   -o Dir::Etc::SourceParts=/dev/null
