@@ -260,10 +260,13 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 
 	/*
 	 * The innermost context only (an NMI's hardirq count is set too).
-	 * Most hits are in a task: one test of the count finds that.
+	 * Most hits are in a task: one test of the count finds that (but on
+	 * PREEMPT_RT, where a softirq is served in a task, as the task says).
 	 */
 	flags = 0;
-	if (unlikely((pc & (NMI_MASK | HARDIRQ_MASK)) || in_serving_softirq())) {
+	if (unlikely(IS_ENABLED(CONFIG_PREEMPT_RT) ?
+		     (pc & (NMI_MASK | HARDIRQ_MASK)) || in_serving_softirq() :
+		     pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))) {
 		flags = in_serving_softirq() ? KPT_F_SOFTIRQ : 0;
 		flags = pc & HARDIRQ_MASK ? KPT_F_HARDIRQ : flags;
 		flags = pc & NMI_MASK ? KPT_F_NMI : flags;
