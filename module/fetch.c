@@ -959,22 +959,33 @@ static nokprobe_inline int kpt_kprobe_agg(struct kprobe *kp,
 	return 0;
 }
 
+/*
+ * The probe of a kretprobe instance in *@p; false while it is
+ * unregistered (kpt_get_kretprobe(), compat.h).
+ */
+static nokprobe_inline bool kpt_ri_probe(struct kretprobe_instance *ri,
+					 struct kpt_probe **p)
+{
+	struct kretprobe *rp = kpt_get_kretprobe(ri);
+
+	*p = container_of(rp, struct kpt_probe, rp);
+	return rp;
+}
+
 /* A return probe's return with an aggregation (its entry: keep_*). */
 static nokprobe_inline int kpt_kretprobe_agg(struct kretprobe_instance *ri,
 					     struct pt_regs *regs, bool one)
 {
-	struct kretprobe *rp = kpt_get_kretprobe(ri);
 	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
+	struct kpt_probe *p;
 	s64 retval = (long)regs_return_value(regs);
 	u64 ts = kpt_clock_ns(), lat = ts - d->entry_ts;
 	struct kpt_hist_table *t;
-	struct kpt_probe *p;
 	unsigned int nargs;
 	bool events, pass;
 
-	if (unlikely(!rp))
+	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 0;
-	p = container_of(rp, struct kpt_probe, rp);
 	events = p->hist_events;
 	nargs = p->nargs;
 	t = kpt_hist_get(p->hist);
@@ -1054,14 +1065,12 @@ NOKPROBE_SYMBOL(kpt_ret_lat_clock);
 static int kpt_kretprobe_ret_lat(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
-	struct kretprobe *rp = kpt_get_kretprobe(ri);
 	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
 	struct kpt_probe *p;
 	u64 ts;
 
-	if (unlikely(!rp))
+	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 0;
-	p = container_of(rp, struct kpt_probe, rp);
 	if (unlikely(!kpt_clock_try(&ts)))
 		return kpt_ret_lat_clock(p, d);
 	return kpt_ret_lat_add(p, d, ts);
@@ -1154,14 +1163,12 @@ static nokprobe_inline int kpt_kretprobe_entry(struct kretprobe_instance *ri,
 					       struct pt_regs *regs, bool rec,
 					       bool fast, bool ts_only)
 {
-	struct kretprobe *rp = kpt_get_kretprobe(ri);
 	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
 	struct kpt_probe *p;
 	u64 ts;
 
-	if (unlikely(!rp))
+	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 1;	/* being unregistered: no instance */
-	p = container_of(rp, struct kpt_probe, rp);
 	if (!fast)
 		ts = kpt_clock_ns();
 	else if (unlikely(!kpt_clock_try(&ts)))
@@ -1182,14 +1189,12 @@ static nokprobe_inline int kpt_kretprobe_return(struct kretprobe_instance *ri,
 						struct pt_regs *regs,
 						bool fast, bool nargs)
 {
-	struct kretprobe *rp = kpt_get_kretprobe(ri);
 	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
 	struct kpt_probe *p;
 	u64 ts;
 
-	if (unlikely(!rp))
+	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 0;
-	p = container_of(rp, struct kpt_probe, rp);
 	if (!fast) {
 		kpt_return_slow(p, regs, d, kpt_clock_ns(), NULL);
 		return 0;
