@@ -11,18 +11,33 @@
  * kpt_probes_mutex, in process context; the handlers only read a probe.
  *
  * A probe's lifetime. Deleting a probe disarms it at once: once
- * unregister_k*probe() returns, none of its handlers runs or will run. It
- * then leaves kpt_probe_list (what the listings and the module notifier
- * walk) for kpt_dead_new, but stays in kpt_probe_ids, so that its records
- * still in the rings decode with its name and types. kpt_probes_reclaim()
- * moves kpt_dead_new to kpt_dead_wait, noting each ring's head; once every
+ * unregister_k*probe() returns, none of its handlers runs or will run
+ * (the kprobe core waits for an RCU grace period, and on every kernel it
+ * frees a kretprobe's instances itself: those still in flight at
+ * unregister no longer lead to the kretprobe, v5.10's ri->rp = NULL,
+ * v5.11+ get_kretprobe() or rethook's NULL data, so struct kretprobe may
+ * go). Its counts are then final: they are added to the totals of the
+ * deleted probes (kpt_gone_*), and the probe leaves kpt_probe_list (what
+ * the listings, the stats and the module notifier walk). What its records
+ * still need is kept in a tombstone, struct kpt_tomb of at most
+ * KPT_TOMB_MAX bytes: its id, label, and its arguments' types and names.
+ * The tombstone takes the probe's place in kpt_probe_ids (one store, so
+ * that a lookup finds one or the other), and the probe itself (struct
+ * kprobe or kretprobe, per-CPU counts, spec, label, symname) is freed
+ * after an RCU grace period: kpt_probe_overwritten() looks ids up from a
+ * handler (any context, NMI too: preemption disabled, an RCU read-side
+ * section) and kpt_format_event() under rcu_read_lock(), and either may
+ * have found the probe before the store.
+ *
+ * The tombstone goes to kpt_dead_new. kpt_probes_reclaim() moves
+ * kpt_dead_new to kpt_dead_wait, noting each ring's head; once every
  * ring's tail has passed that head, no record of those probes is left in
- * a ring, and they leave kpt_probe_ids and are freed after an RCU grace
- * period: kpt_probe_overwritten() looks ids up from a handler (preemption
- * disabled, an RCU read-side section) and kpt_format_event() under
- * rcu_read_lock(). A text reader may still hold copies of a freed probe's
- * records in its buffer: they print as "probeN(deleted)". The reclaim runs
- * whenever probes are added, deleted or listed.
+ * a ring, and their tombstones leave kpt_probe_ids and are freed after an
+ * RCU grace period. A text reader may still hold copies of a freed
+ * probe's records in its buffer: they print as "probeN(deleted)". The
+ * reclaim runs whenever probes are added, deleted or listed. So a deleted
+ * probe whose records nobody reads costs its tombstone and its slot in
+ * kpt_probe_ids, never the whole probe.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -47,7 +62,7 @@
 #include "hist.h"
 
 LIST_HEAD(kpt_probe_list);		/* armed or pending */
-static LIST_HEAD(kpt_dead_new);		/* deleted */
+static LIST_HEAD(kpt_dead_new);		/* tombstones */
 static LIST_HEAD(kpt_dead_wait);	/* deleted before kpt_dead_heads */
 static unsigned long *kpt_dead_heads;	/* per possible CPU */
 static DEFINE_XARRAY_ALLOC(kpt_probe_ids);
@@ -57,6 +72,42 @@ static unsigned int kpt_nr_live;	/* armed or pending */
 static unsigned int kpt_max_record;	/* over every probe ever made */
 /* the counters of deleted probes, for the totals in stats */
 static u64 kpt_gone_missed, kpt_gone_filtered;
+
+/*
+ * What is left of a deleted probe while its records may be in a ring:
+ * what format.c needs to print them. One allocation of at most
+ * KPT_TOMB_MAX bytes, whatever the spec: the label and the arguments'
+ * names are kept in order while they fit in names[]; an argument whose
+ * name does not fit prints as argN (its type is kept), and a label that
+ * does not fit (a name= label can be 200 bytes) as "probeN(deleted)".
+ */
+struct kpt_tomb {
+	struct list_head	list;	/* kpt_dead_new, kpt_dead_wait */
+	struct rcu_head		rcu;	/* freed after a grace period */
+	u32			id;
+	u8			nargs;	/* the spec's fetchargs */
+	u8			named;	/* those whose names follow the label */
+	bool			labelled; /* names[] starts with the label */
+	u8			type[KPT_SPEC_MAX_ARGS];
+	char			names[];	/* "label\0name0\0name1\0..." */
+};
+
+#define KPT_TOMB_MAX		256
+
+/*
+ * kpt_probe_ids holds a struct kpt_probe, or a struct kpt_tomb tagged
+ * with KPT_TOMB_TAG (xa_tag_pointer(); both are 8-byte aligned).
+ */
+#define KPT_TOMB_TAG		1
+
+static struct kpt_tomb *kpt_ref_tomb(const struct kpt_probe_ref *ref)
+{
+	void *entry = (void *)ref;
+
+	if (xa_pointer_tag(entry) != KPT_TOMB_TAG)
+		return NULL;
+	return xa_untag_pointer(entry);
+}
 
 static const char *kpt_reason(int err)
 {
@@ -91,21 +142,64 @@ static bool kpt_addr_has_symbol(unsigned long addr)
  * The ring overwrote record @ev (its kpt_ring_opts.dropped, any context):
  * its probe counts it lost. A handler runs with preemption disabled, an
  * RCU read-side section: a deleted probe found here is not freed before
- * it returns.
+ * it returns. The record of a deleted probe (a tombstone here) is counted
+ * by the ring alone, in stats' lost.overwritten: no file shows a deleted
+ * probe's own counts.
  */
 void kpt_probe_overwritten(const struct kpt_event *ev)
 {
-	struct kpt_probe *p = xa_load(&kpt_probe_ids, ev->probe_id);
+	void *entry = xa_load(&kpt_probe_ids, ev->probe_id);
+	struct kpt_probe *p = entry;
 
-	if (p)
+	if (p && xa_pointer_tag(entry) != KPT_TOMB_TAG)
 		this_cpu_inc(p->stats->lost[KPT_LOST_OVERWRITTEN]);
 }
 NOKPROBE_SYMBOL(kpt_probe_overwritten);
 
-/* The probe of @id; the caller holds rcu_read_lock() while using it. */
-struct kpt_probe *kpt_probe_lookup(u32 id)
+/* The probe of @id, live or deleted; under rcu_read_lock(). */
+const struct kpt_probe_ref *kpt_probe_lookup(u32 id)
 {
 	return xa_load(&kpt_probe_ids, id);
+}
+
+/* The name records of @ref carry, or NULL if it was not kept. */
+const char *kpt_probe_ref_label(const struct kpt_probe_ref *ref)
+{
+	const struct kpt_tomb *t = kpt_ref_tomb(ref);
+
+	if (!t)
+		return ((const struct kpt_probe *)ref)->label;
+	return t->labelled ? t->names : NULL;
+}
+
+/*
+ * The type of @ref's argument @i, or -1 if it has none (the record has
+ * more); *@name is its name, or NULL (print it as argN).
+ */
+int kpt_probe_ref_arg(const struct kpt_probe_ref *ref, unsigned int i,
+		      const char **name)
+{
+	const struct kpt_tomb *t = kpt_ref_tomb(ref);
+	const struct kpt_probe *p = (const struct kpt_probe *)ref;
+	const char *s;
+	unsigned int k;
+
+	*name = NULL;
+	if (!t) {
+		if (i >= p->spec->nargs)
+			return -1;
+		*name = p->spec->args[i].name;
+		return p->spec->args[i].type;
+	}
+	if (i >= t->nargs)
+		return -1;
+	if (i < t->named) {
+		s = t->names;
+		for (k = !t->labelled; k <= i; k++)
+			s += strlen(s) + 1;
+		*name = s;
+	}
+	return t->type[i];
 }
 
 /*
@@ -424,22 +518,27 @@ static bool kpt_rings_passed(const unsigned long *heads)
 	return true;
 }
 
+static void kpt_tomb_free_rcu(struct rcu_head *rcu)
+{
+	kfree(container_of(rcu, struct kpt_tomb, rcu));
+}
+
 /*
- * Free the deleted probes of which no record is left in a ring (see the
- * top of this file). Caller holds kpt_probes_mutex.
+ * Free the tombstones of the deleted probes of which no record is left in
+ * a ring (see the top of this file). Caller holds kpt_probes_mutex.
  */
 void kpt_probes_reclaim(void)
 {
-	struct kpt_probe *p, *tmp;
+	struct kpt_tomb *t, *tmp;
 	unsigned long tail;
 	unsigned int cpu;
 
 	lockdep_assert_held(&kpt_probes_mutex);
 	if (!list_empty(&kpt_dead_wait) && kpt_rings_passed(kpt_dead_heads)) {
-		list_for_each_entry_safe(p, tmp, &kpt_dead_wait, list) {
-			list_del(&p->list);
-			xa_erase(&kpt_probe_ids, p->id);
-			call_rcu(&p->rcu, kpt_probe_free_rcu);
+		list_for_each_entry_safe(t, tmp, &kpt_dead_wait, list) {
+			list_del(&t->list);
+			xa_erase(&kpt_probe_ids, t->id);
+			call_rcu(&t->rcu, kpt_tomb_free_rcu);
 		}
 	}
 	if (list_empty(&kpt_dead_wait) && !list_empty(&kpt_dead_new)) {
@@ -447,6 +546,43 @@ void kpt_probes_reclaim(void)
 		for_each_possible_cpu(cpu)
 			kpt_ring_positions(cpu, &kpt_dead_heads[cpu], &tail);
 	}
+}
+
+/* The tombstone of @p (see struct kpt_tomb), or NULL: out of memory. */
+static struct kpt_tomb *kpt_tomb_new(const struct kpt_probe *p)
+{
+	const struct kpt_spec *spec = p->spec;
+	char names[KPT_TOMB_MAX - sizeof(struct kpt_tomb)];
+	size_t used = 0, len;
+	bool labelled = false;
+	unsigned int i, named = 0;
+	struct kpt_tomb *t;
+
+	len = strlen(p->label) + 1;
+	if (len <= sizeof(names)) {
+		memcpy(names, p->label, len);
+		used = len;
+		labelled = true;
+	}
+	for (i = 0; i < spec->nargs; i++) {
+		len = strlen(spec->args[i].name) + 1;
+		if (len > sizeof(names) - used)
+			break;
+		memcpy(names + used, spec->args[i].name, len);
+		used += len;
+		named++;
+	}
+	t = kmalloc(struct_size(t, names, used), GFP_KERNEL);
+	if (!t)
+		return NULL;
+	t->id = p->id;
+	t->nargs = spec->nargs;
+	t->named = named;
+	t->labelled = labelled;
+	for (i = 0; i < spec->nargs; i++)
+		t->type[i] = spec->args[i].type;
+	memcpy(t->names, names, used);
+	return t;
 }
 
 /*
@@ -554,6 +690,8 @@ static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 {
 	struct kpt_probe *p = kpt_probe_find(spec->group, spec->name);
 	struct kpt_probe_stats sum;
+	struct kpt_tomb *t;
+	void *old;
 
 	kfree(spec);
 	if (!p) {
@@ -568,12 +706,28 @@ static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 		kpt_hist_free(p->hist);
 		p->hist = NULL;
 	}
-	p->state = KPT_PROBE_DELETED;
 	kpt_probe_sum(p, &sum);
 	kpt_gone_filtered += sum.filtered;
 	kpt_gone_missed += kpt_probe_missed(p);
-	list_move_tail(&p->list, &kpt_dead_new);
+	list_del(&p->list);
 	kpt_nr_live--;
+	/*
+	 * Its records now decode with the tombstone. The store replaces an
+	 * entry, so it allocates nothing; if it failed all the same, or
+	 * there is no tombstone, they print as "probeN(deleted)".
+	 */
+	t = kpt_tomb_new(p);
+	old = t ? xa_store(&kpt_probe_ids, p->id,
+			   xa_tag_pointer(t, KPT_TOMB_TAG), GFP_KERNEL) :
+		  NULL;
+	if (t && !xa_is_err(old)) {
+		list_add_tail(&t->list, &kpt_dead_new);
+	} else {
+		kfree(t);
+		xa_erase(&kpt_probe_ids, p->id);
+	}
+	/* a handler or a text reader may have found p before the store */
+	call_rcu(&p->rcu, kpt_probe_free_rcu);
 	kpt_probes_reclaim();
 	return 0;
 }
@@ -716,14 +870,14 @@ int kpt_probes_init(void)
 	return ret;
 }
 
-static void kpt_probes_free_list(struct list_head *head)
+static void kpt_tombs_free_list(struct list_head *head)
 {
-	struct kpt_probe *p, *tmp;
+	struct kpt_tomb *t, *tmp;
 
-	list_for_each_entry_safe(p, tmp, head, list) {
-		list_del(&p->list);
-		xa_erase(&kpt_probe_ids, p->id);
-		kpt_probe_free(p);
+	list_for_each_entry_safe(t, tmp, head, list) {
+		list_del(&t->list);
+		xa_erase(&kpt_probe_ids, t->id);
+		kfree(t);
 	}
 }
 
@@ -734,22 +888,26 @@ static void kpt_probes_free_list(struct list_head *head)
  */
 void kpt_probes_exit(void)
 {
-	struct kpt_probe *p;
+	struct kpt_probe *p, *tmp;
 
 	unregister_module_notifier(&kpt_module_nb);
 	mutex_lock(&kpt_probes_mutex);
 	list_for_each_entry(p, &kpt_probe_list, list)
 		kpt_probe_disarm(p);
-	kpt_probes_free_list(&kpt_probe_list);
-	kpt_probes_free_list(&kpt_dead_new);
-	kpt_probes_free_list(&kpt_dead_wait);
+	list_for_each_entry_safe(p, tmp, &kpt_probe_list, list) {
+		list_del(&p->list);
+		xa_erase(&kpt_probe_ids, p->id);
+		kpt_probe_free(p);
+	}
+	kpt_tombs_free_list(&kpt_dead_new);
+	kpt_tombs_free_list(&kpt_dead_wait);
 	kpt_nr_live = 0;
 	kpt_ksyms_exit();
 	mutex_unlock(&kpt_probes_mutex);
 	xa_destroy(&kpt_probe_ids);
 	kfree(kpt_dead_heads);
 	kpt_dead_heads = NULL;
-	/* the probes freed by kpt_probe_free_rcu() before */
+	/* the probes and tombstones freed by call_rcu() before */
 	rcu_barrier();
 }
 
