@@ -464,10 +464,14 @@ struct kpt_probe *kpt_probe_find(const char *group, const char *name)
 }
 
 /*
- * Is the bare SYM of @spec the name of one function? Several static
- * functions may share it, and the kprobe core would take the first it
- * finds: refuse as ftrace does (v6.6+), and say how to choose. Returns 0,
- * or -EADDRNOTAVAIL with the error logged.
+ * Is the SYM of @spec the name of one function, and MOD:SYM the name of
+ * one function of MOD? Several static functions may share a name, in
+ * vmlinux, across modules or in one module, and the kprobe core would take
+ * the first it finds: refuse as ftrace does (v6.6+), and say how to
+ * choose. SYM+OFF is refused too: an offset does not choose. A MOD:SYM
+ * whose module is not loaded is unique for now, and asked again when the
+ * module comes (kpt_module_notify()). Returns 0, or -EADDRNOTAVAIL with
+ * the reason in @msg.
  *
  * The names are read from /proc/kallsyms again after each module event,
  * but the notifications come before kallsyms changes: GOING before
@@ -476,18 +480,21 @@ struct kpt_probe *kpt_probe_find(const char *group, const char *name)
  * be kept until the next event: before refusing a name, read the file
  * once more. Refusals are rare, so the common case costs nothing.
  */
-static int kpt_probe_unique(const struct kpt_spec *spec, const char *line)
+static int kpt_probe_unique(const struct kpt_spec *spec, char *msg,
+			    size_t len)
 {
-	char where[96], msg[224];
+	const char *mod = spec->mod[0] ? spec->mod : NULL;
 	bool in_module = false;
+	char where[96];
 	int n;
 
-	if (!spec->sym[0] || spec->mod[0])
+	if (!spec->sym[0])
 		return 0;
-	n = kpt_ksyms_defined(spec->sym, where, sizeof(where), &in_module);
+	n = kpt_ksyms_defined(mod, spec->sym, where, sizeof(where),
+			      &in_module);
 	if (n > 1) {
 		kpt_ksyms_invalidate();
-		n = kpt_ksyms_defined(spec->sym, where, sizeof(where),
+		n = kpt_ksyms_defined(mod, spec->sym, where, sizeof(where),
 				      &in_module);
 	}
 	if (n < 0) {
@@ -497,10 +504,9 @@ static int kpt_probe_unique(const struct kpt_spec *spec, const char *line)
 	}
 	if (n <= 1)
 		return 0;
-	snprintf(msg, sizeof(msg),
+	snprintf(msg, len,
 		 "symbol is not unique: %d definitions (%s); choose one with %s0xADDR from /proc/kallsyms",
-		 n, where, in_module ? "MOD:SYM or " : "");
-	kpt_error(line, -1, msg, -EADDRNOTAVAIL);
+		 n, where, in_module && !mod ? "MOD:SYM or " : "");
 	return -EADDRNOTAVAIL;
 }
 
@@ -595,6 +601,7 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label, bool legacy,
 	const char *why = "out of memory";
 	struct kpt_probe *p;
 	unsigned int cpu;
+	char msg[224];
 	u32 id;
 	int ret;
 
@@ -616,8 +623,9 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label, bool legacy,
 		kfree(spec);
 		return -E2BIG;
 	}
-	ret = kpt_probe_unique(spec, line);
+	ret = kpt_probe_unique(spec, msg, sizeof(msg));
 	if (ret) {
+		kpt_error(line, -1, msg, ret);
 		kfree(spec);
 		return ret;
 	}
@@ -806,14 +814,17 @@ int kpt_probes_write_user(const char __user *ubuf, size_t len)
 }
 
 /*
- * MOD:SYM probes follow their module: armed on load, before its init.
- * Any module coming or going also changes which names are unique.
+ * MOD:SYM probes follow their module: armed on load, before its init,
+ * unless the module has several functions of that name (then the probe
+ * stays pending, and is asked again at the next load). Any module coming
+ * or going also changes which names are unique.
  */
 static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
 	struct module *mod = data;
 	struct kpt_probe *p;
+	char msg[224];
 
 	if (action != MODULE_STATE_COMING && action != MODULE_STATE_LIVE &&
 	    action != MODULE_STATE_GOING)
@@ -830,7 +841,13 @@ static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
 			continue;
 		if (action == MODULE_STATE_COMING &&
 		    p->state == KPT_PROBE_PENDING) {
-			if (kpt_probe_arm(p))
+			/* its symbols are in kallsyms from COMING on */
+			p->err = kpt_probe_unique(p->spec, msg, sizeof(msg));
+			if (p->err)
+				pr_warn("%s: cannot arm on %s:%s: %s (%d)\n",
+					p->label, mod->name, p->spec->sym, msg,
+					p->err);
+			else if (kpt_probe_arm(p))
 				pr_warn("%s: cannot arm on %s:%s: %s (%d)\n",
 					p->label, mod->name, p->spec->sym,
 					kpt_reason(p->err), p->err);
