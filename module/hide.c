@@ -27,6 +27,7 @@
  * reader, by the writer (fetch.c).
  */
 #include <linux/kernel.h>
+#include <linux/bug.h>
 #include <linux/capability.h>
 #include <linux/err.h>
 #include <linux/string.h>
