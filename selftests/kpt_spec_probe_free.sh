@@ -15,16 +15,18 @@
 # until unload, ~4.7 KiB: 14 MB for 3000), and the ids keep counting up
 # (the next probe's id is the number of probes made before it).
 #
-# Lifetime: p:t1 with 3 calls; a reader of trace takes one record (one
-# read of 1 byte: the text files take one record at a time) and stops.
-# "-:t1" cannot free t1's tombstone: records 2 and 3 are still in a ring.
+# Lifetime: p:t1 and p:t2 with 3 calls; a reader of trace takes one
+# record (one read of 1 byte: the text files take one record at a time)
+# and stops. "-:t1" and "-:t2" cannot free their tombstones: the other
+# records are still in a ring.
 # Neither can KPT_PIN_CYCLES (1000) add/delete cycles of another probe,
 # whose tombstones wait behind t1's, but the probes themselves are freed:
 # Slab + Percpu grow by at most 512 bytes a cycle (a tombstone of at most
 # 256 bytes, its slot in the id table, and room for the noise; the whole
 # probes, ~4.7 KiB each, grew 4.7 MB here before tombstones). The rest of
-# the read prints the three records whole, under t1's name and its
-# arguments' names. Once the ring is drained, one add/delete (and a read
+# the read prints the records whole, under t1's name and its arguments'
+# names; t2's four arguments have names of 60 characters, of which a
+# tombstone keeps the first three: the fourth prints as arg3. Once the ring is drained, one add/delete (and a read
 # of the probes file) frees t1's tombstone and then those behind it.
 # Records still in the ring when their probe is deleted keep their name
 # (kpt_spec_add_del).
@@ -78,12 +80,19 @@ spec_add '-:last'
 # Records of a deleted probe, read before and after it is freed.
 PIN=${KPT_PIN_CYCLES:-1000}
 spec_add 'p:t1 kpt_test_func a=$arg1:u32 b=$arg2'
+N1=$(printf 'n1%058d' 0)
+N2=$(printf 'n2%058d' 0)
+N3=$(printf 'n3%058d' 0)
+N4=$(printf 'n4%058d' 0)
+spec_add "p:t2 kpt_test_func $N1=\$arg1:u32 $N2=\$arg1:u32 $N3=\$arg1:u32 $N4=\$arg1:u32"
 kpt_call 3
 : > "$KPT_TMP/spec_errors"
 (
 	dd bs=1 count=1 2>/dev/null
-	r=$("$KPT_SPEC" write '-:t1')
-	[ "$r" = ok ] || echo "'-:t1': $r" >> "$KPT_TMP/spec_errors"
+	for t in t1 t2; do
+		r=$("$KPT_SPEC" write "-:$t")
+		[ "$r" = ok ] || echo "'-:$t': $r" >> "$KPT_TMP/spec_errors"
+	done
 	kpt_mem_kb > "$KPT_TMP/pin0"
 	cycles "$PIN"
 	echo "$done_cycles" > "$KPT_TMP/pin_cycles"
@@ -94,9 +103,14 @@ kpt_call 3
 sed 's/^/#   /' "$KPT_TMP/trace"
 check_eq "writes while the trace was open" "$(cat "$KPT_TMP/spec_errors")" ""
 check_eq "t1's records, read after t1 was deleted" \
-	"$(sed -En 's/^.*-[0-9]+ +\[[0-9]+\] +[0-9.]+: //p' "$KPT_TMP/trace")" \
+	"$(spec_events "$KPT_TMP/trace" t1)" \
 	"$(printf '%s\n' 't1: a=1 b=0x1111' 't1: a=2 b=0x1111' \
 		't1: a=3 b=0x1111')"
+check_eq "t2's records, read after t2 was deleted" \
+	"$(spec_events "$KPT_TMP/trace" t2)" \
+	"$(for i in 1 2 3; do
+		echo "t2: $N1=$i $N2=$i $N3=$i arg3=$i"
+	done)"
 assert_eq "cycles while t1's records were in the ring" \
 	"$(cat "$KPT_TMP/pin_cycles")" "$PIN"
 p0=$(cat "$KPT_TMP/pin0")
