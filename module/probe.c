@@ -69,6 +69,7 @@ static DEFINE_XARRAY_ALLOC(kpt_probe_ids);
 static u32 kpt_next_id;
 DEFINE_MUTEX(kpt_probes_mutex);	/* the lists, ids, every change */
 static unsigned int kpt_nr_live;	/* armed or pending */
+static unsigned int kpt_nr_dead;	/* tombstones on the kpt_dead_ lists */
 static unsigned int kpt_max_record;	/* over every probe ever made */
 /* the counters of deleted probes, for the totals in stats */
 static u64 kpt_gone_missed, kpt_gone_filtered;
@@ -545,6 +546,7 @@ void kpt_probes_reclaim(void)
 			list_del(&t->list);
 			xa_erase(&kpt_probe_ids, t->id);
 			call_rcu(&t->rcu, kpt_tomb_free_rcu);
+			kpt_nr_dead--;
 		}
 	}
 	if (list_empty(&kpt_dead_wait) && !list_empty(&kpt_dead_new)) {
@@ -730,6 +732,7 @@ static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 		  NULL;
 	if (t && !xa_is_err(old)) {
 		list_add_tail(&t->list, &kpt_dead_new);
+		kpt_nr_dead++;
 	} else {
 		kfree(t);
 		xa_erase(&kpt_probe_ids, p->id);
@@ -919,6 +922,7 @@ void kpt_probes_exit(void)
 	kpt_tombs_free_list(&kpt_dead_new);
 	kpt_tombs_free_list(&kpt_dead_wait);
 	kpt_nr_live = 0;
+	kpt_nr_dead = 0;
 	kpt_ksyms_exit();
 	mutex_unlock(&kpt_probes_mutex);
 	xa_destroy(&kpt_probe_ids);
@@ -936,6 +940,20 @@ unsigned int kpt_probes_count(void)
 unsigned int kpt_probes_max_record(void)
 {
 	return READ_ONCE(kpt_max_record);
+}
+
+/*
+ * stats' deleted_pending: the deleted probes whose tombstones are kept,
+ * for records that may still be in a ring (see the top of this file).
+ */
+unsigned int kpt_probes_deleted_pending(void)
+{
+	unsigned int n;
+
+	mutex_lock(&kpt_probes_mutex);
+	n = kpt_nr_dead;
+	mutex_unlock(&kpt_probes_mutex);
+	return n;
 }
 
 /* The totals of stats: the live probes' and the deleted ones'. */

@@ -134,6 +134,7 @@ int kpt_probe_ref_arg(const struct kpt_probe_ref *ref, unsigned int i,
 u64 kpt_probes_missed(void);
 u64 kpt_probes_filtered(void);
 unsigned int kpt_probes_max_record(void);
+unsigned int kpt_probes_deleted_pending(void);
 struct dentry;
 void kpt_probes_hist_dir(struct dentry *dir);
 

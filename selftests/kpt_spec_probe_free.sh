@@ -27,8 +27,10 @@
 # the read prints the records whole, under t1's name and its arguments'
 # names; t2's four arguments have names of 60 characters, of which a
 # tombstone keeps the first three: the fourth prints as arg3 (but in the
-# first record, which the reader may have formatted before "-:t2"). Once the ring is drained, one add/delete (and a read
-# of the probes file) frees t1's tombstone and then those behind it.
+# first record, which the reader may have formatted before "-:t2").
+# stats' deleted_pending then counts KPT_PIN_CYCLES + 2 tombstones. Once
+# the ring is drained, one add/delete (and a read of the probes file)
+# frees t1's tombstone and then those behind it: deleted_pending is 0.
 # Records still in the ring when their probe is deleted keep their name
 # (kpt_spec_add_del).
 
@@ -99,6 +101,7 @@ kpt_call 3
 	echo "$done_cycles" > "$KPT_TMP/pin_cycles"
 	sleep 1
 	kpt_mem_kb > "$KPT_TMP/pin1"
+	kpt_stat deleted_pending > "$KPT_TMP/pinned"
 	timeout 20 cat
 ) < "$KPT_DIR/trace" > "$KPT_TMP/trace"
 sed 's/^/#   /' "$KPT_TMP/trace"
@@ -118,6 +121,9 @@ check_eq "t2's records, read after t2 was deleted" \
 	done)"
 assert_eq "cycles while t1's records were in the ring" \
 	"$(cat "$KPT_TMP/pin_cycles")" "$PIN"
+# t1, t2 and every probe deleted behind them
+check_eq "deleted_pending before the drain" "$(cat "$KPT_TMP/pinned")" \
+	$((PIN + 2))
 p0=$(cat "$KPT_TMP/pin0")
 p1=$(cat "$KPT_TMP/pin1")
 info "$PIN probes deleted behind t1: Slab+Percpu $p0 kB -> $p1 kB ($((p1 - p0)) kB, $(((p1 - p0) * 1024 / PIN)) bytes each)"
@@ -132,6 +138,7 @@ cat "$KPT_DIR/probes" > /dev/null
 sleep 1
 p2=$(kpt_mem_kb)
 info "after the ring was drained: Slab+Percpu $p2 kB ($((p2 - p1)) kB)"
+check_eq "deleted_pending after the drain" "$(kpt_stat deleted_pending)" 0
 kpt_stats_check
 kpt_unload
 spec_finish "$n add/delete cycles: Slab+Percpu $((m1 - m0)) kB; $PIN probes deleted behind t1 held $((p1 - p0)) kB ($(((p1 - p0) * 1024 / PIN)) bytes each)"
