@@ -42,6 +42,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/build_bug.h>
 #include <linux/module.h>
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
@@ -94,6 +95,8 @@ struct kpt_tomb {
 };
 
 #define KPT_TOMB_MAX		256
+/* kpt_tomb_new() keeps names in what is left of KPT_TOMB_MAX */
+static_assert(sizeof(struct kpt_tomb) <= KPT_TOMB_MAX);
 
 /*
  * kpt_probe_ids holds a struct kpt_probe, or a struct kpt_tomb tagged
@@ -525,11 +528,6 @@ static bool kpt_rings_passed(const unsigned long *heads)
 	return true;
 }
 
-static void kpt_tomb_free_rcu(struct rcu_head *rcu)
-{
-	kfree(container_of(rcu, struct kpt_tomb, rcu));
-}
-
 /*
  * Free the tombstones of the deleted probes of which no record is left in
  * a ring (see the top of this file). Caller holds kpt_probes_mutex.
@@ -545,7 +543,7 @@ void kpt_probes_reclaim(void)
 		list_for_each_entry_safe(t, tmp, &kpt_dead_wait, list) {
 			list_del(&t->list);
 			xa_erase(&kpt_probe_ids, t->id);
-			call_rcu(&t->rcu, kpt_tomb_free_rcu);
+			kfree_rcu(t, rcu);
 			kpt_nr_dead--;
 		}
 	}
@@ -928,7 +926,7 @@ void kpt_probes_exit(void)
 	xa_destroy(&kpt_probe_ids);
 	kfree(kpt_dead_heads);
 	kpt_dead_heads = NULL;
-	/* the probes and tombstones freed by call_rcu() before */
+	/* the probes freed by call_rcu() before (kfree_rcu() needs no wait) */
 	rcu_barrier();
 }
 
