@@ -53,6 +53,7 @@
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/path.h>
+#include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
 #include "config.h"
@@ -844,14 +845,13 @@ static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
 		    p->state == KPT_PROBE_PENDING) {
 			/* its symbols are in kallsyms from COMING on */
 			p->err = kpt_probe_unique(p->spec, msg, sizeof(msg));
+			if (!p->err && kpt_probe_arm(p))
+				strscpy(msg, kpt_reason(p->err), sizeof(msg));
+			/* a module loaded in a loop refuses in a loop */
 			if (p->err)
-				pr_warn("%s: cannot arm on %s:%s: %s (%d)\n",
-					p->label, mod->name, p->spec->sym, msg,
-					p->err);
-			else if (kpt_probe_arm(p))
-				pr_warn("%s: cannot arm on %s:%s: %s (%d)\n",
-					p->label, mod->name, p->spec->sym,
-					kpt_reason(p->err), p->err);
+				pr_warn_ratelimited("%s: cannot arm on %s:%s: %s (%d)\n",
+						    p->label, mod->name,
+						    p->spec->sym, msg, p->err);
 		} else if (action == MODULE_STATE_GOING) {
 			kpt_probe_disarm(p);
 		}
