@@ -16,11 +16,17 @@
  * frees a kretprobe's instances itself: those still in flight at
  * unregister no longer lead to the kretprobe, v5.10's ri->rp = NULL,
  * v5.11+ get_kretprobe() or rethook's NULL data, so struct kretprobe may
- * go). Its counts are then final: they are added to the totals of the
- * deleted probes (kpt_gone_*), and the probe leaves kpt_probe_list (what
- * the listings, the stats and the module notifier walk). What its records
- * still need is kept in a tombstone, struct kpt_tomb of at most
- * KPT_TOMB_MAX bytes: its id, label, and its arguments' types and names.
+ * go). Its handlers' counts are then final: those that stats totals over
+ * the probes (missed, filtered) are added to the deleted probes'
+ * (kpt_gone_*), and the probe leaves kpt_probe_list (what the listings,
+ * the stats and the module notifier walk). Its own lost.overwritten may
+ * still move, from a ring that found it before the tombstone took its
+ * place (kpt_probe_overwritten()), and is not folded into any total:
+ * stats' lost counts come from the rings, which count every record. Its
+ * aggregation tables are freed at once: no record refers to them. What
+ * its records still need is kept in a tombstone, struct kpt_tomb of at
+ * most KPT_TOMB_MAX bytes: its id, label, and its arguments' types and
+ * names.
  * The tombstone takes the probe's place in kpt_probe_ids (one store, so
  * that a lookup finds one or the other), and the probe itself (struct
  * kprobe or kretprobe, per-CPU counts, spec, label, symname) is freed
@@ -707,7 +713,10 @@ static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 		kpt_error(line, -1, "no probe of that name", -ENOENT);
 		return -ENOENT;
 	}
-	/* none of its handlers runs after this: its counts are final */
+	/*
+	 * None of its handlers runs after this: their counts are final
+	 * (lost.overwritten, counted by the rings, may still move).
+	 */
 	kpt_probe_disarm(p);
 	if (p->hist) {
 		/* no record refers to the tables: they go now, not with p */
