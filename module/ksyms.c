@@ -23,7 +23,10 @@
  * lines, so the result is kept until a module comes or goes
  * (kpt_ksyms_invalidate(), from kptrace's module notifier): one read per
  * kptrace load and module event, not one per probe. All of it runs under
- * kpt_probes_mutex.
+ * kpt_probes_mutex. A module's symbols are in kallsyms a little before
+ * its COMING notice: names kept from before it can miss them for that
+ * while, and the notifier asks again about the MOD:SYM probes armed on
+ * it meanwhile (kpt_module_notify()).
  *
  * The file is opened once, at kptrace's load (kpt_ksyms_init(), in
  * insmod's context), and read again from its start at each rebuild: a

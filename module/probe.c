@@ -829,6 +829,13 @@ int kpt_probes_write_user(const char __user *ubuf, size_t len)
  * unless the module has several functions of that name (then the probe
  * stays pending, and is asked again at the next load). Any module coming
  * or going also changes which names are unique.
+ *
+ * A write can arm a MOD:SYM probe on a module between the module's
+ * symbols entering kallsyms (its state is COMING then) and this notice,
+ * which waits for kpt_probes_mutex: the names kpt_probe_unique() read
+ * then may predate the module, and found SYM unique in it when it is not.
+ * At COMING, such a probe is asked again, and disarmed (pending) if the
+ * answer changed.
  */
 static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
@@ -861,6 +868,15 @@ static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
 				pr_warn_ratelimited("%s: cannot arm on %s:%s: %s (%d)\n",
 						    p->label, mod->name,
 						    p->spec->sym, msg, p->err);
+		} else if (action == MODULE_STATE_COMING) {
+			/* armed by a write since the module came: see above */
+			p->err = kpt_probe_unique(p->spec, msg, sizeof(msg));
+			if (p->err) {
+				kpt_probe_disarm(p);
+				pr_warn_ratelimited("%s: disarmed on %s:%s: %s (%d)\n",
+						    p->label, mod->name,
+						    p->spec->sym, msg, p->err);
+			}
 		} else if (action == MODULE_STATE_GOING) {
 			kpt_probe_disarm(p);
 		}
