@@ -8,7 +8,8 @@
 #   make test-module    selftests/test_modules/kpt_test.ko
 #   make install        modules_install, tools/kptrace to /usr/local/sbin
 #   make clean
-#   make style          checkpatch.pl --strict: module/, kpt_test.c, tools/
+#   make style          checkpatch.pl --strict: module/, include/, the test
+#                       modules (.c and .h), tools/
 #   make check          selftests in QEMU on the Debian kernel (KTAP)
 #   make check-debug    the same plus lockdown boots on a KASAN + lockdep
 #                       kernel built from linux-source-6.1 (selftests/debug/)
@@ -46,7 +47,7 @@ endif
 VM_DEBS := qemu-system-x86 busybox-static cpio kmod linux-image-amd64 \
 	   linux-headers-amd64 gcc make libc6-dev
 STYLE_FILES = $(filter-out %.mod.c module/compat.h,$(wildcard module/*.[ch] \
-		selftests/test_modules/*.c include/*.h include/uapi/*.h))
+		selftests/test_modules/*.[ch] include/*.h include/uapi/*.h))
 CHECKPATCH ?= $(firstword $(wildcard \
 	$(KDIR)/scripts/checkpatch.pl \
 	$(KDIR)/source/scripts/checkpatch.pl \

@@ -274,6 +274,8 @@ static int kpt_stats_seq_show(struct seq_file *m, void *v)
 	/* 1: timestamps from the TSC (clock.h), 0: ktime_get_mono_fast_ns() */
 	seq_printf(m, "clock_tsc %d\n", READ_ONCE(kpt_clock_tsc));
 	seq_printf(m, "clock_fallbacks %llu\n", kpt_clock_fallbacks());
+	/* deleted probes whose records may still be in a ring */
+	seq_printf(m, "deleted_pending %u\n", kpt_probes_deleted_pending());
 	for_each_possible_cpu(cpu) {
 		kpt_ring_stats(cpu, &st);
 		snprintf(pfx, sizeof(pfx), "cpu%u.", cpu);

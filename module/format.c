@@ -12,9 +12,11 @@
  *   CPU:1 [LOST 17 EVENTS: full]
  *
  * Symbols come from %pS (the probed address) and %pB (return addresses),
- * so no raw kernel address is ever printed. A record of a probe that was
- * deleted and then freed (probe.c, its lifetime) is named
- * "probeN(deleted)", its arguments printed as arg0=0x...
+ * so no raw kernel address is ever printed. A record of a deleted probe
+ * decodes with its tombstone (probe.c, its lifetime): the same text, but
+ * that a name too long to keep prints as argN, or as "probeN(deleted)" for
+ * the label; once the tombstone is freed, the record prints as
+ * "probeN(deleted)", its arguments as arg0=0x...
  */
 #include <linux/kernel.h>
 #include <linux/kallsyms.h>
@@ -25,19 +27,20 @@
 #include "probe.h"
 
 static int kpt_format_head(const struct kpt_event *ev,
-			   const struct kpt_probe *p, char *buf, size_t len)
+			   const struct kpt_probe_ref *p, char *buf, size_t len)
 {
+	const char *label = p ? kpt_probe_ref_label(p) : NULL;
 	u32 rem;
 	u64 sec = div_u64_rem(ev->ts_ns, NSEC_PER_SEC, &rem);
 
-	if (!p)
+	if (!label)
 		return scnprintf(buf, len,
 				 "%.*s-%u [%03u] %llu.%06u: probe%u(deleted):",
 				 KPT_COMM_LEN, ev->comm, ev->tid, ev->cpu, sec,
 				 rem / 1000, ev->probe_id);
 	return scnprintf(buf, len, "%.*s-%u [%03u] %llu.%06u: %s:",
 			 KPT_COMM_LEN, ev->comm, ev->tid, ev->cpu, sec,
-			 rem / 1000, p->label);
+			 rem / 1000, label);
 }
 
 /* A string argument, quoted, escaped as C does, or (fault). */
@@ -70,25 +73,28 @@ static int kpt_format_str(const struct kpt_event *ev, u64 slot, char *buf,
 
 /* " name=value" for each argument, as its type says. */
 static int kpt_format_args(const struct kpt_event *ev,
-			   const struct kpt_probe *p, const u64 *slots,
+			   const struct kpt_probe_ref *p, const u64 *slots,
 			   char *buf, size_t len)
 {
-	const struct kpt_fetch *f;
-	int n = 0, i;
+	const char *name;
+	int n = 0, i, type;
 
 	for (i = 0; i < ev->nr_args; i++) {
-		if (!p || i >= p->spec->nargs) {
+		type = p ? kpt_probe_ref_arg(p, i, &name) : -1;
+		if (type < 0) {
 			n += scnprintf(buf + n, len - n, " arg%d=0x%llx", i,
 				       slots[i]);
 			continue;
 		}
-		f = &p->spec->args[i];
-		n += scnprintf(buf + n, len - n, " %s=", f->name);
-		if (kpt_type_is_string(f->type)) {
+		if (name)
+			n += scnprintf(buf + n, len - n, " %s=", name);
+		else
+			n += scnprintf(buf + n, len - n, " arg%d=", i);
+		if (kpt_type_is_string(type)) {
 			n += kpt_format_str(ev, slots[i], buf + n, len - n);
 			continue;
 		}
-		switch (f->type) {
+		switch (type) {
 		case KPT_T_U8: case KPT_T_U16: case KPT_T_U32: case KPT_T_U64:
 			n += scnprintf(buf + n, len - n, "%llu", slots[i]);
 			break;
@@ -115,14 +121,14 @@ static int kpt_format_args(const struct kpt_event *ev,
  * @len: room in @buf, at least KPT_TEXT_MAX for any record
  *
  * Returns the number of characters written. Takes rcu_read_lock(): the
- * record's probe may be freed meanwhile.
+ * record's probe (or its tombstone) may be freed meanwhile.
  */
 int kpt_format_event(const struct kpt_event *ev, char *buf, size_t len)
 {
 	const struct kpt_ret *ret = (const struct kpt_ret *)ev->data;
 	const struct kpt_lost *lost = (const struct kpt_lost *)ev->data;
 	const u64 *stack = ev->data + ev->nr_args;
-	const struct kpt_probe *p = NULL;
+	const struct kpt_probe_ref *p = NULL;
 	int n = 0;
 	int i;
 

@@ -7,18 +7,26 @@
  * definition kallsyms finds first. ftrace's kprobe_events refuses such a
  * name since v6.6 ("The symbol is not unique", -EADDRNOTAVAIL), and so
  * does kptrace: a bare SYM must name one function, and MOD:SYM or 0xADDR
- * chooses among several.
+ * chooses among several. MOD:SYM must name one function of MOD too: two
+ * static functions of two files of one module can share a name (ftrace
+ * refuses that since v6.6 as well), and then only 0xADDR chooses.
  *
  * kallsyms_on_each_symbol() and kallsyms_lookup_name() are not exported to
- * modules, so this reads /proc/kallsyms when a bare SYM is registered, and
- * keeps the text symbols (t, T, w, W) whose name
- * occurs more than once, with where each definition is ("vmlinux" or the
- * module's name). Reading the file (4 MB, 94,000 lines on Debian's 6.1)
- * takes 0.15 to 0.2 s under QEMU's emulation, nearly all of it the kernel
- * printing the lines, so the result is kept until a module comes or goes
+ * modules, so this reads /proc/kallsyms when a SYM or MOD:SYM is
+ * registered, and keeps the text symbols (t, T, w, W) whose name occurs
+ * more than once, with where each definition is ("vmlinux" or the
+ * module's name), and under "MOD:SYM" the names that occur more than once
+ * in one module (a module's lines come together in the file, so counting
+ * the definitions of a name in a row of one owner counts them in it).
+ * Reading the file (4 MB, 94,000 lines on Debian's 6.1) takes 0.15 to
+ * 0.2 s under QEMU's emulation, nearly all of it the kernel printing the
+ * lines, so the result is kept until a module comes or goes
  * (kpt_ksyms_invalidate(), from kptrace's module notifier): one read per
  * kptrace load and module event, not one per probe. All of it runs under
- * kpt_probes_mutex.
+ * kpt_probes_mutex. A module's symbols are in kallsyms a little before
+ * its COMING notice: names kept from before it can miss them for that
+ * while, and the notifier asks again about the MOD:SYM probes armed on
+ * it meanwhile (kpt_module_notify()).
  *
  * The file is opened once, at kptrace's load (kpt_ksyms_init(), in
  * insmod's context), and read again from its start at each rebuild: a
@@ -52,12 +60,18 @@
 #define KPT_KSYMS_OWNERS	U16_MAX		/* vmlinux and modules */
 #define KPT_KSYMS_SLOTS_MAX	BIT(21)		/* 1.5 million text names */
 
-/* A name defined more than once: what the cache keeps. */
+/*
+ * A name defined more than once: what the cache keeps, under "SYM" for all
+ * of them, and under "MOD:SYM" for those of one module.
+ */
 struct kpt_ksym_dup {
 	struct hlist_node	node;
 	u64			hash;
 	unsigned int		count;		/* definitions */
 	bool			in_module;	/* one of them is a module's */
+	/* while the file is read: the owner of the last definition seen */
+	u16			last_owner;
+	unsigned int		last_count;	/* ... and its definitions */
 	char			where[KPT_KSYMS_WHERE];
 	char			name[];
 };
@@ -89,13 +103,25 @@ struct kpt_ksym_build {
 #define KPT_FNV_BASIS	0xcbf29ce484222325ULL
 #define KPT_FNV_PRIME	0x100000001b3ULL
 
-static u64 kpt_fnv(const char *s, size_t len)
+static u64 kpt_fnv_more(u64 h, const char *s, size_t len)
 {
-	u64 h = KPT_FNV_BASIS;
-
 	while (len--)
 		h = (h ^ (u8)*s++) * KPT_FNV_PRIME;
-	return h ?: 1;
+	return h;
+}
+
+static u64 kpt_fnv(const char *s, size_t len)
+{
+	return kpt_fnv_more(KPT_FNV_BASIS, s, len) ?: 1;
+}
+
+/* The hash of "@mod:@sym". */
+static u64 kpt_fnv_mod(const char *mod, size_t modlen, const char *sym,
+		       size_t len)
+{
+	u64 h = kpt_fnv_more(KPT_FNV_BASIS, mod, modlen);
+
+	return kpt_fnv_more(kpt_fnv_more(h, ":", 1), sym, len) ?: 1;
 }
 
 static int kpt_slots_grow(struct kpt_ksym_build *b)
@@ -158,33 +184,92 @@ static int kpt_ksym_owner(struct kpt_ksym_build *b, const char *mod,
 	return 0;
 }
 
+/*
+ * The entry of @name (@len bytes) under @hash, made if need be with a
+ * count of 0 and @where empty.
+ */
+static struct kpt_ksym_dup *kpt_ksym_dup_get(u64 hash, const char *name,
+					     size_t len)
+{
+	struct kpt_ksym_dup *d;
+
+	hash_for_each_possible(kpt_ksym_dups, d, node, hash)
+		if (d->hash == hash)
+			return d;
+	d = kzalloc(struct_size(d, name, len + 1), GFP_KERNEL);
+	if (!d)
+		return NULL;
+	memcpy(d->name, name, len);
+	d->hash = hash;
+	hash_add(kpt_ksym_dups, &d->node, hash);
+	return d;
+}
+
+/* One more definition in @d: note where it is. */
+static void kpt_ksym_where(struct kpt_ksym_dup *d, const char *owner)
+{
+	size_t n = strlen(d->where);
+
+	d->count++;
+	if (!n)
+		strscpy(d->where, owner, sizeof(d->where));
+	else if (n < sizeof(d->where) - 1)
+		scnprintf(d->where + n, sizeof(d->where) - n, ", %s", owner);
+}
+
+/*
+ * The @n-th definition in a row of @name by module @owner: noted under
+ * "MOD:SYM" from the second on.
+ */
+static int kpt_ksym_in_module(struct kpt_ksym_build *b, u16 owner,
+			      unsigned int n, const char *name, size_t len)
+{
+	const char *mod = b->owners[owner];
+	size_t modlen = strlen(mod);
+	struct kpt_ksym_dup *d;
+	char *full;
+
+	if (!owner || n < 2)
+		return 0;
+	full = kasprintf(GFP_KERNEL, "%s:%.*s", mod, (int)len, name);
+	if (!full)
+		return -ENOMEM;
+	d = kpt_ksym_dup_get(kpt_fnv_mod(mod, modlen, name, len), full,
+			     strlen(full));
+	kfree(full);
+	if (!d)
+		return -ENOMEM;
+	d->in_module = true;
+	if (n == 2)		/* the first one, too */
+		kpt_ksym_where(d, mod);
+	kpt_ksym_where(d, mod);
+	return 0;
+}
+
 /* One more definition of a name already seen: note where it is. */
 static int kpt_ksym_again(struct kpt_ksym_build *b, u64 hash, u16 first,
 			  const char *name, size_t len)
 {
-	struct kpt_ksym_dup *d;
-	size_t n;
+	struct kpt_ksym_dup *d = kpt_ksym_dup_get(hash, name, len);
 
-	hash_for_each_possible(kpt_ksym_dups, d, node, hash)
-		if (d->hash == hash)
-			goto found;
-	d = kzalloc(struct_size(d, name, len + 1), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
-	memcpy(d->name, name, len);
-	d->hash = hash;
-	d->count = 1;
-	d->in_module = first;
-	strscpy(d->where, b->owners[first], sizeof(d->where));
-	hash_add(kpt_ksym_dups, &d->node, hash);
-found:
-	d->count++;
+	if (!d->count) {
+		/* the second one: note the first */
+		kpt_ksym_where(d, b->owners[first]);
+		d->in_module = first;
+		d->last_owner = first;
+		d->last_count = 1;
+	}
+	kpt_ksym_where(d, b->owners[b->owner]);
 	d->in_module |= b->owner;
-	n = strlen(d->where);
-	if (n < sizeof(d->where) - 1)
-		scnprintf(d->where + n, sizeof(d->where) - n, ", %s",
-			  b->owners[b->owner]);
-	return 0;
+	if (d->last_owner == b->owner) {
+		d->last_count++;
+	} else {
+		d->last_owner = b->owner;
+		d->last_count = 1;
+	}
+	return kpt_ksym_in_module(b, b->owner, d->last_count, name, len);
 }
 
 /* A text symbol of the file: count its name. */
@@ -375,9 +460,20 @@ out:
 	return ret;
 }
 
+/* Is @d the entry of "@mod:@sym", or of @sym if @mod is NULL? */
+static bool kpt_ksym_is(const struct kpt_ksym_dup *d, const char *mod,
+			size_t modlen, const char *sym)
+{
+	if (!mod)
+		return !strcmp(d->name, sym);
+	return !strncmp(d->name, mod, modlen) && d->name[modlen] == ':' &&
+	       !strcmp(d->name + modlen + 1, sym);
+}
+
 /**
- * kpt_ksyms_defined() - how many text symbols of vmlinux and modules are
- * named @sym
+ * kpt_ksyms_defined() - how many text symbols of vmlinux and modules, or
+ * of one module, are named @sym
+ * @mod: a module's name, or NULL: all of them and vmlinux
  * @sym: a symbol name, without a module
  * @where: filled with where they are, "vmlinux, kpt_test2, ..."
  * @len: room in @where
@@ -388,11 +484,12 @@ out:
  * otherwise, or a negative errno when it could not be read. Caller holds
  * kpt_probes_mutex.
  */
-int kpt_ksyms_defined(const char *sym, char *where, size_t len,
-		      bool *in_module)
+int kpt_ksyms_defined(const char *mod, const char *sym, char *where,
+		      size_t len, bool *in_module)
 {
-	u64 hash = kpt_fnv(sym, strlen(sym));
 	struct kpt_ksym_dup *d;
+	size_t modlen = mod ? strlen(mod) : 0;
+	u64 hash;
 	int ret;
 
 	if (!kpt_ksyms_file)
@@ -402,8 +499,10 @@ int kpt_ksyms_defined(const char *sym, char *where, size_t len,
 		if (ret)
 			return ret;
 	}
+	hash = mod ? kpt_fnv_mod(mod, modlen, sym, strlen(sym)) :
+		     kpt_fnv(sym, strlen(sym));
 	hash_for_each_possible(kpt_ksym_dups, d, node, hash) {
-		if (d->hash != hash || strcmp(d->name, sym))
+		if (d->hash != hash || !kpt_ksym_is(d, mod, modlen, sym))
 			continue;
 		strscpy(where, d->where, len);
 		*in_module = d->in_module;

@@ -8,8 +8,8 @@
 
 #include <linux/types.h>
 
-int kpt_ksyms_defined(const char *sym, char *where, size_t len,
-		      bool *in_module);
+int kpt_ksyms_defined(const char *mod, const char *sym, char *where,
+		      size_t len, bool *in_module);
 void kpt_ksyms_invalidate(void);
 void kpt_ksyms_init(void);
 void kpt_ksyms_exit(void);

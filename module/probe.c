@@ -11,22 +11,44 @@
  * kpt_probes_mutex, in process context; the handlers only read a probe.
  *
  * A probe's lifetime. Deleting a probe disarms it at once: once
- * unregister_k*probe() returns, none of its handlers runs or will run. It
- * then leaves kpt_probe_list (what the listings and the module notifier
- * walk) for kpt_dead_new, but stays in kpt_probe_ids, so that its records
- * still in the rings decode with its name and types. kpt_probes_reclaim()
- * moves kpt_dead_new to kpt_dead_wait, noting each ring's head; once every
+ * unregister_k*probe() returns, none of its handlers runs or will run
+ * (the kprobe core waits for an RCU grace period, and on every kernel it
+ * frees a kretprobe's instances itself: those still in flight at
+ * unregister no longer lead to the kretprobe, v5.10's ri->rp = NULL,
+ * v5.11+ get_kretprobe() or rethook's NULL data, so struct kretprobe may
+ * go). Its handlers' counts are then final: those that stats totals over
+ * the probes (missed, filtered) are added to the deleted probes'
+ * (kpt_gone_*), and the probe leaves kpt_probe_list (what the listings,
+ * the stats and the module notifier walk). Its own lost.overwritten may
+ * still move, from a ring that found it before the tombstone took its
+ * place (kpt_probe_overwritten()), and is not folded into any total:
+ * stats' lost counts come from the rings, which count every record. Its
+ * aggregation tables are freed at once: no record refers to them. What
+ * its records still need is kept in a tombstone, struct kpt_tomb of at
+ * most KPT_TOMB_MAX bytes: its id, label, and its arguments' types and
+ * names.
+ * The tombstone takes the probe's place in kpt_probe_ids (one store, so
+ * that a lookup finds one or the other), and the probe itself (struct
+ * kprobe or kretprobe, per-CPU counts, spec, label, symname) is freed
+ * after an RCU grace period: kpt_probe_overwritten() looks ids up from a
+ * handler (any context, NMI too: preemption disabled, an RCU read-side
+ * section) and kpt_format_event() under rcu_read_lock(), and either may
+ * have found the probe before the store.
+ *
+ * The tombstone goes to kpt_dead_new. kpt_probes_reclaim() moves
+ * kpt_dead_new to kpt_dead_wait, noting each ring's head; once every
  * ring's tail has passed that head, no record of those probes is left in
- * a ring, and they leave kpt_probe_ids and are freed after an RCU grace
- * period: kpt_probe_overwritten() looks ids up from a handler (preemption
- * disabled, an RCU read-side section) and kpt_format_event() under
- * rcu_read_lock(). A text reader may still hold copies of a freed probe's
- * records in its buffer: they print as "probeN(deleted)". The reclaim runs
- * whenever probes are added, deleted or listed.
+ * a ring, and their tombstones leave kpt_probe_ids and are freed after an
+ * RCU grace period. A text reader may still hold copies of a freed
+ * probe's records in its buffer: they print as "probeN(deleted)". The
+ * reclaim runs whenever probes are added, deleted or listed. So a deleted
+ * probe whose records nobody reads costs its tombstone and its slot in
+ * kpt_probe_ids, never the whole probe.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/build_bug.h>
 #include <linux/module.h>
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
@@ -37,6 +59,7 @@
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/path.h>
+#include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
 #include "config.h"
@@ -47,16 +70,55 @@
 #include "hist.h"
 
 LIST_HEAD(kpt_probe_list);		/* armed or pending */
-static LIST_HEAD(kpt_dead_new);		/* deleted */
+static LIST_HEAD(kpt_dead_new);		/* tombstones */
 static LIST_HEAD(kpt_dead_wait);	/* deleted before kpt_dead_heads */
 static unsigned long *kpt_dead_heads;	/* per possible CPU */
 static DEFINE_XARRAY_ALLOC(kpt_probe_ids);
 static u32 kpt_next_id;
 DEFINE_MUTEX(kpt_probes_mutex);	/* the lists, ids, every change */
 static unsigned int kpt_nr_live;	/* armed or pending */
+static unsigned int kpt_nr_dead;	/* tombstones on the kpt_dead_ lists */
 static unsigned int kpt_max_record;	/* over every probe ever made */
 /* the counters of deleted probes, for the totals in stats */
 static u64 kpt_gone_missed, kpt_gone_filtered;
+
+/*
+ * What is left of a deleted probe while its records may be in a ring:
+ * what format.c needs to print them. One allocation of at most
+ * KPT_TOMB_MAX bytes, whatever the spec: the label and the arguments'
+ * names are kept in order while they fit in names[]; an argument whose
+ * name does not fit prints as argN (its type is kept), and a label that
+ * does not fit (a name= label can be 200 bytes) as "probeN(deleted)".
+ */
+struct kpt_tomb {
+	struct list_head	list;	/* kpt_dead_new, kpt_dead_wait */
+	struct rcu_head		rcu;	/* freed after a grace period */
+	u32			id;
+	u8			nargs;	/* the spec's fetchargs */
+	u8			named;	/* those whose names follow the label */
+	bool			labelled; /* names[] starts with the label */
+	u8			type[KPT_SPEC_MAX_ARGS];
+	char			names[];	/* "label\0name0\0name1\0..." */
+};
+
+#define KPT_TOMB_MAX		256
+/* kpt_tomb_new() keeps names in what is left of KPT_TOMB_MAX */
+static_assert(sizeof(struct kpt_tomb) <= KPT_TOMB_MAX);
+
+/*
+ * kpt_probe_ids holds a struct kpt_probe, or a struct kpt_tomb tagged
+ * with KPT_TOMB_TAG (xa_tag_pointer(); both are 8-byte aligned).
+ */
+#define KPT_TOMB_TAG		1
+
+static struct kpt_tomb *kpt_ref_tomb(const struct kpt_probe_ref *ref)
+{
+	void *entry = (void *)ref;
+
+	if (xa_pointer_tag(entry) != KPT_TOMB_TAG)
+		return NULL;
+	return xa_untag_pointer(entry);
+}
 
 static const char *kpt_reason(int err)
 {
@@ -91,21 +153,64 @@ static bool kpt_addr_has_symbol(unsigned long addr)
  * The ring overwrote record @ev (its kpt_ring_opts.dropped, any context):
  * its probe counts it lost. A handler runs with preemption disabled, an
  * RCU read-side section: a deleted probe found here is not freed before
- * it returns.
+ * it returns. The record of a deleted probe (a tombstone here) is counted
+ * by the ring alone, in stats' lost.overwritten: no file shows a deleted
+ * probe's own counts.
  */
 void kpt_probe_overwritten(const struct kpt_event *ev)
 {
-	struct kpt_probe *p = xa_load(&kpt_probe_ids, ev->probe_id);
+	void *entry = xa_load(&kpt_probe_ids, ev->probe_id);
+	struct kpt_probe *p = entry;
 
-	if (p)
+	if (p && xa_pointer_tag(entry) != KPT_TOMB_TAG)
 		this_cpu_inc(p->stats->lost[KPT_LOST_OVERWRITTEN]);
 }
 NOKPROBE_SYMBOL(kpt_probe_overwritten);
 
-/* The probe of @id; the caller holds rcu_read_lock() while using it. */
-struct kpt_probe *kpt_probe_lookup(u32 id)
+/* The probe of @id, live or deleted; under rcu_read_lock(). */
+const struct kpt_probe_ref *kpt_probe_lookup(u32 id)
 {
 	return xa_load(&kpt_probe_ids, id);
+}
+
+/* The name records of @ref carry, or NULL if it was not kept. */
+const char *kpt_probe_ref_label(const struct kpt_probe_ref *ref)
+{
+	const struct kpt_tomb *t = kpt_ref_tomb(ref);
+
+	if (!t)
+		return ((const struct kpt_probe *)ref)->label;
+	return t->labelled ? t->names : NULL;
+}
+
+/*
+ * The type of @ref's argument @i, or -1 if it has none (the record has
+ * more); *@name is its name, or NULL (print it as argN).
+ */
+int kpt_probe_ref_arg(const struct kpt_probe_ref *ref, unsigned int i,
+		      const char **name)
+{
+	const struct kpt_tomb *t = kpt_ref_tomb(ref);
+	const struct kpt_probe *p = (const struct kpt_probe *)ref;
+	const char *s;
+	unsigned int k;
+
+	*name = NULL;
+	if (!t) {
+		if (i >= p->spec->nargs)
+			return -1;
+		*name = p->spec->args[i].name;
+		return p->spec->args[i].type;
+	}
+	if (i >= t->nargs)
+		return -1;
+	if (i < t->named) {
+		s = t->names;
+		for (k = !t->labelled; k <= i; k++)
+			s += strlen(s) + 1;
+		*name = s;
+	}
+	return t->type[i];
 }
 
 /*
@@ -370,10 +475,14 @@ struct kpt_probe *kpt_probe_find(const char *group, const char *name)
 }
 
 /*
- * Is the bare SYM of @spec the name of one function? Several static
- * functions may share it, and the kprobe core would take the first it
- * finds: refuse as ftrace does (v6.6+), and say how to choose. Returns 0,
- * or -EADDRNOTAVAIL with the error logged.
+ * Is the SYM of @spec the name of one function, and MOD:SYM the name of
+ * one function of MOD? Several static functions may share a name, in
+ * vmlinux, across modules or in one module, and the kprobe core would take
+ * the first it finds: refuse as ftrace does (v6.6+), and say how to
+ * choose. SYM+OFF is refused too: an offset does not choose. A MOD:SYM
+ * whose module is not loaded is unique for now, and asked again when the
+ * module comes (kpt_module_notify()). Returns 0, or -EADDRNOTAVAIL with
+ * the reason in @msg.
  *
  * The names are read from /proc/kallsyms again after each module event,
  * but the notifications come before kallsyms changes: GOING before
@@ -382,18 +491,21 @@ struct kpt_probe *kpt_probe_find(const char *group, const char *name)
  * be kept until the next event: before refusing a name, read the file
  * once more. Refusals are rare, so the common case costs nothing.
  */
-static int kpt_probe_unique(const struct kpt_spec *spec, const char *line)
+static int kpt_probe_unique(const struct kpt_spec *spec, char *msg,
+			    size_t len)
 {
-	char where[96], msg[224];
+	const char *mod = spec->mod[0] ? spec->mod : NULL;
 	bool in_module = false;
+	char where[96];
 	int n;
 
-	if (!spec->sym[0] || spec->mod[0])
+	if (!spec->sym[0])
 		return 0;
-	n = kpt_ksyms_defined(spec->sym, where, sizeof(where), &in_module);
+	n = kpt_ksyms_defined(mod, spec->sym, where, sizeof(where),
+			      &in_module);
 	if (n > 1) {
 		kpt_ksyms_invalidate();
-		n = kpt_ksyms_defined(spec->sym, where, sizeof(where),
+		n = kpt_ksyms_defined(mod, spec->sym, where, sizeof(where),
 				      &in_module);
 	}
 	if (n < 0) {
@@ -403,10 +515,9 @@ static int kpt_probe_unique(const struct kpt_spec *spec, const char *line)
 	}
 	if (n <= 1)
 		return 0;
-	snprintf(msg, sizeof(msg),
+	snprintf(msg, len,
 		 "symbol is not unique: %d definitions (%s); choose one with %s0xADDR from /proc/kallsyms",
-		 n, where, in_module ? "MOD:SYM or " : "");
-	kpt_error(line, -1, msg, -EADDRNOTAVAIL);
+		 n, where, in_module && !mod ? "MOD:SYM or " : "");
 	return -EADDRNOTAVAIL;
 }
 
@@ -425,21 +536,22 @@ static bool kpt_rings_passed(const unsigned long *heads)
 }
 
 /*
- * Free the deleted probes of which no record is left in a ring (see the
- * top of this file). Caller holds kpt_probes_mutex.
+ * Free the tombstones of the deleted probes of which no record is left in
+ * a ring (see the top of this file). Caller holds kpt_probes_mutex.
  */
 void kpt_probes_reclaim(void)
 {
-	struct kpt_probe *p, *tmp;
+	struct kpt_tomb *t, *tmp;
 	unsigned long tail;
 	unsigned int cpu;
 
 	lockdep_assert_held(&kpt_probes_mutex);
 	if (!list_empty(&kpt_dead_wait) && kpt_rings_passed(kpt_dead_heads)) {
-		list_for_each_entry_safe(p, tmp, &kpt_dead_wait, list) {
-			list_del(&p->list);
-			xa_erase(&kpt_probe_ids, p->id);
-			call_rcu(&p->rcu, kpt_probe_free_rcu);
+		list_for_each_entry_safe(t, tmp, &kpt_dead_wait, list) {
+			list_del(&t->list);
+			xa_erase(&kpt_probe_ids, t->id);
+			kfree_rcu(t, rcu);
+			kpt_nr_dead--;
 		}
 	}
 	if (list_empty(&kpt_dead_wait) && !list_empty(&kpt_dead_new)) {
@@ -447,6 +559,43 @@ void kpt_probes_reclaim(void)
 		for_each_possible_cpu(cpu)
 			kpt_ring_positions(cpu, &kpt_dead_heads[cpu], &tail);
 	}
+}
+
+/* The tombstone of @p (see struct kpt_tomb), or NULL: out of memory. */
+static struct kpt_tomb *kpt_tomb_new(const struct kpt_probe *p)
+{
+	const struct kpt_spec *spec = p->spec;
+	char names[KPT_TOMB_MAX - sizeof(struct kpt_tomb)];
+	size_t used = 0, len;
+	bool labelled = false;
+	unsigned int i, named = 0;
+	struct kpt_tomb *t;
+
+	len = strlen(p->label) + 1;
+	if (len <= sizeof(names)) {
+		memcpy(names, p->label, len);
+		used = len;
+		labelled = true;
+	}
+	for (i = 0; i < spec->nargs; i++) {
+		len = strlen(spec->args[i].name) + 1;
+		if (len > sizeof(names) - used)
+			break;
+		memcpy(names + used, spec->args[i].name, len);
+		used += len;
+		named++;
+	}
+	t = kmalloc(struct_size(t, names, used), GFP_KERNEL);
+	if (!t)
+		return NULL;
+	t->id = p->id;
+	t->nargs = spec->nargs;
+	t->named = named;
+	t->labelled = labelled;
+	for (i = 0; i < spec->nargs; i++)
+		t->type[i] = spec->args[i].type;
+	memcpy(t->names, names, used);
+	return t;
 }
 
 /*
@@ -459,6 +608,7 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label, bool legacy,
 	const char *why = "out of memory";
 	struct kpt_probe *p;
 	unsigned int cpu;
+	char msg[224];
 	u32 id;
 	int ret;
 
@@ -480,8 +630,9 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label, bool legacy,
 		kfree(spec);
 		return -E2BIG;
 	}
-	ret = kpt_probe_unique(spec, line);
+	ret = kpt_probe_unique(spec, msg, sizeof(msg));
 	if (ret) {
+		kpt_error(line, -1, msg, ret);
 		kfree(spec);
 		return ret;
 	}
@@ -554,13 +705,18 @@ static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 {
 	struct kpt_probe *p = kpt_probe_find(spec->group, spec->name);
 	struct kpt_probe_stats sum;
+	struct kpt_tomb *t;
+	void *old;
 
 	kfree(spec);
 	if (!p) {
 		kpt_error(line, -1, "no probe of that name", -ENOENT);
 		return -ENOENT;
 	}
-	/* none of its handlers runs after this: its counts are final */
+	/*
+	 * None of its handlers runs after this: their counts are final
+	 * (lost.overwritten, counted by the rings, may still move).
+	 */
 	kpt_probe_disarm(p);
 	if (p->hist) {
 		/* no record refers to the tables: they go now, not with p */
@@ -568,12 +724,29 @@ static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 		kpt_hist_free(p->hist);
 		p->hist = NULL;
 	}
-	p->state = KPT_PROBE_DELETED;
 	kpt_probe_sum(p, &sum);
 	kpt_gone_filtered += sum.filtered;
 	kpt_gone_missed += kpt_probe_missed(p);
-	list_move_tail(&p->list, &kpt_dead_new);
+	list_del(&p->list);
 	kpt_nr_live--;
+	/*
+	 * Its records now decode with the tombstone. The store replaces an
+	 * entry, so it allocates nothing; if it failed all the same, or
+	 * there is no tombstone, they print as "probeN(deleted)".
+	 */
+	t = kpt_tomb_new(p);
+	old = t ? xa_store(&kpt_probe_ids, p->id,
+			   xa_tag_pointer(t, KPT_TOMB_TAG), GFP_KERNEL) :
+		  NULL;
+	if (t && !xa_is_err(old)) {
+		list_add_tail(&t->list, &kpt_dead_new);
+		kpt_nr_dead++;
+	} else {
+		kfree(t);
+		xa_erase(&kpt_probe_ids, p->id);
+	}
+	/* a handler or a text reader may have found p before the store */
+	call_rcu(&p->rcu, kpt_probe_free_rcu);
 	kpt_probes_reclaim();
 	return 0;
 }
@@ -652,14 +825,24 @@ int kpt_probes_write_user(const char __user *ubuf, size_t len)
 }
 
 /*
- * MOD:SYM probes follow their module: armed on load, before its init.
- * Any module coming or going also changes which names are unique.
+ * MOD:SYM probes follow their module: armed on load, before its init,
+ * unless the module has several functions of that name (then the probe
+ * stays pending, and is asked again at the next load). Any module coming
+ * or going also changes which names are unique.
+ *
+ * A write can arm a MOD:SYM probe on a module between the module's
+ * symbols entering kallsyms (its state is COMING then) and this notice,
+ * which waits for kpt_probes_mutex: the names kpt_probe_unique() read
+ * then may predate the module, and found SYM unique in it when it is not.
+ * At COMING, such a probe is asked again, and disarmed (pending) if the
+ * answer changed.
  */
 static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
 	struct module *mod = data;
 	struct kpt_probe *p;
+	char msg[224];
 
 	if (action != MODULE_STATE_COMING && action != MODULE_STATE_LIVE &&
 	    action != MODULE_STATE_GOING)
@@ -676,10 +859,24 @@ static int kpt_module_notify(struct notifier_block *nb, unsigned long action,
 			continue;
 		if (action == MODULE_STATE_COMING &&
 		    p->state == KPT_PROBE_PENDING) {
-			if (kpt_probe_arm(p))
-				pr_warn("%s: cannot arm on %s:%s: %s (%d)\n",
-					p->label, mod->name, p->spec->sym,
-					kpt_reason(p->err), p->err);
+			/* its symbols are in kallsyms from COMING on */
+			p->err = kpt_probe_unique(p->spec, msg, sizeof(msg));
+			if (!p->err && kpt_probe_arm(p))
+				strscpy(msg, kpt_reason(p->err), sizeof(msg));
+			/* a module loaded in a loop refuses in a loop */
+			if (p->err)
+				pr_warn_ratelimited("%s: cannot arm on %s:%s: %s (%d)\n",
+						    p->label, mod->name,
+						    p->spec->sym, msg, p->err);
+		} else if (action == MODULE_STATE_COMING) {
+			/* armed by a write since the module came: see above */
+			p->err = kpt_probe_unique(p->spec, msg, sizeof(msg));
+			if (p->err) {
+				kpt_probe_disarm(p);
+				pr_warn_ratelimited("%s: disarmed on %s:%s: %s (%d)\n",
+						    p->label, mod->name,
+						    p->spec->sym, msg, p->err);
+			}
 		} else if (action == MODULE_STATE_GOING) {
 			kpt_probe_disarm(p);
 		}
@@ -716,14 +913,14 @@ int kpt_probes_init(void)
 	return ret;
 }
 
-static void kpt_probes_free_list(struct list_head *head)
+static void kpt_tombs_free_list(struct list_head *head)
 {
-	struct kpt_probe *p, *tmp;
+	struct kpt_tomb *t, *tmp;
 
-	list_for_each_entry_safe(p, tmp, head, list) {
-		list_del(&p->list);
-		xa_erase(&kpt_probe_ids, p->id);
-		kpt_probe_free(p);
+	list_for_each_entry_safe(t, tmp, head, list) {
+		list_del(&t->list);
+		xa_erase(&kpt_probe_ids, t->id);
+		kfree(t);
 	}
 }
 
@@ -734,22 +931,27 @@ static void kpt_probes_free_list(struct list_head *head)
  */
 void kpt_probes_exit(void)
 {
-	struct kpt_probe *p;
+	struct kpt_probe *p, *tmp;
 
 	unregister_module_notifier(&kpt_module_nb);
 	mutex_lock(&kpt_probes_mutex);
 	list_for_each_entry(p, &kpt_probe_list, list)
 		kpt_probe_disarm(p);
-	kpt_probes_free_list(&kpt_probe_list);
-	kpt_probes_free_list(&kpt_dead_new);
-	kpt_probes_free_list(&kpt_dead_wait);
+	list_for_each_entry_safe(p, tmp, &kpt_probe_list, list) {
+		list_del(&p->list);
+		xa_erase(&kpt_probe_ids, p->id);
+		kpt_probe_free(p);
+	}
+	kpt_tombs_free_list(&kpt_dead_new);
+	kpt_tombs_free_list(&kpt_dead_wait);
 	kpt_nr_live = 0;
+	kpt_nr_dead = 0;
 	kpt_ksyms_exit();
 	mutex_unlock(&kpt_probes_mutex);
 	xa_destroy(&kpt_probe_ids);
 	kfree(kpt_dead_heads);
 	kpt_dead_heads = NULL;
-	/* the probes freed by kpt_probe_free_rcu() before */
+	/* the probes freed by call_rcu() before (kfree_rcu() needs no wait) */
 	rcu_barrier();
 }
 
@@ -761,6 +963,20 @@ unsigned int kpt_probes_count(void)
 unsigned int kpt_probes_max_record(void)
 {
 	return READ_ONCE(kpt_max_record);
+}
+
+/*
+ * stats' deleted_pending: the deleted probes whose tombstones are kept,
+ * for records that may still be in a ring (see the top of this file).
+ */
+unsigned int kpt_probes_deleted_pending(void)
+{
+	unsigned int n;
+
+	mutex_lock(&kpt_probes_mutex);
+	n = kpt_nr_dead;
+	mutex_unlock(&kpt_probes_mutex);
+	return n;
 }
 
 /* The totals of stats: the live probes' and the deleted ones'. */

@@ -31,7 +31,6 @@ struct kpt_probe_stats {
 enum kpt_probe_state {
 	KPT_PROBE_ARMED,	/* registered with the kprobe core */
 	KPT_PROBE_PENDING,	/* MOD:SYM whose module is not loaded */
-	KPT_PROBE_DELETED,	/* kept while records of it may be unread */
 };
 
 /*
@@ -121,11 +120,21 @@ void kpt_probes_exit(void);
 int kpt_probes_write(const char *text, size_t len, char sep);
 int kpt_probes_write_user(const char __user *ubuf, size_t len);
 unsigned int kpt_probes_count(void);
-struct kpt_probe *kpt_probe_lookup(u32 id);	/* under rcu_read_lock() */
 void kpt_probe_overwritten(const struct kpt_event *ev);
+/*
+ * What a record's probe id names, for format.c: a live probe, or the
+ * tombstone of a deleted one whose records may still be in a ring. Used
+ * under rcu_read_lock(); NULL once no record of the probe is left.
+ */
+struct kpt_probe_ref;
+const struct kpt_probe_ref *kpt_probe_lookup(u32 id);
+const char *kpt_probe_ref_label(const struct kpt_probe_ref *ref);
+int kpt_probe_ref_arg(const struct kpt_probe_ref *ref, unsigned int i,
+		      const char **name);
 u64 kpt_probes_missed(void);
 u64 kpt_probes_filtered(void);
 unsigned int kpt_probes_max_record(void);
+unsigned int kpt_probes_deleted_pending(void);
 struct dentry;
 void kpt_probes_hist_dir(struct dentry *dir);
 

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: deleted probes are freed once no record of them is left in
-#   the rings: add/delete cycles of one probe do not grow the kernel's
-#   memory, and a deleted probe stays, under its name, while records of it
-#   are in the rings, and is freed once they were read
+# description: deleted probes are freed: add/delete cycles of one probe do
+#   not grow the kernel's memory; a deleted probe whose records are still
+#   in the rings is freed all the same, but for a tombstone of at most 256
+#   bytes that decodes them under its name, freed once they were read
 # requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_spec
 # timeout: 400
 #
@@ -15,15 +15,22 @@
 # until unload, ~4.7 KiB: 14 MB for 3000), and the ids keep counting up
 # (the next probe's id is the number of probes made before it).
 #
-# Lifetime: p:t1 with 3 calls; a reader of trace takes one record (one
-# read of 1 byte: the text files take one record at a time) and stops.
-# "-:t1" cannot free t1: records 2 and 3 are still in a ring. Neither can
-# KPT_PIN_CYCLES (400) add/delete cycles of another probe, and the probes
-# they delete wait behind t1: Slab + Percpu grow by at least 1 MiB (~4.7
-# KiB each). The rest of the read prints the three records whole, under
-# t1's name. Once the ring is drained, one add/delete (and a read of the
-# probes file) frees t1 and then the probes that waited behind it (they
-# are freed only once t1 is): the memory they held goes back.
+# Lifetime: p:t1 and p:t2 with 3 calls; a reader of trace takes one
+# record (one read of 1 byte: the text files take one record at a time)
+# and stops. "-:t1" and "-:t2" cannot free their tombstones: the other
+# records are still in a ring.
+# Neither can KPT_PIN_CYCLES (1000) add/delete cycles of another probe,
+# whose tombstones wait behind t1's, but the probes themselves are freed:
+# Slab + Percpu grow by at most 512 bytes a cycle (a tombstone of at most
+# 256 bytes, its slot in the id table, and room for the noise; the whole
+# probes, ~4.7 KiB each, grew 4.7 MB here before tombstones). The rest of
+# the read prints the records whole, under t1's name and its arguments'
+# names; t2's four arguments have names of 60 characters, of which a
+# tombstone keeps the first three: the fourth prints as arg3 (but in the
+# first record, which the reader may have formatted before "-:t2").
+# stats' deleted_pending then counts KPT_PIN_CYCLES + 2 tombstones. Once
+# the ring is drained, one add/delete (and a read of the probes file)
+# frees t1's tombstone and then those behind it: deleted_pending is 0.
 # Records still in the ring when their probe is deleted keep their name
 # (kpt_spec_add_del).
 
@@ -74,33 +81,55 @@ check_eq "id after $((n + 100)) cycles" "$(spec_field last id)" $((n + 100))
 spec_add '-:last'
 
 # Records of a deleted probe, read before and after it is freed.
-PIN=${KPT_PIN_CYCLES:-400}
+PIN=${KPT_PIN_CYCLES:-1000}
 spec_add 'p:t1 kpt_test_func a=$arg1:u32 b=$arg2'
+N1=$(printf 'n1%058d' 0)
+N2=$(printf 'n2%058d' 0)
+N3=$(printf 'n3%058d' 0)
+N4=$(printf 'n4%058d' 0)
+spec_add "p:t2 kpt_test_func $N1=\$arg1:u32 $N2=\$arg1:u32 $N3=\$arg1:u32 $N4=\$arg1:u32"
 kpt_call 3
 : > "$KPT_TMP/spec_errors"
 (
 	dd bs=1 count=1 2>/dev/null
-	r=$("$KPT_SPEC" write '-:t1')
-	[ "$r" = ok ] || echo "'-:t1': $r" >> "$KPT_TMP/spec_errors"
+	for t in t1 t2; do
+		r=$("$KPT_SPEC" write "-:$t")
+		[ "$r" = ok ] || echo "'-:$t': $r" >> "$KPT_TMP/spec_errors"
+	done
 	kpt_mem_kb > "$KPT_TMP/pin0"
 	cycles "$PIN"
 	echo "$done_cycles" > "$KPT_TMP/pin_cycles"
 	sleep 1
 	kpt_mem_kb > "$KPT_TMP/pin1"
+	kpt_stat deleted_pending > "$KPT_TMP/pinned"
 	timeout 20 cat
 ) < "$KPT_DIR/trace" > "$KPT_TMP/trace"
 sed 's/^/#   /' "$KPT_TMP/trace"
 check_eq "writes while the trace was open" "$(cat "$KPT_TMP/spec_errors")" ""
 check_eq "t1's records, read after t1 was deleted" \
-	"$(sed -En 's/^.*-[0-9]+ +\[[0-9]+\] +[0-9.]+: //p' "$KPT_TMP/trace")" \
+	"$(spec_events "$KPT_TMP/trace" t1)" \
 	"$(printf '%s\n' 't1: a=1 b=0x1111' 't1: a=2 b=0x1111' \
 		't1: a=3 b=0x1111')"
+# the first may have been formatted before the delete, with every name
+check_match "t2's first record" \
+	"$(spec_events "$KPT_TMP/trace" t2 | head -n 1)" \
+	"^t2: $N1=1 $N2=1 $N3=1 ($N4|arg3)=1\$"
+check_eq "t2's records, read after t2 was deleted" \
+	"$(spec_events "$KPT_TMP/trace" t2 | sed 1d)" \
+	"$(for i in 2 3; do
+		echo "t2: $N1=$i $N2=$i $N3=$i arg3=$i"
+	done)"
 assert_eq "cycles while t1's records were in the ring" \
 	"$(cat "$KPT_TMP/pin_cycles")" "$PIN"
+# t1, t2 and every probe deleted behind them
+check_eq "deleted_pending before the drain" "$(cat "$KPT_TMP/pinned")" \
+	$((PIN + 2))
 p0=$(cat "$KPT_TMP/pin0")
 p1=$(cat "$KPT_TMP/pin1")
-info "$PIN probes deleted behind t1: Slab+Percpu $p0 kB -> $p1 kB ($((p1 - p0)) kB)"
-assert_ge "kB held by the probes deleted behind t1" $((p1 - p0)) 1024
+info "$PIN probes deleted behind t1: Slab+Percpu $p0 kB -> $p1 kB ($((p1 - p0)) kB, $(((p1 - p0) * 1024 / PIN)) bytes each)"
+# at most 512 bytes each (a tombstone is at most 256)
+[ $(((p1 - p0) * 1024)) -le $((PIN * 512)) ] ||
+	fail "$PIN probes deleted behind t1 held $((p1 - p0)) kB: more than 512 bytes each"
 # the ring is drained: this add/delete and the listing free t1, then them
 spec_add 'p:x kpt_test_func'
 spec_add '-:x'
@@ -109,7 +138,7 @@ cat "$KPT_DIR/probes" > /dev/null
 sleep 1
 p2=$(kpt_mem_kb)
 info "after the ring was drained: Slab+Percpu $p2 kB ($((p2 - p1)) kB)"
-assert_ge "kB given back once t1 was freed" $((p1 - p2)) $(((p1 - p0) * 3 / 4))
+check_eq "deleted_pending after the drain" "$(kpt_stat deleted_pending)" 0
 kpt_stats_check
 kpt_unload
-spec_finish "$n add/delete cycles: Slab+Percpu $((m1 - m0)) kB; $PIN probes deleted behind t1 held $((p1 - p0)) kB, $((p1 - p2)) kB given back once t1 was freed"
+spec_finish "$n add/delete cycles: Slab+Percpu $((m1 - m0)) kB; $PIN probes deleted behind t1 held $((p1 - p0)) kB ($(((p1 - p0) * 1024 / PIN)) bytes each)"

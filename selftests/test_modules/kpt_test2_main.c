@@ -11,6 +11,9 @@
  *                                     i = 1..N
  *   /sys/kernel/debug/kpt_test2/dup   write N: N calls of kpt_dup(i), a
  *                                     static function kpt_test.ko has too
+ *   /sys/kernel/debug/kpt_test2/dup2  write N: N calls of the other
+ *                                     kpt_dup(i), of kpt_test2_dup.c, which
+ *                                     returns i + 1000
  *
  * kpt_test2_func(a, b) returns a + b.
  */
@@ -22,6 +25,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/uaccess.h>
+#include "kpt_test2.h"
 
 #define KPT_TEST2_MAX_CALLS	1000000UL
 
@@ -38,7 +42,10 @@ static noinline __noclone long kpt_test2_func(unsigned long a,
 	return a + b;
 }
 
-/* The same name as kpt_test's kpt_dup(): two "kpt_dup" in kallsyms. */
+/*
+ * The same name as kpt_test's kpt_dup() and kpt_test2_dup.c's: three
+ * "kpt_dup" in kallsyms, two of them kpt_test2's.
+ */
 static noinline __noclone long kpt_dup(unsigned long a)
 {
 	barrier();
@@ -94,6 +101,20 @@ static ssize_t kpt_test2_dup_write(struct file *file,
 	return count;
 }
 
+static ssize_t kpt_test2_dup2_write(struct file *file,
+				    const char __user *ubuf, size_t count,
+				    loff_t *ppos)
+{
+	unsigned long n;
+	int ret;
+
+	ret = kpt_test2_parse(ubuf, count, &n);
+	if (ret)
+		return ret;
+	kpt_test2_dup2_calls(n);
+	return count;
+}
+
 static const struct file_operations kpt_test2_call_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
@@ -105,6 +126,13 @@ static const struct file_operations kpt_test2_dup_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= kpt_test2_dup_write,
+	.llseek	= noop_llseek,
+};
+
+static const struct file_operations kpt_test2_dup2_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= kpt_test2_dup2_write,
 	.llseek	= noop_llseek,
 };
 
@@ -121,6 +149,8 @@ static int __init kpt_test2_init(void)
 			    &kpt_test2_call_fops);
 	debugfs_create_file("dup", 0200, kpt_test2_dir, NULL,
 			    &kpt_test2_dup_fops);
+	debugfs_create_file("dup2", 0200, kpt_test2_dir, NULL,
+			    &kpt_test2_dup2_fops);
 	return 0;
 }
 
