@@ -141,7 +141,9 @@ static int probe__args_from_spec(struct probe *p)
 
 /*
  * A legacy probe at a function's entry shows the function's parameters
- * that are in registers, as many as it records.
+ * that are in registers, as many as it records. A return probe on a
+ * function, legacy or not, shows ret= as the function's return type (the
+ * module records the whole register: an int's upper half means nothing).
  */
 static void probe__args_from_btf(struct probes *probes, struct probe *p)
 {
@@ -152,11 +154,12 @@ static void probe__args_from_btf(struct probes *probes, struct probe *p)
 	char want[16], *note, *q;
 	int ret;
 
-	if (!probes->btf || !p->legacy || !spec->sym[0] || spec->offset)
+	if (!probes->btf || !spec->sym[0] || spec->offset ||
+	    (!p->legacy && spec->kind != KPT_SPEC_RETURN))
 		return;
 	ret = kbtf__func(probes->btf, spec->mod, spec->sym, &fn, &why);
 	if (ret == -ENODATA) {
-		if (!probes->quiet && !probes->btf_said)
+		if (p->legacy && !probes->quiet && !probes->btf_said)
 			fprintf(stderr,
 				"kptrace: no BTF (%s): legacy probes show arg0.. as recorded\n",
 				why);
@@ -168,7 +171,7 @@ static void probe__args_from_btf(struct probes *probes, struct probe *p)
 	if (spec->kind == KPT_SPEC_RETURN && fn.ret_type >= 0 &&
 	    fn.ret_type < KPT_T_STRING)
 		p->ret_type = fn.ret_type;
-	for (n = 0; n < fn.nparams && n < p->nargs; n++) {
+	for (n = 0; p->legacy && n < fn.nparams && n < p->nargs; n++) {
 		snprintf(want, sizeof(want), "$arg%u", n + 1);
 		if (!fn.params[n].name[0] || fn.params[n].type < 0 ||
 		    strcmp(fn.params[n].fetch, want))
@@ -180,7 +183,7 @@ static void probe__args_from_btf(struct probes *probes, struct probe *p)
 	if (!note)
 		return;
 	/* past the parameters, the registers mean nothing: not shown */
-	if (!fn.vararg && n == fn.nparams)
+	if (p->legacy && !fn.vararg && n == fn.nparams)
 		p->nargs = n;
 	q = note + sprintf(note, "# id=%u btf=", p->id);
 	for (i = 0; i < n; i++) {
@@ -228,10 +231,12 @@ static void probe__apply_note(struct probe *p, const char *note)
 	size_t len, tlen;
 	char *end;
 
-	if (!q || !p->spec || !p->legacy)
+	if (!q || !p->spec)
 		return;
 	q += 5;
-	while (*q && *q != ' ' && *q != '\n' && i < p->spec->nargs) {
+	/* a spec probe's note has only ret= */
+	while (p->legacy && *q && *q != ' ' && *q != '\n' &&
+	       i < p->spec->nargs) {
 		len = strcspn(q, "\n:, ");
 		if (q[len] != ':' || !len || len >= KPT_SPEC_NAME_LEN)
 			return;
@@ -259,7 +264,7 @@ static void probe__apply_note(struct probe *p, const char *note)
 				p->ret_type = t;
 	}
 	q = strstr(q, " shown=");
-	if (q) {
+	if (q && p->legacy) {
 		t = strtoul(q + 7, &end, 10);
 		if (end > q + 7 && t <= p->spec->nargs)
 			p->nargs = t;
