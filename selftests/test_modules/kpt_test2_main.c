@@ -72,72 +72,49 @@ static int kpt_test2_parse(const char __user *ubuf, size_t count,
 	return *n > KPT_TEST2_MAX_CALLS ? -EINVAL : 0;
 }
 
-static ssize_t kpt_test2_call_write(struct file *file,
-				    const char __user *ubuf, size_t count,
-				    loff_t *ppos)
+static void kpt_test2_dup_calls(unsigned long n)
 {
-	unsigned long n;
-	int ret;
+	unsigned long i;
 
-	ret = kpt_test2_parse(ubuf, count, &n);
-	if (ret)
-		return ret;
-	kpt_test2_calls(n);
-	return count;
-}
-
-static ssize_t kpt_test2_dup_write(struct file *file,
-				   const char __user *ubuf, size_t count,
-				   loff_t *ppos)
-{
-	unsigned long n, i;
-	int ret;
-
-	ret = kpt_test2_parse(ubuf, count, &n);
-	if (ret)
-		return ret;
 	for (i = 1; i <= n; i++)
 		kpt_dup(i);
-	return count;
 }
 
-static ssize_t kpt_test2_dup2_write(struct file *file,
-				    const char __user *ubuf, size_t count,
-				    loff_t *ppos)
+/* The files: each write of a number N makes N calls of its function. */
+static const struct kpt_test2_file {
+	const char *name;
+	void (*calls)(unsigned long n);
+} kpt_test2_files[] = {
+	{ "call", kpt_test2_calls },		/* kpt_test2_func */
+	{ "dup", kpt_test2_dup_calls },		/* this file's kpt_dup */
+	{ "dup2", kpt_test2_dup2_calls },	/* kpt_test2_dup.c's */
+};
+
+static ssize_t kpt_test2_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
 {
+	const struct kpt_test2_file *f = file->private_data;
 	unsigned long n;
 	int ret;
 
 	ret = kpt_test2_parse(ubuf, count, &n);
 	if (ret)
 		return ret;
-	kpt_test2_dup2_calls(n);
+	f->calls(n);
 	return count;
 }
 
-static const struct file_operations kpt_test2_call_fops = {
+static const struct file_operations kpt_test2_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.write	= kpt_test2_call_write,
-	.llseek	= noop_llseek,
-};
-
-static const struct file_operations kpt_test2_dup_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= kpt_test2_dup_write,
-	.llseek	= noop_llseek,
-};
-
-static const struct file_operations kpt_test2_dup2_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= kpt_test2_dup2_write,
+	.write	= kpt_test2_write,
 	.llseek	= noop_llseek,
 };
 
 static int __init kpt_test2_init(void)
 {
+	unsigned int i;
+
 	kpt_test2_calls(init_calls);
 	kpt_test2_dir = debugfs_create_dir("kpt_test2", NULL);
 	if (IS_ERR(kpt_test2_dir)) {
@@ -145,12 +122,11 @@ static int __init kpt_test2_init(void)
 		       PTR_ERR(kpt_test2_dir));
 		return PTR_ERR(kpt_test2_dir);
 	}
-	debugfs_create_file("call", 0200, kpt_test2_dir, NULL,
-			    &kpt_test2_call_fops);
-	debugfs_create_file("dup", 0200, kpt_test2_dir, NULL,
-			    &kpt_test2_dup_fops);
-	debugfs_create_file("dup2", 0200, kpt_test2_dir, NULL,
-			    &kpt_test2_dup2_fops);
+	for (i = 0; i < ARRAY_SIZE(kpt_test2_files); i++)
+		debugfs_create_file(kpt_test2_files[i].name, 0200,
+				    kpt_test2_dir,
+				    (void *)&kpt_test2_files[i],
+				    &kpt_test2_fops);
 	return 0;
 }
 
