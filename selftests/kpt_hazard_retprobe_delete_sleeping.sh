@@ -36,11 +36,7 @@ state()
 
 kpt_load stack=0
 spec_add 'r:rs kpt_test_sleep ms=$arg1:u32'
-i=0
-while [ $i -lt "$SLEEPERS" ]; do
-	kpt_bg sh -c "echo $MS > $KPT_TEST_DIR/sleep"
-	i=$((i + 1))
-done
+kpt_sleepers "$SLEEPERS" "$MS"
 i=0
 while [ "$(spec_stat rs calls)" != "$SLEEPERS" ] && [ $i -lt 50 ]; do
 	sleep 0.1

@@ -21,11 +21,7 @@ MS=${KPT_HAZ_SLEEP_MS:-3000}
 SLEEPERS=${KPT_HAZ_SLEEPERS:-4}
 
 kpt_load name=kpt_test_sleep retprobe=1 args=1 stack=4
-i=0
-while [ $i -lt "$SLEEPERS" ]; do
-	kpt_bg sh -c "echo $MS > $KPT_TEST_DIR/sleep"
-	i=$((i + 1))
-done
+kpt_sleepers "$SLEEPERS" "$MS"
 i=0
 while [ "$(kpt_stat hits)" -lt "$SLEEPERS" ] && [ $i -lt 50 ]; do
 	sleep 0.1

@@ -197,6 +197,16 @@ kpt_bg()
 	KPT_BG_PIDS="$KPT_BG_PIDS $KPT_BG"
 }
 
+# kpt_sleepers N MS: N background calls of kpt_test_sleep(MS) (kpt_bg)
+kpt_sleepers()
+{
+	_n=0
+	while [ $_n -lt "$1" ]; do
+		kpt_bg sh -c "echo $2 > $KPT_TEST_DIR/sleep"
+		_n=$((_n + 1))
+	done
+}
+
 # ----------------------------------------------------------- kernel log
 
 # kpt_mark: puts a unique marker line into the kernel log; kpt_log_since
