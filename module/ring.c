@@ -44,16 +44,16 @@
  * past the end of the buffer. Tail only grows, so the limit a writer set
  * stays safe however old it is, and a write checks it alone, without a
  * load of the reader's cache line. Only writers, holding BUSY, touch it.
- * With overwrite=0 no writer ever moves tail, so the reader merges all
- * rings by timestamp with a cursor per ring of its own (struct
- * kpt_cursor, not in the ring: the writer never sees it) and moves each
- * tail once per read, copying runs of records straight to user memory
- * (copy_to_user() may fault and sleep: kpt_read_mutex is a mutex, and only
- * what was copied is freed); with
- * overwrite=1 it takes small batches from one ring at a time into a kernel
- * buffer. A read may also be limited to a number of records
- * (struct kpt_dest's max_nr, loss reports included): both merges stop
- * there and leave the rest in the rings. The text files take one record
+ * The reader (ring_read.c) merges all rings by timestamp with a cursor
+ * per ring of its own (struct kpt_cursor, not in the ring: the writer
+ * never sees it), copying runs of records. With overwrite=0 no writer
+ * ever moves tail: the runs go straight to user memory (copy_to_user()
+ * may fault and sleep: kpt_read_mutex is a mutex, and only what was
+ * copied is freed) and each tail moves once per read. With overwrite=1
+ * the runs are small, go to a kernel buffer, and each is freed right
+ * after its copy (below). A read may also be limited to a number of
+ * records (struct kpt_dest's max_nr, loss reports included): the merge
+ * stops there and leaves the rest in the rings. The text files take one record
  * at a time, so that what a reader never returned was never consumed.
  *
  * Overwrite mode (the flight recorder). When the ring is full, the writer

@@ -17,16 +17,17 @@
 #include "ring.h"
 
 /*
- * The reader's place in one ring during a merge (overwrite=0): from
- * where, up to where, what it copied.
+ * The reader's place in one ring during a read: what it has freed (tail),
+ * where it is (pos), up to where it may go, what it copied but has not
+ * freed yet.
  */
 struct kpt_cursor {
 	struct kpt_ring	*r;
-	unsigned long	tail;		/* tail when the merge began */
+	unsigned long	tail;		/* the ring's tail as this read left it */
 	unsigned long	pos;		/* next record to copy */
-	unsigned long	head;		/* head when the merge began */
+	unsigned long	head;		/* head when the cursor was set */
 	u64		ts;		/* timestamp of the record at pos */
-	u64		nr;		/* records copied */
+	u64		nr;		/* records copied since tail */
 	u64		drop;		/* records dropped as corrupt */
 };
 
@@ -142,157 +143,49 @@ static int kpt_ring_report_lost(struct kpt_ring *r, const struct kpt_dest *to,
 	return KPT_LOST_SIZE;
 }
 
-/*
- * Reader: the timestamp of the oldest record of @r, skipping (and freeing)
- * padding. Returns false when the ring is empty.
- */
-static bool kpt_ring_peek(struct kpt_ring *r, u64 *ts)
+/* Set @c at @r's tail and head as they are now. */
+static void kpt_cursor_set(struct kpt_cursor *c, struct kpt_ring *r)
 {
-	unsigned long head, tail, off;
-	u32 size;
-	u8 type;
-
-	for (;;) {
-		/* Pairs with an overwriting writer's cmpxchg() */
-		tail = smp_load_acquire(&r->tail);
-		head = kpt_ring_head(r);	/* the record is complete */
-		if (tail == head)
-			return false;
-		off = tail & r->mask;
-		kpt_ring_hdr(r->data + off, &type, &size);
-		if (type != KPT_EV_PAD) {
-			*ts = READ_ONCE(((struct kpt_event *)
-					 (r->data + off))->ts_ns);
-			return true;
-		}
-		cmpxchg(&r->tail, tail, tail + size);
-	}
-}
-
-/*
- * Reader: copy the oldest records of @r into @buf, as many as fit in @len
- * and are not younger than @until, *@nr at most (not 0), then free them;
- * in overwrite mode no more than @batch bytes.
- * Returns the bytes copied (only then does *@nr get the number of
- * records), 0 if there were none or they were overwritten meanwhile (try
- * again, *@nr untouched), -EINVAL if the first record does not fit in
- * @len.
- *
- * In overwrite mode a writer may free (and rewrite) records under the
- * copy; then the cmpxchg() of tail fails and the whole batch, possibly
- * torn, is dropped: the writer has counted it as overwritten. Batches are
- * kept small in that mode (@batch) so that the reader still makes
- * progress; a first record larger than @batch (of a probe added since the
- * caller computed it) goes alone.
- */
-static ssize_t kpt_ring_consume(struct kpt_ring *r, void *buf, size_t len,
-				u64 until, unsigned long *nr, size_t batch)
-{
-	unsigned long head, tail, pos, off, max_nr = *nr, n = 0;
-	const struct kpt_event *ev;
-	size_t done = 0, room = len;
-	u64 drop = 0;
-	u32 size;
-	u8 type;
-
-	/* 0 would be no limit at all: the caller lost its count */
-	if (WARN_ON_ONCE(!max_nr))
-		max_nr = 1;
-	if (kpt_ring_opts.overwrite)
-		room = min(len, batch);
+	c->r = r;
 	/* Pairs with an overwriting writer's cmpxchg() */
-	tail = smp_load_acquire(&r->tail);
-	head = kpt_ring_head(r);	/* the records are complete */
-	for (pos = tail; pos != head; pos += size) {
-		off = pos & r->mask;
-		ev = r->data + off;
-		kpt_ring_hdr(ev, &type, &size);
-		if (unlikely(kpt_rec_bad(r, pos, size, head))) {
-			/* Only a writer overwriting it can make this torn. */
-			if (READ_ONCE(r->tail) != tail)
-				return 0;
-			WARN_ONCE(1, "kptrace: corrupt record on cpu %u\n",
-				  r->cpu);
-			/* dropped, up to head: see "Counting" in ring.c */
-			pos = kpt_ring_quiet(r, &drop);
-			drop -= n;
-			break;
-		}
-		if (type == KPT_EV_PAD)
-			continue;
-		if (done && (n == max_nr || size > room - min(room, done) ||
-			     READ_ONCE(ev->ts_ns) > until))
-			break;
-		if (size > len)
-			return READ_ONCE(r->tail) == tail ? -EINVAL : 0;
-		memcpy(buf + done, ev, size);
-		done += size;
-		n++;
-	}
-	/* Fully ordered on success: the copy is done before the space is. */
-	if (pos != tail && cmpxchg(&r->tail, tail, pos) != tail)
-		return 0;
-	if (drop)
-		WRITE_ONCE(r->dropped, r->dropped + drop);
-	if (!done)
-		return 0;
-	WRITE_ONCE(r->read, r->read + n);
-	*nr = n;
-	return done;
+	c->tail = smp_load_acquire(&r->tail);
+	c->pos = c->tail;
+	c->head = kpt_ring_head(r);	/* the records are complete */
+	c->nr = 0;
+	c->drop = 0;
 }
 
 /*
- * Take the next records, in time order across CPUs: the oldest CPU's
- * records up to the oldest record of any other CPU, *@nr at most, in one
- * batch. Loss reports come first, as KPT_EV_LOST records. Returns the
- * bytes copied (*@nr gets the number of records), 0 when nothing is
- * pending, -EINVAL when the next record is larger than @len. Caller holds
- * kpt_read_mutex.
+ * Free what @c passed: one tail update, then the counts of what it read
+ * and dropped. Returns false when a writer moved tail first (overwrite=1
+ * only): it overwrote what was copied and counted it; the copy, possibly
+ * torn, must be dropped.
  */
-static ssize_t kpt_rings_next(void *buf, size_t len, unsigned long *nr,
-			      size_t batch)
+static bool kpt_cursor_free(struct kpt_cursor *c)
 {
-	const struct kpt_dest to = { .kbuf = buf };
-	const unsigned long max_nr = *nr;
-	struct kpt_ring *r, *best;
-	u64 ts, best_ts, next_ts;
-	unsigned int cpu;
-	ssize_t ret;
+	struct kpt_ring *r = c->r;
+	bool ok = true;
 
-	lockdep_assert_held(&kpt_read_mutex);
-again:
-	best = NULL;
-	best_ts = U64_MAX;
-	next_ts = U64_MAX;
-	for_each_possible_cpu(cpu) {
-		r = kpt_rings[cpu];
-		ret = kpt_ring_report_lost(r, &to, 0, len);
-		if (ret > 0)
-			*nr = 1;
-		if (ret)
-			return ret;
-		if (!kpt_ring_peek(r, &ts))
-			continue;
-		if (ts < best_ts) {
-			next_ts = best_ts;
-			best_ts = ts;
-			best = r;
-		} else if (ts < next_ts) {
-			next_ts = ts;
+	if (c->pos != c->tail) {
+		/* Fully ordered: the copy is done before the space is free. */
+		ok = cmpxchg(&r->tail, c->tail, c->pos) == c->tail;
+		if (ok) {
+			WRITE_ONCE(r->read, r->read + c->nr);
+			if (c->drop)
+				WRITE_ONCE(r->dropped, r->dropped + c->drop);
+			c->tail = c->pos;
+		} else {
+			WARN_ON_ONCE(!kpt_ring_opts.overwrite);
 		}
 	}
-	if (!best)
-		return 0;
-	*nr = max_nr;		/* the limit, on every try */
-	ret = kpt_ring_consume(best, buf, len, next_ts, nr, batch);
-	if (!ret)
-		goto again;
-	return ret;
+	c->nr = 0;
+	c->drop = 0;
+	return ok;
 }
 
 /*
  * Move @c past padding to its ring's next record, and read that record's
- * timestamp. Returns false at the head the merge began with.
+ * timestamp. Returns false at the head the cursor was set with.
  */
 static bool kpt_merge_peek(struct kpt_cursor *c)
 {
@@ -306,15 +199,21 @@ static bool kpt_merge_peek(struct kpt_cursor *c)
 		off = c->pos & r->mask;
 		ev = r->data + off;
 		kpt_ring_hdr(ev, &type, &size);
-		if (WARN_ONCE(kpt_rec_bad(r, c->pos, size, c->head),
-			      "kptrace: corrupt record on cpu %u\n", r->cpu)) {
+		if (unlikely(kpt_rec_bad(r, c->pos, size, c->head))) {
+			/* Only a writer overwriting it can make this torn. */
+			if (READ_ONCE(r->tail) != c->tail) {
+				kpt_cursor_set(c, r);
+				continue;
+			}
+			WARN_ONCE(1, "kptrace: corrupt record on cpu %u\n",
+				  r->cpu);
 			/* dropped, up to head: see "Counting" in ring.c */
 			c->pos = kpt_ring_quiet(r, &c->drop);
 			c->drop -= c->nr;
 			return false;
 		}
 		if (type != KPT_EV_PAD) {
-			c->ts = ev->ts_ns;
+			c->ts = READ_ONCE(ev->ts_ns);
 			return true;
 		}
 		c->pos += size;
@@ -325,11 +224,12 @@ static bool kpt_merge_peek(struct kpt_cursor *c)
 /*
  * The records from @c that can go out in one copy: not younger than
  * @until (but the first), contiguous (up to padding or the end of the
- * buffer), at most @room bytes and @max_nr records. Returns their bytes,
- * 0 if the first does not fit; *@nr gets their number.
+ * buffer), at most @room bytes, @batch bytes (but the first) and @max_nr
+ * records. Returns their bytes, 0 if the first does not fit or is not
+ * whole; *@nr gets their number.
  */
 static size_t kpt_merge_run(const struct kpt_cursor *c, u64 until,
-			    size_t room, unsigned long max_nr,
+			    size_t room, size_t batch, unsigned long max_nr,
 			    unsigned long *nr)
 {
 	const struct kpt_ring *r = c->r;
@@ -347,7 +247,9 @@ static size_t kpt_merge_run(const struct kpt_cursor *c, u64 until,
 		/* padding, or a bad size kpt_merge_peek() will report */
 		if (type == KPT_EV_PAD || kpt_rec_bad(r, pos, size, c->head))
 			break;
-		if (size > room - run || (run && ev->ts_ns > until))
+		if (size > room - run ||
+		    (run && (size > batch - min(batch, run) ||
+			     READ_ONCE(ev->ts_ns) > until)))
 			break;
 		run += size;
 		pos += size;
@@ -359,17 +261,25 @@ static size_t kpt_merge_run(const struct kpt_cursor *c, u64 until,
 }
 
 /*
- * overwrite=0: merge the rings by timestamp into @to with a cursor per
- * ring, one copy per run of a ring's records older than every other
- * ring's next one, then free what was copied with one tail update per
- * ring. No writer moves tail in this mode, so nothing copied can have
- * changed under us. A faulting copy ends the merge there: what went out
- * before it is consumed, the rest stays. At most @max_nr records.
+ * Merge the rings by timestamp into @to at @at, at most @len bytes and
+ * @max_nr records: a cursor per ring, one copy per run of a ring's
+ * records older than every other ring's next one.
+ *
+ * overwrite=0: no writer moves tail, so nothing copied can change under
+ * the copy; each ring's tail moves once, at the end. A faulting copy ends
+ * the merge there: what went out before it is consumed, the rest stays.
+ * overwrite=1: a writer may free (and rewrite) records under the copy, so
+ * each run is freed right after its copy; if the writer moved tail first,
+ * the run is dropped (the writer counted it) and the cursor starts again
+ * from the new tail. Runs are kept to @to->batch bytes, so that the
+ * reader still makes progress under a flood; only a kernel buffer takes
+ * them.
  */
 static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 			       size_t len, unsigned long max_nr)
 {
 	struct kpt_cursor *c, *best, **live = kpt_reader.live;
+	const bool overwrite = kpt_ring_opts.overwrite;
 	unsigned int cpu, n = 0, i, bi;
 	unsigned long nr, taken = 0;
 	size_t done = 0, run;
@@ -379,13 +289,7 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 
 	for_each_possible_cpu(cpu) {
 		c = &kpt_reader.cur[cpu];
-		r = kpt_rings[cpu];
-		c->r = r;
-		c->tail = READ_ONCE(r->tail);
-		c->pos = c->tail;
-		c->head = kpt_ring_head(r);	/* the records are complete */
-		c->nr = 0;
-		c->drop = 0;
+		kpt_cursor_set(c, kpt_rings[cpu]);
 		if (kpt_merge_peek(c))
 			live[n++] = c;
 	}
@@ -400,33 +304,35 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 				until = live[i]->ts;
 		best = live[bi];
 		r = best->r;
-		run = kpt_merge_run(best, until, len - done, max_nr - taken,
-				    &nr);
-		if (!run)
+		run = kpt_merge_run(best, until, len - done,
+				    overwrite ? to->batch : SIZE_MAX,
+				    max_nr - taken, &nr);
+		if (!run && !(overwrite && READ_ONCE(r->tail) != best->tail))
 			break;
-		fault = kpt_dest_copy(to, at + done,
-				      r->data + (best->pos & r->mask), run);
-		if (fault)
-			break;
-		done += run;
-		taken += nr;
-		best->pos += run;
-		best->nr += nr;
+		if (run) {
+			fault = kpt_dest_copy(to, at + done,
+					      r->data + (best->pos & r->mask),
+					      run);
+			if (fault)
+				break;
+			best->pos += run;
+			best->nr += nr;
+		}
+		if (!overwrite) {
+			done += run;
+			taken += nr;
+		} else if (run && kpt_cursor_free(best)) {
+			done += run;
+			taken += nr;
+		} else {
+			/* overwritten under the copy (or before it) */
+			kpt_cursor_set(best, r);
+		}
 		if (!kpt_merge_peek(best))
 			live[bi] = live[--n];
 	}
-	for_each_possible_cpu(cpu) {
-		c = &kpt_reader.cur[cpu];
-		r = c->r;
-		if (c->pos == c->tail)
-			continue;
-		/* Fully ordered: the copy is done before the space is free. */
-		if (WARN_ON_ONCE(cmpxchg(&r->tail, c->tail, c->pos) != c->tail))
-			continue;
-		WRITE_ONCE(r->read, r->read + c->nr);
-		if (c->drop)
-			WRITE_ONCE(r->dropped, r->dropped + c->drop);
-	}
+	for_each_possible_cpu(cpu)
+		kpt_cursor_free(&kpt_reader.cur[cpu]);
 	if (!done && fault)
 		return fault;
 	if (!done && n)
@@ -435,54 +341,38 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 }
 
 /*
- * As many whole records as fit in @len, to->max_nr at most; caller holds
- * kpt_read_mutex. Only a kernel buffer takes overwrite mode's records,
- * which may be torn.
+ * Loss reports first, then the merged records: as many whole records as
+ * fit in @len, to->max_nr at most; caller holds kpt_read_mutex.
  */
 static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
 {
-	unsigned long left = to->max_nr, nr;
+	unsigned long left = to->max_nr;
 	struct kpt_ring *r;
 	unsigned int cpu;
 	size_t done = 0;
 	ssize_t ret;
 
-	if (!kpt_ring_opts.overwrite) {
-		/* Loss reports first, then the merged records. */
-		for_each_possible_cpu(cpu) {
-			r = kpt_rings[cpu];
-			while (left) {
-				ret = kpt_ring_report_lost(r, to, done,
-							   len - done);
-				if (ret < 0)
-					return done ? done : ret;
-				if (!ret)
-					break;
-				done += ret;
-				left--;
-			}
-		}
-		if (!left)
-			return done;
-		ret = kpt_rings_merge(to, done, len - done, left);
-		if (ret < 0)
-			return done ? done : ret;
-		return done + ret;
-	}
-	if (WARN_ON_ONCE(!to->kbuf))
+	/* overwrite mode's records may be torn: a kernel buffer takes them */
+	if (WARN_ON_ONCE(kpt_ring_opts.overwrite && !to->kbuf))
 		return -EINVAL;
-	while (done < len && left) {
-		nr = left;
-		ret = kpt_rings_next(to->kbuf + done, len - done, &nr,
-				     to->batch);
-		if (ret <= 0)
-			return done ? done : ret;
-		done += ret;
-		if (WARN_ON_ONCE(!nr || nr > left))
-			break;
-		left -= nr;
+	for_each_possible_cpu(cpu) {
+		r = kpt_rings[cpu];
+		while (left) {
+			ret = kpt_ring_report_lost(r, to, done, len - done);
+			if (ret < 0)
+				return done ? done : ret;
+			if (!ret)
+				break;
+			done += ret;
+			left--;
+		}
 	}
-	return done;
+	if (!left)
+		return done;
+	ret = kpt_rings_merge(to, done, len - done, left);
+	if (ret < 0)
+		return done ? done : ret;
+	return done + ret;
 }
 
 static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
