@@ -107,4 +107,15 @@ static nokprobe_inline u64 kpt_clock_ns(void)
 	return kpt_clock_ns_slow();
 }
 
+/*
+ * The time from @then to @now, taken on two CPUs perhaps (a call that
+ * migrated between entry and return): each CPU's times only grow, but two
+ * CPUs' windows may disagree by their rate error, so a very short call
+ * could come out negative. That is 0, not 2^64 - a few ns.
+ */
+static nokprobe_inline u64 kpt_clock_since(u64 then, u64 now)
+{
+	return now > then ? now - then : 0;
+}
+
 #endif /* _KPT_CLOCK_H */

@@ -20,7 +20,8 @@
  * v5.11, d741bf41d7c7 ("kprobes: Remove kretprobe hash"): the instance no
  * longer points at its kretprobe directly; get_kretprobe() reads it.
  */
-static inline struct kretprobe *kpt_get_kretprobe(struct kretprobe_instance *ri)
+static nokprobe_inline struct kretprobe *
+kpt_get_kretprobe(struct kretprobe_instance *ri)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
 	return get_kretprobe(ri);

@@ -632,7 +632,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 	struct kpt_ri_data *d = data;
 	unsigned int nargs = p->legacy ? 0 : p->spec->nargs;
 	s64 retval = (long)regs_return_value(regs);
-	u64 lat = ts - d->entry_ts;
+	u64 lat = kpt_clock_since(d->entry_ts, ts);
 	u64 vals[KPT_SPEC_MAX_ARGS];
 	struct kpt_event *ev;
 	struct kpt_ret *ret;
@@ -707,7 +707,7 @@ static nokprobe_inline void kpt_return_fast_write(struct kpt_probe *p,
 	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, nargs);
 	ret = (struct kpt_ret *)ev->data;
 	ret->ret = retval;
-	ret->lat_ns = ts - entry_ts;
+	ret->lat_ns = kpt_clock_since(entry_ts, ts);
 	ret->entry_ts_ns = entry_ts;
 	/* (retprobe=1 keeps no values in the instance) */
 	if (has_args)
@@ -979,7 +979,7 @@ static nokprobe_inline int kpt_kretprobe_agg(struct kretprobe_instance *ri,
 	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
 	struct kpt_probe *p;
 	s64 retval = (long)regs_return_value(regs);
-	u64 ts = kpt_clock_ns(), lat = ts - d->entry_ts;
+	u64 ts = kpt_clock_ns(), lat = kpt_clock_since(d->entry_ts, ts);
 	struct kpt_hist_table *t;
 	unsigned int nargs;
 	bool events, pass;
@@ -1049,7 +1049,7 @@ static nokprobe_inline int kpt_ret_lat_add(struct kpt_probe *p,
 
 	if (unlikely(!t))
 		return 0;
-	t->key[0] = kpt_hist_bucket(hf, ts - d->entry_ts);
+	t->key[0] = kpt_hist_bucket(hf, kpt_clock_since(d->entry_ts, ts));
 	kpt_hist_add(p->hist, t, true);
 	kpt_hist_put(t);
 	return 0;
