@@ -326,7 +326,7 @@ static nokprobe_inline bool kpt_skip_phase(const struct kpt_probe *p,
 {
 	bool of_return = f->base == KPT_FB_RETVAL;
 
-	return p->is_ret && !p->legacy && of_return != at_return;
+	return p->is_ret && !p->both && of_return != at_return;
 }
 
 /*
@@ -424,7 +424,7 @@ static nokprobe_inline bool kpt_reserve(const struct kpt_probe *p,
 
 /*
  * One counter per entry record: a return probe's entries (@ret) are its
- * calls (with retprobe=1 each is also an event, see kpt_probe_events()), a
+ * calls (a b probe's each is also an event, see kpt_probe_events()), a
  * plain kprobe's are its hits. @ret is a constant in the handlers.
  */
 static nokprobe_inline void kpt_count_entry(struct kpt_probe *p, bool ret)
@@ -630,7 +630,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 				     const u64 *given)
 {
 	struct kpt_ri_data *d = data;
-	unsigned int nargs = p->legacy ? 0 : p->spec->nargs;
+	unsigned int nargs = p->both ? 0 : p->spec->nargs;
 	s64 retval = (long)regs_return_value(regs);
 	u64 lat = kpt_clock_since(d->entry_ts, ts);
 	u64 vals[KPT_SPEC_MAX_ARGS];
@@ -709,7 +709,7 @@ static nokprobe_inline void kpt_return_fast_write(struct kpt_probe *p,
 	ret->ret = retval;
 	ret->lat_ns = kpt_clock_since(entry_ts, ts);
 	ret->entry_ts_ns = entry_ts;
-	/* (retprobe=1 keeps no values in the instance) */
+	/* (a b probe keeps no values in the instance) */
 	if (has_args)
 		kpt_copy_slots(ev->data + KPT_RET_SLOTS, d->vals);
 	/* $retval's slot, or the spare one past the arguments */
@@ -1325,7 +1325,7 @@ void kpt_probe_set_handlers(struct kpt_probe *p)
 							     kpt_kprobe_fast;
 		return;
 	}
-	if (p->legacy)
+	if (p->both)
 		p->rp.entry_handler = p->entry_fast ? kpt_kretprobe_rec_fast :
 						      kpt_kretprobe_rec_slow;
 	else

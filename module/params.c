@@ -171,11 +171,12 @@ int __init kpt_params_check(void)
 }
 
 /*
- * name=/address= items: "sym", "sym+off" or a hex address, recording
- * args= registers named arg0.. (and returns too with retprobe=1).
+ * name=/address= items: "sym", "sym+off" or a hex address, made into a
+ * spec that records args= registers named arg0..: a p probe, or with
+ * retprobe=1 a b probe (entry and return records).
  */
-static int kpt_probe_legacy(const char *param, const char *item,
-			    bool retprobe)
+static int kpt_probe_param(const char *param, const char *item,
+			   bool retprobe)
 {
 	char *plus, line[KPT_SPEC_SYM_LEN + 32], label[KSYM_SYMBOL_LEN];
 	struct kpt_spec *spec;
@@ -187,7 +188,7 @@ static int kpt_probe_legacy(const char *param, const char *item,
 	spec = kzalloc(sizeof(*spec), GFP_KERNEL);
 	if (!spec)
 		return -ENOMEM;
-	spec->kind = retprobe ? KPT_SPEC_RETURN : KPT_SPEC_ENTRY;
+	spec->kind = retprobe ? KPT_SPEC_BOTH : KPT_SPEC_ENTRY;
 	strscpy(spec->group, "kptrace", sizeof(spec->group));
 	scnprintf(line, sizeof(line), "%s=%s", param, item);
 	if (!strcmp(param, "name")) {
@@ -261,7 +262,7 @@ static int kpt_probe_legacy(const char *param, const char *item,
 		spec->args[i].type = KPT_T_X64;
 		scnprintf(spec->args[i].name, KPT_SPEC_NAME_LEN, "arg%u", i);
 	}
-	return kpt_probe_create(spec, label, true, line);
+	return kpt_probe_create(spec, label, line);
 
 err:
 	kfree(spec);
@@ -269,13 +270,13 @@ err:
 }
 
 /**
- * kpt_probes_add_legacy() - the probes of the name= or address= parameter
+ * kpt_probes_add_param() - the probes of the name= or address= parameter
  * @param: "name" or "address"
  * @list: comma-separated items, or NULL
  * @retprobe: the retprobe= parameter
  */
-static int kpt_probes_add_legacy(const char *param, const char *list,
-				 bool retprobe)
+static int kpt_probes_add_param(const char *param, const char *list,
+				bool retprobe)
 {
 	char *copy, *cur, *item;
 	int ret = 0;
@@ -295,7 +296,7 @@ static int kpt_probes_add_legacy(const char *param, const char *list,
 			ret = -EINVAL;
 			break;
 		}
-		ret = kpt_probe_legacy(param, item, retprobe);
+		ret = kpt_probe_param(param, item, retprobe);
 	}
 	mutex_unlock(&kpt_probes_mutex);
 	kfree(copy);
@@ -307,9 +308,9 @@ int __init kpt_params_add_probes(void)
 {
 	int ret;
 
-	ret = kpt_probes_add_legacy("name", name, retprobe);
+	ret = kpt_probes_add_param("name", name, retprobe);
 	if (!ret)
-		ret = kpt_probes_add_legacy("address", address, retprobe);
+		ret = kpt_probes_add_param("address", address, retprobe);
 	if (!ret && probe)
 		ret = kpt_probes_write(probe, strlen(probe), ';');
 	return ret;

@@ -346,8 +346,7 @@ static bool kpt_probe_fast_arg(struct kpt_probe *p, const struct kpt_fetch *f,
  * the name its events carry. On error, returns an ERR_PTR and sets *why.
  */
 static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
-				       const char *label, bool legacy,
-				       const char **why)
+				       const char *label, const char **why)
 {
 	unsigned int i, nstack = kpt_cfg.stack, strs = 0, retstrs = 0;
 	unsigned long ri_total;
@@ -358,8 +357,8 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 	if (!p)
 		return ERR_PTR(-ENOMEM);
 	p->spec = spec;
-	p->legacy = legacy;
-	p->is_ret = spec->kind == KPT_SPEC_RETURN;
+	p->is_ret = spec->kind != KPT_SPEC_ENTRY;
+	p->both = spec->kind == KPT_SPEC_BOTH;
 	p->regs_only = !spec->ncond && spec->nargs <= KPT_FAST_ARGS;
 	p->ret_slot = KPT_FAST_ARGS;
 	for (i = 0; i < KPT_FAST_ARGS; i++)
@@ -382,13 +381,13 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 	p->nargs = spec->nargs;
 	p->ncond = spec->ncond;
 	p->hist_events = spec->hist.events;
-	p->ret_nargs = legacy ? 0 : spec->nargs;
+	p->ret_nargs = p->both ? 0 : spec->nargs;
 	p->entry_size = KPT_HDR_SIZE +
 			(spec->nargs + nstack + !!nstack) * sizeof(u64) +
 			round_up(strs, 8);
 	p->ret_size = KPT_RET_SIZE + spec->nargs * sizeof(u64) +
 		      round_up(strs + retstrs, 8);
-	if (legacy) {
+	if (p->both) {
 		p->ret_size = KPT_RET_SIZE;
 		p->ri_size = sizeof(u64);
 	} else {
@@ -602,7 +601,7 @@ static struct kpt_tomb *kpt_tomb_new(const struct kpt_probe *p)
  * Make, arm and list a probe; takes ownership of @spec. @line is what the
  * user wrote, for the error message. Caller holds kpt_probes_mutex.
  */
-int kpt_probe_create(struct kpt_spec *spec, const char *label, bool legacy,
+int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		     const char *line)
 {
 	const char *why = "out of memory";
@@ -636,7 +635,7 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label, bool legacy,
 		kfree(spec);
 		return ret;
 	}
-	p = kpt_probe_new(spec, label, legacy, &why);
+	p = kpt_probe_new(spec, label, &why);
 	if (IS_ERR(p)) {
 		kfree(spec);
 		kpt_error(line, -1, why, PTR_ERR(p));
@@ -768,7 +767,7 @@ static int kpt_probe_line(const char *line)
 	}
 	if (spec->kind == KPT_SPEC_DELETE)
 		return kpt_probe_delete(spec, line);
-	return kpt_probe_create(spec, spec->name, false, line);
+	return kpt_probe_create(spec, spec->name, line);
 }
 
 /**

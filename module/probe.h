@@ -47,9 +47,9 @@ struct kpt_probe {
 	struct list_head	list;	/* kpt_probe_list, kpt_probes_mutex */
 	u32			id;	/* kpt_event.probe_id, never reused */
 	u8			state;	/* enum kpt_probe_state */
-	bool			is_ret;	/* a kretprobe */
-	bool			legacy;	/* name=/address=: "argN" from 0, */
-					/* and entries too with retprobe=1 */
+	bool			is_ret;	/* a kretprobe: r or b */
+	bool			both;	/* b: the entry is a record of its */
+					/* own, the return only its value */
 	bool			regs_only; /* at most KPT_FAST_ARGS */
 					/* fetchargs, each a 64-bit */
 					/* register argument or $retval, */
@@ -113,7 +113,7 @@ void kpt_probes_reclaim(void);		/* under kpt_probes_mutex */
 void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum);
 /* under kpt_probes_mutex: for the probes of name= and address= */
 struct kpt_probe *kpt_probe_find(const char *group, const char *name);
-int kpt_probe_create(struct kpt_spec *spec, const char *label, bool legacy,
+int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		     const char *line);
 int kpt_probes_init(void);
 void kpt_probes_exit(void);

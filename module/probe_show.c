@@ -72,13 +72,13 @@ static u64 kpt_probe_calls(const struct kpt_probe *p,
 }
 
 /*
- * The events its hits meant: with retprobe=1 an entry record per call
+ * The events its hits meant: a b probe has an entry record per call
  * (counted once, as a call) and a return record per return (hits).
  */
 static u64 kpt_probe_events(const struct kpt_probe *p,
 			    const struct kpt_probe_stats *st)
 {
-	return p->is_ret && p->legacy ? st->calls + st->hits : st->hits;
+	return p->both ? st->calls + st->hits : st->hits;
 }
 
 /*

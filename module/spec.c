@@ -10,9 +10,10 @@
  *   p[:[GRP/]NAME] TARGET [FETCHARG]... [if COND] [HIST]   entry probe
  *   r[MAXACTIVE][:[GRP/]NAME] TARGET [FETCHARG]... [if COND] [HIST]
  *                                                     return probe
+ *   b[MAXACTIVE][:[GRP/]NAME] TARGET [FETCHARG]...    entry and return
  *   -:[GRP/]NAME                                      remove a probe
  *
- *   TARGET   := SYM[+OFFS] | MOD:SYM[+OFFS] | 0xADDR  (r: no offset)
+ *   TARGET   := SYM[+OFFS] | MOD:SYM[+OFFS] | 0xADDR  (r, b: no offset)
  *   FETCHARG := [NAME=]FETCH[:TYPE]
  *   FETCH    := %REG | $argN | $stackN | $stack | $retval | $comm
  *             | @0xADDR[+|-OFFS] | +|-[u]OFFS(FETCH)
@@ -28,6 +29,11 @@
  *   KEY      := FIELD[.hex|.log2|.loglin|.buckets=N] | a string fetcharg
  *             | comm | stacktrace                     (at most 3)
  *   VAL      := hitcount | a numeric FIELD: its sum, min and max (4)
+ *
+ * A b probe records its fetchargs at entry, as a p probe does, and the
+ * return value and latency in a return record of their own (name= and
+ * address= with retprobe=1 make such probes): it takes no $retval, no
+ * condition and no hist.
  *
  * $argN counts from 1, $stackN from 0. In a return probe, $argN, $stackN,
  * $stack, $comm and dereferences of them are fetched at the entry of the
@@ -249,7 +255,7 @@ static int kpt_parse_ident(struct kpt_cursor *c, char *out, int len,
 	return 0;
 }
 
-/* p[:[GRP/]NAME], r[MAXACTIVE][:[GRP/]NAME] or -:[GRP/]NAME */
+/* p[:[GRP/]NAME], r|b[MAXACTIVE][:[GRP/]NAME] or -:[GRP/]NAME */
 static int kpt_parse_head(struct kpt_cursor *c)
 {
 	struct kpt_spec *spec = c->spec;
@@ -258,10 +264,11 @@ static int kpt_parse_head(struct kpt_cursor *c)
 	__u64 max;
 	int ret;
 
-	if (*c->p != 'p' && *c->p != 'r' && *c->p != '-')
-		return kpt_fail(c, at, "expected p, r or - at the start");
+	if (*c->p != 'p' && *c->p != 'r' && *c->p != 'b' && *c->p != '-')
+		return kpt_fail(c, at, "expected p, r, b or - at the start");
 	spec->kind = *c->p++;
-	if (spec->kind == KPT_SPEC_RETURN && kpt_is_digit(*c->p)) {
+	if ((spec->kind == KPT_SPEC_RETURN || spec->kind == KPT_SPEC_BOTH) &&
+	    kpt_is_digit(*c->p)) {
 		at = c->p;
 		ret = kpt_parse_u64(c, &max);
 		if (ret)
@@ -408,7 +415,7 @@ static int kpt_parse_fetch(struct kpt_cursor *c, struct kpt_fetch *f,
 		if (!strncmp(c->p, "$retval", 7) && !kpt_is_ident(c->p[7], 0)) {
 			if (c->spec->kind != KPT_SPEC_RETURN)
 				return kpt_fail(c, start,
-						"$retval is for return probes");
+						"$retval is for r probes");
 			c->p += 7;
 			f->base = KPT_FB_RETVAL;
 			return 0;
@@ -971,12 +978,17 @@ int kpt_spec_parse(const char *line, struct kpt_spec *spec)
 	ret = kpt_parse_target(&c);
 	if (ret)
 		return ret;
-	if (spec->kind == KPT_SPEC_RETURN && spec->offset)
+	if (spec->kind != KPT_SPEC_ENTRY && spec->offset)
 		return kpt_fail(&c, line, "a return probe takes no offset");
 	for (;;) {
 		kpt_skip_space(&c);
 		if (!*c.p || *c.p == '#')
 			break;
+		if (spec->kind == KPT_SPEC_BOTH &&
+		    (kpt_at_hist(&c) ||
+		     (!strncmp(c.p, "if", 2) && kpt_is_space(c.p[2]))))
+			return kpt_fail(&c, c.p,
+					"a b probe takes no condition and no hist (use r)");
 		if (kpt_at_hist(&c)) {
 			ret = kpt_parse_hist(&c);
 			if (ret)

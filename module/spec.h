@@ -31,6 +31,7 @@
 enum kpt_spec_kind {
 	KPT_SPEC_ENTRY	= 'p',
 	KPT_SPEC_RETURN	= 'r',
+	KPT_SPEC_BOTH	= 'b',	/* an entry record, and a return record */
 	KPT_SPEC_DELETE	= '-',
 };
 

@@ -64,7 +64,7 @@ kpt_load name=kpt_test_func retprobe=1 stack=0 args=1
 kpt_call 2
 sed 's/^/#   /' "$KPT_DIR/probes"
 assert_match "kretprobe line" "$(cat "$KPT_DIR/probes")" \
-	"^r:kptrace/kpt_test_func kpt_test_func arg0=\\\$arg1:x64 # id=0 at=kpt_test:kpt_test_func\\+$E_FUNC/$SZ kretprobe $MODE hits=2 missed=0\$"
+	"^b:kptrace/kpt_test_func kpt_test_func arg0=\\\$arg1:x64 # id=0 at=kpt_test:kpt_test_func\\+$E_FUNC/$SZ kretprobe $MODE hits=2 missed=0\$"
 kpt_unload
 
 kpt_load name=kpt_test_func+$OFF stack=0 args=0

@@ -8,6 +8,10 @@
 # entry i ("arg0=0x<i>") then its return ("ret=-<i> lat_ns=<n>", n > 0)
 # from the same tid; the probes line says kretprobe with hits=5 missed=0
 # (entry hits), stats hits=10 (entries and returns each count one).
+# The probe is a b probe of the spec language: its listing line, written
+# back to the probes file after the probe is deleted, makes the same probe
+# (the same 10 lines for 5 more calls, hits=5 in the new listing, stats
+# hits=20 in all).
 # name=kpt_test_sleep retprobe=1: a 100 ms sleep returns ret=100 with
 # lat_ns >= 100000000.
 
@@ -15,32 +19,45 @@
 kpt_setup
 kpt_test_load
 
-kpt_load name=kpt_test_func retprobe=1 args=1 stack=0
-kpt_call 5
-kpt_trace_read "$KPT_TMP/trace"
-sed 's/^/#   /' "$KPT_TMP/trace"
-assert_eq "lines in trace" "$(grep -c '' "$KPT_TMP/trace")" 10
-i=1
-while [ $i -le 5 ]; do
-	entry=$(sed -n "$((2 * i - 1))p" "$KPT_TMP/trace")
-	ret=$(sed -n "$((2 * i))p" "$KPT_TMP/trace")
-	assert_match "entry $i" "$entry" "$KPT_RE_HEAD"'kpt_test_func: arg0=0x'$i'$'
-	assert_match "return $i" "$ret" "$KPT_RE_HEAD"'kpt_test_func: ret=-'$i' lat_ns=[0-9]+$'
-	lat=${ret##*lat_ns=}
-	[ "$lat" -gt 0 ] || fail "return $i: lat_ns=$lat, expected > 0"
-	etid=$(echo "$entry" | sed 's/^[^ ]*-\([0-9]*\) .*/\1/')
-	rtid=$(echo "$ret" | sed 's/^[^ ]*-\([0-9]*\) .*/\1/')
-	assert_eq "tid of return $i" "$rtid" "$etid"
-	i=$((i + 1))
-done
+# five_calls HOW: 5 calls, then exactly their 10 lines in the trace
+five_calls()
+{
+	kpt_call 5
+	kpt_trace_read "$KPT_TMP/trace"
+	sed 's/^/#   /' "$KPT_TMP/trace"
+	assert_eq "$1: lines in trace" "$(grep -c '' "$KPT_TMP/trace")" 10
+	i=1
+	while [ $i -le 5 ]; do
+		entry=$(sed -n "$((2 * i - 1))p" "$KPT_TMP/trace")
+		ret=$(sed -n "$((2 * i))p" "$KPT_TMP/trace")
+		assert_match "$1: entry $i" "$entry" "$KPT_RE_HEAD"'kpt_test_func: arg0=0x'$i'$'
+		assert_match "$1: return $i" "$ret" "$KPT_RE_HEAD"'kpt_test_func: ret=-'$i' lat_ns=[0-9]+$'
+		lat=${ret##*lat_ns=}
+		[ "$lat" -gt 0 ] || fail "$1: return $i: lat_ns=$lat, expected > 0"
+		etid=$(echo "$entry" | sed 's/^[^ ]*-\([0-9]*\) .*/\1/')
+		rtid=$(echo "$ret" | sed 's/^[^ ]*-\([0-9]*\) .*/\1/')
+		assert_eq "$1: tid of return $i" "$rtid" "$etid"
+		i=$((i + 1))
+	done
+	probe=$(cat "$KPT_DIR/probes")
+	info "probes: $probe"
+	# (the exact format of the line is kpt_probes_file.sh's business)
+	assert_match "$1: probes line" "$probe" \
+		'^b:kptrace/kpt_test_func kpt_test_func arg0=\$arg1:x64 # .* kretprobe (ftrace|optimized|int3) hits=5 missed=0$'
+}
 
-probe=$(cat "$KPT_DIR/probes")
-info "probes: $probe"
-# (the exact format of the line is kpt_probes_file.sh's business)
-assert_match "probes line" "$probe" ' kretprobe (ftrace|optimized|int3) hits=5 missed=0$'
+kpt_load name=kpt_test_func retprobe=1 args=1 stack=0
+five_calls "name= retprobe=1"
 assert_eq "hits (entries + returns)" "$(kpt_stat hits)" 10
 assert_eq "recorded" "$(kpt_stat recorded)" 10
 assert_eq "missed" "$(kpt_stat missed)" 0
+# The listing line, replayed: the same probe from the spec language.
+echo '-:kptrace/kpt_test_func' > "$KPT_DIR/probes" ||
+	fail "deleting kptrace/kpt_test_func"
+echo "$probe" > "$KPT_DIR/probes" || fail "writing back: $probe"
+five_calls "its listing written back"
+assert_eq "hits (both probes)" "$(kpt_stat hits)" 20
+assert_eq "recorded (both probes)" "$(kpt_stat recorded)" 20
 kpt_unload
 
 kpt_load name=kpt_test_sleep retprobe=1 args=1 stack=0

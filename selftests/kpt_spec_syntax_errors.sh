@@ -52,7 +52,7 @@ if [ -r "$KPT_DEBUGFS/kprobes/blacklist" ]; then
 fi
 
 cat > "$KPT_TMP/table" <<EOF
-0 ;; EINVAL ;; expected p, r or - at the start ;; x:bad kpt_test_func
+0 ;; EINVAL ;; expected p, r, b or - at the start ;; x:bad kpt_test_func
 5 ;; EINVAL ;; expected a symbol or an address ;; p:bad
 2 ;; EINVAL ;; expected a name ;; p:1bad kpt_test_func
 6 ;; EINVAL ;; expected a name after the group ;; p:grp/ kpt_test_func
@@ -71,7 +71,7 @@ cat > "$KPT_TMP/table" <<EOF
 20 ;; EINVAL ;; \$argN: N must be 1 to 6 ;; p:bad kpt_test_func \$arg0
 20 ;; EINVAL ;; \$stackN: N too large ;; p:bad kpt_test_func \$stack1024
 20 ;; EINVAL ;; unknown \$variable ;; p:bad kpt_test_func \$foo
-20 ;; EINVAL ;; \$retval is for return probes ;; p:bad kpt_test_func \$retval
+20 ;; EINVAL ;; \$retval is for r probes ;; p:bad kpt_test_func \$retval
 23 ;; EINVAL ;; \$comm cannot be dereferenced ;; p:bad kpt_test_func +0(\$comm)
 26 ;; EINVAL ;; \$comm is a string ;; p:bad kpt_test_func \$comm:u32
 26 ;; EINVAL ;; unknown type ;; p:bad kpt_test_func \$arg1:u128

@@ -157,7 +157,7 @@ static void print_sym(FILE *f, const struct event_fmt *fmt, __u64 addr,
 
 /*
  * How argument @i of a record of probe @p is shown: *@arg its name and
- * type; false when it is not shown (a legacy probe's registers past the
+ * type; false when it is not shown (a name=/address= probe's registers past the
  * function's parameters). Without a spec for it: "arg<i>", x64.
  */
 static bool arg_desc(const struct probe *p, unsigned int i,

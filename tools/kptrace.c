@@ -168,6 +168,8 @@ static const char usage_text[] =
 "                         kprobe_events (see README.md):\n"
 "                           p[:[GRP/]NAME] SYM[+OFFS]|MOD:SYM|0xADDR [ARG]... [if COND]\n"
 "                           r[MAXACTIVE][:[GRP/]NAME] SYM|MOD:SYM [ARG]... [if COND]\n"
+"                           b[MAXACTIVE][:[GRP/]NAME] SYM|MOD:SYM [ARG]...  (entry\n"
+"                           and return records, as name= with retprobe=1)\n"
 "                           ARG: [NAME=]FETCH[:TYPE], FETCH: %REG $argN $stackN\n"
 "                           $stack $retval $comm @ADDR @SYM +|-[u]OFFS(FETCH)\n"
 "                           TYPE: u8..u64 s8..s64 x8..x64 string ustring str symbol\n"
@@ -1131,7 +1133,7 @@ static void summary__print(const struct source *src, const struct sink *sink,
 /*
  * The probes listing that names the records: FILE.probes next to a
  * replayed FILE when there is one (saved by -w, with the BTF names of
- * legacy probes in it), else the module's. *@saved says which.
+ * name=/address= probes in it), else the module's. *@saved says which.
  */
 static const char *probes__path(const char *replay, char *buf, size_t len,
 				bool *saved)
@@ -1250,7 +1252,7 @@ int main(int argc, char **argv)
 					    "re");
 	}
 
-	/* BTF names legacy probes, unless a saved listing already does */
+	/* BTF names name=/address= probes, unless a saved listing already does */
 	probes_path = probes__path(env.replay_path, path_buf, sizeof(path_buf),
 				   &saved_probes);
 	if (!saved_probes)

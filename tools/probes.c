@@ -75,7 +75,7 @@ long probes__split_line(const char *line, size_t *spec_len,
 int probes__parse_spec(const char *spec_text, size_t len,
 		       struct kpt_spec *spec)
 {
-	char buf[KPT_SPEC_LINE_MAX];
+	char buf[KPT_SPEC_LINE_MAX], kind;
 	int ret;
 
 	if (len >= sizeof(buf))
@@ -83,11 +83,13 @@ int probes__parse_spec(const char *spec_text, size_t len,
 	memcpy(buf, spec_text, len);
 	buf[len] = '\0';
 	ret = kpt_spec_parse(buf, spec);
-	if (ret && buf[0] == 'r' && (buf[1] == ':' || buf[1] == ' ')) {
+	kind = buf[0];
+	if (ret && (kind == KPT_SPEC_RETURN || kind == KPT_SPEC_BOTH) &&
+	    (buf[1] == ':' || buf[1] == ' ')) {
 		buf[0] = 'p';
 		ret = kpt_spec_parse(buf, spec);
 		if (!ret)
-			spec->kind = KPT_SPEC_RETURN;
+			spec->kind = kind;
 	}
 	return ret;
 }
@@ -104,7 +106,7 @@ static void probe__clear(struct probe *p)
 }
 
 /* arg0=$arg1:x64 arg1=$arg2:x64 ...: what name=/address= probes record */
-static bool probe__is_legacy(const struct kpt_spec *spec)
+static bool probe__has_reg_args(const struct kpt_spec *spec)
 {
 	unsigned int i;
 	char name[16];
@@ -140,9 +142,9 @@ static int probe__args_from_spec(struct probe *p)
 }
 
 /*
- * A legacy probe at a function's entry shows the function's parameters
+ * A probe of name=/address= shape at a function's entry shows the function's parameters
  * that are in registers, as many as it records. A return probe on a
- * function, legacy or not, shows ret= as the function's return type (the
+ * function, of that shape or not, shows ret= as the function's return type (the
  * module records the whole register: an int's upper half means nothing).
  */
 static void probe__args_from_btf(struct probes *probes, struct probe *p)
@@ -155,23 +157,23 @@ static void probe__args_from_btf(struct probes *probes, struct probe *p)
 	int ret;
 
 	if (!probes->btf || !spec->sym[0] || spec->offset ||
-	    (!p->legacy && spec->kind != KPT_SPEC_RETURN))
+	    (!p->reg_args && spec->kind == KPT_SPEC_ENTRY))
 		return;
 	ret = kbtf__func(probes->btf, spec->mod, spec->sym, &fn, &why);
 	if (ret == -ENODATA) {
-		if (p->legacy && !probes->quiet && !probes->btf_said)
+		if (p->reg_args && !probes->quiet && !probes->btf_said)
 			fprintf(stderr,
-				"kptrace: no BTF (%s): legacy probes show arg0.. as recorded\n",
+				"kptrace: no BTF (%s): name=/address= probes show arg0.. as recorded\n",
 				why);
 		probes->btf_said = true;
 		return;
 	}
 	if (ret)
 		return;
-	if (spec->kind == KPT_SPEC_RETURN && fn.ret_type >= 0 &&
+	if (spec->kind != KPT_SPEC_ENTRY && fn.ret_type >= 0 &&
 	    fn.ret_type < KPT_T_STRING)
 		p->ret_type = fn.ret_type;
-	for (n = 0; p->legacy && n < fn.nparams && n < p->nargs; n++) {
+	for (n = 0; p->reg_args && n < fn.nparams && n < p->nargs; n++) {
 		snprintf(want, sizeof(want), "$arg%u", n + 1);
 		if (!fn.params[n].name[0] || fn.params[n].type < 0 ||
 		    strcmp(fn.params[n].fetch, want))
@@ -183,7 +185,7 @@ static void probe__args_from_btf(struct probes *probes, struct probe *p)
 	if (!note)
 		return;
 	/* past the parameters, the registers mean nothing: not shown */
-	if (p->legacy && !fn.vararg && n == fn.nparams)
+	if (p->reg_args && !fn.vararg && n == fn.nparams)
 		p->nargs = n;
 	q = note + sprintf(note, "# id=%u btf=", p->id);
 	for (i = 0; i < n; i++) {
@@ -235,7 +237,7 @@ static void probe__apply_note(struct probe *p, const char *note)
 		return;
 	q += 5;
 	/* a spec probe's note has only ret= */
-	while (p->legacy && *q && *q != ' ' && *q != '\n' &&
+	while (p->reg_args && *q && *q != ' ' && *q != '\n' &&
 	       i < p->spec->nargs) {
 		len = strcspn(q, "\n:, ");
 		if (q[len] != ':' || !len || len >= KPT_SPEC_NAME_LEN)
@@ -264,7 +266,7 @@ static void probe__apply_note(struct probe *p, const char *note)
 				p->ret_type = t;
 	}
 	q = strstr(q, " shown=");
-	if (q && p->legacy) {
+	if (q && p->reg_args) {
 		t = strtoul(q + 7, &end, 10);
 		if (end > q + 7 && t <= p->spec->nargs)
 			p->nargs = t;
@@ -405,7 +407,7 @@ static int probes__add_line(struct probes *probes, const char *line)
 		return -ENOMEM;
 	if (!spec)
 		return 0;
-	p->legacy = probe__is_legacy(spec);
+	p->reg_args = probe__has_reg_args(spec);
 	if (probe__args_from_spec(p))
 		return -ENOMEM;
 	return 0;

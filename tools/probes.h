@@ -24,14 +24,14 @@ struct probe_arg {
 struct probe {
 	__u32 id;
 	bool known;		/* in the listing; else only "probe<id>" */
-	bool legacy;		/* name=/address= shape: arg0.. = $arg1..:x64 */
+	bool reg_args;		/* name=/address= shape: arg0.. = $arg1..:x64 */
 	char *line;		/* the listing's line, without the newline */
 	char *label;		/* events carry this */
 	struct kpt_spec *spec;	/* NULL if the line did not parse */
 	unsigned int nargs;	/* args[] shown; past them: argN=0x.. */
 	struct probe_arg *args;
 	char *btf_note;		/* "# id=N btf=..." line for FILE.probes */
-	/* legacy return probes: BTF's type of the return value, -1: none */
+	/* return probes (r, b): BTF's type of the return value, -1: none */
 	int ret_type;
 	unsigned long gen;	/* when the entry was made: the later wins */
 };
@@ -40,7 +40,7 @@ struct probes;
 
 /*
  * Never fails for lack of the file: names then fall back to "probe<id>".
- * @btf (may be NULL) names the arguments of legacy probes from BTF.
+ * @btf (may be NULL) names the arguments of name=/address= probes from BTF.
  * @reread: the listing is the module's, while it records: an id it lacks
  * makes it read the file again, once per id. Else (a saved listing) it is
  * read only here. Returns NULL only when out of memory.
@@ -58,7 +58,7 @@ const struct probe *probes__find(struct probes *probes, __u32 id);
 
 /*
  * A return event's ret= of @p (may be NULL): the raw register, cut to the
- * return type BTF gave a legacy probe (an int's -2 is 4294967294 in rax).
+ * return type BTF gave a return probe (an int's -2 is 4294967294 in rax).
  */
 long long probe__ret(const struct probe *p, __s64 raw);
 
@@ -77,9 +77,10 @@ long probes__split_line(const char *line, size_t *spec_len,
 			const char **label, size_t *label_len);
 
 /*
- * kpt_spec_parse() of a listing's spec part. A legacy retprobe at an offset
- * is listed as "r:... SYM+0xOFF ...", which the language refuses: parsed
- * as a 'p' line, then kind 'r'.
+ * kpt_spec_parse() of a listing's spec part. A return probe at an offset
+ * (an address= item the kernel moved) is listed as "r:... SYM+0xOFF ..."
+ * or "b:...", which the language refuses: parsed as a 'p' line, then
+ * given its kind back.
  */
 int probes__parse_spec(const char *spec_text, size_t len,
 		       struct kpt_spec *spec);

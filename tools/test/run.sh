@@ -475,7 +475,7 @@ fi
 
 run typed-nobtf-note env KPTRACE_PROBES=$DATA/probes-typed KPTRACE_BTF_DIR=/nonexistent $KPT -r "$OUT/typed.bin" --no-stack
 if [ "$(grep -c 'no BTF' "$OUT/typed-nobtf-note.err")" = 1 ] &&
-   grep -qx 'kptrace: no BTF (cannot read /nonexistent/vmlinux: No such file or directory): legacy probes show arg0.. as recorded' "$OUT/typed-nobtf-note.err"; then
+   grep -qx 'kptrace: no BTF (cannot read /nonexistent/vmlinux: No such file or directory): name=/address= probes show arg0.. as recorded' "$OUT/typed-nobtf-note.err"; then
 	ok "typed: missing BTF said once"
 else
 	not_ok "typed: missing BTF said once" "$(cat "$OUT/typed-nobtf-note.err")"

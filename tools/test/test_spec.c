@@ -208,6 +208,9 @@ static void grammar(void)
 	good("r f", "r:kptrace/r_f_0 f");
 	good("r1:ev f", "r1:kptrace/ev f");
 	good("r4096 f", "r4096:kptrace/r_f_0 f");
+	/* b: an entry record and a return record (name= with retprobe=1) */
+	good("b f $arg1", "b:kptrace/b_f_0 f arg1=$arg1:x64");
+	good("b16:ev f s=+0($arg2):string", "b16:kptrace/ev f s=+0($arg2):string");
 	good("-:ev", "-:kptrace/ev");
 	good("-:grp/ev", "-:grp/ev");
 	good("  p:ev f  # a comment", "p:kptrace/ev f");
@@ -291,8 +294,8 @@ static void errors(void)
 	char line[KPT_SPEC_LINE_MAX];
 	int i, n;
 
-	bad("", 0, "expected p, r or - at the start");
-	bad("x f", 0, "expected p, r or - at the start");
+	bad("", 0, "expected p, r, b or - at the start");
+	bad("x f", 0, "expected p, r, b or - at the start");
 	bad("p", 1, "expected a symbol or an address");
 	bad("p:", 2, "expected a name");
 	bad("p:1e f", 2, "expected a name");
@@ -314,12 +317,19 @@ static void errors(void)
 	bad("p f+0x100000000", 2, "offset too large");
 	bad("p f-4", 3, "unexpected character after the target");
 	bad("r f+4", 0, "a return probe takes no offset");
+	bad("b f+4", 0, "a return probe takes no offset");
+	bad("b f $retval", 4, "$retval is for r probes");
+	bad("b f $arg1 if arg1 == 0", 10,
+	    "a b probe takes no condition and no hist (use r)");
+	bad("b f hist:keys=comm", 4,
+	    "a b probe takes no condition and no hist (use r)");
+	bad("b0 f", 1, "MAXACTIVE must be 1 to 4096");
 	bad("p f %zz", 4, "unknown register");
 	bad("p f %axe", 4, "unknown register");
 	bad("p f $arg0", 4, "$argN: N must be 1 to 6");
 	bad("p f $arg7", 4, "$argN: N must be 1 to 6");
 	bad("p f $stack1024", 4, "$stackN: N too large");
-	bad("p f $retval", 4, "$retval is for return probes");
+	bad("p f $retval", 4, "$retval is for r probes");
 	bad("p f $foo", 4, "unknown $variable");
 	bad("p f +0($comm)", 7, "$comm cannot be dereferenced");
 	bad("p f $comm:u32", 10, "$comm is a string");
