@@ -326,7 +326,7 @@ static nokprobe_inline bool kpt_skip_phase(const struct kpt_probe *p,
 {
 	bool of_return = f->base == KPT_FB_RETVAL;
 
-	return p->is_ret && !p->both && of_return != at_return;
+	return p->prog.is_ret && !p->prog.both && of_return != at_return;
 }
 
 /*
@@ -349,7 +349,7 @@ static nokprobe_inline void kpt_fetch_nums(const struct kpt_probe *p,
 			vals[i] = 0;
 			continue;
 		}
-		if (!kpt_fetch_one(f, regs, retval, p->size[i], &vals[i])) {
+		if (!kpt_fetch_one(f, regs, retval, p->prog.size[i], &vals[i])) {
 			vals[i] = 0;
 			this_cpu_inc(p->stats->num_fault);
 		}
@@ -457,19 +457,19 @@ static nokprobe_inline u64 kpt_reg_at(struct pt_regs *regs, unsigned short off)
 }
 
 /*
- * p->regs_only: the argument registers straight into the record (or, at
+ * p->prog.regs_only: the argument registers straight into the record (or, at
  * a return probe's entry, into the instance): all KPT_FAST_ARGS slots,
- * those past p->nargs (and $retval's, filled at return) from ax. The
+ * those past p->prog.nargs (and $retval's, filled at return) from ax. The
  * record's size leaves out what is past its arguments.
  * @abi (a constant): kpt_probe_abi_order(p), so the registers are the
  * ABI's six argument registers in order, with no load of their offsets
- * (the slots past p->nargs then hold what those registers hold).
+ * (the slots past p->prog.nargs then hold what those registers hold).
  */
 static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
 					  struct pt_regs *regs, u64 *out,
 					  bool abi)
 {
-	const unsigned short *off = p->arg_off;
+	const unsigned short *off = p->prog.arg_off;
 
 	BUILD_BUG_ON(KPT_FAST_ARGS != 6);
 	if (abi) {
@@ -497,7 +497,7 @@ static nokprobe_inline void kpt_entry_fast_write(struct kpt_probe *p,
 						 struct pt_regs *regs, u64 ts,
 						 struct kpt_wr *w, bool abi)
 {
-	unsigned int nargs = p->nargs;
+	unsigned int nargs = p->prog.nargs;
 	struct kpt_event *ev = w->ev;
 
 	kpt_copy_regs(p, regs, ev->data, abi);
@@ -549,9 +549,9 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 	struct kpt_wr w;
 	unsigned int i, hdr;
 
-	kpt_count_entry(p, p->is_ret);
-	if (p->regs_only) {
-		if (!kpt_reserve(p, &w, max_t(unsigned int, p->entry_size,
+	kpt_count_entry(p, p->prog.is_ret);
+	if (p->prog.regs_only) {
+		if (!kpt_reserve(p, &w, max_t(unsigned int, p->prog.entry_size,
 					      KPT_FAST_ENTRY_SIZE)))
 			return;
 		ev = w.ev;
@@ -569,7 +569,7 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 				return;
 			}
 		}
-		if (!kpt_reserve(p, &w, p->entry_size))
+		if (!kpt_reserve(p, &w, p->prog.entry_size))
 			return;
 		ev = w.ev;
 		memcpy(ev->data, vals, nargs * sizeof(u64));
@@ -588,7 +588,7 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 	}
 	ev->nr_stack = nstack;
 	hdr = KPT_ENTRY_SIZE(nargs, nstack);
-	if (p->nstr) {
+	if (p->prog.nstr) {
 		hdr += kpt_fetch_strs(p, false, ev->data, (char *)ev + hdr,
 				      hdr);
 		kpt_zero_pad(ev, hdr);
@@ -614,7 +614,7 @@ static noinline void kpt_ret_entry_slow(struct kpt_probe *p,
 					struct kpt_ri_data *d)
 {
 	kpt_fetch_nums(p, regs, 0, false, d->vals);
-	if (p->nstr)
+	if (p->prog.nstr)
 		kpt_fetch_strs(p, false, d->vals,
 			       (char *)&d->vals[p->spec->nargs], 0);
 }
@@ -630,7 +630,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 				     const u64 *given)
 {
 	struct kpt_ri_data *d = data;
-	unsigned int nargs = p->both ? 0 : p->spec->nargs;
+	unsigned int nargs = p->prog.both ? 0 : p->spec->nargs;
 	s64 retval = (long)regs_return_value(regs);
 	u64 lat = kpt_clock_since(d->entry_ts, ts);
 	u64 vals[KPT_SPEC_MAX_ARGS];
@@ -654,7 +654,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 			return;
 		}
 	}
-	if (!kpt_reserve(p, &w, p->ret_size))
+	if (!kpt_reserve(p, &w, p->prog.ret_size))
 		return;
 	ev = w.ev;
 	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, nargs);
@@ -664,7 +664,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 	ret->entry_ts_ns = d->entry_ts;
 	hdr = KPT_RET_SIZE + nargs * sizeof(u64);
 	memcpy(ev->data + KPT_RET_SLOTS, vals, nargs * sizeof(u64));
-	if (p->nstr) {
+	if (p->prog.nstr) {
 		dyn = (char *)ev + hdr;
 		/* Entry-side strings: move them from the instance. */
 		for (i = 0; i < nargs; i++) {
@@ -699,7 +699,7 @@ static nokprobe_inline void kpt_return_fast_write(struct kpt_probe *p,
 						  bool has_args,
 						  struct kpt_wr *w)
 {
-	unsigned int nargs = has_args ? p->ret_nargs : 0;
+	unsigned int nargs = has_args ? p->prog.ret_nargs : 0;
 	u64 retval = regs_return_value(regs), entry_ts = d->entry_ts;
 	struct kpt_event *ev = w->ev;
 	struct kpt_ret *ret;
@@ -713,7 +713,7 @@ static nokprobe_inline void kpt_return_fast_write(struct kpt_probe *p,
 	if (has_args)
 		kpt_copy_slots(ev->data + KPT_RET_SLOTS, d->vals);
 	/* $retval's slot, or the spare one past the arguments */
-	ev->data[KPT_RET_SLOTS + p->ret_slot] = retval;
+	ev->data[KPT_RET_SLOTS + p->prog.ret_slot] = retval;
 	kpt_ring_commit(w, ev, KPT_RET_SIZE + nargs * sizeof(u64));
 }
 
@@ -937,7 +937,7 @@ static nokprobe_inline int kpt_kprobe_agg(struct kprobe *kp,
 					  struct pt_regs *regs, bool one)
 {
 	struct kpt_probe *p = container_of(kp, struct kpt_probe, kp);
-	bool events = p->hist_events, pass;
+	bool events = p->prog.hist_events, pass;
 	struct kpt_hist_table *t;
 
 	this_cpu_inc(p->stats->calls);
@@ -947,9 +947,9 @@ static nokprobe_inline int kpt_kprobe_agg(struct kprobe *kp,
 			kpt_entry_slow(p, regs, kpt_clock_ns(), NULL);
 		return 0;
 	}
-	if (p->nargs)
+	if (p->prog.nargs)
 		kpt_hist_fetch(p, regs, 0, false, t->vals);
-	pass = !p->ncond || kpt_cond_pass(p, t->vals, 0, 0);
+	pass = !p->prog.ncond || kpt_cond_pass(p, t->vals, 0, 0);
 	kpt_aggregate(p, t, pass, regs, 0, 0, NULL, one);
 	if (events && pass)
 		kpt_entry_slow(p, regs, kpt_clock_ns(), t->vals);
@@ -986,8 +986,8 @@ static nokprobe_inline int kpt_kretprobe_agg(struct kretprobe_instance *ri,
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 0;
-	events = p->hist_events;
-	nargs = p->nargs;
+	events = p->prog.hist_events;
+	nargs = p->prog.nargs;
 	t = kpt_hist_get(p->hist);
 	if (unlikely(!t)) {
 		if (events)
@@ -998,7 +998,7 @@ static nokprobe_inline int kpt_kretprobe_agg(struct kretprobe_instance *ri,
 		memcpy(t->vals, d->vals, nargs * sizeof(u64));
 		kpt_hist_fetch(p, regs, retval, true, t->vals);
 	}
-	pass = !p->ncond || kpt_cond_pass(p, t->vals, retval, lat);
+	pass = !p->prog.ncond || kpt_cond_pass(p, t->vals, retval, lat);
 	kpt_aggregate(p, t, pass, regs, retval, lat,
 		      (const char *)&d->vals[nargs], one);
 	if (events && pass)
@@ -1082,7 +1082,7 @@ static bool kpt_probe_lat_only(const struct kpt_probe *p)
 {
 	const struct kpt_hist_spec *hs = &p->spec->hist;
 
-	return p->is_ret && !p->nargs && !p->ncond && !p->hist_events &&
+	return p->prog.is_ret && !p->prog.nargs && !p->prog.ncond && !p->prog.hist_events &&
 	       hs->nkeys == 1 && !hs->nvals &&
 	       hs->keys[0].field == KPT_CF_LAT_NS &&
 	       kpt_hist_one_number(p->hist);
@@ -1184,7 +1184,7 @@ static noinline int kpt_return_fast_clock(struct kpt_probe *p,
 }
 NOKPROBE_SYMBOL(kpt_return_fast_clock);
 
-/* A return probe's return: @fast, p->regs_only; @nargs, p->ret_nargs != 0 */
+/* A return probe's return: @fast, p->prog.regs_only; @nargs, p->prog.ret_nargs != 0 */
 static nokprobe_inline int kpt_kretprobe_return(struct kretprobe_instance *ri,
 						struct pt_regs *regs,
 						bool fast, bool nargs)
@@ -1296,8 +1296,8 @@ static bool kpt_probe_abi_order(const struct kpt_probe *p)
 	};
 	unsigned int i;
 
-	for (i = 0; i < p->nargs; i++)
-		if (p->arg_off[i] != abi[i])
+	for (i = 0; i < p->prog.nargs; i++)
+		if (p->prog.arg_off[i] != abi[i])
 			return false;
 	return true;
 }
@@ -1305,36 +1305,36 @@ static bool kpt_probe_abi_order(const struct kpt_probe *p)
 /* The handlers for @p, before it is registered. */
 void kpt_probe_set_handlers(struct kpt_probe *p)
 {
-	if (p->hist && !p->is_ret) {
+	if (p->hist && !p->prog.is_ret) {
 		p->kp.pre_handler = kpt_hist_one_number(p->hist) ?
 				    kpt_kprobe_hist1 : kpt_kprobe_hist;
 		return;
 	}
 	if (p->hist) {
-		p->rp.entry_handler = !p->nargs ? kpt_kretprobe_keep_ts :
-				      p->regs_only ? kpt_kretprobe_keep_fast :
+		p->rp.entry_handler = !p->prog.nargs ? kpt_kretprobe_keep_ts :
+				      p->prog.regs_only ? kpt_kretprobe_keep_fast :
 						     kpt_kretprobe_keep_slow;
 		p->rp.handler = kpt_probe_lat_only(p) ? kpt_kretprobe_ret_lat :
 				kpt_hist_one_number(p->hist) ?
 				kpt_kretprobe_ret_hist1 : kpt_kretprobe_ret_hist;
 		return;
 	}
-	if (!p->is_ret) {
-		p->kp.pre_handler = !p->entry_fast ? kpt_kprobe_slow :
+	if (!p->prog.is_ret) {
+		p->kp.pre_handler = !p->prog.entry_fast ? kpt_kprobe_slow :
 				    kpt_probe_abi_order(p) ? kpt_kprobe_abi :
 							     kpt_kprobe_fast;
 		return;
 	}
-	if (p->both)
-		p->rp.entry_handler = p->entry_fast ? kpt_kretprobe_rec_fast :
+	if (p->prog.both)
+		p->rp.entry_handler = p->prog.entry_fast ? kpt_kretprobe_rec_fast :
 						      kpt_kretprobe_rec_slow;
 	else
-		p->rp.entry_handler = !p->nargs ? kpt_kretprobe_keep_ts :
-				      p->regs_only ? kpt_kretprobe_keep_fast :
+		p->rp.entry_handler = !p->prog.nargs ? kpt_kretprobe_keep_ts :
+				      p->prog.regs_only ? kpt_kretprobe_keep_fast :
 						     kpt_kretprobe_keep_slow;
-	if (!p->regs_only)
+	if (!p->prog.regs_only)
 		p->rp.handler = kpt_kretprobe_ret_slow;
 	else
-		p->rp.handler = p->ret_nargs ? kpt_kretprobe_ret_args :
+		p->rp.handler = p->prog.ret_nargs ? kpt_kretprobe_ret_args :
 					       kpt_kretprobe_ret_noargs;
 }

@@ -232,11 +232,11 @@ static int kpt_probe_arm(struct kpt_probe *p)
 	}
 	/* the memset below zeroes the kprobe core's counts: keep them */
 	p->missed_before += kpt_probe_kprobe(p)->nmissed;
-	if (p->is_ret)
+	if (p->prog.is_ret)
 		p->maxactive_missed_before += p->rp.nmissed;
-	if (p->is_ret) {
+	if (p->prog.is_ret) {
 		memset(&p->rp, 0, sizeof(p->rp));
-		p->rp.data_size = p->ri_size;
+		p->rp.data_size = p->prog.ri_size;
 		p->rp.maxactive = spec->maxactive ?: kpt_cfg.maxactive;
 	} else {
 		memset(&p->kp, 0, sizeof(p->kp));
@@ -249,7 +249,7 @@ static int kpt_probe_arm(struct kpt_probe *p)
 	} else {
 		kp->addr = (kprobe_opcode_t *)(unsigned long)spec->addr;
 	}
-	ret = p->is_ret ? register_kretprobe(&p->rp) : register_kprobe(&p->kp);
+	ret = p->prog.is_ret ? register_kretprobe(&p->rp) : register_kprobe(&p->kp);
 	/*
 	 * An address with no symbol: the kprobe core says -ENOENT (v5.11+) or
 	 * -EINVAL (v5.10); both mean "not kernel text" here.
@@ -267,7 +267,7 @@ static void kpt_probe_disarm(struct kpt_probe *p)
 {
 	if (p->state != KPT_PROBE_ARMED)
 		return;
-	if (p->is_ret)
+	if (p->prog.is_ret)
 		unregister_kretprobe(&p->rp);
 	else
 		unregister_kprobe(&p->kp);
@@ -320,25 +320,73 @@ static const unsigned short kpt_arg_regs[] = {
 };
 
 /*
- * Can the fast paths copy fetcharg @i of @p, @f, straight from pt_regs (or
- * take it as $retval at return)? If so, note where from.
+ * Can the fast paths copy fetcharg @i, @f, straight from pt_regs (or take
+ * it as $retval at return)? If so, note in @g where from.
  */
-static bool kpt_probe_fast_arg(struct kpt_probe *p, const struct kpt_fetch *f,
-			       unsigned int i)
+static bool kpt_prog_fast_arg(struct kpt_prog *g, const struct kpt_fetch *f,
+			      unsigned int i)
 {
-	if (f->nderef || p->size[i] != 8 || kpt_type_is_string(f->type))
+	if (f->nderef || g->size[i] != 8 || kpt_type_is_string(f->type))
 		return false;
-	if (f->base == KPT_FB_RETVAL && p->is_ret &&
-	    p->ret_slot == KPT_FAST_ARGS) {
+	if (f->base == KPT_FB_RETVAL && g->is_ret &&
+	    g->ret_slot == KPT_FAST_ARGS) {
 		/* one $retval: the fast return path writes it there */
-		p->ret_slot = i;
+		g->ret_slot = i;
 		return true;
 	}
 	if (f->base != KPT_FB_ARG || !f->index ||
 	    f->index > ARRAY_SIZE(kpt_arg_regs))
 		return false;
-	p->arg_off[i] = kpt_arg_regs[f->index - 1];
+	g->arg_off[i] = kpt_arg_regs[f->index - 1];
 	return true;
+}
+
+/* Compile @spec into the program @g its handlers run (probe.h). */
+static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
+{
+	unsigned int i, nstack = kpt_cfg.stack, strs = 0, retstrs = 0;
+	const struct kpt_fetch *f;
+
+	g->is_ret = spec->kind != KPT_SPEC_ENTRY;
+	g->both = spec->kind == KPT_SPEC_BOTH;
+	g->regs_only = !spec->ncond && spec->nargs <= KPT_FAST_ARGS;
+	g->ret_slot = KPT_FAST_ARGS;
+	for (i = 0; i < KPT_FAST_ARGS; i++)
+		g->arg_off[i] = offsetof(struct pt_regs, ax);
+	for (i = 0; i < spec->nargs; i++) {
+		f = &spec->args[i];
+		g->size[i] = kpt_type_size(f->type);
+		if (g->regs_only && !kpt_prog_fast_arg(g, f, i))
+			g->regs_only = false;
+		if (!kpt_type_is_string(f->type))
+			continue;
+		g->nstr++;
+		if (f->base == KPT_FB_RETVAL)
+			retstrs += kpt_cfg.strsize;
+		else
+			strs += f->base == KPT_FB_COMM ? KPT_COMM_LEN :
+							 kpt_cfg.strsize;
+	}
+	g->entry_fast = g->regs_only && !nstack;
+	g->nargs = spec->nargs;
+	g->ncond = spec->ncond;
+	g->hist_events = spec->hist.events;
+	g->ret_nargs = g->both ? 0 : spec->nargs;
+	g->entry_size = KPT_HDR_SIZE +
+			(spec->nargs + nstack + !!nstack) * sizeof(u64) +
+			round_up(strs, 8);
+	if (g->both) {
+		/* the entry record has it all: the return only its value */
+		g->ret_size = KPT_RET_SIZE;
+		g->ri_size = sizeof(u64);
+		return;
+	}
+	g->ret_size = KPT_RET_SIZE + spec->nargs * sizeof(u64) +
+		      round_up(strs + retstrs, 8);
+	/* the fast entry copies all KPT_FAST_ARGS slots */
+	g->ri_size = sizeof(u64) + strs +
+		     max_t(unsigned int, spec->nargs,
+			   g->regs_only ? KPT_FAST_ARGS : 0) * sizeof(u64);
 }
 
 /*
@@ -348,64 +396,22 @@ static bool kpt_probe_fast_arg(struct kpt_probe *p, const struct kpt_fetch *f,
 static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 				       const char *label, const char **why)
 {
-	unsigned int i, nstack = kpt_cfg.stack, strs = 0, retstrs = 0;
 	unsigned long ri_total;
 	struct kpt_probe *p;
-	struct kpt_fetch *f;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return ERR_PTR(-ENOMEM);
 	p->spec = spec;
-	p->is_ret = spec->kind != KPT_SPEC_ENTRY;
-	p->both = spec->kind == KPT_SPEC_BOTH;
-	p->regs_only = !spec->ncond && spec->nargs <= KPT_FAST_ARGS;
-	p->ret_slot = KPT_FAST_ARGS;
-	for (i = 0; i < KPT_FAST_ARGS; i++)
-		p->arg_off[i] = offsetof(struct pt_regs, ax);
-	for (i = 0; i < spec->nargs; i++) {
-		f = &spec->args[i];
-		p->size[i] = kpt_type_size(f->type);
-		if (p->regs_only && !kpt_probe_fast_arg(p, f, i))
-			p->regs_only = false;
-		if (!kpt_type_is_string(f->type))
-			continue;
-		p->nstr++;
-		if (f->base == KPT_FB_RETVAL)
-			retstrs += kpt_cfg.strsize;
-		else
-			strs += f->base == KPT_FB_COMM ? KPT_COMM_LEN :
-							 kpt_cfg.strsize;
-	}
-	p->entry_fast = p->regs_only && !nstack;
-	p->nargs = spec->nargs;
-	p->ncond = spec->ncond;
-	p->hist_events = spec->hist.events;
-	p->ret_nargs = p->both ? 0 : spec->nargs;
-	p->entry_size = KPT_HDR_SIZE +
-			(spec->nargs + nstack + !!nstack) * sizeof(u64) +
-			round_up(strs, 8);
-	p->ret_size = KPT_RET_SIZE + spec->nargs * sizeof(u64) +
-		      round_up(strs + retstrs, 8);
-	if (p->both) {
-		p->ret_size = KPT_RET_SIZE;
-		p->ri_size = sizeof(u64);
-	} else {
-		/* the fast entry copies all KPT_FAST_ARGS slots */
-		p->ri_size = sizeof(u64) + strs +
-			     max_t(unsigned int, spec->nargs,
-				   p->regs_only ? KPT_FAST_ARGS : 0) *
-			     sizeof(u64);
-	}
-	if (max(p->entry_size, p->ret_size) > min_t(unsigned long,
-						    KPT_RECORD_MAX,
-						    kpt_cfg.ring_bytes / 2)) {
+	kpt_prog_compile(spec, &p->prog);
+	if (max(p->prog.entry_size, p->prog.ret_size) >
+	    min_t(unsigned long, KPT_RECORD_MAX, kpt_cfg.ring_bytes / 2)) {
 		*why = "its records would not fit the ring (bufsize_kb, strsize, stack)";
 		goto err_inval;
 	}
-	ri_total = (unsigned long)p->ri_size *
+	ri_total = (unsigned long)p->prog.ri_size *
 		   (spec->maxactive ?: kpt_cfg.maxactive);
-	if (p->is_ret && ri_total > 16UL << 20) {
+	if (p->prog.is_ret && ri_total > 16UL << 20) {
 		*why = "MAXACTIVE x the data kept per call is over 16 MiB";
 		goto err_inval;
 	}
@@ -665,7 +671,7 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 	 * Before arming: an overwrite=1 reader sizes its batches from
 	 * kpt_max_record, and this probe's records may come at once.
 	 */
-	kpt_max_record = max3(kpt_max_record, p->entry_size, p->ret_size);
+	kpt_max_record = max3(kpt_max_record, p->prog.entry_size, p->prog.ret_size);
 	ret = kpt_probe_arm(p);
 	if (ret == -ENOENT && spec->mod[0] && !kpt_module_loaded(spec->mod)) {
 		/* Armed by kpt_module_notify() when the module loads. */
@@ -676,7 +682,7 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		if (ret == -EFAULT)
 			kpt_error(line, -1, "not a kernel text address",
 				  -EINVAL);
-		else if (ret == -EINVAL && p->is_ret && spec->offset)
+		else if (ret == -EINVAL && p->prog.is_ret && spec->offset)
 			kpt_error(line, -1,
 				  "a return probe needs a function entry, not an offset",
 				  ret);

@@ -41,39 +41,47 @@ enum kpt_probe_state {
  */
 #define KPT_FAST_ARGS		6
 
+/*
+ * A probe's program: what its handlers do on a hit, compiled once from its
+ * spec by kpt_prog_compile() (probe.c), which also picks the handlers
+ * (kpt_probe_set_handlers(), fetch.c). The fast paths read nothing else;
+ * the general path also walks the spec's fetchargs and condition.
+ */
+struct kpt_prog {
+	bool		is_ret;		/* a kretprobe: r or b */
+	bool		both;		/* b: the entry is a record of its */
+					/* own, the return only its value */
+	bool		regs_only;	/* at most KPT_FAST_ARGS fetchargs, */
+					/* each a 64-bit register argument */
+					/* or $retval, no condition */
+	bool		entry_fast;	/* regs_only, and stack=0 */
+	bool		hist_events;	/* hist: ...:events */
+	u8		nargs;		/* spec->nargs */
+	u8		ret_nargs;	/* in a return record */
+	u8		ret_slot;	/* the $retval argument, or */
+					/* KPT_FAST_ARGS (none) */
+	u8		ncond;		/* spec->ncond */
+	/* the fetchargs' offsets in pt_regs; unused (and $retval's): ax */
+	unsigned short	arg_off[KPT_FAST_ARGS];
+	unsigned int	nstr;		/* string fetchargs */
+	unsigned int	entry_size;	/* largest entry record */
+	unsigned int	ret_size;	/* largest return record */
+	unsigned int	ri_size;	/* kretprobe instance data */
+	unsigned int	size[KPT_SPEC_MAX_ARGS];  /* bytes read */
+};
+
 struct kpt_probe {
 	struct kprobe		kp;	/* entry probes */
 	struct kretprobe	rp;	/* return probes */
 	struct list_head	list;	/* kpt_probe_list, kpt_probes_mutex */
 	u32			id;	/* kpt_event.probe_id, never reused */
 	u8			state;	/* enum kpt_probe_state */
-	bool			is_ret;	/* a kretprobe: r or b */
-	bool			both;	/* b: the entry is a record of its */
-					/* own, the return only its value */
-	bool			regs_only; /* at most KPT_FAST_ARGS */
-					/* fetchargs, each a 64-bit */
-					/* register argument or $retval, */
-					/* no condition */
-	bool			entry_fast; /* regs_only, and stack=0 */
-	/* the fast paths' copies: no detour to the spec on a hit */
-	u8			nargs;		/* spec->nargs */
-	u8			ret_nargs;	/* in a return record */
-	u8			ret_slot;	/* the $retval argument, or */
-						/* KPT_FAST_ARGS (none) */
-	/* their offsets in pt_regs; unused slots (and $retval's): ax */
-	unsigned short		arg_off[KPT_FAST_ARGS];
+	struct kpt_prog		prog;
 	int			err;	/* last arming error, for pending */
-	unsigned int		nstr;	/* string fetchargs */
-	unsigned int		entry_size;	/* largest entry record */
-	unsigned int		ret_size;	/* largest return record */
-	unsigned int		ri_size;	/* kretprobe instance data */
-	unsigned int		size[KPT_SPEC_MAX_ARGS];  /* bytes read */
 	char			*label;	/* the name events carry */
 	char			*symname;	/* "mod:sym" or "sym" */
 	struct kpt_spec		*spec;
 	struct kpt_hist		*hist;	/* its aggregation, or NULL */
-	bool			hist_events;	/* hist: ...:events */
-	u8			ncond;		/* spec->ncond */
 	struct kpt_probe_stats __percpu *stats;
 	/* the kprobe core's counts before the last re-arm zeroed them */
 	unsigned long		missed_before;
@@ -83,7 +91,7 @@ struct kpt_probe {
 
 static inline struct kprobe *kpt_probe_kprobe(struct kpt_probe *p)
 {
-	return p->is_ret ? &p->rp.kp : &p->kp;
+	return p->prog.is_ret ? &p->rp.kp : &p->kp;
 }
 
 /* The kprobe core's misses: recursion, and for a kretprobe maxactive. */
@@ -94,7 +102,7 @@ static inline unsigned long kpt_probe_kp_missed(struct kpt_probe *p)
 
 static inline unsigned long kpt_probe_rp_missed(struct kpt_probe *p)
 {
-	return p->is_ret ? p->maxactive_missed_before + p->rp.nmissed : 0;
+	return p->prog.is_ret ? p->maxactive_missed_before + p->rp.nmissed : 0;
 }
 
 static inline u64 kpt_probe_missed(struct kpt_probe *p)

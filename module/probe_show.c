@@ -68,7 +68,7 @@ static u64 kpt_probe_calls(const struct kpt_probe *p,
 			   const struct kpt_probe_stats *st)
 {
 	/* an aggregating kprobe counts its hits as calls: not events */
-	return p->is_ret || p->hist ? st->calls : st->hits;
+	return p->prog.is_ret || p->hist ? st->calls : st->hits;
 }
 
 /*
@@ -78,7 +78,7 @@ static u64 kpt_probe_calls(const struct kpt_probe *p,
 static u64 kpt_probe_events(const struct kpt_probe *p,
 			    const struct kpt_probe_stats *st)
 {
-	return p->both ? st->calls + st->hits : st->hits;
+	return p->prog.both ? st->calls + st->hits : st->hits;
 }
 
 /*
@@ -157,7 +157,7 @@ void kpt_probes_show(struct seq_file *m, bool hide)
 			seq_printf(m, " at=%s:%s", p->spec->mod, p->spec->sym);
 		kpt_probe_sum(p, &sum);
 		seq_printf(m, " %s %s hits=%llu missed=%llu\n",
-			   p->is_ret ? "kretprobe" : "kprobe",
+			   p->prog.is_ret ? "kretprobe" : "kprobe",
 			   kpt_probe_mode(p), kpt_probe_calls(p, &sum),
 			   kpt_probe_missed(p));
 	}
