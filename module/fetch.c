@@ -317,8 +317,9 @@ static nokprobe_inline unsigned int kpt_save_stack(struct pt_regs *regs,
 }
 
 /*
- * A return probe fetches $retval (and what derives from it) at return and
- * everything else at entry; other probes fetch everything at once.
+ * An r probe fetches $retval (and what derives from it) at return and
+ * everything else at entry; a b probe everything at entry (its return
+ * record is the value and the latency); a p probe everything at once.
  */
 static nokprobe_inline bool kpt_skip_phase(const struct kpt_probe *p,
 					   const struct kpt_fetch *f,
@@ -326,7 +327,9 @@ static nokprobe_inline bool kpt_skip_phase(const struct kpt_probe *p,
 {
 	bool of_return = f->base == KPT_FB_RETVAL;
 
-	return p->prog.is_ret && !p->prog.both && of_return != at_return;
+	if (p->prog.both)
+		return at_return;	/* its return record has no fetchargs */
+	return p->prog.is_ret && of_return != at_return;
 }
 
 /*
@@ -664,7 +667,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 	ret->entry_ts_ns = d->entry_ts;
 	hdr = KPT_RET_SIZE + nargs * sizeof(u64);
 	memcpy(ev->data + KPT_RET_SLOTS, vals, nargs * sizeof(u64));
-	if (p->prog.nstr) {
+	if (nargs && p->prog.nstr) {
 		dyn = (char *)ev + hdr;
 		/* Entry-side strings: move them from the instance. */
 		for (i = 0; i < nargs; i++) {
@@ -1122,7 +1125,7 @@ static nokprobe_inline int kpt_kprobe_hit(struct kprobe *kp,
 
 /*
  * A return probe's entry at @ts: @rec, it records an entry event
- * (retprobe=1), else it keeps the entry-side values in the instance for
+ * (a b probe), else it keeps the entry-side values in the instance for
  * the return's.
  */
 static nokprobe_inline int kpt_kretprobe_entry_at(struct kpt_probe *p,
@@ -1223,7 +1226,7 @@ static int kpt_kprobe_slow(struct kprobe *kp, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(kpt_kprobe_slow);
 
-/* Return probes' entries: retprobe=1's record an entry event, */
+/* Return probes' entries: b probes record an entry event, */
 static int kpt_kretprobe_rec_fast(struct kretprobe_instance *ri,
 				  struct pt_regs *regs)
 {

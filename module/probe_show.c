@@ -189,7 +189,7 @@ static void kpt_stats_line(struct seq_file *m, const char *who,
 /*
  * probe_stats: per probe, a total line with the kprobe core's misses, then
  * one line per CPU. calls counts hits of the probe point; events counts
- * the records they meant (an entry and a return with retprobe=1, a return
+ * the records they meant (an entry and a return for a b probe, a return
  * only for an r probe), and events = filtered + recorded + full + nested
  * + too_big + overwritten.
  */

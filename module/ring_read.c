@@ -31,6 +31,9 @@ struct kpt_cursor {
 	u64		drop;		/* records dropped as corrupt */
 };
 
+/* Tries of one merge, in overwrite mode, when writers move tail under it */
+#define KPT_MERGE_RESETS	8
+
 /* The reader, under kpt_read_mutex: a cursor per possible CPU. */
 static struct {
 	struct kpt_cursor	*cur;
@@ -40,16 +43,18 @@ static struct {
 static DEFINE_MUTEX(kpt_read_mutex);
 
 /*
- * Reader: a record at position @pos of @r, of @size bytes, that cannot be
- * whole: a size that is not a multiple of 8, runs past the end of the
- * buffer, or past @head.
+ * Reader: a record at position @pos of @r, of @type and @size bytes, that
+ * cannot be whole: a size that is not a multiple of 8, smaller than a
+ * header (but padding's), runs past the end of the buffer, or past @head.
+ * In overwrite mode a writer may be rewriting it: then anything can be in
+ * its header, and this keeps the reader's loads within it.
  */
 static __always_inline bool kpt_rec_bad(const struct kpt_ring *r,
-					unsigned long pos, u32 size,
+					unsigned long pos, u8 type, u32 size,
 					unsigned long head)
 {
-	return size < 8 || size % 8 || (pos & r->mask) + size > r->mask + 1 ||
-	       size > head - pos;
+	return size < (type == KPT_EV_PAD ? 8 : KPT_HDR_SIZE) || size % 8 ||
+	       (pos & r->mask) + size > r->mask + 1 || size > head - pos;
 }
 
 /*
@@ -199,17 +204,21 @@ static bool kpt_merge_peek(struct kpt_cursor *c)
 		off = c->pos & r->mask;
 		ev = r->data + off;
 		kpt_ring_hdr(ev, &type, &size);
-		if (unlikely(kpt_rec_bad(r, c->pos, size, c->head))) {
-			/* Only a writer overwriting it can make this torn. */
+		if (unlikely(kpt_rec_bad(r, c->pos, type, size, c->head))) {
+			/*
+			 * Only a writer overwriting it can make this torn:
+			 * then this ring sits out the rest of this read.
+			 */
 			if (READ_ONCE(r->tail) != c->tail) {
 				kpt_cursor_set(c, r);
-				continue;
+				return false;
 			}
 			WARN_ONCE(1, "kptrace: corrupt record on cpu %u\n",
 				  r->cpu);
 			/* dropped, up to head: see "Counting" in ring.c */
 			c->pos = kpt_ring_quiet(r, &c->drop);
 			c->drop -= c->nr;
+			kpt_cursor_free(c);
 			return false;
 		}
 		if (type != KPT_EV_PAD) {
@@ -245,7 +254,8 @@ static size_t kpt_merge_run(const struct kpt_cursor *c, u64 until,
 		ev = r->data + off;
 		kpt_ring_hdr(ev, &type, &size);
 		/* padding, or a bad size kpt_merge_peek() will report */
-		if (type == KPT_EV_PAD || kpt_rec_bad(r, pos, size, c->head))
+		if (type == KPT_EV_PAD ||
+		    kpt_rec_bad(r, pos, type, size, c->head))
 			break;
 		if (size > room - run ||
 		    (run && (size > batch - min(batch, run) ||
@@ -273,15 +283,18 @@ static size_t kpt_merge_run(const struct kpt_cursor *c, u64 until,
  * the run is dropped (the writer counted it) and the cursor starts again
  * from the new tail. Runs are kept to @to->batch bytes, so that the
  * reader still makes progress under a flood; only a kernel buffer takes
- * them.
+ * them. A flood can move tail under every try: the merge then ends with
+ * what it has, or after KPT_MERGE_RESETS tries with nothing (the caller's
+ * next try begins with the loss report those overwrites made pending).
  */
 static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 			       size_t len, unsigned long max_nr)
 {
 	struct kpt_cursor *c, *best, **live = kpt_reader.live;
 	const bool overwrite = kpt_ring_opts.overwrite;
-	unsigned int cpu, n = 0, i, bi;
+	unsigned int cpu, n = 0, i, bi, resets = 0;
 	unsigned long nr, taken = 0;
+	bool too_big = false;
 	size_t done = 0, run;
 	struct kpt_ring *r;
 	int fault = 0;
@@ -307,8 +320,6 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 		run = kpt_merge_run(best, until, len - done,
 				    overwrite ? to->batch : SIZE_MAX,
 				    max_nr - taken, &nr);
-		if (!run && !(overwrite && READ_ONCE(r->tail) != best->tail))
-			break;
 		if (run) {
 			fault = kpt_dest_copy(to, at + done,
 					      r->data + (best->pos & r->mask),
@@ -318,14 +329,15 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 			best->pos += run;
 			best->nr += nr;
 		}
-		if (!overwrite) {
-			done += run;
-			taken += nr;
-		} else if (run && kpt_cursor_free(best)) {
+		if (run && (!overwrite || kpt_cursor_free(best))) {
 			done += run;
 			taken += nr;
 		} else {
-			/* overwritten under the copy (or before it) */
+			/* the next record does not fit, unless overwritten */
+			too_big = !overwrite || READ_ONCE(r->tail) == best->tail;
+			if (too_big || done || ++resets > KPT_MERGE_RESETS)
+				break;
+			/* overwritten under the copy, or before it */
 			kpt_cursor_set(best, r);
 		}
 		if (!kpt_merge_peek(best))
@@ -335,7 +347,7 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 		kpt_cursor_free(&kpt_reader.cur[cpu]);
 	if (!done && fault)
 		return fault;
-	if (!done && n)
+	if (!done && too_big)
 		return -EINVAL;		/* the next record is larger than len */
 	return done;
 }

@@ -12,6 +12,9 @@
 # back to the probes file after the probe is deleted, makes the same probe
 # (the same 10 lines for 5 more calls, hits=5 in the new listing, stats
 # hits=20 in all).
+# A b probe with strings ($comm, a faulting +0($arg2):string) fetches
+# them at entry only: 3 calls give 3 entries with them and 3 returns of
+# exactly ret= and lat_ns=, 6 records and nothing lost.
 # name=kpt_test_sleep retprobe=1: a 100 ms sleep returns ret=100 with
 # lat_ns >= 100000000.
 
@@ -58,6 +61,27 @@ echo "$probe" > "$KPT_DIR/probes" || fail "writing back: $probe"
 five_calls "its listing written back"
 assert_eq "hits (both probes)" "$(kpt_stat hits)" 20
 assert_eq "recorded (both probes)" "$(kpt_stat recorded)" 20
+kpt_unload
+
+kpt_load stack=0
+echo 'b:bs kpt_test_func a=$arg1:u32 c=$comm s=+0($arg2):string' \
+	> "$KPT_DIR/probes" || fail "adding b:bs"
+kpt_call 3
+kpt_trace_read "$KPT_TMP/trace"
+sed 's/^/#   /' "$KPT_TMP/trace"
+assert_eq "b with strings: lines in trace" "$(grep -c '' "$KPT_TMP/trace")" 6
+i=1
+while [ $i -le 3 ]; do
+	assert_match "b with strings: entry $i" \
+		"$(sed -n "$((2 * i - 1))p" "$KPT_TMP/trace")" \
+		"$KPT_RE_HEAD"'bs: a='$i' c="[^"]+" s=\(fault\)$'
+	assert_match "b with strings: return $i" \
+		"$(sed -n "$((2 * i))p" "$KPT_TMP/trace")" \
+		"$KPT_RE_HEAD"'bs: ret=-'$i' lat_ns=[0-9]+$'
+	i=$((i + 1))
+done
+assert_eq "b with strings: recorded" "$(kpt_stat recorded)" 6
+assert_eq "b with strings: lost" "$(kpt_stat lost)" 0
 kpt_unload
 
 kpt_load name=kpt_test_sleep retprobe=1 args=1 stack=0

@@ -75,7 +75,8 @@ long probes__split_line(const char *line, size_t *spec_len,
 int probes__parse_spec(const char *spec_text, size_t len,
 		       struct kpt_spec *spec)
 {
-	char buf[KPT_SPEC_LINE_MAX], kind;
+	char buf[KPT_SPEC_LINE_MAX], kind, *p;
+	unsigned long maxactive;
 	int ret;
 
 	if (len >= sizeof(buf))
@@ -84,12 +85,17 @@ int probes__parse_spec(const char *spec_text, size_t len,
 	buf[len] = '\0';
 	ret = kpt_spec_parse(buf, spec);
 	kind = buf[0];
-	if (ret && (kind == KPT_SPEC_RETURN || kind == KPT_SPEC_BOTH) &&
-	    (buf[1] == ':' || buf[1] == ' ')) {
-		buf[0] = 'p';
-		ret = kpt_spec_parse(buf, spec);
-		if (!ret)
-			spec->kind = kind;
+	if (!ret || (kind != KPT_SPEC_RETURN && kind != KPT_SPEC_BOTH) ||
+	    !spec->err_msg ||
+	    strcmp(spec->err_msg, "a return probe takes no offset"))
+		return ret;
+	/* that offset alone: the same line as a p probe, then its head */
+	maxactive = strtoul(buf + 1, &p, 10);
+	*--p = KPT_SPEC_ENTRY;
+	ret = kpt_spec_parse(p, spec);
+	if (!ret) {
+		spec->kind = kind;
+		spec->maxactive = maxactive;
 	}
 	return ret;
 }
