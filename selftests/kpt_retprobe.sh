@@ -22,19 +22,22 @@
 kpt_setup
 kpt_test_load
 
-# five_calls HOW: 5 calls, then exactly their 10 lines in the trace
-five_calls()
+# pairs HOW N PROBE ENTRY: N calls, then exactly their 2N lines in the
+# trace: entry i, "PROBE: ENTRY" with each @ made i, then its return
+# "PROBE: ret=-i lat_ns=L", L > 0, from the same tid
+pairs()
 {
-	kpt_call 5
+	kpt_call "$2"
 	kpt_trace_read "$KPT_TMP/trace"
 	sed 's/^/#   /' "$KPT_TMP/trace"
-	assert_eq "$1: lines in trace" "$(grep -c '' "$KPT_TMP/trace")" 10
+	assert_eq "$1: lines in trace" "$(grep -c '' "$KPT_TMP/trace")" $(($2 * 2))
 	i=1
-	while [ $i -le 5 ]; do
+	while [ $i -le "$2" ]; do
 		entry=$(sed -n "$((2 * i - 1))p" "$KPT_TMP/trace")
 		ret=$(sed -n "$((2 * i))p" "$KPT_TMP/trace")
-		assert_match "$1: entry $i" "$entry" "$KPT_RE_HEAD"'kpt_test_func: arg0=0x'$i'$'
-		assert_match "$1: return $i" "$ret" "$KPT_RE_HEAD"'kpt_test_func: ret=-'$i' lat_ns=[0-9]+$'
+		assert_match "$1: entry $i" "$entry" \
+			"$KPT_RE_HEAD$3: $(printf "%s" "$4" | sed "s/@/$i/g")\$"
+		assert_match "$1: return $i" "$ret" "$KPT_RE_HEAD$3"': ret=-'$i' lat_ns=[0-9]+$'
 		lat=${ret##*lat_ns=}
 		[ "$lat" -gt 0 ] || fail "$1: return $i: lat_ns=$lat, expected > 0"
 		etid=$(echo "$entry" | sed 's/^[^ ]*-\([0-9]*\) .*/\1/')
@@ -42,6 +45,12 @@ five_calls()
 		assert_eq "$1: tid of return $i" "$rtid" "$etid"
 		i=$((i + 1))
 	done
+}
+
+# five_calls HOW: pairs of 5 calls of the retprobe=1 probe, and its listing
+five_calls()
+{
+	pairs "$1" 5 kpt_test_func 'arg0=0x@'
 	probe=$(cat "$KPT_DIR/probes")
 	info "probes: $probe"
 	# (the exact format of the line is kpt_probes_file.sh's business)
@@ -66,20 +75,7 @@ kpt_unload
 kpt_load stack=0
 echo 'b:bs kpt_test_func a=$arg1:u32 c=$comm s=+0($arg2):string' \
 	> "$KPT_DIR/probes" || fail "adding b:bs"
-kpt_call 3
-kpt_trace_read "$KPT_TMP/trace"
-sed 's/^/#   /' "$KPT_TMP/trace"
-assert_eq "b with strings: lines in trace" "$(grep -c '' "$KPT_TMP/trace")" 6
-i=1
-while [ $i -le 3 ]; do
-	assert_match "b with strings: entry $i" \
-		"$(sed -n "$((2 * i - 1))p" "$KPT_TMP/trace")" \
-		"$KPT_RE_HEAD"'bs: a='$i' c="[^"]+" s=\(fault\)$'
-	assert_match "b with strings: return $i" \
-		"$(sed -n "$((2 * i))p" "$KPT_TMP/trace")" \
-		"$KPT_RE_HEAD"'bs: ret=-'$i' lat_ns=[0-9]+$'
-	i=$((i + 1))
-done
+pairs "b with strings" 3 bs 'a=@ c="[^"]+" s=\(fault\)'
 assert_eq "b with strings: recorded" "$(kpt_stat recorded)" 6
 assert_eq "b with strings: lost" "$(kpt_stat lost)" 0
 kpt_unload
