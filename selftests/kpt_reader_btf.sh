@@ -23,8 +23,7 @@
 . "$(dirname "$0")/lib.sh"
 kpt_setup
 require_kptrace
-[ -r /sys/kernel/btf/vmlinux ] ||
-	skip "no /sys/kernel/btf/vmlinux (a kernel without CONFIG_DEBUG_INFO_BTF)"
+require_btf
 
 # dry_run NAME SPEC EXPECTED: probe add --dry-run prints EXPECTED, exit 0
 dry_run()

@@ -3,7 +3,7 @@
 # description: the reader's probe commands (kptrace probe add, list, del,
 #   clear) against the module, and what the reader says about run-time
 #   probes: their typed records, the probe_stats table at exit, FILE.probes
-# requires: root, debugfs, kptrace.ko, kpt_test.ko, tools/kptrace
+# requires: root, debugfs, kptrace.ko, kpt_test.ko, tools/kptrace, BTF
 #
 # With kptrace loaded idle (stack=0):
 #  - `kptrace probe add` of 4 specs at once exits 0; BTF names the
@@ -32,6 +32,7 @@
 . "$(dirname "$0")/lib.sh"
 kpt_setup
 require_kptrace
+require_btf	# names and types of vmlinux functions, checked throughout
 kpt_test_load
 # The reader may resolve globs through tracefs: mounted when it is not,
 # and unmounted again.

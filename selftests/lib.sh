@@ -138,6 +138,13 @@ require_kptrace()
 		skip "kptrace reader not found (make -C tools, or set KPTRACE)"
 }
 
+# Every Debian kernel has BTF; make check-debug's kernel does not.
+require_btf()
+{
+	[ -r /sys/kernel/btf/vmlinux ] ||
+		skip "no /sys/kernel/btf/vmlinux (a kernel without CONFIG_DEBUG_INFO_BTF)"
+}
+
 require_kpt_read()
 {
 	[ -n "$KPT_READ" ] && [ -x "$KPT_READ" ] ||
