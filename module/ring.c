@@ -61,8 +61,9 @@
  * writes into that space (cmpxchg is a full barrier, so the new tail is
  * visible before any new byte). If a reader was copying that record, its own
  * cmpxchg of tail then fails: it drops the copy, which may be torn, and
- * starts again from the new tail. The writer counted that record as
- * lost.overwritten, so every record is counted exactly once, as read or as
+ * ends the read there, or, if it had copied nothing yet, starts again
+ * from the new tail a few times (ring_read.c). The writer counted that
+ * record as lost.overwritten, so every record is counted exactly once, as read or as
  * lost; it also hands the record to kpt_ring_opts.dropped, given at
  * allocation, for whoever wrote it to count (the ring knows nothing of
  * probes): that callback runs in the writer, in any context, NMI too.

@@ -190,9 +190,11 @@ static bool kpt_cursor_free(struct kpt_cursor *c)
 
 /*
  * Move @c past padding to its ring's next record, and read that record's
- * timestamp. Returns false at the head the cursor was set with.
+ * timestamp. Returns 1 then, 0 at the head the cursor was set with or at
+ * a corrupt record (dropped), -EAGAIN when a writer overwrote the record
+ * (overwrite=1; @c is set again at the new tail).
  */
-static bool kpt_merge_peek(struct kpt_cursor *c)
+static int kpt_merge_peek(struct kpt_cursor *c)
 {
 	struct kpt_ring *r = c->r;
 	const struct kpt_event *ev;
@@ -205,13 +207,10 @@ static bool kpt_merge_peek(struct kpt_cursor *c)
 		ev = r->data + off;
 		kpt_ring_hdr(ev, &type, &size);
 		if (unlikely(kpt_rec_bad(r, c->pos, type, size, c->head))) {
-			/*
-			 * Only a writer overwriting it can make this torn:
-			 * then this ring sits out the rest of this read.
-			 */
+			/* Only a writer overwriting it can make this torn. */
 			if (READ_ONCE(r->tail) != c->tail) {
 				kpt_cursor_set(c, r);
-				return false;
+				return -EAGAIN;
 			}
 			WARN_ONCE(1, "kptrace: corrupt record on cpu %u\n",
 				  r->cpu);
@@ -219,15 +218,32 @@ static bool kpt_merge_peek(struct kpt_cursor *c)
 			c->pos = kpt_ring_quiet(r, &c->drop);
 			c->drop -= c->nr;
 			kpt_cursor_free(c);
-			return false;
+			return 0;
 		}
 		if (type != KPT_EV_PAD) {
 			c->ts = READ_ONCE(ev->ts_ns);
-			return true;
+			return 1;
 		}
 		c->pos += size;
 	}
-	return false;
+	return 0;
+}
+
+/*
+ * kpt_merge_peek(), again from the new tail each time a writer overwrote
+ * what @c was at, while the merge has copied nothing (@done) and has
+ * tries left. A merge that gets -EAGAIN ends: without that ring's next
+ * record it cannot know what comes first.
+ */
+static int kpt_merge_next(struct kpt_cursor *c, size_t done,
+			  unsigned int *resets)
+{
+	int ret;
+
+	do {
+		ret = kpt_merge_peek(c);
+	} while (ret == -EAGAIN && !done && ++*resets <= KPT_MERGE_RESETS);
+	return ret;
 }
 
 /*
@@ -297,13 +313,19 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 	bool too_big = false;
 	size_t done = 0, run;
 	struct kpt_ring *r;
-	int fault = 0;
+	int fault = 0, ret;
 	u64 until;
 
+	for_each_possible_cpu(cpu)
+		kpt_cursor_set(&kpt_reader.cur[cpu], kpt_rings[cpu]);
 	for_each_possible_cpu(cpu) {
 		c = &kpt_reader.cur[cpu];
-		kpt_cursor_set(c, kpt_rings[cpu]);
-		if (kpt_merge_peek(c))
+		ret = kpt_merge_next(c, done, &resets);
+		if (ret < 0) {
+			n = 0;
+			break;
+		}
+		if (ret)
 			live[n++] = c;
 	}
 	while (n && taken < max_nr) {
@@ -340,7 +362,10 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 			/* overwritten under the copy, or before it */
 			kpt_cursor_set(best, r);
 		}
-		if (!kpt_merge_peek(best))
+		ret = kpt_merge_next(best, done, &resets);
+		if (ret < 0)
+			break;
+		if (!ret)
 			live[bi] = live[--n];
 	}
 	for_each_possible_cpu(cpu)
@@ -359,32 +384,41 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
 {
 	unsigned long left = to->max_nr;
+	unsigned int cpu, try;
 	struct kpt_ring *r;
-	unsigned int cpu;
 	size_t done = 0;
 	ssize_t ret;
 
 	/* overwrite mode's records may be torn: a kernel buffer takes them */
 	if (WARN_ON_ONCE(kpt_ring_opts.overwrite && !to->kbuf))
 		return -EINVAL;
-	for_each_possible_cpu(cpu) {
-		r = kpt_rings[cpu];
-		while (left) {
-			ret = kpt_ring_report_lost(r, to, done, len - done);
-			if (ret < 0)
-				return done ? done : ret;
-			if (!ret)
-				break;
-			done += ret;
-			left--;
+	for (try = 0; try < 2; try++) {
+		for_each_possible_cpu(cpu) {
+			r = kpt_rings[cpu];
+			while (left) {
+				ret = kpt_ring_report_lost(r, to, done,
+							   len - done);
+				if (ret < 0)
+					return done ? done : ret;
+				if (!ret)
+					break;
+				done += ret;
+				left--;
+			}
 		}
+		if (!left)
+			return done;
+		ret = kpt_rings_merge(to, done, len - done, left);
+		if (ret < 0)
+			return done ? done : ret;
+		/*
+		 * Nothing, in overwrite mode, may be a merge that writers
+		 * outran: what they overwrote is a loss report by now.
+		 */
+		if (ret || done || !kpt_ring_opts.overwrite)
+			return done + ret;
 	}
-	if (!left)
-		return done;
-	ret = kpt_rings_merge(to, done, len - done, left);
-	if (ret < 0)
-		return done ? done : ret;
-	return done + ret;
+	return done;
 }
 
 static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
@@ -417,7 +451,9 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
  * copies them out.
  *
  * Returns the number of bytes copied, whole records only, 0 when none is
- * pending and !rq->block, -EINVAL when the next record does not fit,
+ * pending and !rq->block (in overwrite mode, rarely, also when writers
+ * outran both tries without a loss to report), -EINVAL when the next
+ * record does not fit,
  * -EFAULT when nothing could be copied to rq->ubuf (records are consumed
  * only once copied), -ERESTARTSYS on a signal.
  */
