@@ -23,8 +23,8 @@
 # whose tombstones wait behind t1's, but the probes themselves are freed:
 # Slab + Percpu grow by at most 512 bytes a cycle (a tombstone of at most
 # 256 bytes, its slot in the id table, and room for the noise; the whole
-# probes, ~4.7 KiB each, grew 4.7 MB here before tombstones; 2048 under
-# KASAN). The rest of
+# probes, ~4.7 KiB each, grew 4.7 MB here before tombstones). Under KASAN
+# these bounds are only reported (mem_bound). The rest of
 # the read prints the records whole, under t1's name and its arguments'
 # names; t2's four arguments have names of 60 characters, of which a
 # tombstone keeps the first three: the fourth prints as arg3 (but in the
@@ -63,6 +63,20 @@ cycles()
 	done_cycles=$_n
 }
 
+# mem_bound WHAT KB LIMIT_KB: fail if KB > LIMIT_KB. Under KASAN only say
+# it: its quarantine keeps freed objects until it holds 1/32 of RAM, so
+# Slab grows while it fills (11 MB in 3000 cycles early in a run, -0.9 MB
+# late); make check-debug's kmemleak scan checks for leaks there.
+mem_bound()
+{
+	[ "$2" -gt "$3" ] || return 0
+	if grep -q ' kasan_report$' /proc/kallsyms; then
+		info "KASAN: $1: $2 kB, over $3 kB (its quarantine; kmemleak checks leaks)"
+		return 0
+	fi
+	fail "$1: $2 kB, over $3 kB"
+}
+
 kpt_load stack=0
 cycles 100
 m0=$(kpt_mem_kb)
@@ -75,8 +89,7 @@ sleep 1
 m1=$(kpt_mem_kb)
 info "$n cycles in ${secs}s: Slab+Percpu $m0 kB -> $m1 kB ($((m1 - m0)) kB)"
 assert_ge "cycles run in ${BUDGET}s" "$n" "$MIN_CYCLES"
-[ $((m1 - m0)) -lt 1024 ] ||
-	fail "Slab+Percpu grew by $((m1 - m0)) kB over $n add/delete cycles"
+mem_bound "Slab+Percpu growth over $n add/delete cycles" $((m1 - m0)) 1023
 spec_add 'p:last kpt_test_func'
 check_eq "id after $((n + 100)) cycles" "$(spec_field last id)" $((n + 100))
 spec_add '-:last'
@@ -128,14 +141,8 @@ check_eq "deleted_pending before the drain" "$(cat "$KPT_TMP/pinned")" \
 p0=$(cat "$KPT_TMP/pin0")
 p1=$(cat "$KPT_TMP/pin1")
 info "$PIN probes deleted behind t1: Slab+Percpu $p0 kB -> $p1 kB ($((p1 - p0)) kB, $(((p1 - p0) * 1024 / PIN)) bytes each)"
-# at most 512 bytes each (a tombstone is at most 256); under KASAN 2048:
-# its redzones, and its quarantine that keeps what was freed a while
-# (1236 bytes each seen on make check-debug's kernel), still far from a
-# whole probe's 4.7 KiB
-each=512
-! grep -q ' kasan_report$' /proc/kallsyms || each=2048
-[ $(((p1 - p0) * 1024)) -le $((PIN * each)) ] ||
-	fail "$PIN probes deleted behind t1 held $((p1 - p0)) kB: more than $each bytes each"
+# at most 512 bytes each (a tombstone is at most 256)
+mem_bound "$PIN probes deleted behind t1" $((p1 - p0)) $((PIN * 512 / 1024))
 # the ring is drained: this add/delete and the listing free t1, then them
 spec_add 'p:x kpt_test_func'
 spec_add '-:x'
