@@ -317,9 +317,9 @@ static nokprobe_inline unsigned int kpt_save_stack(struct pt_regs *regs,
 }
 
 /*
- * An r probe fetches $retval (and what derives from it) at return and
- * everything else at entry; a b probe everything at entry (its return
- * record is the value and the latency); a p probe everything at once.
+ * A return probe fetches $retval (and what derives from it) at return and
+ * everything else at entry; other probes fetch everything at once. (A b
+ * probe has no $retval, and its return record no fetchargs: ret_nargs.)
  */
 static nokprobe_inline bool kpt_skip_phase(const struct kpt_probe *p,
 					   const struct kpt_fetch *f,
@@ -327,8 +327,6 @@ static nokprobe_inline bool kpt_skip_phase(const struct kpt_probe *p,
 {
 	bool of_return = f->base == KPT_FB_RETVAL;
 
-	if (p->prog.both)
-		return at_return;	/* its return record has no fetchargs */
 	return p->prog.is_ret && of_return != at_return;
 }
 
@@ -460,7 +458,7 @@ static nokprobe_inline u64 kpt_reg_at(struct pt_regs *regs, unsigned short off)
 }
 
 /*
- * p->prog.regs_only: the argument registers straight into the record (or, at
+ * prog.regs_only: the argument registers straight into the record (or, at
  * a return probe's entry, into the instance): all KPT_FAST_ARGS slots,
  * those past p->prog.nargs (and $retval's, filled at return) from ax. The
  * record's size leaves out what is past its arguments.
@@ -633,7 +631,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 				     const u64 *given)
 {
 	struct kpt_ri_data *d = data;
-	unsigned int nargs = p->prog.both ? 0 : p->spec->nargs;
+	unsigned int nargs = p->prog.ret_nargs;
 	s64 retval = (long)regs_return_value(regs);
 	u64 lat = kpt_clock_since(d->entry_ts, ts);
 	u64 vals[KPT_SPEC_MAX_ARGS];
@@ -1187,7 +1185,7 @@ static noinline int kpt_return_fast_clock(struct kpt_probe *p,
 }
 NOKPROBE_SYMBOL(kpt_return_fast_clock);
 
-/* A return probe's return: @fast, p->prog.regs_only; @nargs, p->prog.ret_nargs != 0 */
+/* A return probe's return: @fast, prog.regs_only; @nargs, prog.ret_nargs */
 static nokprobe_inline int kpt_kretprobe_return(struct kretprobe_instance *ri,
 						struct pt_regs *regs,
 						bool fast, bool nargs)
@@ -1315,8 +1313,9 @@ void kpt_probe_set_handlers(struct kpt_probe *p)
 	}
 	if (p->hist) {
 		p->rp.entry_handler = !p->prog.nargs ? kpt_kretprobe_keep_ts :
-				      p->prog.regs_only ? kpt_kretprobe_keep_fast :
-						     kpt_kretprobe_keep_slow;
+				      p->prog.regs_only ?
+				      kpt_kretprobe_keep_fast :
+				      kpt_kretprobe_keep_slow;
 		p->rp.handler = kpt_probe_lat_only(p) ? kpt_kretprobe_ret_lat :
 				kpt_hist_one_number(p->hist) ?
 				kpt_kretprobe_ret_hist1 : kpt_kretprobe_ret_hist;
@@ -1329,12 +1328,14 @@ void kpt_probe_set_handlers(struct kpt_probe *p)
 		return;
 	}
 	if (p->prog.both)
-		p->rp.entry_handler = p->prog.entry_fast ? kpt_kretprobe_rec_fast :
-						      kpt_kretprobe_rec_slow;
+		p->rp.entry_handler = p->prog.entry_fast ?
+				      kpt_kretprobe_rec_fast :
+				      kpt_kretprobe_rec_slow;
 	else
 		p->rp.entry_handler = !p->prog.nargs ? kpt_kretprobe_keep_ts :
-				      p->prog.regs_only ? kpt_kretprobe_keep_fast :
-						     kpt_kretprobe_keep_slow;
+				      p->prog.regs_only ?
+				      kpt_kretprobe_keep_fast :
+				      kpt_kretprobe_keep_slow;
 	if (!p->prog.regs_only)
 		p->rp.handler = kpt_kretprobe_ret_slow;
 	else
