@@ -96,16 +96,22 @@ u64 kpt_clock_fallbacks(void)
 /*
  * A time handed out by a slow path: @ns, or later than every time handed
  * out here before (c->last, which each move raises to what its window's
- * fast path could have given).
+ * fast path could have given). The kprobe core never nests our handlers
+ * on a CPU today, but an irq or NMI hit between a load and a store here
+ * would lower c->last: raise it with cmpxchg_local(), which nothing on
+ * this CPU can split, so it only ever grows.
  */
 static u64 kpt_clock_after(struct kpt_clock *c, u64 ns)
 {
-	u64 last = READ_ONCE(c->last);
+	u64 last = READ_ONCE(c->last), old;
 
-	if (ns <= last)
-		return last;
-	WRITE_ONCE(c->last, ns);
-	return ns;
+	while (ns > last) {
+		old = cmpxchg_local(&c->last, last, ns);
+		if (old == last)
+			return ns;
+		last = old;
+	}
+	return last;
 }
 NOKPROBE_SYMBOL(kpt_clock_after);
 

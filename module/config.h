@@ -28,6 +28,8 @@ struct kpt_config {
 	unsigned long	ring_bytes;	/* per CPU, a power of two */
 	bool		wake_net_only;	/* selftests: no writer wakes */
 	unsigned int	bufsize_kb;	/* as given or chosen, for messages */
+	u64		mem_max;	/* bytes of hist tables and return */
+					/* instances over all probes */
 };
 
 extern struct kpt_config kpt_cfg;

@@ -276,6 +276,8 @@ static int kpt_stats_seq_show(struct seq_file *m, void *v)
 	seq_printf(m, "clock_fallbacks %llu\n", kpt_clock_fallbacks());
 	/* deleted probes whose records may still be in a ring */
 	seq_printf(m, "deleted_pending %u\n", kpt_probes_deleted_pending());
+	seq_printf(m, "mem_used_bytes %llu\nmem_max_bytes %llu\n",
+		   kpt_probes_mem_used(), kpt_cfg.mem_max);
 	for_each_possible_cpu(cpu) {
 		kpt_ring_stats(cpu, &st);
 		snprintf(pfx, sizeof(pfx), "cpu%u.", cpu);

@@ -821,6 +821,19 @@ static noinline void kpt_hist_stack(struct kpt_probe *p, struct pt_regs *regs,
 }
 NOKPROBE_SYMBOL(kpt_hist_stack);
 
+/*
+ * The bucket of a negative signed @v, .buckets=@n: the multiple of @n at
+ * or below it (-6 in buckets of 10 is in -10..-1), S64_MIN where that is
+ * below S64_MIN. -(v + 1) cannot overflow.
+ */
+static nokprobe_inline u64 kpt_hist_bucket_neg(u64 v, u32 n)
+{
+	u64 m = -((s64)v + 1), b;
+
+	b = v - (n - 1 - do_div(m, n));
+	return (s64)b > (s64)v ? (u64)S64_MIN : b;
+}
+
 /* A number as its key says: bucketed by .log2, .loglin or .buckets=N. */
 static nokprobe_inline u64 kpt_hist_bucket(const struct kpt_hist_field *hf,
 					   u64 v)
@@ -837,6 +850,8 @@ static nokprobe_inline u64 kpt_hist_bucket(const struct kpt_hist_field *hf,
 		sh = fls64(v) - 1 - KPT_HIST_SUB_BITS;
 		return v >> sh << sh;
 	case KPT_HM_BUCKETS:
+		if (hf->is_signed && (s64)v < 0)
+			return kpt_hist_bucket_neg(v, hf->buckets);
 		q = v;
 		return v - do_div(q, hf->buckets);
 	default:

@@ -22,9 +22,36 @@
 #include <linux/kallsyms.h>
 #include <linux/math64.h>
 #include <linux/rcupdate.h>
+#include <uapi/kptrace_record.h>
 #include "format.h"
 #include "ring.h"
 #include "probe.h"
+
+/*
+ * @n bytes of untrusted text (up to a NUL), escaped by the rule of
+ * kpt_byte_escaped() (uapi/kptrace_record.h): a backslash, and @quote if
+ * not 0, as \\ and \", any other byte that is not printable ASCII as
+ * \xNN. So no process name or string can move a terminal's cursor or
+ * forge a line.
+ */
+static int kpt_format_untrusted(char *buf, size_t len, const char *text,
+				unsigned int n, char quote)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	unsigned int i;
+	int out = 0;
+
+	for (i = 0; i < n && s[i]; i++) {
+		if (s[i] == '\\' || (quote && s[i] == quote))
+			out += scnprintf(buf + out, len - out, "\\%c", s[i]);
+		else if (kpt_byte_escaped(s[i]))
+			out += scnprintf(buf + out, len - out, "\\x%02x",
+					 s[i]);
+		else
+			out += scnprintf(buf + out, len - out, "%c", s[i]);
+	}
+	return out;
+}
 
 static int kpt_format_head(const struct kpt_event *ev,
 			   const struct kpt_probe_ref *p, char *buf, size_t len)
@@ -32,23 +59,23 @@ static int kpt_format_head(const struct kpt_event *ev,
 	const char *label = p ? kpt_probe_ref_label(p) : NULL;
 	u32 rem;
 	u64 sec = div_u64_rem(ev->ts_ns, NSEC_PER_SEC, &rem);
+	int n = kpt_format_untrusted(buf, len, ev->comm, KPT_COMM_LEN, 0);
 
 	if (!label)
-		return scnprintf(buf, len,
-				 "%.*s-%u [%03u] %llu.%06u: probe%u(deleted):",
-				 KPT_COMM_LEN, ev->comm, ev->tid, ev->cpu, sec,
-				 rem / 1000, ev->probe_id);
-	return scnprintf(buf, len, "%.*s-%u [%03u] %llu.%06u: %s:",
-			 KPT_COMM_LEN, ev->comm, ev->tid, ev->cpu, sec,
-			 rem / 1000, label);
+		return n + scnprintf(buf + n, len - n,
+				     "-%u [%03u] %llu.%06u: probe%u(deleted):",
+				     ev->tid, ev->cpu, sec, rem / 1000,
+				     ev->probe_id);
+	return n + scnprintf(buf + n, len - n, "-%u [%03u] %llu.%06u: %s:",
+			     ev->tid, ev->cpu, sec, rem / 1000, label);
 }
 
 /* A string argument, quoted, escaped as C does, or (fault). */
 static int kpt_format_str(const struct kpt_event *ev, u64 slot, char *buf,
 			  size_t len)
 {
-	const unsigned char *s = (const unsigned char *)ev + KPT_STR_OFF(slot);
-	unsigned int i, n = KPT_STR_LEN(slot);
+	const char *s = (const char *)ev + KPT_STR_OFF(slot);
+	unsigned int n = KPT_STR_LEN(slot);
 	int out;
 
 	if (KPT_STR_FLAGS(slot) & KPT_STR_FAULT)
@@ -56,15 +83,7 @@ static int kpt_format_str(const struct kpt_event *ev, u64 slot, char *buf,
 	if (KPT_STR_OFF(slot) + n > ev->size)
 		return scnprintf(buf, len, "(bad)");
 	out = scnprintf(buf, len, "\"");
-	for (i = 0; i < n; i++) {
-		if (s[i] == '"' || s[i] == '\\')
-			out += scnprintf(buf + out, len - out, "\\%c", s[i]);
-		else if (s[i] >= 0x20 && s[i] < 0x7f)
-			out += scnprintf(buf + out, len - out, "%c", s[i]);
-		else
-			out += scnprintf(buf + out, len - out, "\\x%02x",
-					 s[i]);
-	}
+	out += kpt_format_untrusted(buf + out, len - out, s, n, '"');
 	out += scnprintf(buf + out, len - out, "\"");
 	if (KPT_STR_FLAGS(slot) & KPT_STR_TRUNC)
 		out += scnprintf(buf + out, len - out, "...");

@@ -51,11 +51,11 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <uapi/kptrace.h>
+#include <uapi/kptrace_record.h>
 #include "hide.h"
 #include "hist.h"
 
 /* The most an aggregation's tables may take, both sets, every CPU. */
-#define KPT_HIST_MEM_MAX	(256UL << 20)
 
 static struct dentry *kpt_hist_dir;
 
@@ -65,18 +65,6 @@ const char * const kpt_hist_drop_names[KPT_HD_NR] = {
 	[KPT_HD_KEY_TOO_LARGE] = "key_too_large",
 };
 
-static bool kpt_hist_field_signed(const struct kpt_spec *spec,
-				  unsigned int field)
-{
-	unsigned int type;
-
-	if (field == KPT_CF_RETVAL)
-		return true;
-	if (field >= KPT_CF_RETVAL)
-		return false;
-	type = spec->args[field].type;
-	return type >= KPT_T_S8 && type <= KPT_T_S64;
-}
 
 /* Key words of a key field. */
 static unsigned int kpt_hist_key_width(const struct kpt_spec *spec,
@@ -98,9 +86,71 @@ static struct kpt_hist_table **kpt_hist_slot(struct kpt_hist *h,
 	return &h->tables[cpu * 2 + set];
 }
 
+/* One CPU's table of @size entries of @stride words (as kpt_hist_new()). */
+static size_t kpt_hist_table_bytes(unsigned int stride, unsigned int size)
+{
+	return sizeof(struct kpt_hist_table) +
+	       (size_t)roundup_pow_of_two(size) * 2 * stride * sizeof(u64);
+}
+
+/* The words of an entry of @spec's aggregation. */
+static unsigned int kpt_hist_stride(const struct kpt_spec *spec)
+{
+	const struct kpt_hist_spec *hs = &spec->hist;
+	unsigned int i, words = KPT_HIST_E_VALS + 3 * hs->nvals;
+
+	for (i = 0; i < hs->nkeys; i++)
+		words += kpt_hist_key_width(spec, hs->keys[i].field);
+	return words;
+}
+
+/**
+ * kpt_hist_bytes() - what @spec's aggregation allocates: two sets of a
+ * table per possible CPU
+ * @spec: with spec->hist.nkeys != 0
+ */
+u64 kpt_hist_bytes(const struct kpt_spec *spec)
+{
+	return (u64)kpt_hist_table_bytes(kpt_hist_stride(spec),
+					 spec->hist.size) *
+	       2 * num_possible_cpus();
+}
+
+/**
+ * kpt_hist_check() - can @spec's aggregation be made? 0, or -E2BIG with
+ * the reason in *@why: one hist's tables stay under KPT_HIST_MEM_MAX
+ * @spec: with spec->hist.nkeys != 0
+ * @why: set to the reason on an error
+ */
+int kpt_hist_check(const struct kpt_spec *spec, const char **why)
+{
+	if (kpt_hist_bytes(spec) <= KPT_HIST_MEM_MAX)
+		return 0;
+	*why = "hist: 2 sets x CPUs x size= entries over 256 MiB; give a smaller size=";
+	return -E2BIG;
+}
+
+/**
+ * kpt_hist_fit_size() - the default size= for @spec on this machine
+ * @spec: with spec->hist.nkeys != 0
+ *
+ * KPT_HIST_SIZE_DEF entries per CPU, halved (down to 16) while the tables
+ * of every possible CPU would take more than KPT_HIST_MEM_MAX: so that a
+ * hist without size= works on a machine of 512 CPUs too.
+ */
+unsigned int kpt_hist_fit_size(const struct kpt_spec *spec)
+{
+	unsigned int stride = kpt_hist_stride(spec), size = KPT_HIST_SIZE_DEF;
+
+	while (size > 16 && (u64)kpt_hist_table_bytes(stride, size) * 2 *
+			    num_possible_cpus() > KPT_HIST_MEM_MAX)
+		size /= 2;
+	return size;
+}
+
 /**
  * kpt_hist_new() - the aggregation of a parsed spec, its tables allocated
- * @spec: with spec->hist.nkeys != 0; kept, not copied
+ * @spec: with spec->hist.nkeys != 0, kpt_hist_check()ed; kept, not copied
  * @why: set to the reason on an error
  *
  * Process context. Returns the hist or an ERR_PTR().
@@ -110,7 +160,6 @@ struct kpt_hist *kpt_hist_new(const struct kpt_spec *spec, const char **why)
 	const struct kpt_hist_spec *hs = &spec->hist;
 	unsigned int i, set, cpu, slots;
 	struct kpt_hist *h;
-	u64 total;
 
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
 	if (!h)
@@ -131,7 +180,7 @@ struct kpt_hist *kpt_hist_new(const struct kpt_spec *spec, const char **why)
 		return ERR_PTR(-EINVAL);
 	}
 	for (i = 0; i < hs->nvals; i++)
-		if (kpt_hist_field_signed(spec, hs->vals[i].field))
+		if (kpt_field_signed(spec, hs->vals[i].field))
 			h->val_signed |= 1U << i;
 	h->nvals = hs->nvals;
 	h->val_words = 3 * hs->nvals;
@@ -140,14 +189,7 @@ struct kpt_hist *kpt_hist_new(const struct kpt_spec *spec, const char **why)
 	h->capacity = hs->size;
 	slots = roundup_pow_of_two(hs->size) * 2;
 	h->mask = slots - 1;
-	h->table_bytes = sizeof(struct kpt_hist_table) +
-			 (size_t)slots * h->stride * sizeof(u64);
-	total = (u64)h->table_bytes * 2 * num_possible_cpus();
-	if (total > KPT_HIST_MEM_MAX) {
-		*why = "hist: 2 sets x CPUs x size= entries over 256 MiB; give a smaller size=";
-		kfree(h);
-		return ERR_PTR(-E2BIG);
-	}
+	h->table_bytes = kpt_hist_table_bytes(h->stride, hs->size);
 	h->tables = kcalloc(2 * nr_cpu_ids, sizeof(*h->tables), GFP_KERNEL);
 	if (!h->tables)
 		goto nomem;
@@ -275,6 +317,7 @@ struct kpt_hist_rows {
 	unsigned int	nr;
 	/* how the rows sort, for kpt_hist_cmp() */
 	unsigned int	stride, key_at, key_words, sort_at;
+	unsigned int	sort_bytes;	/* a comm or string key: its width */
 	bool		sort_signed, descending;
 };
 
@@ -390,17 +433,17 @@ static int kpt_hist_cmp(const void *a, const void *b, const void *priv)
 	const struct kpt_hist_rows *r = priv;
 	const u64 *x = a, *y = b;
 	u64 vx = x[r->sort_at], vy = y[r->sort_at];
-	int c;
+	int c = 0;
 
-	if (vx != vy) {
-		if (r->sort_signed)
-			c = (s64)vx < (s64)vy ? -1 : 1;
-		else
-			c = vx < vy ? -1 : 1;
-	} else {
-		/* equal: by key, so that the order is always the same */
+	if (r->sort_bytes)	/* a string as a string: bytes, NUL-padded */
+		c = memcmp(&x[r->sort_at], &y[r->sort_at], r->sort_bytes);
+	else if (vx != vy && r->sort_signed)
+		c = (s64)vx < (s64)vy ? -1 : 1;
+	else if (vx != vy)
+		c = vx < vy ? -1 : 1;
+	/* equal: by key, so that the order is always the same */
+	if (!c)
 		c = memcmp(&x[r->key_at], &y[r->key_at], r->key_words * 8);
-	}
 	return r->descending ? -c : c;
 }
 
@@ -414,11 +457,13 @@ static void kpt_hist_sort(struct kpt_hist *h, struct kpt_hist_rows *r)
 	} else if (hs->sort < KPT_HIST_SORT_VAL) {
 		field = hs->keys[hs->sort - KPT_HIST_SORT_KEY].field;
 		r->sort_at = r->key_at + h->key_off[hs->sort - KPT_HIST_SORT_KEY];
-		r->sort_signed = kpt_hist_field_signed(h->spec, field);
+		r->sort_signed = kpt_field_signed(h->spec, field);
+		if (!kpt_field_numeric(h->spec, field))
+			r->sort_bytes = 8 * kpt_hist_key_width(h->spec, field);
 	} else {
 		field = hs->vals[hs->sort - KPT_HIST_SORT_VAL].field;
 		r->sort_at = KPT_HIST_E_VALS + 3 * (hs->sort - KPT_HIST_SORT_VAL);
-		r->sort_signed = kpt_hist_field_signed(h->spec, field);
+		r->sort_signed = kpt_field_signed(h->spec, field);
 	}
 	r->descending = hs->descending;
 	/* NULL: the library's swap (its type changed in v6.2) */
@@ -465,7 +510,8 @@ static __printf(2, 3) void kpt_hist_printf(struct kpt_hist_text *t,
 }
 
 /*
- * A comm or string key: bytes outside '!'..'~', and \ , { }, as \xHH, so
+ * A comm or string key: what kpt_byte_escaped() says (the one rule for
+ * untrusted text, uapi/kptrace_record.h), and space , { }, as \xHH, so
  * that the tool can split the line at ", " and " }".
  */
 static void kpt_hist_put_str(struct kpt_hist_text *t, const u64 *words,
@@ -476,7 +522,7 @@ static void kpt_hist_put_str(struct kpt_hist_text *t, const u64 *words,
 	int n = 0;
 
 	for (i = 0; i < len && s[i]; i++) {
-		if (s[i] < 0x21 || s[i] > 0x7e || strchr("\\,{}", s[i])) {
+		if (kpt_byte_escaped(s[i]) || strchr(" ,{}", s[i])) {
 			kpt_hist_printf(t, "\\x%02x", s[i]);
 			n += 4;
 		} else {
@@ -486,6 +532,24 @@ static void kpt_hist_put_str(struct kpt_hist_text *t, const u64 *words,
 	}
 	if (n < width)
 		kpt_hist_printf(t, "%*s", width - n, "");
+}
+
+/*
+ * A .buckets=@n key: the range from its bucket @v, as "~ LO-HI", signed
+ * for a signed field ("~ -10--1"); HI saturates at the type's largest.
+ */
+static void kpt_hist_put_range(struct kpt_hist_text *t, u64 v, u32 n,
+			       bool is_signed)
+{
+	s64 lo = v;
+
+	if (is_signed)
+		kpt_hist_printf(t, "~ %lld-%lld", lo,
+				lo > S64_MAX - (n - 1) ? S64_MAX :
+				lo + (n - 1));
+	else
+		kpt_hist_printf(t, "~ %llu-%llu", v,
+				v > U64_MAX - (n - 1) ? U64_MAX : v + (n - 1));
 }
 
 /*
@@ -535,8 +599,7 @@ static void kpt_hist_put_key(struct kpt_hist *h, struct kpt_hist_text *t,
 		kpt_hist_printf(t, "~ 2^%-2llu", v);
 		return;
 	case KPT_HM_BUCKETS:
-		kpt_hist_printf(t, "~ %llu-%llu", v,
-				v + hf->buckets - 1);
+		kpt_hist_put_range(t, v, hf->buckets, hf->is_signed);
 		return;
 	case KPT_HM_LOGLIN:
 		i = v < (1U << KPT_HIST_SUB_BITS) ? 0 :
@@ -552,7 +615,7 @@ static void kpt_hist_put_key(struct kpt_hist *h, struct kpt_hist_text *t,
 		kpt_hist_printf(t, "%pS", (void *)(unsigned long)v);
 	else if (type >= KPT_T_X8 && type <= KPT_T_X64)
 		kpt_hist_printf(t, "0x%llx", v);
-	else if (kpt_hist_field_signed(h->spec, hf->field))
+	else if (kpt_field_signed(h->spec, hf->field))
 		kpt_hist_printf(t, "%10lld", (s64)v);
 	else
 		kpt_hist_printf(t, "%10llu", v);

@@ -75,6 +75,10 @@ static unsigned int strsize = 256;
 module_param(strsize, uint, 0444);
 MODULE_PARM_DESC(strsize, "bytes kept of each string argument, 1-4096 (default 256)");
 
+static unsigned int mem_max_mb;
+module_param(mem_max_mb, uint, 0444);
+MODULE_PARM_DESC(mem_max_mb, "MiB of hist tables and return probe instances over all probes (default 1/8 of RAM)");
+
 struct kpt_config kpt_cfg __read_mostly;
 
 static int kpt_count_items(const char *list)
@@ -167,6 +171,9 @@ int __init kpt_params_check(void)
 	kpt_cfg.maxactive = maxactive;
 	kpt_cfg.wake_net_only = wake_net_only;
 	kpt_cfg.bufsize_kb = bufsize_kb;
+	if (!mem_max_mb)	/* shown in sysfs */
+		mem_max_mb = max(1UL, (totalram_pages() << PAGE_SHIFT) / 8 >> 20);
+	kpt_cfg.mem_max = (u64)mem_max_mb << 20;
 	return 0;
 }
 

@@ -79,6 +79,7 @@ DEFINE_MUTEX(kpt_probes_mutex);	/* the lists, ids, every change */
 static unsigned int kpt_nr_live;	/* armed or pending */
 static unsigned int kpt_nr_dead;	/* tombstones on the kpt_dead_ lists */
 static unsigned int kpt_max_record;	/* over every probe ever made */
+static u64 kpt_mem_used;		/* kpt_probe.mem of the live probes */
 /* the counters of deleted probes, for the totals in stats */
 static u64 kpt_gone_missed, kpt_gone_filtered;
 
@@ -390,6 +391,22 @@ static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 }
 
 /*
+ * What @p will allocate that grows with its spec: its aggregation's
+ * tables, and its return instances (the kprobe core's, with the data
+ * kept per call). Counted against mem_max_mb over all live probes.
+ */
+static u64 kpt_probe_mem(const struct kpt_probe *p)
+{
+	const struct kpt_spec *spec = p->spec;
+	u64 mem = spec->hist.nkeys ? kpt_hist_bytes(spec) : 0;
+
+	if (p->prog.is_ret)
+		mem += (u64)(spec->maxactive ?: kpt_cfg.maxactive) *
+		       (sizeof(struct kretprobe_instance) + p->prog.ri_size);
+	return mem;
+}
+
+/*
  * A probe for a parsed spec, sized and checked but not armed. @label is
  * the name its events carry. On error, returns an ERR_PTR and sets *why.
  */
@@ -398,23 +415,37 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 {
 	unsigned long ri_total;
 	struct kpt_probe *p;
+	long err = -EINVAL;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return ERR_PTR(-ENOMEM);
 	p->spec = spec;
+	if (spec->hist.nkeys && !spec->hist.size_given)
+		spec->hist.size = kpt_hist_fit_size(spec);
 	kpt_prog_compile(spec, &p->prog);
 	if (max(p->prog.entry_size, p->prog.ret_size) >
 	    min_t(unsigned long, KPT_RECORD_MAX, kpt_cfg.ring_bytes / 2)) {
 		*why = "its records would not fit the ring (bufsize_kb, strsize, stack)";
-		goto err_inval;
+		goto err_free;
 	}
 	ri_total = (unsigned long)p->prog.ri_size *
 		   (spec->maxactive ?: kpt_cfg.maxactive);
 	if (p->prog.is_ret && ri_total > 16UL << 20) {
 		*why = "MAXACTIVE x the data kept per call is over 16 MiB";
-		goto err_inval;
+		goto err_free;
 	}
+	err = spec->hist.nkeys ? kpt_hist_check(spec, why) : 0;
+	if (err)
+		goto err_free;
+	/* before anything of size is allocated */
+	p->mem = kpt_probe_mem(p);
+	if (kpt_mem_used + p->mem > kpt_cfg.mem_max) {
+		*why = "its hist tables or return instances would pass mem_max_mb";
+		err = -E2BIG;
+		goto err_free;
+	}
+	err = -ENOMEM;
 	p->stats = alloc_percpu(struct kpt_probe_stats);
 	p->label = kstrdup(label, GFP_KERNEL);
 	if (spec->sym[0])
@@ -422,28 +453,22 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 			     kasprintf(GFP_KERNEL, "%s:%s", spec->mod,
 				       spec->sym) :
 			     kstrdup(spec->sym, GFP_KERNEL);
-	if (!p->stats || !p->label || (spec->sym[0] && !p->symname)) {
-		p->spec = NULL;
-		kpt_probe_free(p);
-		return ERR_PTR(-ENOMEM);
-	}
+	if (!p->stats || !p->label || (spec->sym[0] && !p->symname))
+		goto err_free;
 	if (spec->hist.nkeys) {
 		p->hist = kpt_hist_new(spec, why);
 		if (IS_ERR(p->hist)) {
-			long err = PTR_ERR(p->hist);
-
+			err = PTR_ERR(p->hist);
 			p->hist = NULL;
-			p->spec = NULL;
-			kpt_probe_free(p);
-			return ERR_PTR(err);
+			goto err_free;
 		}
 	}
 	return p;
 
-err_inval:
-	p->spec = NULL;
+err_free:
+	p->spec = NULL;		/* the caller's */
 	kpt_probe_free(p);
-	return ERR_PTR(-EINVAL);
+	return ERR_PTR(err);
 }
 
 /*
@@ -703,7 +728,14 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 	}
 	list_add_tail(&p->list, &kpt_probe_list);
 	kpt_nr_live++;
+	kpt_mem_used += p->mem;
 	return 0;
+}
+
+/* Does @p write records to the rings, or only aggregate? */
+static bool kpt_probe_records(const struct kpt_probe *p)
+{
+	return !p->spec->hist.nkeys || p->prog.hist_events;
 }
 
 static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
@@ -734,12 +766,14 @@ static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 	kpt_gone_missed += kpt_probe_missed(p);
 	list_del(&p->list);
 	kpt_nr_live--;
+	kpt_mem_used -= p->mem;
 	/*
 	 * Its records now decode with the tombstone. The store replaces an
 	 * entry, so it allocates nothing; if it failed all the same, or
-	 * there is no tombstone, they print as "probeN(deleted)".
+	 * there is no tombstone, they print as "probeN(deleted)". An
+	 * aggregation without :events wrote no record: no tombstone.
 	 */
-	t = kpt_tomb_new(p);
+	t = kpt_probe_records(p) ? kpt_tomb_new(p) : NULL;
 	old = t ? xa_store(&kpt_probe_ids, p->id,
 			   xa_tag_pointer(t, KPT_TOMB_TAG), GFP_KERNEL) :
 		  NULL;
@@ -951,6 +985,7 @@ void kpt_probes_exit(void)
 	kpt_tombs_free_list(&kpt_dead_wait);
 	kpt_nr_live = 0;
 	kpt_nr_dead = 0;
+	kpt_mem_used = 0;
 	kpt_ksyms_exit();
 	mutex_unlock(&kpt_probes_mutex);
 	xa_destroy(&kpt_probe_ids);
@@ -982,6 +1017,17 @@ unsigned int kpt_probes_deleted_pending(void)
 	n = kpt_nr_dead;
 	mutex_unlock(&kpt_probes_mutex);
 	return n;
+}
+
+/* stats' mem_used_bytes: what the live probes count against mem_max_mb */
+u64 kpt_probes_mem_used(void)
+{
+	u64 mem;
+
+	mutex_lock(&kpt_probes_mutex);
+	mem = kpt_mem_used;
+	mutex_unlock(&kpt_probes_mutex);
+	return mem;
 }
 
 /* The totals of stats: the live probes' and the deleted ones'. */

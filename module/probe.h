@@ -78,6 +78,7 @@ struct kpt_probe {
 	u8			state;	/* enum kpt_probe_state */
 	struct kpt_prog		prog;
 	int			err;	/* last arming error, for pending */
+	u64			mem;	/* counted against mem_max_mb */
 	char			*label;	/* the name events carry */
 	char			*symname;	/* "mod:sym" or "sym" */
 	struct kpt_spec		*spec;
@@ -143,6 +144,7 @@ u64 kpt_probes_missed(void);
 u64 kpt_probes_filtered(void);
 unsigned int kpt_probes_max_record(void);
 unsigned int kpt_probes_deleted_pending(void);
+u64 kpt_probes_mem_used(void);
 struct dentry;
 void kpt_probes_hist_dir(struct dentry *dir);
 

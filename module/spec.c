@@ -116,6 +116,11 @@ int kpt_type_is_string(unsigned int type)
 }
 NOKPROBE_SYMBOL(kpt_type_is_string);
 
+int kpt_type_is_signed(unsigned int type)
+{
+	return type >= KPT_T_S8 && type <= KPT_T_S64;
+}
+
 /* Shell-style glob with '*' and '?', as for a comm filter. */
 int kpt_glob_match(const char *glob, const char *str)
 {
@@ -727,11 +732,19 @@ static int kpt_parse_cond(struct kpt_cursor *c)
 }
 
 /* Does the field hold a number (not a string, comm or a stack)? */
-static int kpt_field_numeric(const struct kpt_spec *spec, unsigned int field)
+int kpt_field_numeric(const struct kpt_spec *spec, unsigned int field)
 {
 	if (field < KPT_CF_RETVAL)
 		return !kpt_type_is_string(spec->args[field].type);
 	return field != KPT_CF_COMM && field != KPT_CF_STACKTRACE;
+}
+
+/* $retval is a long; an argument is as its type says */
+int kpt_field_signed(const struct kpt_spec *spec, unsigned int field)
+{
+	return field == KPT_CF_RETVAL ||
+	       (field < KPT_CF_RETVAL &&
+		kpt_type_is_signed(spec->args[field].type));
 }
 
 static int kpt_hist_field_end(char ch)
@@ -752,6 +765,7 @@ static int kpt_parse_hist_field(struct kpt_cursor *c,
 	ret = kpt_parse_field(c, &hf->field);
 	if (ret)
 		return ret;
+	hf->is_signed = kpt_field_signed(c->spec, hf->field);
 	if (!key && !kpt_field_numeric(c->spec, hf->field))
 		return kpt_fail(c, start, "a value must be a number");
 	if (*c->p == '.') {
@@ -912,6 +926,7 @@ static int kpt_parse_hist(struct kpt_cursor *c)
 				return kpt_fail(c, start,
 						"size= must be 1 to 131072 entries");
 			h->size = (__u32)n;
+			h->size_given = 1;
 		} else if (kpt_hist_word(c, "events")) {
 			h->events = 1;
 		} else {

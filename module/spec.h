@@ -115,7 +115,7 @@ enum kpt_hist_mod {
 struct kpt_hist_field {
 	__u16	field;		/* fetcharg index or enum kpt_cond_field */
 	__u8	mod;		/* enum kpt_hist_mod, keys only */
-	__u8	pad;
+	__u8	is_signed;	/* a signed field (set by kpt_hist_new()) */
 	__u32	buckets;	/* N of .buckets=N */
 };
 
@@ -131,7 +131,9 @@ struct kpt_hist_spec {
 	__u8	sort;		/* KPT_HIST_SORT_* */
 	__u8	descending;
 	__u8	events;		/* also record events */
-	__u8	pad[3];
+	__u8	size_given;	/* size= was given (else the module fits */
+				/* the default to the machine's CPUs) */
+	__u8	pad[2];
 	__u32	size;		/* entries per CPU */
 	struct kpt_hist_field keys[KPT_HIST_MAX_KEYS];
 	struct kpt_hist_field vals[KPT_HIST_MAX_VALS];
@@ -163,6 +165,9 @@ int kpt_spec_parse(const char *line, struct kpt_spec *spec);
 int kpt_spec_print(const struct kpt_spec *spec, int hide, char *buf, int len);
 int kpt_type_size(unsigned int type);
 int kpt_type_is_string(unsigned int type);
+int kpt_type_is_signed(unsigned int type);
+int kpt_field_signed(const struct kpt_spec *spec, unsigned int field);
+int kpt_field_numeric(const struct kpt_spec *spec, unsigned int field);
 int kpt_glob_match(const char *glob, const char *str);
 int kpt_hexval(char ch);
 const char *kpt_spec_field_name(const struct kpt_spec *spec,

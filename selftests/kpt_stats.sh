@@ -6,7 +6,8 @@
 #
 # Names: hits recorded lost lost.full lost.overwritten lost.nested
 # lost.too_big missed filtered read pending clock_tsc clock_fallbacks
-# deleted_pending (clock_tsc 0 or 1), then for every possible CPU N:
+# deleted_pending mem_used_bytes mem_max_bytes (clock_tsc 0 or 1,
+# mem_max_bytes the mem_max_mb parameter), then for every possible CPU N:
 # cpuN.hits cpuN.recorded cpuN.lost.full cpuN.lost.overwritten
 # cpuN.lost.nested cpuN.lost.too_big cpuN.read cpuN.pending; every value a
 # decimal number. After 4 calls on CPU 0: hits=recorded=pending=4, read=0,
@@ -30,7 +31,7 @@ kpt_load name=kpt_test_func stack=0
 cpus=$(tr ',' '\n' < /sys/devices/system/cpu/possible | awk -F- '
 	{ hi = (NF == 2 ? $2 : $1); for (c = $1; c <= hi; c++) print c }')
 
-expected="hits recorded lost lost.full lost.overwritten lost.nested lost.too_big missed filtered read pending clock_tsc clock_fallbacks deleted_pending"
+expected="hits recorded lost lost.full lost.overwritten lost.nested lost.too_big missed filtered read pending clock_tsc clock_fallbacks deleted_pending mem_used_bytes mem_max_bytes"
 for c in $cpus; do
 	for n in hits recorded lost.full lost.overwritten lost.nested lost.too_big read pending; do
 		expected="$expected cpu$c.$n"
@@ -42,8 +43,11 @@ bad=$(awk 'NF != 2 || $2 !~ /^[0-9]+$/' "$KPT_DIR/stats")
 [ -z "$bad" ] || fail "stats lines not '<name> <decimal>': $bad"
 for n in $expected; do
 	case $n in clock_*) continue ;; esac	# kpt_clock.sh's business
+	[ "$n" = mem_max_bytes ] && continue	# kpt_mem_cap.sh's
 	assert_eq "$n when idle" "$(kpt_stat "$n")" 0
 done
+assert_eq mem_max_bytes "$(kpt_stat mem_max_bytes)" \
+	$(($(cat /sys/module/kptrace/parameters/mem_max_mb) << 20))
 
 KPT_CPU=0
 kpt_call 4

@@ -165,4 +165,19 @@ kpt_record_str(const struct kpt_event *ev, __u64 slot)
 	return (const unsigned char *)ev + off;
 }
 
+/*
+ * Untrusted text: any process chooses its comm, and strings are user data.
+ * Every output escapes them by one rule: a byte that is not printable
+ * ASCII (below 0x20 or from 0x7f on: C0 and C1 controls, DEL, and every
+ * byte of a UTF-8 sequence, since U+0080..U+009F are C1 controls that
+ * terminals obey) or is a backslash is written as an escape, never as
+ * itself: \xNN in text (trace, trace_pipe, the reader, hist, folded,
+ * SVG), \u00NN in JSON, \\xNN in a Prometheus label value. A format
+ * may escape more (its own separators), never less.
+ */
+static KPT_ABI_INLINE int kpt_byte_escaped(unsigned char c)
+{
+	return c < 0x20 || c >= 0x7f || c == '\\';
+}
+
 #endif /* _UAPI_KPTRACE_RECORD_H */
