@@ -9,6 +9,9 @@
 #   HOW=runtime  kptrace loaded once, a probe added and deleted through
 #                /dev/kptrace
 #   HOW=ftrace   ftrace's kprobe_events, a probe enabled and disabled
+#   HOW=ftrace-ret  ftrace's kprobe_events alone, no flood: issue 24's
+#                cycle, an r: probe added, enabled, 20000 calls started,
+#                disabled and removed while they run
 #
 #   VM_TCG_THREAD=multi selftests/vm/run-vm.sh --mode cmd --timeout 300 \
 #       --guest-cmd 'HOW=ftrace sh /selftests/debug/repro-rearm.sh'
@@ -27,7 +30,7 @@ runtime) insmod /kptrace.ko || exit 1 ;;
 ftrace) echo 'p:kpt/t kpt_test_func' > $T/kprobe_events || exit 1 ;;
 esac
 rm -f /tmp/repro.stop
-(while [ ! -e /tmp/repro.stop ]; do
+[ "$HOW" = ftrace-ret ] || (while [ ! -e /tmp/repro.stop ]; do
 	echo 20000 > /sys/kernel/debug/kpt_test/call_all
 done) &
 i=0
@@ -44,6 +47,13 @@ while [ $(($(date +%s) - start)) -lt "${SECS:-90}" ]; do
 	ftrace)
 		echo 1 > $T/events/kpt/t/enable || break
 		echo 0 > $T/events/kpt/t/enable || break ;;
+	ftrace-ret)
+		echo 'r:kpt/r kpt_test_func $retval' > $T/kprobe_events || break
+		echo 1 > $T/events/kpt/r/enable || break
+		(echo 20000 > /sys/kernel/debug/kpt_test/call) &
+		echo 0 > $T/events/kpt/r/enable || break
+		echo '-:kpt/r' >> $T/kprobe_events || break
+		wait $! ;;
 	esac
 	i=$((i + 1))
 done
