@@ -16,6 +16,7 @@
 
 DEFINE_PER_CPU(struct kpt_clock, kpt_clocks);
 bool kpt_clock_tsc __read_mostly;
+DEFINE_STATIC_KEY_FALSE(kpt_clock_mono_key);
 static u64 kpt_clock_mult0;	/* the rate measured at load */
 static atomic_t kpt_clock_bad = ATOMIC_INIT(0);
 
@@ -73,18 +74,21 @@ void kpt_clock_init(void)
 		       sizeof(struct kpt_clock));
 	atomic_set(&kpt_clock_bad, 0);
 	kpt_clock_tsc = false;
-	if (!boot_cpu_has(X86_FEATURE_TSC) || !khz || check_tsc_unstable())
-		return;
-	if (!kpt_clock_init_pair(&t0, &n0, khz))
-		return;
-	msleep(20);
-	if (!kpt_clock_init_pair(&t1, &n1, khz) || t1 <= t0 || n1 <= n0)
-		return;
-	kpt_clock_mult0 = kpt_clock_rate(n1 - n0, t1 - t0);
-	nominal = div_u64((u64)NSEC_PER_MSEC << 32, khz);
-	/* a window is then about one ms */
-	kpt_clock_tsc = kpt_clock_mult0 > nominal - nominal / 20 &&
-			kpt_clock_mult0 < nominal + nominal / 20;
+	if (boot_cpu_has(X86_FEATURE_TSC) && khz && !check_tsc_unstable() &&
+	    kpt_clock_init_pair(&t0, &n0, khz)) {
+		msleep(20);
+		if (kpt_clock_init_pair(&t1, &n1, khz) && t1 > t0 && n1 > n0) {
+			kpt_clock_mult0 = kpt_clock_rate(n1 - n0, t1 - t0);
+			nominal = div_u64((u64)NSEC_PER_MSEC << 32, khz);
+			/* a window is then about one ms */
+			kpt_clock_tsc =
+				kpt_clock_mult0 > nominal - nominal / 20 &&
+				kpt_clock_mult0 < nominal + nominal / 20;
+		}
+	}
+	/* before any probe: no hit sees the key change */
+	if (!kpt_clock_tsc)
+		static_branch_enable(&kpt_clock_mono_key);
 }
 
 /* How many times the TSC was found off (then no longer used). */
@@ -114,6 +118,18 @@ static u64 kpt_clock_after(struct kpt_clock *c, u64 ns)
 	return last;
 }
 NOKPROBE_SYMBOL(kpt_clock_after);
+
+/*
+ * The time of a hit without the TSC (kpt_clock_mono_key): one read of
+ * CLOCK_MONOTONIC, never below one given before on this CPU (the
+ * NMI-safe read may step back a little across a timekeeping update).
+ */
+u64 kpt_clock_mono(void)
+{
+	return kpt_clock_after(this_cpu_ptr(&kpt_clocks),
+			       ktime_get_mono_fast_ns());
+}
+NOKPROBE_SYMBOL(kpt_clock_mono);
 
 /*
  * The latest time the fast path can have given from this CPU's anchor:

@@ -21,6 +21,20 @@
  * fast path loads but never stores. Each window starts from a fresh
  * CLOCK_MONOTONIC reading, so no error carries from one to the next.
  *
+ * Without a TSC the kernel trusts (QEMU's default, many VMs: the kernel
+ * keeps time with kvm-clock, Hyper-V's or Xen's clock, or HPET), no
+ * anchor is kept: a static key, set at load, makes a hit's time one call
+ * of ktime_get_mono_fast_ns(), kept from going back on its CPU, and
+ * nothing else (no TSC read, no window, no move). On real hardware that
+ * read is what the clocksource costs: a pvclock read (rdtsc and a scale,
+ * tens of cycles) in a VM, an MMIO read of the HPET (about a microsecond)
+ * on the rare bare metal whose TSC is unstable. ftrace's default clock
+ * (sched_clock(), "local") and perf (local_clock()) read the TSC even
+ * when it is unstable, but their times are neither CLOCK_MONOTONIC nor
+ * ordered across CPUs, which kptrace's merge of the CPUs' rings needs.
+ * A TSC found off at run time (clock_fallbacks) keeps the anchors' slow
+ * path until the next load.
+ *
  * Any context, NMI included: an anchor is only written by its own CPU,
  * under an odd seq; a hit that nests inside a move (or sees one happen
  * under it) takes ktime_get_mono_fast_ns() instead.
@@ -29,6 +43,7 @@
 #define _KPT_CLOCK_H
 
 #include <linux/percpu.h>
+#include <linux/jump_label.h>
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
 #include <linux/kprobes.h>
@@ -53,6 +68,13 @@ struct kpt_clock {
 
 DECLARE_PER_CPU(struct kpt_clock, kpt_clocks);
 extern bool kpt_clock_tsc;
+/*
+ * Set at load when the TSC is not used (the kernel does not trust it, as
+ * in many VMs): then no anchor is ever kept, and a hit's time is one read
+ * of CLOCK_MONOTONIC, kpt_clock_mono(), with nothing around it.
+ */
+DECLARE_STATIC_KEY_FALSE(kpt_clock_mono_key);
+u64 kpt_clock_mono(void);
 
 void kpt_clock_init(void);
 u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq);
@@ -73,6 +95,10 @@ static nokprobe_inline bool kpt_clock_try(u64 *ns)
 	unsigned int seq;
 	u64 d, t;
 
+	if (static_branch_unlikely(&kpt_clock_mono_key)) {
+		*ns = kpt_clock_mono();
+		return true;
+	}
 	seq = READ_ONCE(c->seq);
 	barrier();
 	/*

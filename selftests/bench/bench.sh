@@ -23,6 +23,12 @@
 #   --guest-cmd CMD  boot the same guest but run CMD (bash) instead of the
 #                    benchmark, e.g. to look at it with perf; it starts
 #                    in the built tree (kptrace.ko, selftests/bench/*.ko)
+#   --tsc MODE       the guest's clock: trusted (the host's TSC rate and
+#                    tsc=reliable, as bare metal), unstable (tsc=unstable:
+#                    the kernel keeps time with the HPET, as many VMs do
+#                    with theirs), or both (default): one boot each, each
+#                    with its table, in DIR/tsc-trusted and
+#                    DIR/tsc-unstable
 #   --no-insn        boot without the instruction-counting QEMU plugin
 #   --profile        also say where each arm's instructions go: the
 #                    plugin counts them by guest block (profile=on), and
@@ -89,10 +95,12 @@ guest_cmd_opt=
 src_rev=
 insn=1
 profile=
+tsc=both
 
 die() { echo "bench: error: $*" >&2; exit 2; }
 say() { echo "bench: $*"; }
 
+orig_args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
 	--chroot)	chroot_dir=$2; shift ;;
@@ -106,6 +114,7 @@ while [ $# -gt 0 ]; do
 	--report)	report_only=$2; shift ;;
 	--guest-cmd)	guest_cmd_opt=$2; shift ;;
 	--rev)		src_rev=$2; shift ;;
+	--tsc)		tsc=$2; shift ;;
 	--no-insn)	insn= ;;
 	--profile)	profile=1 ;;
 	-h|--help)	sed -n '3,/^set -e/s/^# \{0,1\}//p' "$0"; exit 0 ;;
@@ -125,6 +134,21 @@ if [ -n "$report_only" ]; then
 fi
 
 [ "$(id -u)" = 0 ] || die "make bench needs root (chroot, mounts, mmdebstrap)"
+case $tsc in
+trusted|unstable) ;;
+both)
+	# one boot per clock, same seed and arms; each prints its table
+	[ -n "$logdir" ] || logdir=$(mktemp -d /tmp/kptrace-bench.XXXXXX)
+	rc=0
+	for t in trusted unstable; do
+		say "===== guest clock: TSC $t ====="
+		"$0" "${orig_args[@]}" --tsc "$t" --seed "$seed" \
+			--logdir "$logdir/tsc-$t" ||
+			rc=1
+	done
+	exit "$rc" ;;
+*)	die "--tsc $tsc: trusted, unstable or both" ;;
+esac
 
 # shellcheck disable=SC2086
 chroot_ensure "$chroot_dir" trixie $BENCH_DEBS ||
@@ -279,9 +303,16 @@ fi
 # read is an emulated MMIO: every ktime_get_*() (kptrace timestamps its
 # records with one) then costs far more than on any real machine, and
 # differently in each boot. So: the host's TSC rate, and no watchdog.
-append=$(vm_tsc_append "$logdir")
-[ -n "$append" ] ||
-	say "warning: cannot build tsc_khz.c: the guest calibrates its TSC itself"
+# --tsc unstable: the other kind of machine, whose kernel does not trust
+# its TSC; instruction counts stay exact, times mean even less.
+if [ "$tsc" = unstable ]; then
+	append="tsc=unstable"
+else
+	append=$(vm_tsc_append "$logdir")
+	[ -n "$append" ] ||
+		say "warning: cannot build tsc_khz.c: the guest calibrates its TSC itself"
+fi
+say "guest clock: TSC $tsc${append:+ ($append)}"
 t0=$(date +%s)
 load0=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' '/')
 rc=0
