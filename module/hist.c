@@ -59,11 +59,9 @@
 
 static struct dentry *kpt_hist_dir;
 
-const char * const kpt_hist_drop_names[KPT_HD_NR] = {
-	[KPT_HD_TABLE_FULL] = "table_full",
-	[KPT_HD_NESTED] = "nested",
-	[KPT_HD_KEY_TOO_LARGE] = "key_too_large",
-};
+const char * const kpt_hist_drop_names[KPT_HD_NR] = KPT_HIST_DROP_NAMES;
+static_assert(sizeof((const char * const[])KPT_HIST_DROP_NAMES) ==
+	      sizeof(kpt_hist_drop_names));
 
 
 /* Key words of a key field. */

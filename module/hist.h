@@ -19,13 +19,7 @@
 struct dentry;
 struct seq_file;
 
-/* Why an aggregation dropped a hit. */
-enum kpt_hist_drop {
-	KPT_HD_TABLE_FULL,	/* a new key, and this CPU's table is full */
-	KPT_HD_NESTED,		/* an NMI hit while this CPU's table was busy */
-	KPT_HD_KEY_TOO_LARGE,	/* a string key over KPT_HIST_STR_LEN - 1 */
-	KPT_HD_NR
-};
+/* enum kpt_hist_drop, why a hit was dropped: uapi/kptrace.h */
 
 /* Slots a lookup tries: a longer run of taken ones (a crafted key set) */
 /* costs no handler more than this; the hit counts as table_full. */

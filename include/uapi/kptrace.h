@@ -112,6 +112,20 @@ enum kpt_lost_cause {
  */
 #define KPT_LOST_NAMES	{ "full", "overwritten", "nested", "too_big" }
 
+/* Why an aggregation (hist:) dropped a hit. */
+enum kpt_hist_drop {
+	KPT_HD_TABLE_FULL	= 0,	/* a new key, this CPU's table full */
+	KPT_HD_NESTED		= 1,	/* an NMI hit while it was busy */
+	KPT_HD_KEY_TOO_LARGE	= 2,	/* a string key too long to keep */
+	KPT_HD_NR
+};
+
+/*
+ * Their names, as hist/NAME's Totals ("Dropped table_full: N"), probe_stats
+ * and the tools print them: an initializer for a const char *[KPT_HD_NR].
+ */
+#define KPT_HIST_DROP_NAMES	{ "table_full", "nested", "key_too_large" }
+
 struct kpt_lost {
 	__u32	cause;		/* enum kpt_lost_cause */
 	__u32	__pad;
