@@ -461,27 +461,17 @@ static nokprobe_inline u64 kpt_reg_at(struct pt_regs *regs, unsigned short off)
  * prog.regs_only: the argument registers straight into the record (or, at
  * a return probe's entry, into the instance): all KPT_FAST_ARGS slots,
  * those past p->prog.nargs (and $retval's, filled at return) from ax. The
- * record's size leaves out what is past its arguments.
- * @abi (a constant): kpt_probe_abi_order(p), so the registers are the
- * ABI's six argument registers in order, with no load of their offsets
- * (the slots past p->prog.nargs then hold what those registers hold).
+ * record's size leaves out what is past its arguments. Straight-line
+ * code, a load of the offset and one of the register per slot: a probe
+ * whose arguments are the ABI's in order would save the six offset loads
+ * (its own handler did, until measured at 2% of a hit).
  */
 static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
-					  struct pt_regs *regs, u64 *out,
-					  bool abi)
+					  struct pt_regs *regs, u64 *out)
 {
 	const unsigned short *off = p->prog.arg_off;
 
 	BUILD_BUG_ON(KPT_FAST_ARGS != 6);
-	if (abi) {
-		out[0] = regs->di;
-		out[1] = regs->si;
-		out[2] = regs->dx;
-		out[3] = regs->cx;
-		out[4] = regs->r8;
-		out[5] = regs->r9;
-		return;
-	}
 	out[0] = kpt_reg_at(regs, off[0]);
 	out[1] = kpt_reg_at(regs, off[1]);
 	out[2] = kpt_reg_at(regs, off[2]);
@@ -496,12 +486,12 @@ static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
  */
 static nokprobe_inline void kpt_entry_fast_write(struct kpt_probe *p,
 						 struct pt_regs *regs, u64 ts,
-						 struct kpt_wr *w, bool abi)
+						 struct kpt_wr *w)
 {
 	unsigned int nargs = p->prog.nargs;
 	struct kpt_event *ev = w->ev;
 
-	kpt_copy_regs(p, regs, ev->data, abi);
+	kpt_copy_regs(p, regs, ev->data);
 	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, nargs);
 	kpt_ring_commit(w, ev, KPT_ENTRY_SIZE(nargs, 0));
 }
@@ -513,7 +503,7 @@ static noinline int kpt_entry_fast_reserve(struct kpt_probe *p,
 	struct kpt_wr w;
 
 	if (kpt_reserve(p, &w, KPT_FAST_ENTRY_SIZE))
-		kpt_entry_fast_write(p, regs, ts, &w, false);
+		kpt_entry_fast_write(p, regs, ts, &w);
 	return 0;
 }
 NOKPROBE_SYMBOL(kpt_entry_fast_reserve);
@@ -526,14 +516,14 @@ NOKPROBE_SYMBOL(kpt_entry_fast_reserve);
  */
 static nokprobe_inline int kpt_entry_fast(struct kpt_probe *p,
 					  struct pt_regs *regs, u64 ts,
-					  bool ret, bool abi)
+					  bool ret)
 {
 	struct kpt_wr w;
 
 	kpt_count_entry(p, ret);
 	if (unlikely(!kpt_ring_try(&w, KPT_FAST_ENTRY_SIZE)))
 		return kpt_entry_fast_reserve(p, regs, ts);
-	kpt_entry_fast_write(p, regs, ts, &w, abi);
+	kpt_entry_fast_write(p, regs, ts, &w);
 	return 0;
 }
 
@@ -556,7 +546,7 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 					      KPT_FAST_ENTRY_SIZE)))
 			return;
 		ev = w.ev;
-		kpt_copy_regs(p, regs, ev->data, false);
+		kpt_copy_regs(p, regs, ev->data);
 	} else {
 		/* scoped here: INIT_STACK_ALL_ZERO zeroes it where it lives */
 		u64 vals[KPT_SPEC_MAX_ARGS];
@@ -697,10 +687,9 @@ NOKPROBE_SYMBOL(kpt_return_slow);
 static nokprobe_inline void kpt_return_fast_write(struct kpt_probe *p,
 						  struct pt_regs *regs,
 						  struct kpt_ri_data *d, u64 ts,
-						  bool has_args,
 						  struct kpt_wr *w)
 {
-	unsigned int nargs = has_args ? p->prog.ret_nargs : 0;
+	unsigned int nargs = p->prog.ret_nargs;
 	u64 retval = regs_return_value(regs), entry_ts = d->entry_ts;
 	struct kpt_event *ev = w->ev;
 	struct kpt_ret *ret;
@@ -711,7 +700,7 @@ static nokprobe_inline void kpt_return_fast_write(struct kpt_probe *p,
 	ret->lat_ns = kpt_clock_since(entry_ts, ts);
 	ret->entry_ts_ns = entry_ts;
 	/* (a b probe keeps no values in the instance) */
-	if (has_args)
+	if (nargs)
 		kpt_copy_slots(ev->data + KPT_RET_SLOTS, d->vals);
 	/* $retval's slot, or the spare one past the arguments */
 	ev->data[KPT_RET_SLOTS + p->prog.ret_slot] = retval;
@@ -721,13 +710,12 @@ static nokprobe_inline void kpt_return_fast_write(struct kpt_probe *p,
 /* kpt_return_fast_write() with any reserve, a loss counted: out of line */
 static noinline int kpt_return_fast_reserve(struct kpt_probe *p,
 					    struct pt_regs *regs,
-					    struct kpt_ri_data *d, u64 ts,
-					    bool has_args)
+					    struct kpt_ri_data *d, u64 ts)
 {
 	struct kpt_wr w;
 
 	if (kpt_reserve(p, &w, KPT_FAST_RET_SIZE))
-		kpt_return_fast_write(p, regs, d, ts, has_args, &w);
+		kpt_return_fast_write(p, regs, d, ts, &w);
 	return 0;
 }
 NOKPROBE_SYMBOL(kpt_return_fast_reserve);
@@ -735,15 +723,14 @@ NOKPROBE_SYMBOL(kpt_return_fast_reserve);
 /* The fast return record, as kpt_entry_fast(). Returns the handler's 0. */
 static nokprobe_inline int kpt_return_fast(struct kpt_probe *p,
 					   struct pt_regs *regs,
-					   struct kpt_ri_data *d, u64 ts,
-					   bool has_args)
+					   struct kpt_ri_data *d, u64 ts)
 {
 	struct kpt_wr w;
 
 	this_cpu_inc(p->stats->hits);
 	if (unlikely(!kpt_ring_try(&w, KPT_FAST_RET_SIZE)))
-		return kpt_return_fast_reserve(p, regs, d, ts, has_args);
-	kpt_return_fast_write(p, regs, d, ts, has_args, &w);
+		return kpt_return_fast_reserve(p, regs, d, ts);
+	kpt_return_fast_write(p, regs, d, ts, &w);
 	return 0;
 }
 
@@ -1105,24 +1092,27 @@ static bool kpt_probe_lat_only(const struct kpt_probe *p)
 }
 
 /*
- * The handlers: one per kind of probe, each with its path compiled in,
- * so that a hit tests nothing about its probe; kpt_probe_set_handlers()
- * picks them. One timestamp per hit. The fast ones (registers only) call
+ * The handlers: a fast and a general one per slot, each with its path
+ * compiled in; kpt_probe_set_handlers() picks them. What else differs
+ * between programs is a test of struct kpt_prog (a b probe's entry
+ * record, a return record's arguments), not a handler of its own: each
+ * such handler saved less than a tenth of a hit. One timestamp per hit.
+ * The fast ones (registers only) call
  * nothing: their rare cases, a clock anchor to move (kpt_clock_try()) and
  * no room at once in the ring (kpt_ring_try()), leave by a tail call to
  * an out-of-line path, so that they save (almost) no registers: their
  * only call left is the wake-up of a reader that waits (kpt_ring_kick()).
  */
 static noinline int kpt_entry_fast_clock(struct kpt_probe *p,
-					 struct pt_regs *regs)
+					 struct pt_regs *regs, bool ret)
 {
-	return kpt_entry_fast(p, regs, kpt_clock_ns_slow(), false, false);
+	return kpt_entry_fast(p, regs, kpt_clock_ns_slow(), ret);
 }
 NOKPROBE_SYMBOL(kpt_entry_fast_clock);
 
+/* A kprobe's hit: @fast, prog.entry_fast (a constant in the handlers) */
 static nokprobe_inline int kpt_kprobe_hit(struct kprobe *kp,
-					  struct pt_regs *regs, bool fast,
-					  bool abi)
+					  struct pt_regs *regs, bool fast)
 {
 	struct kpt_probe *p = container_of(kp, struct kpt_probe, kp);
 	u64 ts;
@@ -1132,52 +1122,47 @@ static nokprobe_inline int kpt_kprobe_hit(struct kprobe *kp,
 		return 0;
 	}
 	if (unlikely(!kpt_clock_try(&ts)))
-		return kpt_entry_fast_clock(p, regs);
-	return kpt_entry_fast(p, regs, ts, false, abi);
+		return kpt_entry_fast_clock(p, regs, false);
+	return kpt_entry_fast(p, regs, ts, false);
 }
 
-/*
- * A return probe's entry at @ts: @rec, it records an entry event
- * (a b probe), else it keeps the entry-side values in the instance for
- * the return's.
- */
-static nokprobe_inline int kpt_kretprobe_entry_at(struct kpt_probe *p,
-						  struct pt_regs *regs,
-						  struct kpt_ri_data *d, u64 ts,
-						  bool rec, bool fast,
-						  bool ts_only)
+/* A return probe's entry keeps the entry-side values for the return's */
+static nokprobe_inline void kpt_kretprobe_keep(struct kpt_probe *p,
+					       struct pt_regs *regs,
+					       struct kpt_ri_data *d, u64 ts,
+					       bool fast)
 {
 	d->entry_ts = ts;
-	if (rec && fast)
-		return kpt_entry_fast(p, regs, ts, true, false);
-	if (rec) {
-		kpt_entry_slow(p, regs, ts, NULL);
-		return 0;
-	}
 	this_cpu_inc(p->stats->calls);
-	if (ts_only)
-		;	/* no fetchargs: the time is all it keeps */
-	else if (fast)
-		kpt_copy_regs(p, regs, d->vals, false);
+	if (fast)
+		kpt_copy_regs(p, regs, d->vals);
 	else
 		kpt_ret_entry_slow(p, regs, d);
-	return 0;
 }
 
 /* kpt_kretprobe_entry()'s when its clock's anchor is due: out of line */
 static noinline int kpt_kretprobe_entry_clock(struct kpt_probe *p,
 					      struct pt_regs *regs,
-					      struct kpt_ri_data *d,
-					      bool rec, bool ts_only)
+					      struct kpt_ri_data *d)
 {
-	return kpt_kretprobe_entry_at(p, regs, d, kpt_clock_ns_slow(), rec,
-				      true, ts_only);
+	u64 ts = kpt_clock_ns_slow();
+
+	d->entry_ts = ts;
+	if (p->prog.both)
+		return kpt_entry_fast(p, regs, ts, true);
+	kpt_kretprobe_keep(p, regs, d, ts, true);
+	return 0;
 }
 NOKPROBE_SYMBOL(kpt_kretprobe_entry_clock);
 
+/*
+ * A return probe's entry: a b probe records an entry event (prog.both),
+ * the others keep the entry's values in the instance. @fast: the fast
+ * path (a b probe's prog.entry_fast, the others' prog.regs_only), a
+ * constant in the handlers.
+ */
 static nokprobe_inline int kpt_kretprobe_entry(struct kretprobe_instance *ri,
-					       struct pt_regs *regs, bool rec,
-					       bool fast, bool ts_only)
+					       struct pt_regs *regs, bool fast)
 {
 	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
 	struct kpt_probe *p;
@@ -1188,22 +1173,30 @@ static nokprobe_inline int kpt_kretprobe_entry(struct kretprobe_instance *ri,
 	if (!fast)
 		ts = kpt_clock_ns();
 	else if (unlikely(!kpt_clock_try(&ts)))
-		return kpt_kretprobe_entry_clock(p, regs, d, rec, ts_only);
-	return kpt_kretprobe_entry_at(p, regs, d, ts, rec, fast, ts_only);
+		return kpt_kretprobe_entry_clock(p, regs, d);
+	if (p->prog.both) {
+		d->entry_ts = ts;
+		if (fast)
+			return kpt_entry_fast(p, regs, ts, true);
+		kpt_entry_slow(p, regs, ts, NULL);
+		return 0;
+	}
+	kpt_kretprobe_keep(p, regs, d, ts, fast);
+	return 0;
 }
 
 static noinline int kpt_return_fast_clock(struct kpt_probe *p,
 					  struct pt_regs *regs,
-					  struct kpt_ri_data *d, bool has_args)
+					  struct kpt_ri_data *d)
 {
-	return kpt_return_fast(p, regs, d, kpt_clock_ns_slow(), has_args);
+	return kpt_return_fast(p, regs, d, kpt_clock_ns_slow());
 }
 NOKPROBE_SYMBOL(kpt_return_fast_clock);
 
-/* A return probe's return: @fast, prog.regs_only; @nargs, prog.ret_nargs */
+/* A return probe's return: @fast, prog.regs_only (a constant) */
 static nokprobe_inline int kpt_kretprobe_return(struct kretprobe_instance *ri,
 						struct pt_regs *regs,
-						bool fast, bool nargs)
+						bool fast)
 {
 	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
 	struct kpt_probe *p;
@@ -1216,144 +1209,85 @@ static nokprobe_inline int kpt_kretprobe_return(struct kretprobe_instance *ri,
 		return 0;
 	}
 	if (unlikely(!kpt_clock_try(&ts)))
-		return kpt_return_fast_clock(p, regs, d, nargs);
-	return kpt_return_fast(p, regs, d, ts, nargs);
+		return kpt_return_fast_clock(p, regs, d);
+	return kpt_return_fast(p, regs, d, ts);
 }
 
+/* Entry probes */
 static int kpt_kprobe_fast(struct kprobe *kp, struct pt_regs *regs)
 {
-	return kpt_kprobe_hit(kp, regs, true, false);
+	return kpt_kprobe_hit(kp, regs, true);
 }
 NOKPROBE_SYMBOL(kpt_kprobe_fast);
 
-/* ... the arguments in the ABI's order ($arg1..$argN, args=N) */
-static int kpt_kprobe_abi(struct kprobe *kp, struct pt_regs *regs)
-{
-	return kpt_kprobe_hit(kp, regs, true, true);
-}
-NOKPROBE_SYMBOL(kpt_kprobe_abi);
-
 static int kpt_kprobe_slow(struct kprobe *kp, struct pt_regs *regs)
 {
-	return kpt_kprobe_hit(kp, regs, false, false);
+	return kpt_kprobe_hit(kp, regs, false);
 }
 NOKPROBE_SYMBOL(kpt_kprobe_slow);
 
-/* Return probes' entries: b probes record an entry event, */
-static int kpt_kretprobe_rec_fast(struct kretprobe_instance *ri,
-				  struct pt_regs *regs)
-{
-	return kpt_kretprobe_entry(ri, regs, true, true, false);
-}
-NOKPROBE_SYMBOL(kpt_kretprobe_rec_fast);
-
-static int kpt_kretprobe_rec_slow(struct kretprobe_instance *ri,
-				  struct pt_regs *regs)
-{
-	return kpt_kretprobe_entry(ri, regs, true, false, false);
-}
-NOKPROBE_SYMBOL(kpt_kretprobe_rec_slow);
-
-/* ... the others keep the entry's values in the instance */
-static int kpt_kretprobe_keep_fast(struct kretprobe_instance *ri,
-				   struct pt_regs *regs)
-{
-	return kpt_kretprobe_entry(ri, regs, false, true, false);
-}
-NOKPROBE_SYMBOL(kpt_kretprobe_keep_fast);
-
-static int kpt_kretprobe_keep_slow(struct kretprobe_instance *ri,
-				   struct pt_regs *regs)
-{
-	return kpt_kretprobe_entry(ri, regs, false, false, false);
-}
-NOKPROBE_SYMBOL(kpt_kretprobe_keep_slow);
-
-/* ... or only the entry time, when there are no fetchargs */
-static int kpt_kretprobe_keep_ts(struct kretprobe_instance *ri,
-				 struct pt_regs *regs)
-{
-	return kpt_kretprobe_entry(ri, regs, false, true, true);
-}
-NOKPROBE_SYMBOL(kpt_kretprobe_keep_ts);
-
-/* Returns: with the entry's arguments, without, or the general path */
-static int kpt_kretprobe_ret_args(struct kretprobe_instance *ri,
-				  struct pt_regs *regs)
-{
-	return kpt_kretprobe_return(ri, regs, true, true);
-}
-NOKPROBE_SYMBOL(kpt_kretprobe_ret_args);
-
-static int kpt_kretprobe_ret_noargs(struct kretprobe_instance *ri,
+/* Return probes' entries */
+static int kpt_kretprobe_entry_fast(struct kretprobe_instance *ri,
 				    struct pt_regs *regs)
 {
-	return kpt_kretprobe_return(ri, regs, true, false);
+	return kpt_kretprobe_entry(ri, regs, true);
 }
-NOKPROBE_SYMBOL(kpt_kretprobe_ret_noargs);
+NOKPROBE_SYMBOL(kpt_kretprobe_entry_fast);
+
+static int kpt_kretprobe_entry_slow(struct kretprobe_instance *ri,
+				    struct pt_regs *regs)
+{
+	return kpt_kretprobe_entry(ri, regs, false);
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_entry_slow);
+
+/* Return probes' returns */
+static int kpt_kretprobe_ret_fast(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	return kpt_kretprobe_return(ri, regs, true);
+}
+NOKPROBE_SYMBOL(kpt_kretprobe_ret_fast);
 
 static int kpt_kretprobe_ret_slow(struct kretprobe_instance *ri,
 				  struct pt_regs *regs)
 {
-	return kpt_kretprobe_return(ri, regs, false, false);
+	return kpt_kretprobe_return(ri, regs, false);
 }
 NOKPROBE_SYMBOL(kpt_kretprobe_ret_slow);
 
 /*
- * Are @p's fetchargs the ABI's argument registers in order, $arg1 first?
- * Then kpt_copy_regs() needs no offsets.
+ * The handlers for @p, before it is registered: per slot (kprobe
+ * pre-handler, kretprobe entry, kretprobe return) a fast one, for a
+ * program of registers only (prog.regs_only; an entry record without a
+ * stack, prog.entry_fast), and the general one; aggregations have their
+ * own (kpt_kprobe_hist*, kpt_kretprobe_ret_hist*, and the latency
+ * histogram alone, kpt_kretprobe_ret_lat), their entries the general
+ * kretprobe ones.
  */
-static bool kpt_probe_abi_order(const struct kpt_probe *p)
-{
-	static const unsigned short abi[KPT_FAST_ARGS] = {
-		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
-		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
-		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
-	};
-	unsigned int i;
-
-	for (i = 0; i < p->prog.nargs; i++)
-		if (p->prog.arg_off[i] != abi[i])
-			return false;
-	return true;
-}
-
-/* The handlers for @p, before it is registered. */
 void kpt_probe_set_handlers(struct kpt_probe *p)
 {
-	if (p->hist && !p->prog.is_ret) {
-		p->kp.pre_handler = kpt_hist_one_number(p->hist) ?
-				    kpt_kprobe_hist1 : kpt_kprobe_hist;
+	const struct kpt_prog *g = &p->prog;
+	bool one = p->hist && kpt_hist_one_number(p->hist);
+	bool entry_fast = g->both ? g->entry_fast : g->regs_only;
+
+	if (!g->is_ret) {
+		if (p->hist)
+			p->kp.pre_handler = one ? kpt_kprobe_hist1 :
+						  kpt_kprobe_hist;
+		else
+			p->kp.pre_handler = g->entry_fast ? kpt_kprobe_fast :
+							    kpt_kprobe_slow;
 		return;
 	}
-	if (p->hist) {
-		p->rp.entry_handler = !p->prog.nargs ? kpt_kretprobe_keep_ts :
-				      p->prog.regs_only ?
-				      kpt_kretprobe_keep_fast :
-				      kpt_kretprobe_keep_slow;
-		p->rp.handler = kpt_probe_lat_only(p) ? kpt_kretprobe_ret_lat :
-				kpt_hist_one_number(p->hist) ?
-				kpt_kretprobe_ret_hist1 : kpt_kretprobe_ret_hist;
-		return;
-	}
-	if (!p->prog.is_ret) {
-		p->kp.pre_handler = !p->prog.entry_fast ? kpt_kprobe_slow :
-				    kpt_probe_abi_order(p) ? kpt_kprobe_abi :
-							     kpt_kprobe_fast;
-		return;
-	}
-	if (p->prog.both)
-		p->rp.entry_handler = p->prog.entry_fast ?
-				      kpt_kretprobe_rec_fast :
-				      kpt_kretprobe_rec_slow;
+	p->rp.entry_handler = entry_fast ? kpt_kretprobe_entry_fast :
+					   kpt_kretprobe_entry_slow;
+	if (!p->hist)
+		p->rp.handler = g->regs_only ? kpt_kretprobe_ret_fast :
+					       kpt_kretprobe_ret_slow;
+	else if (kpt_probe_lat_only(p))
+		p->rp.handler = kpt_kretprobe_ret_lat;
 	else
-		p->rp.entry_handler = !p->prog.nargs ? kpt_kretprobe_keep_ts :
-				      p->prog.regs_only ?
-				      kpt_kretprobe_keep_fast :
-				      kpt_kretprobe_keep_slow;
-	if (!p->prog.regs_only)
-		p->rp.handler = kpt_kretprobe_ret_slow;
-	else
-		p->rp.handler = p->prog.ret_nargs ? kpt_kretprobe_ret_args :
-					       kpt_kretprobe_ret_noargs;
+		p->rp.handler = one ? kpt_kretprobe_ret_hist1 :
+				      kpt_kretprobe_ret_hist;
 }
