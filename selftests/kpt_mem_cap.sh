@@ -8,7 +8,7 @@
 #   (issue 21, items 8 and 9)
 # requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_spec
 #
-# insmod mem_max_mb=16: stats says mem_max_bytes 16384. keys=comm at
+# insmod mem_max_mb=16: stats says mem_max_bytes 16777216. keys=comm at
 # size=131072 needs 2 sets x CPUs x 262144 slots x 32 bytes (32 MiB on
 # 2 CPUs): refused. size=1024 fits: mem_used_bytes = A; a second one, B;
 # an r: probe adds its instances, C; used = A + B + C exactly; each
