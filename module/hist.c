@@ -233,12 +233,19 @@ static void kpt_hist_books(struct kpt_hist *h, unsigned int set, u64 *b)
 	memset(b, 0, sizeof(u64) * KPT_HB_NR);
 	for_each_possible_cpu(cpu) {
 		t = *kpt_hist_slot(h, set, cpu);
-		b[KPT_HB_HITS] += local64_read(&t->hits);
 		b[KPT_HB_FILTERED] += local64_read(&t->filtered);
 		b[KPT_HB_AGG] += local64_read(&t->aggregated);
 		for (d = 0; d < KPT_HD_NR; d++)
 			b[KPT_HB_DROP + d] += local64_read(&t->dropped[d]);
 	}
+	/*
+	 * Hits last: a handler counts its hit before its outcome, so a live
+	 * table's Hits is then never behind Aggregated + Filtered + Dropped
+	 * (x86 orders the loads; pairs with the handler's program order).
+	 */
+	smp_rmb();
+	for_each_possible_cpu(cpu)
+		b[KPT_HB_HITS] += local64_read(&(*kpt_hist_slot(h, set, cpu))->hits);
 }
 
 /**

@@ -197,10 +197,16 @@ static nokprobe_inline void kpt_hist_add(struct kpt_hist *h,
 		if (eh == hash &&
 		    kpt_hist_key_eq(&e[KPT_HIST_E_VALS + h->val_words], t->key,
 				    kw)) {
+			/*
+			 * Aggregated before the entry's count: a live read,
+			 * which takes the entries first and the books after,
+			 * then never finds the hitcounts ahead of Aggregated.
+			 */
+			local64_inc(&t->aggregated);
+			barrier();
 			WRITE_ONCE(e[KPT_HIST_E_COUNT],
 				   e[KPT_HIST_E_COUNT] + 1);
 			kpt_hist_fold(h, e, t->v, false);
-			local64_inc(&t->aggregated);
 			return;
 		}
 		if (eh)
@@ -211,9 +217,9 @@ static nokprobe_inline void kpt_hist_add(struct kpt_hist *h,
 		memcpy(&e[KPT_HIST_E_VALS + h->val_words], t->key, kw * 8);
 		e[KPT_HIST_E_COUNT] = 1;
 		kpt_hist_fold(h, e, t->v, true);
+		local64_inc(&t->aggregated);	/* before the entry: above */
 		/* Pairs with the acquire in kpt_hist_collect() */
 		smp_store_release(&e[KPT_HIST_E_HASH], hash);
-		local64_inc(&t->aggregated);
 		return;
 	}
 	local64_inc(&t->dropped[KPT_HD_TABLE_FULL]);
