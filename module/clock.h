@@ -33,7 +33,10 @@
  * when it is unstable, but their times are neither CLOCK_MONOTONIC nor
  * ordered across CPUs, which kptrace's merge of the CPUs' rings needs.
  * A TSC found off at run time (clock_fallbacks) keeps the anchors' slow
- * path until the next load.
+ * path until the next load. The clocksource's code (ktime_get_mono_fast_ns,
+ * read_hpet) is notrace but not NOKPROBE: a probe put there by anyone
+ * misses the hits it takes inside kptrace's (the kprobe core counts them
+ * in its nmissed), and kptrace's own counts stay exact.
  *
  * Any context, NMI included: an anchor is only written by its own CPU,
  * under an odd seq; a hit that nests inside a move (or sees one happen

@@ -34,8 +34,8 @@
  *
  * Lifetime: a hist belongs to its probe. Its file goes when the probe is
  * deleted (debugfs_remove() waits for the file's readers, and later calls
- * fail with -EIO); its tables go when the probe is freed, after the
- * handlers are gone.
+ * fail with -EIO), and its tables with it, once unregistering the probe
+ * has seen every handler finish.
  */
 #include <linux/kernel.h>
 #include <linux/debugfs.h>
@@ -55,14 +55,11 @@
 #include "hide.h"
 #include "hist.h"
 
-/* The most an aggregation's tables may take, both sets, every CPU. */
-
 static struct dentry *kpt_hist_dir;
 
 const char * const kpt_hist_drop_names[KPT_HD_NR] = KPT_HIST_DROP_NAMES;
 static_assert(sizeof((const char * const[])KPT_HIST_DROP_NAMES) ==
 	      sizeof(kpt_hist_drop_names));
-
 
 /* Key words of a key field. */
 static unsigned int kpt_hist_key_width(const struct kpt_spec *spec,
@@ -131,17 +128,19 @@ int kpt_hist_check(const struct kpt_spec *spec, const char **why)
 /**
  * kpt_hist_fit_size() - the default size= for @spec on this machine
  * @spec: with spec->hist.nkeys != 0
+ * @budget: bytes left under mem_max_mb
  *
  * KPT_HIST_SIZE_DEF entries per CPU, halved (down to 16) while the tables
- * of every possible CPU would take more than KPT_HIST_MEM_MAX: so that a
- * hist without size= works on a machine of 512 CPUs too.
+ * of every possible CPU would take more than KPT_HIST_MEM_MAX or @budget:
+ * so that a hist without size= works on a machine of 512 CPUs too.
  */
-unsigned int kpt_hist_fit_size(const struct kpt_spec *spec)
+unsigned int kpt_hist_fit_size(const struct kpt_spec *spec, u64 budget)
 {
 	unsigned int stride = kpt_hist_stride(spec), size = KPT_HIST_SIZE_DEF;
 
+	budget = min_t(u64, budget, KPT_HIST_MEM_MAX);
 	while (size > 16 && (u64)kpt_hist_table_bytes(stride, size) * 2 *
-			    num_possible_cpus() > KPT_HIST_MEM_MAX)
+			    num_possible_cpus() > budget)
 		size /= 2;
 	return size;
 }
@@ -463,7 +462,9 @@ static void kpt_hist_sort(struct kpt_hist *h, struct kpt_hist_rows *r)
 		field = hs->keys[hs->sort - KPT_HIST_SORT_KEY].field;
 		r->sort_at = r->key_at + h->key_off[hs->sort - KPT_HIST_SORT_KEY];
 		r->sort_signed = kpt_field_signed(h->spec, field);
-		if (!kpt_field_numeric(h->spec, field))
+		if (field == KPT_CF_COMM ||
+		    (field < KPT_CF_RETVAL &&
+		     kpt_type_is_string(h->spec->args[field].type)))
 			r->sort_bytes = 8 * kpt_hist_key_width(h->spec, field);
 	} else {
 		field = hs->vals[hs->sort - KPT_HIST_SORT_VAL].field;
@@ -547,8 +548,15 @@ static void kpt_hist_put_range(struct kpt_hist_text *t, u64 v, u32 n,
 			       bool is_signed)
 {
 	s64 lo = v;
+	u64 r = S64_MAX;
 
-	if (is_signed)
+	/*
+	 * The lowest bucket is cut at S64_MIN (kpt_hist_bucket_neg()): it
+	 * ends before the next multiple of @n, not n - 1 past S64_MIN.
+	 */
+	if (is_signed && lo == S64_MIN)
+		kpt_hist_printf(t, "~ %lld-%lld", lo, lo + (s64)do_div(r, n));
+	else if (is_signed)
 		kpt_hist_printf(t, "~ %lld-%lld", lo,
 				lo > S64_MAX - (n - 1) ? S64_MAX :
 				lo + (n - 1));
@@ -595,7 +603,12 @@ static void kpt_hist_put_key(struct kpt_hist *h, struct kpt_hist_text *t,
 		return;
 	}
 	v = w[0];
-	if (hide && kpt_hide_value(&v) && type == KPT_T_SYMBOL) {
+	/*
+	 * A symbol, or a bucket (its range would give the address away, or
+	 * print as a bucket of 0 that is not), says so; a plain number as 0.
+	 */
+	if (hide && kpt_hide_value(&v) &&
+	    (type == KPT_T_SYMBOL || hf->mod != KPT_HM_NONE)) {
 		kpt_hist_printf(t, "(hidden)");
 		return;
 	}

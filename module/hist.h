@@ -82,7 +82,7 @@ struct kpt_hist *kpt_hist_new(const struct kpt_spec *spec, const char **why);
 #define KPT_HIST_MEM_MAX	(256UL << 20)
 u64 kpt_hist_bytes(const struct kpt_spec *spec);
 int kpt_hist_check(const struct kpt_spec *spec, const char **why);
-unsigned int kpt_hist_fit_size(const struct kpt_spec *spec);
+unsigned int kpt_hist_fit_size(const struct kpt_spec *spec, u64 budget);
 void kpt_hist_free(struct kpt_hist *h);
 void kpt_hist_stats(struct kpt_hist *h, struct seq_file *m);
 int kpt_hist_file_add(struct kpt_hist *h, const char *name);

@@ -422,7 +422,9 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 		return ERR_PTR(-ENOMEM);
 	p->spec = spec;
 	if (spec->hist.nkeys && !spec->hist.size_given)
-		spec->hist.size = kpt_hist_fit_size(spec);
+		spec->hist.size = kpt_hist_fit_size(spec, kpt_cfg.mem_max -
+						   min(kpt_mem_used,
+						       kpt_cfg.mem_max));
 	kpt_prog_compile(spec, &p->prog);
 	if (max(p->prog.entry_size, p->prog.ret_size) >
 	    min_t(unsigned long, KPT_RECORD_MAX, kpt_cfg.ring_bytes / 2)) {

@@ -14,9 +14,9 @@
  *   -:[GRP/]NAME                                      remove a probe
  *
  *   TARGET   := SYM[+OFFS] | MOD:SYM[+OFFS] | 0xADDR  (r, b: no offset)
- *   FETCHARG := [NAME=]FETCH[:TYPE]
+ *   FETCHARG := [NAME=]FETCH[:TYPE]                   (NAME: 31 characters)
  *   FETCH    := %REG | $argN | $stackN | $stack | $retval | $comm
- *             | @0xADDR[+|-OFFS] | +|-[u]OFFS(FETCH)
+ *             | @ADDR[+|-OFFS] | +|-[u]OFFS(FETCH)    (ADDR: 0x or decimal)
  *   TYPE     := u8 | u16 | u32 | u64 | s8 | ... | s64 | x8 | ... | x64
  *             | string | ustring | str | symbol       (default x64)
  *   COND     := TERM [&& TERM | || TERM]...           (&& binds tighter)
@@ -41,6 +41,18 @@
  * by position. @SYM is not accepted here (the kernel does not export its
  * symbol lookup): the tool turns @SYM into @0xADDR. Everything from " #"
  * on is a comment, so the probes listing can be replayed as it is.
+ *
+ * A string type reads memory, as in ftrace: the string is where the last
+ * +OFFS(...) or @ADDR points, or $comm. kptrace's own: a $argN holds the
+ * string's address (the tool writes NAME:string for a BTF parameter as
+ * $argN:string). A register, $stack, $stackN or $retval is refused.
+ *
+ * An error's column is where ftrace's error_log puts its caret for the
+ * same mistake (tools/test/test_ftrace_syntax.c runs the cases of ftrace's
+ * kprobe_syntax_errors.tc): the start of the wrong name, target, fetcharg,
+ * $variable, @ADDR, +OFFS(...) or type. What ftrace has and kptrace has
+ * not (\IMM immediates, TYPE[N] arrays, bitfields, SYM%return, more than
+ * 4 nested dereferences) is refused at its start.
  */
 #ifdef __KERNEL__
 #include <linux/kernel.h>
@@ -100,6 +112,8 @@ static const char * const kpt_op_names[] = {
 };
 
 #define KPT_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* an argument's name: 31 characters, as ftrace's MAX_ARG_NAME_LEN */
+#define KPT_ARG_NAME_LEN	32
 
 /* Bytes of an integer type, 0 for the others. */
 int kpt_type_size(unsigned int type)
@@ -194,8 +208,21 @@ static void kpt_skip_space(struct kpt_cursor *c)
 		c->p++;
 }
 
-/* An unsigned number, decimal or 0x hex. Returns 0 or -EINVAL. */
-static int kpt_parse_u64(struct kpt_cursor *c, __u64 *val)
+/* Does the word at @p (up to a space or the end) hold @ch? */
+static int kpt_word_has(const char *p, char ch)
+{
+	for (; *p && !kpt_is_space(*p); p++)
+		if (*p == ch)
+			return 1;
+	return 0;
+}
+
+/*
+ * An unsigned number, decimal or 0x hex, without reporting: 0, -EINVAL if
+ * there is none or a letter follows it (c->p is then there), -ERANGE if
+ * it does not fit in 64 bits.
+ */
+static int kpt_scan_u64(struct kpt_cursor *c, __u64 *val)
 {
 	const char *start = c->p;
 	__u64 v = 0;
@@ -205,21 +232,38 @@ static int kpt_parse_u64(struct kpt_cursor *c, __u64 *val)
 		base = 16;
 		c->p += 2;
 	}
-	if (kpt_hexval(*c->p) < 0 || (base == 10 && !kpt_is_digit(*c->p)))
-		return kpt_fail(c, start, "expected a number");
+	if (kpt_hexval(*c->p) < 0 || (base == 10 && !kpt_is_digit(*c->p))) {
+		c->p = start;
+		return -EINVAL;
+	}
 	for (;;) {
 		d = kpt_hexval(*c->p);
 		if (d < 0 || d >= base)
 			break;
 		/* v * base + d <= 2^64 - 1, the carry of + d included */
 		if (v > (~(__u64)0 - d) / base)
-			return kpt_fail(c, start, "number too large");
+			return -ERANGE;
 		v = v * base + d;
 		c->p++;
 	}
 	if (kpt_is_ident(*c->p, 0))
-		return kpt_fail(c, c->p, "garbage after a number");
+		return -EINVAL;
 	*val = v;
+	return 0;
+}
+
+/* An unsigned number, decimal or 0x hex. Returns 0 or -EINVAL. */
+static int kpt_parse_u64(struct kpt_cursor *c, __u64 *val)
+{
+	const char *start = c->p;
+	int ret = kpt_scan_u64(c, val);
+
+	if (ret == -ERANGE)
+		return kpt_fail(c, start, "number too large");
+	if (ret && c->p == start)
+		return kpt_fail(c, start, "expected a number");
+	if (ret)
+		return kpt_fail(c, c->p, "garbage after a number");
 	return 0;
 }
 
@@ -272,13 +316,13 @@ static int kpt_parse_head(struct kpt_cursor *c)
 	if (*c->p != 'p' && *c->p != 'r' && *c->p != 'b' && *c->p != '-')
 		return kpt_fail(c, at, "expected p, r, b or - at the start");
 	spec->kind = *c->p++;
+	if (spec->kind == KPT_SPEC_ENTRY && kpt_is_digit(*c->p))
+		return kpt_fail(c, c->p, "MAXACTIVE is for r and b probes");
 	if ((spec->kind == KPT_SPEC_RETURN || spec->kind == KPT_SPEC_BOTH) &&
 	    kpt_is_digit(*c->p)) {
+		/* any error of the number under its first digit, as ftrace */
 		at = c->p;
-		ret = kpt_parse_u64(c, &max);
-		if (ret)
-			return ret;
-		if (!max || max > KPT_MAXACTIVE_MAX)
+		if (kpt_scan_u64(c, &max) || !max || max > KPT_MAXACTIVE_MAX)
 			return kpt_fail(c, at, "MAXACTIVE must be 1 to 4096");
 		spec->maxactive = (__u32)max;
 	}
@@ -289,22 +333,26 @@ static int kpt_parse_head(struct kpt_cursor *c)
 			return kpt_fail(c, c->p, "expected ':' or a space");
 		return 0;
 	}
-	c->p++;
+	at = ++c->p;
 	ret = kpt_parse_ident(c, first, sizeof(first), "expected a name");
 	if (ret)
 		return ret;
 	if (*c->p == '/') {
-		c->p++;
+		at = ++c->p;
 		memcpy(spec->group, first, strlen(first) + 1);
 		ret = kpt_parse_ident(c, spec->name, sizeof(spec->name),
 				      "expected a name after the group");
 		if (ret)
 			return ret;
 	} else {
+		/* a bad name is refused at its start, as ftrace does */
+		if (*c->p && !kpt_is_space(*c->p) && kpt_word_has(c->p, '/'))
+			return kpt_fail(c, at,
+					"the group name must be a C identifier");
 		memcpy(spec->name, first, strlen(first) + 1);
 	}
 	if (*c->p && !kpt_is_space(*c->p))
-		return kpt_fail(c, c->p, "unexpected character in the name");
+		return kpt_fail(c, at, "the event name must be a C identifier");
 	return 0;
 }
 
@@ -313,66 +361,79 @@ static int kpt_is_sym_char(char ch)
 	return kpt_is_ident(ch, 0) || ch == '.' || ch == '$';
 }
 
-/* SYM[+OFFS], MOD:SYM[+OFFS] or 0xADDR */
+/*
+ * SYM[+OFFS], MOD:SYM[+OFFS] or 0xADDR: one word, refused under its start
+ * as ftrace refuses it (but for a %SUFFIX, under the '%').
+ */
 static int kpt_parse_target(struct kpt_cursor *c)
 {
 	struct kpt_spec *spec = c->spec;
 	const char *start = c->p, *colon = NULL;
 	__u64 off = 0;
-	int n = 0, ret;
+	int n = 0;
 
 	if (c->p[0] == '0' && (c->p[1] == 'x' || c->p[1] == 'X')) {
-		ret = kpt_parse_u64(c, &spec->addr);
-		if (ret)
-			return ret;
+		if (kpt_parse_u64(c, &spec->addr))
+			return kpt_fail(c, start, spec->err_msg);
 		if (!spec->addr)
 			return kpt_fail(c, start, "address 0");
-		return 0;
-	}
-	if (!kpt_is_ident(*c->p, 1) && *c->p != '.')
-		return kpt_fail(c, start, "expected a symbol or an address");
-	while (kpt_is_sym_char(*c->p) || (*c->p == ':' && !colon)) {
-		if (*c->p == ':') {
-			colon = c->p;
-			if (n >= KPT_SPEC_MOD_LEN)
-				return kpt_fail(c, start, "module name too long");
-			memcpy(spec->mod, start, n);
-			spec->mod[n] = '\0';
-			n = 0;
-			c->p++;
-			continue;
+	} else {
+		if (!kpt_is_ident(*c->p, 1) && *c->p != '.')
+			return kpt_fail(c, start,
+					"expected a symbol or an address");
+		while (kpt_is_sym_char(*c->p) || (*c->p == ':' && !colon)) {
+			if (*c->p == ':') {
+				colon = c->p;
+				if (n >= KPT_SPEC_MOD_LEN)
+					return kpt_fail(c, start,
+							"module name too long");
+				memcpy(spec->mod, start, n);
+				spec->mod[n] = '\0';
+				n = 0;
+				c->p++;
+				continue;
+			}
+			if (n == KPT_SPEC_SYM_LEN - 1)
+				return kpt_fail(c, start, "symbol too long");
+			spec->sym[n++] = *c->p++;
 		}
-		if (n == KPT_SPEC_SYM_LEN - 1)
-			return kpt_fail(c, start, "symbol too long");
-		spec->sym[n++] = *c->p++;
+		spec->sym[n] = '\0';
+		if (colon && (!spec->mod[0] || !n))
+			return kpt_fail(c, start, "expected MODULE:SYMBOL");
+		if (*c->p == '+') {
+			c->p++;
+			if (kpt_parse_u64(c, &off))
+				return kpt_fail(c, start, spec->err_msg);
+			if (off > 0xffffffffULL)
+				return kpt_fail(c, start, "offset too large");
+			spec->offset = (__u32)off;
+		}
 	}
-	spec->sym[n] = '\0';
-	if (colon && (!spec->mod[0] || !n))
-		return kpt_fail(c, start, "expected MODULE:SYMBOL");
-	if (*c->p == '+') {
-		c->p++;
-		ret = kpt_parse_u64(c, &off);
-		if (ret)
-			return ret;
-		if (off > 0xffffffffULL)
-			return kpt_fail(c, start, "offset too large");
-		spec->offset = (__u32)off;
-	}
-	if (*c->p && !kpt_is_space(*c->p))
+	if (!strncmp(c->p, "%return", 7) && !kpt_is_ident(c->p[7], 0))
+		return kpt_fail(c, c->p, "no %return suffix: use an r probe");
+	if (*c->p == '%')
 		return kpt_fail(c, c->p, "unexpected character after the target");
+	if (*c->p && !kpt_is_space(*c->p))
+		return kpt_fail(c, start,
+				"expected SYM[+OFFS], MOD:SYM[+OFFS] or 0xADDR");
 	return 0;
 }
 
-/* The part of a fetcharg before ":TYPE" or the end of the argument. */
+/*
+ * The part of a fetcharg before ":TYPE" or the end of the argument. An
+ * error is under the start of the part that is wrong, as ftrace's: the
+ * $variable, the @ADDR, the +OFFS(...). (The +|-OFFS of @ADDR+OFFS is
+ * kptrace's own: its errors are under it.)
+ */
 static int kpt_parse_fetch(struct kpt_cursor *c, struct kpt_fetch *f,
 			   int depth)
 {
-	const char *start = c->p;
+	const char *start = c->p, *open;
 	struct kpt_deref d = { 0 };
-	__u64 v;
-	__s64 sv;
+	int neg = 0, ret;
 	unsigned int i;
-	int ret;
+	__u64 v = 0;
+	__s64 sv;
 
 	switch (*c->p) {
 	case '%':
@@ -392,10 +453,10 @@ static int kpt_parse_fetch(struct kpt_cursor *c, struct kpt_fetch *f,
 	case '$':
 		if (!strncmp(c->p, "$arg", 4) && kpt_is_digit(c->p[4])) {
 			c->p += 4;
-			ret = kpt_parse_u64(c, &v);
-			if (ret)
-				return ret;
-			if (v < 1 || v > 6)
+			ret = kpt_scan_u64(c, &v);
+			if (ret == -EINVAL)
+				return kpt_fail(c, start, "unknown $variable");
+			if (ret || v < 1 || v > 6)
 				return kpt_fail(c, start, "$argN: N must be 1 to 6");
 			f->base = KPT_FB_ARG;
 			f->index = (__u32)v;
@@ -403,10 +464,10 @@ static int kpt_parse_fetch(struct kpt_cursor *c, struct kpt_fetch *f,
 		}
 		if (!strncmp(c->p, "$stack", 6) && kpt_is_digit(c->p[6])) {
 			c->p += 6;
-			ret = kpt_parse_u64(c, &v);
-			if (ret)
-				return ret;
-			if (v > 1023)
+			ret = kpt_scan_u64(c, &v);
+			if (ret == -EINVAL)
+				return kpt_fail(c, start, "unknown $variable");
+			if (ret || v > 1023)
 				return kpt_fail(c, start, "$stackN: N too large");
 			f->base = KPT_FB_STACK;
 			f->index = (__u32)v;
@@ -435,13 +496,13 @@ static int kpt_parse_fetch(struct kpt_cursor *c, struct kpt_fetch *f,
 		}
 		return kpt_fail(c, start, "unknown $variable");
 	case '@':
-		c->p++;
-		if (!(c->p[0] == '0' && (c->p[1] == 'x' || c->p[1] == 'X')))
+		/* a symbol never starts with a digit: @11 is an address */
+		if (!kpt_is_digit(c->p[1]))
 			return kpt_fail(c, start,
 					"@ takes an address (the tool resolves @SYMBOL)");
-		ret = kpt_parse_u64(c, &f->imm);
-		if (ret)
-			return ret;
+		c->p++;
+		if (kpt_scan_u64(c, &f->imm))
+			return kpt_fail(c, start, "bad address after @");
 		if (*c->p == '+' || *c->p == '-') {
 			const char *off = c->p;
 
@@ -456,35 +517,45 @@ static int kpt_parse_fetch(struct kpt_cursor *c, struct kpt_fetch *f,
 		}
 		f->base = KPT_FB_ADDR;
 		return 0;
+	case '\\':
+		return kpt_fail(c, start,
+				"immediate values (\\IMM) are not supported");
 	case '+':
 	case '-':
 		if (depth >= KPT_SPEC_MAX_DEREF)
 			return kpt_fail(c, start, "dereferences nested too deep");
-		if (c->p[1] == 'u') {
-			if (*c->p == '-')
+		neg = *c->p++ == '-';
+		if (*c->p == 'u') {
+			if (neg)
 				return kpt_fail(c, start, "expected +uOFFS(...)");
 			d.user = 1;
-			c->p += 2;
-			ret = kpt_parse_u64(c, &v);
-			sv = (__s64)(v & 0xffffffffULL);
-			if (!ret && v > 0x7fffffff)
-				return kpt_fail(c, start, "offset too large");
-		} else {
-			ret = kpt_parse_s64(c, &sv);
-			if (!ret && (sv > 0x7fffffff || sv < -0x7fffffff))
-				return kpt_fail(c, start, "offset too large");
+			c->p++;
 		}
+		ret = kpt_scan_u64(c, &v);
+		if (!ret && v > 0x7fffffff)
+			ret = -ERANGE;
+		if (ret == -ERANGE)
+			return kpt_fail(c, start, "offset too large");
 		if (ret)
-			return ret;
-		d.off = (__s32)sv;
+			return kpt_fail(c, start, "bad dereference offset");
+		d.off = neg ? -(__s32)v : (__s32)v;
 		if (*c->p != '(')
-			return kpt_fail(c, c->p, "expected '(' after the offset");
-		c->p++;
+			return kpt_fail(c, start, "expected '(' after the offset");
+		open = ++c->p;
 		ret = kpt_parse_fetch(c, f, depth + 1);
 		if (ret)
 			return ret;
-		if (*c->p != ')')
+		if (*c->p != ')') {
+			/*
+			 * ftrace pairs each '(' with the last ')', so the
+			 * ')' missing is the innermost dereference's, at
+			 * the end of its argument: before the ')'s that
+			 * closed the inner ones here.
+			 */
+			while (c->p > open && c->p[-1] == ')')
+				c->p--;
 			return kpt_fail(c, c->p, "expected ')'");
+		}
 		c->p++;
 		f->deref[f->nderef++] = d;
 		return 0;
@@ -512,6 +583,17 @@ static int kpt_parse_type(struct kpt_cursor *c, struct kpt_fetch *f)
 		return kpt_fail(c, start, "unknown type");
 	if (f->base == KPT_FB_COMM && f->type != KPT_T_STRING)
 		return kpt_fail(c, start, "$comm is a string");
+	/*
+	 * A string is read from memory: the last +OFFS(...) or @ADDR is
+	 * where it is, $comm is one. kptrace's own: a $argN holds its
+	 * address (what the tool writes for a BTF name). Not a register,
+	 * $stack, $stackN or $retval (ftrace's BAD_STRING).
+	 */
+	if (kpt_type_is_string(f->type) && !f->nderef &&
+	    f->base != KPT_FB_ADDR && f->base != KPT_FB_COMM &&
+	    f->base != KPT_FB_ARG)
+		return kpt_fail(c, start,
+				"a string needs +OFFS(...), @ADDR, $argN or $comm");
 	return 0;
 }
 
@@ -544,11 +626,16 @@ static int kpt_parse_arg(struct kpt_cursor *c)
 	for (q = c->p; kpt_is_ident(*q, q == c->p); q++)
 		;
 	if (*q == '=' && q != c->p) {
-		ret = kpt_parse_ident(c, f->name, sizeof(f->name),
+		ret = kpt_parse_ident(c, f->name, KPT_ARG_NAME_LEN,
 				      "expected an argument name");
 		if (ret)
 			return ret;
 		c->p++;		/* '=' */
+	} else if (kpt_word_has(c->p, '=')) {
+		/* no fetch holds a '=': NAME=FETCH, with a bad NAME */
+		return kpt_fail(c, start, *c->p == '=' ?
+				"expected an argument name before '='" :
+				"the argument name must be a C identifier");
 	} else {
 		scnprintf(f->name, sizeof(f->name), "arg%u", spec->nargs + 1);
 	}
@@ -574,6 +661,9 @@ static int kpt_parse_arg(struct kpt_cursor *c)
 		if (ret)
 			return ret;
 	}
+	if (*c->p == '[')
+		return kpt_fail(c, c->p,
+				"array types (TYPE[N]) are not supported");
 	if (*c->p && !kpt_is_space(*c->p))
 		return kpt_fail(c, c->p, "unexpected character in the argument");
 	spec->nargs++;
@@ -971,6 +1061,7 @@ static void kpt_default_name(struct kpt_spec *spec)
 int kpt_spec_parse(const char *line, struct kpt_spec *spec)
 {
 	struct kpt_cursor c = { .line = line, .p = line, .spec = spec };
+	const char *target;
 	int ret;
 
 	memset(spec, 0, sizeof(*spec));
@@ -990,11 +1081,12 @@ int kpt_spec_parse(const char *line, struct kpt_spec *spec)
 	}
 	if (!*c.p || *c.p == '#')
 		return kpt_fail(&c, c.p, "expected a symbol or an address");
+	target = c.p;
 	ret = kpt_parse_target(&c);
 	if (ret)
 		return ret;
 	if (spec->kind != KPT_SPEC_ENTRY && spec->offset)
-		return kpt_fail(&c, line, "a return probe takes no offset");
+		return kpt_fail(&c, target, "a return probe takes no offset");
 	for (;;) {
 		kpt_skip_space(&c);
 		if (!*c.p || *c.p == '#')

@@ -115,7 +115,7 @@ enum kpt_hist_mod {
 struct kpt_hist_field {
 	__u16	field;		/* fetcharg index or enum kpt_cond_field */
 	__u8	mod;		/* enum kpt_hist_mod, keys only */
-	__u8	is_signed;	/* a signed field (set by kpt_hist_new()) */
+	__u8	is_signed;	/* a signed field (set by the parser) */
 	__u32	buckets;	/* N of .buckets=N */
 };
 

@@ -4,6 +4,7 @@
 #   function is being entered and is returning, right after the probes
 #   were armed (issue: a task returned to address 0 under rmmod)
 # requires: root, debugfs, kptrace.ko, kpt_test.ko
+# timeout: 600
 #
 # KPT_UNLOAD_ROUNDS (default 15) rounds of:
 #  - insmod name=kpt_test_func; two tasks each make 300000 calls
@@ -77,6 +78,7 @@ while [ $r -le "$ROUNDS" ]; do
 		i=$((i + 1))
 	done
 	kpt_unload
+	info "round $r of $ROUNDS done"
 	r=$((r + 1))
 done
 

@@ -26,9 +26,10 @@
 # probes, ~4.7 KiB each, grew 4.7 MB here before tombstones). Under KASAN
 # these bounds are only reported (mem_bound). The rest of
 # the read prints the records whole, under t1's name and its arguments'
-# names; t2's four arguments have names of 60 characters, of which a
-# tombstone keeps the first three: the fourth prints as arg3 (but in the
-# first record, which the reader may have formatted before "-:t2").
+# names; t2's seven arguments have names of 30 characters (an argument's
+# name has 31 at most, as in ftrace), of which a tombstone keeps the first
+# six: the seventh prints as arg6 (but in the first record, which the
+# reader may have formatted before "-:t2").
 # stats' deleted_pending then counts KPT_PIN_CYCLES + 2 tombstones. Once
 # the ring is drained, one add/delete (and a read of the probes file)
 # frees t1's tombstone and then those behind it: deleted_pending is 0.
@@ -97,11 +98,10 @@ spec_add '-:last'
 # Records of a deleted probe, read before and after it is freed.
 PIN=${KPT_PIN_CYCLES:-1000}
 spec_add 'p:t1 kpt_test_func a=$arg1:u32 b=$arg2'
-N1=$(printf 'n1%058d' 0)
-N2=$(printf 'n2%058d' 0)
-N3=$(printf 'n3%058d' 0)
-N4=$(printf 'n4%058d' 0)
-spec_add "p:t2 kpt_test_func $N1=\$arg1:u32 $N2=\$arg1:u32 $N3=\$arg1:u32 $N4=\$arg1:u32"
+# "t2" and six names of 30 characters take 189 of the 200 bytes a
+# tombstone keeps for names (KPT_TOMB_MAX less its header): not a seventh
+N=$(printf '%028d' 0)
+spec_add "p:t2 kpt_test_func n1$N=\$arg1:u32 n2$N=\$arg1:u32 n3$N=\$arg1:u32 n4$N=\$arg1:u32 n5$N=\$arg1:u32 n6$N=\$arg1:u32 n7$N=\$arg1:u32"
 kpt_call 3
 : > "$KPT_TMP/spec_errors"
 (
@@ -127,11 +127,11 @@ check_eq "t1's records, read after t1 was deleted" \
 # the first may have been formatted before the delete, with every name
 check_match "t2's first record" \
 	"$(spec_events "$KPT_TMP/trace" t2 | head -n 1)" \
-	"^t2: $N1=1 $N2=1 $N3=1 ($N4|arg3)=1\$"
+	"^t2: n1$N=1 n2$N=1 n3$N=1 n4$N=1 n5$N=1 n6$N=1 (n7$N|arg6)=1\$"
 check_eq "t2's records, read after t2 was deleted" \
 	"$(spec_events "$KPT_TMP/trace" t2 | sed 1d)" \
 	"$(for i in 2 3; do
-		echo "t2: $N1=$i $N2=$i $N3=$i arg3=$i"
+		echo "t2: n1$N=$i n2$N=$i n3$N=$i n4$N=$i n5$N=$i n6$N=$i arg6=$i"
 	done)"
 assert_eq "cycles while t1's records were in the ring" \
 	"$(cat "$KPT_TMP/pin_cycles")" "$PIN"

@@ -19,9 +19,14 @@
  * and C-escaped (\" \\ \xNN), "..." after the quote when truncated,
  * (fault) when unreadable: the text of the module's own trace file. Without
  * the probes listing, "probe<id>" and arg<i>=0x<slot>, as the module does.
- * Probe labels and argument names come from a listing that may be a
- * crafted FILE.probes: a byte that is not printable ASCII is shown as \xNN
- * (a backslash as \\), so no escape sequence reaches a terminal.
+ *
+ * Untrusted text: any process chooses its comm, strings are user data, and
+ * probe labels and argument names come from a listing that may be a
+ * crafted FILE.probes. All of it is printed by the one rule of
+ * kpt_byte_escaped() (uapi/kptrace_record.h), as the module's trace file
+ * does: a backslash as \\, any other byte that is not printable ASCII as
+ * \xNN (C0 and C1 controls, DEL, every byte of UTF-8), so no escape
+ * sequence reaches a terminal and an event stays one line.
  *
  * The JSON format is one object per line, see print_json_*() below.
  */
@@ -55,31 +60,47 @@ enum event_check event__check(const void *rec, size_t avail,
 	return err ? EVENT_BAD : EVENT_OK;
 }
 
+/*
+ * One byte of untrusted text: a backslash and @quote (if not 0) as \\ and
+ * \", what kpt_byte_escaped() names as \xNN, the rest as it is.
+ */
+static void print_text_byte(FILE *f, unsigned char c, char quote)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	if (c == '\\' || (quote && c == (unsigned char)quote)) {
+		putc_unlocked('\\', f);
+		putc_unlocked(c, f);
+	} else if (kpt_byte_escaped(c)) {
+		putc_unlocked('\\', f);
+		putc_unlocked('x', f);
+		putc_unlocked(hex[c >> 4], f);
+		putc_unlocked(hex[c & 0xf], f);
+	} else {
+		putc_unlocked(c, f);
+	}
+}
+
 /* comm may hold any bytes and need not be NUL-terminated */
 static void print_comm_text(FILE *f, const char *comm)
 {
 	size_t i;
 
-	for (i = 0; i < KPT_COMM_LEN && comm[i]; i++) {
-		unsigned char c = comm[i];
-
-		/* keep one event per line */
-		putc_unlocked(c < 0x20 || c == 0x7f ? '?' : c, f);
-	}
+	for (i = 0; i < KPT_COMM_LEN && comm[i]; i++)
+		print_text_byte(f, comm[i], 0);
 }
 
-/* A name from a probes listing, in text: printable ASCII or \xNN. */
+/*
+ * A name from a probes listing, in text: as untrusted text, and a space
+ * as \x20 too, since a name ends at one.
+ */
 static void print_text_name(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '\\')
-			fputs("\\\\", f);
-		else if (c > 0x20 && c < 0x7f)
-			putc_unlocked(c, f);
+		if (*s == ' ')
+			fputs("\\x20", f);
 		else
-			fprintf(f, "\\x%02x", c);
+			print_text_byte(f, *s, 0);
 	}
 }
 
@@ -107,16 +128,8 @@ static void print_text_str(FILE *f, const struct kpt_event *e, __u64 slot)
 		return;
 	}
 	putc_unlocked('"', f);
-	for (i = 0; i < n; i++) {
-		if (s[i] == '"' || s[i] == '\\') {
-			putc_unlocked('\\', f);
-			putc_unlocked(s[i], f);
-		} else if (s[i] >= 0x20 && s[i] < 0x7f) {
-			putc_unlocked(s[i], f);
-		} else {
-			fprintf(f, "\\x%02x", s[i]);
-		}
-	}
+	for (i = 0; i < n; i++)
+		print_text_byte(f, s[i], '"');
 	putc_unlocked('"', f);
 	if (KPT_STR_FLAGS(slot) & KPT_STR_TRUNC)
 		fputs("...", f);

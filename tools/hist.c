@@ -13,8 +13,13 @@
  * (a stacktrace key spans lines, one per frame), then "Totals:" and its
  * eight counters. This file parses that text into a struct hist and prints
  * it as histograms or a table, JSON, folded stacks, a flame graph SVG or
- * a Prometheus textfile; -i clears the table every interval and prints the
- * interval that ended.
+ * (hist_prom.c) a Prometheus textfile; -i clears the table every interval
+ * and prints the interval that ended.
+ *
+ * Comm, strings and every other text of the file are untrusted: each form
+ * writes them by the one rule of kpt_byte_escaped() (uapi/kptrace_record.h),
+ * never a byte it names as itself: \xHH in text, \u00HH in JSON, \xHH
+ * and entities in the SVG, \\xHH in a Prometheus label value.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +36,8 @@
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <uapi/kptrace_record.h>
 
 #include "hist.h"
 #include "json.h"
@@ -65,6 +72,9 @@ static struct hist_env {
 } henv;
 
 static volatile sig_atomic_t hist_exiting;
+
+/* --prometheus: the running totals of the reads (hist_prom.c) */
+static struct hist_prom prom;
 
 /* --- parsing ------------------------------------------------------------ */
 
@@ -150,7 +160,7 @@ static char *xstrndup(const char *s, size_t n)
 	return d;
 }
 
-static void *xrealloc(void *p, size_t n)
+void *hist__xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p) {
@@ -163,7 +173,7 @@ static void *xrealloc(void *p, size_t n)
 /* \xHH back to the byte (a \x00 ends the string, as the kernel's did) */
 static char *unescape(const char *s, size_t len)
 {
-	char *d = xrealloc(NULL, len + 1);
+	char *d = hist__xrealloc(NULL, len + 1);
 	size_t i, n = 0;
 
 	for (i = 0; i < len; i++) {
@@ -203,6 +213,31 @@ static void log2_range(unsigned int k, unsigned long long *lo,
 	*hi = k >= 64 ? ~0ULL : 1ULL << k;
 }
 
+unsigned long long hist__key_ord(const struct hist_keydef *kd,
+				 unsigned long long v)
+{
+	return kd->kind == HK_RANGE && kd->is_signed ? v ^ (1ULL << 63) : v;
+}
+
+/*
+ * A bound of a "~ LO-HI" range at @s: digits, or for a signed key -digits
+ * too. The end in *@end; false if there is no number there.
+ */
+static bool parse_bound(const char *s, bool is_signed, unsigned long long *v,
+			char **end)
+{
+	const char *d = is_signed && *s == '-' ? s + 1 : s;
+
+	if (!(*d >= '0' && *d <= '9'))
+		return false;
+	errno = 0;
+	if (is_signed)
+		*v = (unsigned long long)strtoll(s, end, 10);
+	else
+		*v = strtoull(s, end, 10);
+	return !errno;
+}
+
 static int parse_key_value(struct cursor *c, const struct hist_keydef *kd,
 			   struct hist_key *k, const char *v, size_t len)
 {
@@ -212,6 +247,14 @@ static int parse_key_value(struct cursor *c, const struct hist_keydef *kd,
 	int ret = 0;
 
 	errno = 0;
+	/* the module hides a number that may be a kernel address */
+	if (!strcmp(buf, "(hidden)") && kd->kind != HK_STR &&
+	    kd->kind != HK_SYM) {
+		ret = perr(&vc, "key %s is hidden (an address?): read as root, kptr_restrict < 2",
+			   kd->name);
+		free(buf);
+		return ret;
+	}
 	switch (kd->kind) {
 	case HK_NUM:
 		if (!strncmp(buf, "0x", 2))
@@ -234,13 +277,12 @@ static int parse_key_value(struct cursor *c, const struct hist_keydef *kd,
 		log2_range((unsigned int)k->num, &k->lo, &k->hi);
 		break;
 	case HK_RANGE:
-		if (strncmp(buf, "~ ", 2) || !(buf[2] >= '0' && buf[2] <= '9'))
-			goto bad;
-		k->lo = strtoull(buf + 2, &end, 10);
-		if (errno || *end != '-' || !(end[1] >= '0' && end[1] <= '9'))
-			goto bad;
-		k->hi = strtoull(end + 1, &end, 10);
-		if (errno || *end || k->hi < k->lo)
+		/* "~ 10-19"; of a signed key also "~ -10--1" */
+		if (strncmp(buf, "~ ", 2) ||
+		    !parse_bound(buf + 2, kd->is_signed, &k->lo, &end) ||
+		    *end != '-' ||
+		    !parse_bound(end + 1, kd->is_signed, &k->hi, &end) ||
+		    *end || hist__key_ord(kd, k->hi) < hist__key_ord(kd, k->lo))
 			goto bad;
 		break;
 	case HK_STR:
@@ -292,8 +334,8 @@ static int parse_stack(struct cursor *c, struct hist_key *k)
 		len = strcspn(s, "\n");
 		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
 			len--;
-		k->frames = xrealloc(k->frames,
-				     (k->nframes + 1) * sizeof(*k->frames));
+		k->frames = hist__xrealloc(k->frames, (k->nframes + 1) *
+					   sizeof(*k->frames));
 		k->frames[k->nframes++] = xstrndup(s, len);
 		next_line(c);
 	}
@@ -321,7 +363,7 @@ static int parse_entry(struct cursor *c, struct hist *h)
 
 	if (h->nr == h->cap) {
 		h->cap = h->cap ? h->cap * 2 : 64;
-		h->e = xrealloc(h->e, h->cap * sizeof(*h->e));
+		h->e = hist__xrealloc(h->e, h->cap * sizeof(*h->e));
 	}
 	e = &h->e[h->nr++];
 	memset(e, 0, sizeof(*e));
@@ -429,7 +471,12 @@ static void setup_fields(struct hist *h)
 		else if (kd->mod == KPT_HM_LOGLIN ||
 			 kd->mod == KPT_HM_BUCKETS)
 			kd->kind = HK_RANGE;
-		if (kd->hex)
+		/*
+		 * the module buckets a signed field's .buckets=N as signed
+		 * ranges; .log2 and .loglin take the bits as unsigned
+		 */
+		if (kd->hex || kd->mod == KPT_HM_LOG2 ||
+		    kd->mod == KPT_HM_LOGLIN)
 			kd->is_signed = false;
 	}
 	for (i = 0; i < h->nvals; i++) {
@@ -455,6 +502,8 @@ int hist__parse(const char *text, struct hist *h, char *err, size_t errlen)
 			h->name = xstrndup(c.p + 16, len - 16);
 		else if (!strncmp(c.p, "# probe: ", 9))
 			h->probe = xstrndup(c.p + 9, len - 9);
+		else if (!strncmp(c.p, "# table: ", 9))
+			h->live = len == 13 && !strncmp(c.p + 9, "live", 4);
 		next_line(&c);
 	}
 	if (!h->name || !h->probe) {
@@ -522,18 +571,29 @@ void hist__free(struct hist *h)
 int hist__check(const struct hist *h, char *err, size_t errlen)
 {
 	const unsigned long long *t = h->totals;
-	unsigned long long sum = 0;
+	unsigned long long sum = 0, outcome;
 	size_t n;
 
 	for (n = 0; n < h->nr; n++)
 		sum += h->e[n].hitcount;
-	if (t[HT_HITS] != t[HT_AGGREGATED] + t[HT_FILTERED] + t[HT_DROPPED]) {
+	outcome = t[HT_AGGREGATED] + t[HT_FILTERED] + t[HT_DROPPED];
+	/*
+	 * A live table: the module reads the entries, then the books, and
+	 * counts a hit before its outcome (kpt_hist_get()). So the hits in
+	 * flight, and the keys a live read may leave out, can only put the
+	 * books ahead: Hits >= Aggregated + Filtered + Dropped and
+	 * Aggregated >= the sum of the hitcounts. Behind is an error, as is
+	 * any difference in a cleared interval (no handler writes it).
+	 */
+	if (h->live ? t[HT_HITS] < outcome : t[HT_HITS] != outcome) {
 		snprintf(err, errlen,
-			 "Hits %llu != Aggregated %llu + Filtered %llu + Dropped %llu",
-			 t[HT_HITS], t[HT_AGGREGATED], t[HT_FILTERED],
-			 t[HT_DROPPED]);
+			 "Hits %llu %s Aggregated %llu + Filtered %llu + Dropped %llu%s",
+			 t[HT_HITS], h->live ? "<" : "!=", t[HT_AGGREGATED],
+			 t[HT_FILTERED], t[HT_DROPPED],
+			 h->live ? " (live table)" : "");
 		return -1;
 	}
+	/* the module prints Dropped as the sum of its causes: always exact */
 	if (t[HT_DROPPED] != t[HT_TABLE_FULL] + t[HT_NESTED] +
 			     t[HT_KEY_TOO_LARGE]) {
 		snprintf(err, errlen,
@@ -542,7 +602,13 @@ int hist__check(const struct hist *h, char *err, size_t errlen)
 			 t[HT_KEY_TOO_LARGE]);
 		return -1;
 	}
-	if (t[HT_AGGREGATED] != sum) {
+	if (h->live && t[HT_AGGREGATED] < sum) {
+		snprintf(err, errlen,
+			 "Aggregated %llu < %llu, the sum of the hitcounts read before it (live table)",
+			 t[HT_AGGREGATED], sum);
+		return -1;
+	}
+	if (!h->live && t[HT_AGGREGATED] != sum) {
 		snprintf(err, errlen,
 			 "Aggregated %llu != %llu, the sum of the hitcounts",
 			 t[HT_AGGREGATED], sum);
@@ -553,21 +619,33 @@ int hist__check(const struct hist *h, char *err, size_t errlen)
 
 /* --- common printing ------------------------------------------------------ */
 
-/* Bytes < 0x21, > 0x7e and \ as \xHH (as the kernel, but , { } as they are) */
-static void put_esc(FILE *f, const char *s, const char *more)
+/*
+ * Up to @n bytes of @s, untrusted text, in text: what kpt_byte_escaped()
+ * names (the one rule, uapi/kptrace_record.h: a backslash, C0 and C1
+ * controls, DEL, every byte of UTF-8) and the bytes of @more as \xHH,
+ * the rest as it is. Comm and strings escape " " too (the kernel's hist
+ * file does), the folded stacks also ";".
+ */
+static void put_esc_n(FILE *f, const char *s, size_t n, const char *more)
 {
-	for (; *s; s++) {
-		unsigned char ch = *s;
+	size_t i;
 
-		if (ch < 0x21 || ch > 0x7e || ch == '\\' ||
-		    (more && strchr(more, ch)))
+	for (i = 0; i < n && s[i]; i++) {
+		unsigned char ch = s[i];
+
+		if (kpt_byte_escaped(ch) || (more && strchr(more, ch)))
 			fprintf(f, "\\x%02x", ch);
 		else
 			putc(ch, f);
 	}
 }
 
-static void put_num(FILE *f, unsigned long long v, bool is_signed, bool hex)
+static void put_esc(FILE *f, const char *s, const char *more)
+{
+	put_esc_n(f, s, (size_t)-1, more);
+}
+
+void hist__put_num(FILE *f, unsigned long long v, bool is_signed, bool hex)
 {
 	if (hex)
 		fprintf(f, "0x%llx", v);
@@ -578,30 +656,35 @@ static void put_num(FILE *f, unsigned long long v, bool is_signed, bool hex)
 }
 
 /* A key's value as text (one line; a stack as frame<-frame...). */
-static void put_key(FILE *f, const struct hist_keydef *kd,
-		    const struct hist_key *k)
+void hist__put_key(FILE *f, const struct hist_keydef *kd,
+		   const struct hist_key *k)
 {
 	unsigned int i;
 
 	switch (kd->kind) {
 	case HK_NUM:
-		put_num(f, k->num, kd->is_signed, kd->hex);
+		hist__put_num(f, k->num, kd->is_signed, kd->hex);
 		break;
 	case HK_LOG2:
 		fprintf(f, "2^%llu", k->num);
 		break;
 	case HK_RANGE:
-		fprintf(f, "%llu-%llu", k->lo, k->hi);
+		/* as the module: "-10--1" */
+		hist__put_num(f, k->lo, kd->is_signed, false);
+		putc('-', f);
+		hist__put_num(f, k->hi, kd->is_signed, false);
 		break;
 	case HK_STR:
-		put_esc(f, k->str, NULL);
+		put_esc(f, k->str, " ");
 		break;
 	case HK_SYM:
-		fputs(k->str, f);
+		put_esc(f, k->str, NULL);
 		break;
 	default:
-		for (i = 0; i < k->nframes; i++)
-			fprintf(f, "%s%s", i ? " <- " : "", k->frames[i]);
+		for (i = 0; i < k->nframes; i++) {
+			fputs(i ? " <- " : "", f);
+			put_esc(f, k->frames[i], NULL);
+		}
 	}
 }
 
@@ -624,7 +707,8 @@ static int cmp_key(const struct hist_keydef *kd, const struct hist_key *a,
 		return cmp_u(a->num, b->num);
 	case HK_LOG2:
 	case HK_RANGE:
-		return cmp_u(a->lo, b->lo);
+		return cmp_u(hist__key_ord(kd, a->lo),
+			     hist__key_ord(kd, b->lo));
 	case HK_STR:
 	case HK_SYM:
 		return strcmp(a->str, b->str);
@@ -710,7 +794,7 @@ static struct hist_entry **sorted(const struct hist *h,
 				  int (*cmp)(const void *, const void *),
 				  int skip)
 {
-	struct hist_entry **v = xrealloc(NULL, h->nr * sizeof(*v));
+	struct hist_entry **v = hist__xrealloc(NULL, h->nr * sizeof(*v));
 	size_t n;
 
 	for (n = 0; n < h->nr; n++)
@@ -721,8 +805,7 @@ static struct hist_entry **sorted(const struct hist *h,
 	return v;
 }
 
-/* The first .log2, .loglin or .buckets key, else -1. */
-static int bucket_key(const struct hist *h)
+int hist__bucket_key(const struct hist *h)
 {
 	unsigned int i;
 
@@ -742,8 +825,7 @@ static int stack_key(const struct hist *h)
 	return -1;
 }
 
-/* The value whose field is the key's, for its sum, min and max; or -1. */
-static int key_val(const struct hist *h, int k)
+int hist__key_val(const struct hist *h, int k)
 {
 	unsigned int i;
 
@@ -764,6 +846,7 @@ static void print_totals(FILE *f, const struct hist *h)
 
 /* --- histograms ------------------------------------------------------------ */
 
+/* lo and hi in the key's order (hist__key_ord()): a signed range too */
 struct bucket {
 	unsigned long long lo, hi, count;
 };
@@ -784,12 +867,16 @@ static void put_size(char *buf, size_t len, unsigned long long v)
 		snprintf(buf, len, "%llu", v);
 }
 
-static void bucket_label(char *buf, size_t len, unsigned int kind,
+static void bucket_label(char *buf, size_t len, const struct hist_keydef *kd,
 			 const struct bucket *b)
 {
 	char lo[32], hi[32];
 
-	if (kind == HK_LOG2) {
+	if (kd->kind == HK_RANGE && kd->is_signed) {
+		snprintf(buf, len, "[%lld, %lld]",
+			 (long long)hist__key_ord(kd, b->lo),
+			 (long long)hist__key_ord(kd, b->hi));
+	} else if (kd->kind == HK_LOG2) {
 		if (!b->lo) {
 			snprintf(buf, len, "[0, 1]");
 			return;
@@ -802,7 +889,10 @@ static void bucket_label(char *buf, size_t len, unsigned int kind,
 	}
 }
 
-/* The bucket after @b of key @kd, for the rows of empty buckets. */
+/*
+ * The bucket after @b of key @kd, for the rows of empty buckets: in the
+ * key's order, so a signed range's too (its last ends at the type's max).
+ */
 static bool next_bucket(const struct hist_keydef *kd, const struct hist *h,
 			int k, const struct bucket *b, struct bucket *n)
 {
@@ -861,11 +951,13 @@ static void print_group_header(FILE *f, const struct hist *h, int bk,
 		first = false;
 		if (h->keys[i].kind == HK_STACK) {
 			fputc('\n', f);
-			for (j = 0; j < e->keys[i].nframes; j++)
-				fprintf(f, "        %s\n",
-					e->keys[i].frames[j]);
+			for (j = 0; j < e->keys[i].nframes; j++) {
+				fputs("        ", f);
+				put_esc(f, e->keys[i].frames[j], NULL);
+				putc('\n', f);
+			}
 		} else {
-			put_key(f, &h->keys[i], &e->keys[i]);
+			hist__put_key(f, &h->keys[i], &e->keys[i]);
 		}
 	}
 	fputs(first ? ":\n" : "]:\n", f);
@@ -876,15 +968,17 @@ static void print_group(FILE *f, const struct hist *h, int bk,
 {
 	const struct hist_keydef *kd = &h->keys[bk];
 	/* a row per entry, GAP_ROWS or a "..." before each, 65 of .log2 */
-	struct bucket *b = xrealloc(NULL, ((GAP_ROWS + 2) * nr + 66) *
+	struct bucket *b = hist__xrealloc(NULL, ((GAP_ROWS + 2) * nr + 66) *
 				    sizeof(*b));
 	size_t nb = 0, i;
 	unsigned long long max = 0, total = 0, vmin = ~0ULL, vmax = 0;
-	int kv = key_val(h, bk);
+	int kv = hist__key_val(h, bk);
 	char label[80], bar[BAR_WIDTH + 1];
 
 	for (i = 0; i < nr; i++) {
 		const struct hist_key *k = &v[i]->keys[bk];
+		unsigned long long lo = hist__key_ord(kd, k->lo);
+		unsigned long long hi = hist__key_ord(kd, k->hi);
 
 		if (kv >= 0) {
 			if (v[i]->vals[kv].min < vmin)
@@ -893,7 +987,7 @@ static void print_group(FILE *f, const struct hist *h, int bk,
 				vmax = v[i]->vals[kv].max;
 		}
 		total += v[i]->hitcount;
-		if (nb && b[nb - 1].lo == k->lo) {
+		if (nb && b[nb - 1].lo == lo) {
 			b[nb - 1].count += v[i]->hitcount;
 			continue;
 		}
@@ -901,23 +995,23 @@ static void print_group(FILE *f, const struct hist *h, int bk,
 		 * the empty buckets between, as bpftrace shows them; but
 		 * more than GAP_ROWS of .loglin or .buckets as one "..."
 		 */
-		if (nb && b[nb - 1].hi < k->lo) {
+		if (nb && b[nb - 1].hi < lo) {
 			size_t gap = nb;
 			struct bucket last = b[nb - 1];
 
 			while ((kd->kind == HK_LOG2 || nb - gap <= GAP_ROWS) &&
 			       next_bucket(kd, h, bk, &b[nb - 1], &b[nb]) &&
-			       b[nb].lo < k->lo)
+			       b[nb].lo < lo)
 				nb++;
 			if (kd->kind != HK_LOG2 && nb - gap > GAP_ROWS) {
 				nb = gap;
 				b[nb].lo = last.hi + 1;
-				b[nb].hi = k->lo - 1;
+				b[nb].hi = lo - 1;
 				b[nb++].count = GAP_MARK;
 			}
 		}
-		b[nb].lo = k->lo;
-		b[nb].hi = k->hi;
+		b[nb].lo = lo;
+		b[nb].hi = hi;
 		b[nb++].count = v[i]->hitcount;
 	}
 	for (i = 0; i < nb; i++)
@@ -932,7 +1026,7 @@ static void print_group(FILE *f, const struct hist *h, int bk,
 			continue;
 		}
 
-		bucket_label(label, sizeof(label), kd->kind, &b[i]);
+		bucket_label(label, sizeof(label), kd, &b[i]);
 		memset(bar, '@', n);
 		memset(bar + n, ' ', BAR_WIDTH - n);
 		bar[BAR_WIDTH] = 0;
@@ -971,9 +1065,9 @@ static void print_hists(FILE *f, const struct hist *h, int bk)
 	struct bucket b;
 
 	for (i = 0; i < h->nr; i++) {
-		b.lo = v[i]->keys[bk].lo;
-		b.hi = v[i]->keys[bk].hi;
-		bucket_label(label, sizeof(label), h->keys[bk].kind, &b);
+		b.lo = hist__key_ord(&h->keys[bk], v[i]->keys[bk].lo);
+		b.hi = hist__key_ord(&h->keys[bk], v[i]->keys[bk].hi);
+		bucket_label(label, sizeof(label), &h->keys[bk], &b);
 		w = (int)strlen(label);
 		if (w > width)
 			width = w;
@@ -1005,16 +1099,16 @@ static char *cell_text(const struct hist *h, const struct hist_entry *e,
 	}
 	if (col < h->nkeys) {
 		if (h->keys[col].kind == HK_STACK)
-			fputs(e->keys[col].nframes ?
-			      e->keys[col].frames[0] : "", m);
+			put_esc(m, e->keys[col].nframes ?
+				e->keys[col].frames[0] : "", NULL);
 		else
-			put_key(m, &h->keys[col], &e->keys[col]);
+			hist__put_key(m, &h->keys[col], &e->keys[col]);
 	} else if (col == h->nkeys) {
 		fprintf(m, "%llu", e->hitcount);
 	} else {
 		col -= h->nkeys + 1;
 		i = col / 3;
-		put_num(m, col % 3 == 0 ? e->vals[i].sum :
+		hist__put_num(m, col % 3 == 0 ? e->vals[i].sum :
 			   col % 3 == 1 ? e->vals[i].min : e->vals[i].max,
 			h->val_signed[i], false);
 	}
@@ -1077,9 +1171,12 @@ static void print_table(FILE *f, const struct hist *h)
 		/* the callers of a stack key, under its innermost frame */
 		for (c = 0, pos = 0; c < h->nkeys; c++) {
 			if (h->keys[c].kind == HK_STACK) {
-				for (j = 1; j < v[n]->keys[c].nframes; j++)
-					fprintf(f, "%*s%s\n", pos + 2, "",
-						v[n]->keys[c].frames[j]);
+				for (j = 1; j < v[n]->keys[c].nframes; j++) {
+					fprintf(f, "%*s", pos + 2, "");
+					put_esc(f, v[n]->keys[c].frames[j],
+						NULL);
+					putc('\n', f);
+				}
 			}
 			pos += width[c] + 2;
 		}
@@ -1099,14 +1196,18 @@ static void json_key(FILE *f, const struct hist_keydef *kd,
 		if (kd->hex)
 			fprintf(f, "\"0x%llx\"", k->num);
 		else
-			put_num(f, k->num, kd->is_signed, false);
+			hist__put_num(f, k->num, kd->is_signed, false);
 		break;
 	case HK_LOG2:
 		fprintf(f, "{\"log2\":%llu,\"lo\":%llu,\"hi\":%llu}", k->num,
 			k->lo, k->hi);
 		break;
 	case HK_RANGE:
-		fprintf(f, "{\"lo\":%llu,\"hi\":%llu}", k->lo, k->hi);
+		fputs("{\"lo\":", f);
+		hist__put_num(f, k->lo, kd->is_signed, false);
+		fputs(",\"hi\":", f);
+		hist__put_num(f, k->hi, kd->is_signed, false);
+		putc('}', f);
 		break;
 	case HK_STR:
 	case HK_SYM:
@@ -1160,11 +1261,11 @@ static void print_json(FILE *f, const struct hist *h)
 			fprintf(f, "%s", i ? "," : "");
 			json__str(f, h->val_names[i], (size_t)-1);
 			fputs(":{\"sum\":", f);
-			put_num(f, v[n]->vals[i].sum, s, false);
+			hist__put_num(f, v[n]->vals[i].sum, s, false);
 			fputs(",\"min\":", f);
-			put_num(f, v[n]->vals[i].min, s, false);
+			hist__put_num(f, v[n]->vals[i].min, s, false);
 			fputs(",\"max\":", f);
-			put_num(f, v[n]->vals[i].max, s, false);
+			hist__put_num(f, v[n]->vals[i].max, s, false);
 			putc('}', f);
 		}
 		fputs("}}", f);
@@ -1186,13 +1287,13 @@ struct folded {
 	unsigned long long count;
 };
 
-/* vfs_read+0x9e/0x170 [mod] -> vfs_read [mod] */
+/* vfs_read+0x9e/0x170 [mod] -> vfs_read [mod], escaped as a folded frame */
 static void put_frame(FILE *f, const char *s)
 {
 	const char *plus = strstr(s, "+0x"), *end;
 
 	if (henv.offsets || !plus || plus == s) {
-		fputs(s, f);
+		put_esc(f, s, ";");
 		return;
 	}
 	end = plus + 3;
@@ -1201,7 +1302,8 @@ static void put_frame(FILE *f, const char *s)
 		end += 3;
 		end += strspn(end, "0123456789abcdef");
 	}
-	fprintf(f, "%.*s%s", (int)(plus - s), s, end);
+	put_esc_n(f, s, plus - s, ";");
+	put_esc(f, end, ";");
 }
 
 static int cmp_folded(const void *a, const void *b)
@@ -1213,7 +1315,7 @@ static int cmp_folded(const void *a, const void *b)
 /* The merged folded lines of the entries, sorted; their number in *nr. */
 static struct folded *fold(const struct hist *h, int sk, size_t *nr)
 {
-	struct folded *fl = xrealloc(NULL, h->nr * sizeof(*fl));
+	struct folded *fl = hist__xrealloc(NULL, h->nr * sizeof(*fl));
 	size_t n, out = 0, len;
 	unsigned int i, j;
 	int c;
@@ -1239,13 +1341,15 @@ static struct folded *fold(const struct hist *h, int sk, size_t *nr)
 				putc(';', m);
 			first = false;
 			if (h->spec.hist.keys[i].field == KPT_CF_COMM) {
-				put_esc(m, e->keys[i].str, ";");
+				put_esc(m, e->keys[i].str, " ;");
 			} else {
 				fprintf(m, "%s=", h->keys[i].name);
-				if (h->keys[i].kind == HK_STR)
-					put_esc(m, e->keys[i].str, ";");
+				if (h->keys[i].kind == HK_STR ||
+				    h->keys[i].kind == HK_SYM)
+					put_esc(m, e->keys[i].str, " ;");
 				else
-					put_key(m, &h->keys[i], &e->keys[i]);
+					hist__put_key(m, &h->keys[i],
+						      &e->keys[i]);
 			}
 		}
 		for (j = e->keys[sk].nframes; j-- > 0; ) {
@@ -1314,7 +1418,7 @@ static size_t ftree_child(struct ftree *t, size_t parent, const char *name,
 	}
 	if (t->nr == t->cap) {
 		t->cap *= 2;
-		t->n = xrealloc(t->n, t->cap * sizeof(*t->n));
+		t->n = hist__xrealloc(t->n, t->cap * sizeof(*t->n));
 	}
 	c = t->nr++;
 	memset(&t->n[c], 0, sizeof(t->n[c]));
@@ -1327,11 +1431,20 @@ static size_t ftree_child(struct ftree *t, size_t parent, const char *name,
 	return c;
 }
 
+/*
+ * @s, at most @max bytes, in XML text or an attribute value: & < > " '
+ * as entities. The names come escaped (fold(), put_esc()): a byte that
+ * kpt_byte_escaped() names but a backslash is written as \xHH anyway.
+ */
 static void xml_text(FILE *f, const char *s, size_t max)
 {
 	size_t i;
 
 	for (i = 0; s[i] && i < max; i++) {
+		if (s[i] != '\\' && kpt_byte_escaped(s[i])) {
+			fprintf(f, "\\x%02x", (unsigned char)s[i]);
+			continue;
+		}
 		switch (s[i]) {
 		case '&':
 			fputs("&amp;", f);
@@ -1345,9 +1458,23 @@ static void xml_text(FILE *f, const char *s, size_t max)
 		case '"':
 			fputs("&quot;", f);
 			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
 		default:
 			putc(s[i], f);
 		}
+	}
+}
+
+/* Untrusted text (the hist's name) in XML: \xHH, then as xml_text(). */
+static void xml_name(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (kpt_byte_escaped(*s))
+			fprintf(f, "\\x%02x", (unsigned char)*s);
+		else
+			xml_text(f, s, 1);
 	}
 }
 
@@ -1456,7 +1583,7 @@ static int write_svg(const char *path, const struct hist *h, int sk)
 	int height, ret = 0;
 	FILE *f;
 
-	t.n = xrealloc(NULL, t.cap * sizeof(*t.n));
+	t.n = hist__xrealloc(NULL, t.cap * sizeof(*t.n));
 	memset(&t.n[0], 0, sizeof(t.n[0]));
 	t.n[0].name = xstrndup("all", 3);
 	t.nr = 1;
@@ -1489,7 +1616,7 @@ static int write_svg(const char *path, const struct hist *h, int sk)
 		"<text x=\"%d\" y=\"24\" text-anchor=\"middle\" style=\"font-size: 17px\">kptrace hist ",
 		SVG_WIDTH, height, SVG_WIDTH, height, SVG_WIDTH, height,
 		SVG_WIDTH / 2);
-	xml_text(f, h->name, (size_t)-1);
+	xml_name(f, h->name);
 	fprintf(f, " (%llu samples)</text>\n<text id=\"kptdetails\" x=\"%d\" y=\"%d\"> </text>\n",
 		total, SVG_PAD, height - 14);
 	if (total)
@@ -1507,266 +1634,6 @@ out:
 	free(t.n);
 	free_folded(fl, nr);
 	return ret;
-}
-
-/* --- Prometheus ------------------------------------------------------------- */
-
-/*
- * A label value: \ " and newline escaped, other bytes < 0x20 or > 0x7e as
- * the text \xHH (label values must be UTF-8).
- */
-static void prom_value(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '\\' || ch == '"')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch < 0x20 || ch > 0x7e)
-			fprintf(f, "\\\\x%02x", ch);
-		else
-			putc(ch, f);
-	}
-}
-
-/* [a-zA-Z_][a-zA-Z0-9_]*: anything else becomes _ */
-static void prom_name(FILE *f, const char *s)
-{
-	if (*s >= '0' && *s <= '9')
-		putc('_', f);
-	for (; *s; s++)
-		putc((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		     (*s >= '0' && *s <= '9') || *s == '_' ? *s : '_', f);
-}
-
-struct prow {
-	char *labels;		/* hist="NAME",KEY="value"... */
-	unsigned long long hi;	/* of the bucket key */
-	unsigned long long hitcount;
-	unsigned long long sum[KPT_HIST_MAX_VALS];
-};
-
-static int cmp_prow(const void *pa, const void *pb)
-{
-	const struct prow *a = pa, *b = pb;
-	int r = strcmp(a->labels, b->labels);
-
-	return r ? r : cmp_u(a->hi, b->hi);
-}
-
-/* One row per entry, stack keys left out, rows of equal labels merged. */
-static struct prow *prom_rows(const struct hist *h, int bk, size_t *nr)
-{
-	struct prow *r = xrealloc(NULL, h->nr * sizeof(*r));
-	size_t n, out = 0, len;
-	unsigned int i;
-
-	for (n = 0; n < h->nr; n++) {
-		const struct hist_entry *e = &h->e[n];
-		FILE *m = open_memstream(&r[n].labels, &len);
-
-		if (!m) {
-			fputs("kptrace: out of memory\n", stderr);
-			exit(1);
-		}
-		fputs("hist=\"", m);
-		prom_value(m, h->name);
-		putc('"', m);
-		for (i = 0; i < h->nkeys; i++) {
-			const char *kn = h->keys[i].name;
-
-			if ((int)i == bk || h->keys[i].kind == HK_STACK)
-				continue;
-			putc(',', m);
-			if (!strcmp(kn, "hist") || !strcmp(kn, "le") ||
-			    !strcmp(kn, "cause") || !strncmp(kn, "__", 2))
-				fputs("key_", m);
-			prom_name(m, kn);
-			fputs("=\"", m);
-			if (h->keys[i].kind == HK_STR ||
-			    h->keys[i].kind == HK_SYM)
-				prom_value(m, e->keys[i].str);
-			else
-				put_key(m, &h->keys[i], &e->keys[i]);
-			putc('"', m);
-		}
-		fclose(m);
-		r[n].hi = bk >= 0 ? e->keys[bk].hi : 0;
-		r[n].hitcount = e->hitcount;
-		for (i = 0; i < h->nvals; i++)
-			r[n].sum[i] = e->vals[i].sum;
-	}
-	qsort(r, h->nr, sizeof(*r), cmp_prow);
-	for (n = 0; n < h->nr; n++) {
-		if (out && !cmp_prow(&r[out - 1], &r[n])) {
-			r[out - 1].hitcount += r[n].hitcount;
-			for (i = 0; i < h->nvals; i++)
-				r[out - 1].sum[i] += r[n].sum[i];
-			free(r[n].labels);
-		} else {
-			r[out++] = r[n];
-		}
-	}
-	*nr = out;
-	return r;
-}
-
-static void prom_head(FILE *f, const char *metric, const char *sfx,
-		      const char *type, const char *help)
-{
-	fputs("# HELP ", f);
-	prom_name(f, metric);
-	fprintf(f, "%s %s\n# TYPE ", sfx, help);
-	prom_name(f, metric);
-	fprintf(f, "%s %s\n", sfx, type);
-}
-
-static void prom_total(FILE *f, const struct hist *h, const char *metric,
-		       const char *type, const char *help,
-		       unsigned long long v)
-{
-	prom_head(f, metric, "", type, help);
-	fprintf(f, "%s{hist=\"", metric);
-	prom_value(f, h->name);
-	fprintf(f, "\"} %llu\n", v);
-}
-
-static void prom_text(FILE *f, const struct hist *h)
-{
-	static const char * const causes[] = {
-		"table_full", "nested", "key_too_large"
-	};
-	const unsigned long long *t = h->totals;
-	int bk = bucket_key(h), kv = bk >= 0 ? key_val(h, bk) : -1;
-	size_t nr, n, start;
-	struct prow *r = prom_rows(h, bk, &nr);
-	unsigned long long cum, sum;
-	char metric[KPT_SPEC_NAME_LEN + 32];
-	unsigned int i;
-
-	prom_total(f, h, "kptrace_hist_hits_total", "counter",
-		   "Events that reached the aggregation.", t[HT_HITS]);
-	prom_total(f, h, "kptrace_hist_aggregated_total", "counter",
-		   "Events counted in an entry.", t[HT_AGGREGATED]);
-	prom_total(f, h, "kptrace_hist_filtered_total", "counter",
-		   "Events filtered out before the aggregation.",
-		   t[HT_FILTERED]);
-	prom_head(f, "kptrace_hist_dropped_total", "", "counter",
-		  "Events dropped, by cause.");
-	for (i = 0; i < 3; i++) {
-		fputs("kptrace_hist_dropped_total{hist=\"", f);
-		prom_value(f, h->name);
-		fprintf(f, "\",cause=\"%s\"} %llu\n", causes[i],
-			t[HT_TABLE_FULL + i]);
-	}
-	prom_total(f, h, "kptrace_hist_entries", "gauge",
-		   "Entries in the table.", t[HT_ENTRIES]);
-
-	if (bk < 0) {
-		prom_head(f, "kptrace_hist_hitcount_total", "", "counter",
-			  "Events per key.");
-		for (n = 0; n < nr; n++)
-			fprintf(f, "kptrace_hist_hitcount_total{%s} %llu\n",
-				r[n].labels, r[n].hitcount);
-		for (i = 0; i < h->nvals; i++) {
-			bool s = h->val_signed[i];
-
-			snprintf(metric, sizeof(metric), "kptrace_hist_%s_sum%s",
-				 h->val_names[i], s ? "" : "_total");
-			prom_head(f, metric, "", s ? "gauge" : "counter",
-				  "The sum of the value per key.");
-			for (n = 0; n < nr; n++) {
-				prom_name(f, metric);
-				fprintf(f, "{%s} ", r[n].labels);
-				put_num(f, r[n].sum[i], s, false);
-				putc('\n', f);
-			}
-		}
-		goto out;
-	}
-	snprintf(metric, sizeof(metric), "kptrace_hist_%s", h->keys[bk].name);
-	prom_head(f, metric, "", "histogram", "Events per bucket of the key.");
-	for (start = 0; start < nr; start = n) {
-		cum = 0;
-		sum = 0;
-		for (n = start;
-		     n < nr && !strcmp(r[n].labels, r[start].labels); n++) {
-			cum += r[n].hitcount;
-			if (kv >= 0)
-				sum += r[n].sum[kv];
-			prom_name(f, metric);
-			fprintf(f, "_bucket{%s,le=\"%llu\"} %llu\n",
-				r[n].labels, r[n].hi, cum);
-		}
-		prom_name(f, metric);
-		fprintf(f, "_bucket{%s,le=\"+Inf\"} %llu\n", r[start].labels,
-			cum);
-		if (kv >= 0) {
-			prom_name(f, metric);
-			fprintf(f, "_sum{%s} ", r[start].labels);
-			put_num(f, sum, h->val_signed[kv], false);
-			putc('\n', f);
-		}
-		prom_name(f, metric);
-		fprintf(f, "_count{%s} %llu\n", r[start].labels, cum);
-	}
-out:
-	for (n = 0; n < nr; n++)
-		free(r[n].labels);
-	free(r);
-}
-
-/* DIR/kptrace_NAME.prom, by a rename of DIR/.kptrace_NAME.prom.tmp */
-static int write_prom(const char *dir, const char *name, const struct hist *h)
-{
-	char tmp[PATH_MAX], path[PATH_MAX];
-	char *text = NULL;
-	size_t len = 0, done = 0;
-	ssize_t w;
-	FILE *m;
-	int fd;
-
-	snprintf(tmp, sizeof(tmp), "%s/.kptrace_%s.prom.tmp", dir, name);
-	snprintf(path, sizeof(path), "%s/kptrace_%s.prom", dir, name);
-	m = open_memstream(&text, &len);
-	if (!m) {
-		fputs("kptrace: out of memory\n", stderr);
-		exit(1);
-	}
-	prom_text(m, h);
-	fclose(m);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		goto fail;
-	while (done < len) {
-		w = write(fd, text + done, len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			goto fail_close;
-		done += (size_t)w;
-	}
-	if (fsync(fd))
-		goto fail_close;
-	if (close(fd)) {
-		fd = -1;
-		goto fail_close;
-	}
-	if (rename(tmp, path))
-		goto fail;
-	free(text);
-	return 0;
-fail_close:
-	if (fd >= 0)
-		close(fd);
-fail:
-	fprintf(stderr, "kptrace: cannot write %s: %s\n", path,
-		strerror(errno));
-	unlink(tmp);
-	free(text);
-	return -1;
 }
 
 /* --- the command ------------------------------------------------------------ */
@@ -1799,7 +1666,14 @@ static const char hist_usage[] =
 "  -d, --duration=SECS    with -i: stop after SECS seconds\n"
 "      --prometheus=DIR   write DIR/kptrace_NAME.prom (atomically) for\n"
 "                         node_exporter's textfile collector; with -i,\n"
-"                         rewrite it every interval without clearing\n"
+"                         rewrite it every interval without clearing.\n"
+"                         Fixed metric names kptrace_hist_*: the hist's,\n"
+"                         keys' and values' names are labels (hist=,\n"
+"                         KEY=, val=, field=). Counters are kptrace's\n"
+"                         running totals: each interval adds what the\n"
+"                         table's counts grew, and a count lower than\n"
+"                         before (another reader cleared the table) is\n"
+"                         added whole, so they never go back\n"
 "  -h, --help             print this help and exit\n"
 "\n"
 "Ctrl-C (SIGINT) or SIGTERM ends -i after printing the interval so far.\n"
@@ -1849,7 +1723,7 @@ static int list_hists(const char *dir)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		names = xrealloc(names, (nr + 1) * sizeof(*names));
+		names = hist__xrealloc(names, (nr + 1) * sizeof(*names));
 		names[nr++] = xstrndup(de->d_name, strlen(de->d_name));
 	}
 	closedir(d);
@@ -1861,7 +1735,8 @@ static int list_hists(const char *dir)
 	}
 	qsort(names, nr, sizeof(*names), cmp_str);
 	for (n = 0; n < nr; n++) {
-		puts(names[n]);
+		put_esc(stdout, names[n], " ");
+		putchar('\n');
 		free(names[n]);
 	}
 	free(names);
@@ -1872,13 +1747,13 @@ static int list_hists(const char *dir)
 static char *read_all(int fd, const char *path)
 {
 	size_t cap = 65536, len = 0;
-	char *buf = xrealloc(NULL, cap);
+	char *buf = hist__xrealloc(NULL, cap);
 	ssize_t n;
 
 	for (;;) {
 		if (len + 1 >= cap) {
 			cap *= 2;
-			buf = xrealloc(buf, cap);
+			buf = hist__xrealloc(buf, cap);
 		}
 		n = pread(fd, buf + len, cap - len - 1, (off_t)len);
 		if (n < 0 && errno == EINTR)
@@ -1926,7 +1801,7 @@ static int show_fd(int fd, const char *path, const char *name)
 		return 1;
 	}
 	free(text);
-	bk = bucket_key(&h);
+	bk = hist__bucket_key(&h);
 	sk = stack_key(&h);
 	if ((henv.folded || henv.svg) && sk < 0) {
 		fprintf(stderr, "kptrace: %s needs a stacktrace key, %s has none: %.*s\n",
@@ -1936,7 +1811,7 @@ static int show_fd(int fd, const char *path, const char *name)
 		hist__free(&h);
 		return EXIT_USAGE;
 	}
-	if (henv.prom_dir && write_prom(henv.prom_dir, name, &h))
+	if (henv.prom_dir && hist_prom__write(&prom, henv.prom_dir, name, &h))
 		ret = 1;
 	if (henv.json) {
 		print_json(stdout, &h);
@@ -1980,7 +1855,9 @@ static bool on_debugfs(int fd)
  * -i: each interval ends with "clear" written to the open file; reading
  * that fd from 0 then gives the table that was swapped out. A regular file
  * of the host tests has no clear: nothing is written to it. --prometheus
- * never clears (its counters must grow) and opens the file afresh.
+ * never clears and opens the file afresh: its counters are the running
+ * totals of the live reads (hist_prom.c), which another reader's clears
+ * do not set back.
  */
 static int run_interval(const char *path, const char *name)
 {
@@ -2180,13 +2057,17 @@ int hist__main(int argc, char **argv)
 	}
 	snprintf(path, sizeof(path), "%s%s%s", dir,
 		 dir[strlen(dir) - 1] == '/' ? "" : "/", name);
-	if (henv.interval)
-		return run_interval(path, name);
+	if (henv.interval) {
+		ret = run_interval(path, name);
+		hist_prom__free(&prom);
+		return ret;
+	}
 	fd = open_hist(path, name, O_RDONLY);
 	if (fd < 0)
 		return 1;
 	ret = show_fd(fd, path, name);
 	close(fd);
+	hist_prom__free(&prom);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "kptrace: cannot write the output: %s\n",
 			strerror(errno));

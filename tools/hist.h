@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "spec.h"
 
@@ -15,7 +16,7 @@
 enum hist_kind {
 	HK_NUM,		/* a number: decimal, signed or hex */
 	HK_LOG2,	/* ~ 2^K: (2^(K-1), 2^K], K=0: 0 and 1 */
-	HK_RANGE,	/* ~ LO-HI: .buckets=N and .loglin */
+	HK_RANGE,	/* ~ LO-HI: .buckets=N (signed: ~ -10--1), .loglin */
 	HK_STR,		/* comm and strings, unescaped */
 	HK_SYM,		/* a symbol fetcharg: sym+0xOFF/0xSIZE [mod] */
 	HK_STACK,	/* stacktrace: frames, innermost first */
@@ -25,13 +26,13 @@ struct hist_keydef {
 	const char *name;
 	unsigned int kind;	/* enum hist_kind */
 	unsigned int mod;	/* enum kpt_hist_mod */
-	bool is_signed;
+	bool is_signed;		/* HK_NUM, and HK_RANGE of .buckets=N */
 	bool hex;
 };
 
 struct hist_key {
 	unsigned long long num;	/* HK_NUM (bits of a signed one), HK_LOG2: K */
-	unsigned long long lo, hi;	/* HK_LOG2, HK_RANGE */
+	unsigned long long lo, hi;	/* HK_LOG2, HK_RANGE (bits if signed) */
 	char *str;		/* HK_STR, HK_SYM */
 	char **frames;		/* HK_STACK */
 	unsigned int nframes;
@@ -64,6 +65,7 @@ struct hist {
 	struct hist_entry *e;
 	size_t nr, cap;
 	unsigned long long totals[HT_NR];
+	bool live;		/* "# table: live": read while hits come in */
 };
 
 /*
@@ -72,7 +74,11 @@ struct hist {
  */
 int hist__parse(const char *text, struct hist *h, char *err, size_t errlen);
 void hist__free(struct hist *h);
-/* The invariants of the totals; 0 if they hold, else a message in @err. */
+/*
+ * The invariants of the totals; 0 if they hold, else a message in @err.
+ * A cleared interval adds up exactly; a live table may have its totals
+ * ahead of its entries (read after them), never behind.
+ */
 int hist__check(const struct hist *h, char *err, size_t errlen);
 
 /* [lo, hi] of the .loglin bucket of @v (as the module buckets). */
@@ -81,5 +87,40 @@ void hist__loglin_bucket(unsigned long long v, unsigned long long *lo,
 
 /* argv[0] is "hist". Returns the exit status. */
 int hist__main(int argc, char **argv);
+
+/* For hist_prom.c: */
+
+/* realloc(), or a message and exit(1) */
+void *hist__xrealloc(void *p, size_t n);
+/* A key's value as text: a number, 2^K, LO-HI, or untrusted text escaped */
+void hist__put_key(FILE *f, const struct hist_keydef *kd,
+		   const struct hist_key *k);
+void hist__put_num(FILE *f, unsigned long long v, bool is_signed, bool hex);
+/* @v (lo or hi of a key of @kd) as an unsigned number in the key's order */
+unsigned long long hist__key_ord(const struct hist_keydef *kd,
+				 unsigned long long v);
+/* The first .log2, .loglin or .buckets key, else -1. */
+int hist__bucket_key(const struct hist *h);
+/* The value whose field is key @k's, for its sum, min and max; or -1. */
+int hist__key_val(const struct hist *h, int k);
+
+/*
+ * hist_prom.c: --prometheus. The file's counters are the tool's running
+ * totals of what it read (see hist_prom.c), kept here between reads.
+ */
+struct hist_prom_row;
+
+struct hist_prom {
+	char *probe;		/* the spec they are of */
+	struct hist_prom_row *rows;
+	size_t nr;
+	unsigned long long books[HT_NR];	/* running totals */
+	unsigned long long raw[HT_NR];		/* as last read */
+};
+
+/* Adds the read @h to @p's totals, then writes DIR/kptrace_NAME.prom. */
+int hist_prom__write(struct hist_prom *p, const char *dir, const char *name,
+		     const struct hist *h);
+void hist_prom__free(struct hist_prom *p);
 
 #endif /* __KPTRACE_HIST_H */

@@ -2,16 +2,19 @@
 /*
  * json: JSON strings of raw bytes. See json.h.
  */
+#include <uapi/kptrace_record.h>
+
 #include "json.h"
 
 static void json__byte(FILE *f, unsigned char c)
 {
 	static const char hex[] = "0123456789abcdef";
 
+	/* the one rule for untrusted text, but \\ for a backslash as JSON's */
 	if (c == '"' || c == '\\') {
 		putc_unlocked('\\', f);
 		putc_unlocked(c, f);
-	} else if (c < 0x20 || c >= 0x7f) {
+	} else if (kpt_byte_escaped(c)) {
 		fputs("\\u00", f);
 		putc_unlocked(hex[c >> 4], f);
 		putc_unlocked(hex[c & 0xf], f);

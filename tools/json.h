@@ -10,9 +10,11 @@
 
 /*
  * The inside of a JSON string: the bytes of @s up to its NUL or @max,
- * whichever comes first. '"' and '\' are escaped; control characters, DEL
- * and bytes >= 0x80 are written as \u00XX, so the output is plain ASCII
- * and valid UTF-8 whatever the bytes were.
+ * whichever comes first. '"' and '\' are escaped as \" and \\; every
+ * other byte that kpt_byte_escaped() names (control characters, DEL and
+ * bytes >= 0x80: uapi/kptrace_record.h) as \u00XX, so the output is plain
+ * ASCII and valid UTF-8 whatever the bytes were, and \u00XX decodes to
+ * the code point of the byte (U+0000..U+00FF).
  */
 void json__chars(FILE *f, const char *s, size_t max);
 

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <uapi/kptrace_record.h>
+
 #include "pstats.h"
 
 enum {
@@ -47,15 +49,38 @@ static void pstats__fields(char *p, unsigned long long *v)
 	}
 }
 
+/*
+ * @name in @buf, escaped by the rule of kpt_byte_escaped() (a name is the
+ * module's, but text from a file is printed by the one rule): \\ and \xNN.
+ */
+static void pstats__name(char *buf, size_t len, const char *name)
+{
+	size_t n = 0;
+
+	for (; *name && n + 5 < len; name++) {
+		unsigned char c = *name;
+
+		if (c == '\\')
+			n += snprintf(buf + n, len - n, "\\\\");
+		else if (kpt_byte_escaped(c))
+			n += snprintf(buf + n, len - n, "\\x%02x", c);
+		else
+			buf[n++] = c;
+	}
+	buf[n] = '\0';
+}
+
 static void pstats__line(FILE *f, const char *name, const unsigned long long *v)
 {
 	unsigned long long lost = v[PS_FULL] + v[PS_OVERWRITTEN] +
 				  v[PS_NESTED] + v[PS_TOO_BIG];
 	const char *sep = " (";
 	unsigned int i;
+	char esc[256];
 
+	pstats__name(esc, sizeof(esc), name);
 	fprintf(f, "%-24s %10llu %10llu %10llu %9llu %9llu %9llu %9llu",
-		name, v[PS_CALLS], v[PS_EVENTS], v[PS_RECORDED],
+		esc, v[PS_CALLS], v[PS_EVENTS], v[PS_RECORDED],
 		v[PS_FILTERED], lost, v[PS_MISSED], v[PS_MAXACTIVE]);
 	for (i = PS_FULL; i <= PS_TOO_BIG; i++) {
 		if (!v[i])

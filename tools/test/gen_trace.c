@@ -31,6 +31,10 @@
  *			many ids that no listing has, each once
  *	names		an entry and a return of probes 0, 1 and 2, for a
  *			crafted listing whose labels and names hold escapes
+ *	evil		entries and returns of spec probes (probes-typed)
+ *			whose comm and string arguments hold terminal
+ *			escapes: ESC [2J, the C1 CSI as UTF-8 (\xc2\x9b),
+ *			an OSC ended by BEL, a newline, a backslash
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +42,7 @@
 
 #include <uapi/kptrace.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_RECORD	(sizeof(struct kpt_event) + \
 			 (17 + KPT_MAX_STACK) * sizeof(__u64))
 
@@ -317,6 +322,35 @@ static void gen_names(void)
 	}
 }
 
+/*
+ * Untrusted text: each comm, and the same bytes as the string arguments
+ * of probe 7 (open: file, c) and 1000000 (ropen: file).
+ */
+static void gen_evil(void)
+{
+	static const char * const evil[] = {
+		"\x1b[2J", "\xc2\x9b\x33\x31m" /* CSI 31m */, "a\nb", "back\\slash",
+		"\x1b]0;pwned\x07",
+	};
+	struct kpt_ret r = { .ret = -2, .lat_ns = 100 };
+	struct targ a[6] = {
+		{ .num = (__u64)-100LL }, { .str = "" }, { .num = 0 },
+		{ .num = 0 }, { .num = 0x10 }, { .str = "" },
+	};
+	unsigned int i;
+	__u64 ts;
+
+	for (i = 0; i < ARRAY_SIZE(evil); i++) {
+		ts = 1000000000ULL + i * 1000;
+		a[1].str = evil[i];
+		a[1].len = strlen(evil[i]);
+		a[5] = a[1];
+		typed(ts, 7, evil[i], a, 6, NULL, 0, NULL);
+		r.entry_ts_ns = ts;
+		typed(ts + 100, 1000000, evil[i], a, 3, NULL, 0, &r);
+	}
+}
+
 static void gen_bad(const char *kind)
 {
 	__u64 rec[MAX_RECORD / 8];
@@ -423,6 +457,8 @@ int main(int argc, char **argv)
 		gen_many_ids();
 	else if (!strcmp(kind, "names"))
 		gen_names();
+	else if (!strcmp(kind, "evil"))
+		gen_evil();
 	else if (strcmp(kind, "empty"))
 		gen_bad(kind);
 	if (fclose(out)) {

@@ -14,7 +14,16 @@
 # scraped from a real node_exporter (textfile collector). test/gen_hist
 # makes a .loglin file from known values: the printed percentiles must be
 # within 6% of the true ones. A file whose totals do not add up must make
-# the tool warn and exit 1. chromium and node_exporter missing: skip.
+# the tool warn and exit 1; a live table (test/data/hist-live) may have its
+# totals ahead of its entries, never behind, a cleared interval none.
+# test/data/hist-signed: .buckets=N of signed fields, negative ranges.
+# test/data/hist-evil: comm and string keys with terminal escapes, which
+# no output form may carry raw. test/data/hist-prom: names chosen to
+# collide in Prometheus metric names (a key "entries", retval a key here
+# and a value in ret, a key "field"): node_exporter must read them all.
+# test/data/hist-seq: five live reads of a table another reader clears,
+# for the running totals of -i --prometheus. chromium and node_exporter
+# missing: skip.
 
 HDATA=$DATA/hist
 export KPTRACE_HIST_DIR=$HDATA
@@ -64,6 +73,77 @@ check_msg hist-badlog2 1 "kptrace: $OUT/hist-cut/badlog2: line 7: bad value '~ 2
 	env KPTRACE_HIST_DIR="$OUT/hist-cut" $KPT hist badlog2
 check_msg hist-noprobe 1 "kptrace: $OUT/hist-cut/noprobe: line 5: no '# kptrace hist:' or '# probe:' header line" \
 	env KPTRACE_HIST_DIR="$OUT/hist-cut" $KPT hist noprobe
+
+# signed .buckets=N (issue 21): the module prints a signed field's bucket
+# as a signed range, "~ -10--1", HI saturated at the type's largest; the
+# tool reads it, orders the buckets as signed numbers and prints them back
+# so, in every form. An unsigned key with a '-' is refused.
+SDATA=$DATA/hist-signed
+check_run hist-neg 0 env KPTRACE_HIST_DIR="$SDATA" $KPT hist neg
+check_run hist-negtab 0 env KPTRACE_HIST_DIR="$SDATA" $KPT hist negtab
+check_run hist-neg-json 0 env KPTRACE_HIST_DIR="$SDATA" $KPT hist neg -j
+d=$(awk '/^[[(]|^\.\.\./ { printf "%s%s", sep, ($1 == "..." ? "..." : $1 " " $2); sep = " | " }' \
+	"$OUT/hist-neg.out")
+want='[-9223372036854775808, -9223372036854775799] | ... | [-30, -21] | [-20, -11] | [-10, -1] | [0, 9] | [10, 19] | ... | [9223372036854775800, 9223372036854775807]'
+[ "$d" = "$want" ] && d= || d="buckets: $d
+expected: $want"
+d=$d$(python3 -c '
+import json, sys
+h = json.load(sys.stdin)
+k = [(e["key"]["retval"]["lo"], e["key"]["retval"]["hi"], e["hitcount"])
+     for e in h["entries"]]
+assert k == [(-2**63, -2**63 + 9, 1), (-30, -21, 2), (-10, -1, 4), (0, 9, 6),
+             (10, 19, 1), (2**63 - 8, 2**63 - 1, 1)], k
+assert h["entries"][2]["vals"]["retval"] == {"sum": -14, "min": -9, "max": -1}
+' <"$OUT/hist-neg-json.out" 2>&1)
+if [ -z "$d" ]; then
+	ok "hist .buckets=N signed: ordered as signed, printed back signed"
+else
+	not_ok "hist .buckets=N signed: ordered as signed, printed back signed" "$d"
+fi
+sed 's/~ 4096-5119/~ -4096-5119/' "$HDATA/sz" >"$OUT/hist-cut/negsz"
+check_msg hist-neg-unsigned 1 "kptrace: $OUT/hist-cut/negsz: line 7: bad value '~ -4096-5119' of key count" \
+	env KPTRACE_HIST_DIR="$OUT/hist-cut" $KPT hist negsz
+
+# the totals of a live table (issue 21): the module reads the entries
+# first, then the books, and counts a hit before its outcome: so in a live
+# read Aggregated >= the sum of the hitcounts and Hits >= Aggregated +
+# Filtered + Dropped, never the other way; a cleared interval adds up
+# exactly. Dropped is the sum of its causes in both.
+LDATA=$DATA/hist-live
+for h in liveahead clearedexact; do
+	run hist-$h env KPTRACE_HIST_DIR="$LDATA" $KPT hist $h
+	if [ "$rc" = 0 ] && [ ! -s "$OUT/hist-$h.err" ] &&
+	   grep -q '^Totals:' "$OUT/hist-$h.out"; then
+		ok "hist totals: $h adds up"
+	else
+		not_ok "hist totals: $h adds up" "rc $rc $(cat "$OUT/hist-$h.err")"
+	fi
+done
+mkdir -p "$OUT/prom-live"
+run hist-liveahead-prom env KPTRACE_HIST_DIR="$LDATA" $KPT hist liveahead \
+	--prometheus "$OUT/prom-live"
+if [ "$rc" = 0 ] && [ ! -s "$OUT/hist-liveahead-prom.err" ]; then
+	ok "hist totals: a live table ahead of its entries, --prometheus"
+else
+	not_ok "hist totals: a live table ahead of its entries, --prometheus" \
+		"rc $rc $(cat "$OUT/hist-liveahead-prom.err")"
+fi
+for t in "livebehind:Aggregated 7 < 8, the sum of the hitcounts read before it (live table)" \
+	 "livehits:Hits 10 < Aggregated 8 + Filtered 1 + Dropped 2 (live table)" \
+	 "livedrop:Dropped 2 != table_full 1 + nested 0 + key_too_large 0" \
+	 "clearedahead:Aggregated 10 != 8, the sum of the hitcounts"; do
+	h=${t%%:*}
+	run hist-$h env KPTRACE_HIST_DIR="$LDATA" $KPT hist $h
+	msg="kptrace: warning: $h: the totals do not add up: ${t#*:}"
+	if [ "$rc" = 1 ] && [ "$(cat "$OUT/hist-$h.err")" = "$msg" ] &&
+	   grep -q '^Totals:' "$OUT/hist-$h.out"; then
+		ok "hist totals: $h does not add up"
+	else
+		not_ok "hist totals: $h does not add up" "rc $rc $(cat "$OUT/hist-$h.err")
+expected: $msg"
+	fi
+done
 
 # prefixes of two fixtures (a stack key, signed and hex keys), cut every 5
 # bytes and around each newline: a message and exit status 1, or 0 where
@@ -180,6 +260,55 @@ EOF
 	fi
 fi
 
+# --- untrusted text in every form ---------------------------------------------------
+
+# comm and string keys holding ESC [2J, the C1 CSI (c2 9b), an OSC, a
+# newline, a CR, a backslash and < > & " ' ; (issue 21): the histograms and
+# the table, JSON, folded stacks, the SVG and the Prometheus file carry
+# none of those bytes raw: \xNN in text (folded: ; too), \u00NN in JSON
+# (decoding to the very bytes), &..; in the SVG, \\xNN in a label value
+EDATA=$DATA/hist-evil
+check_run hist-ev 0 env KPTRACE_HIST_DIR="$EDATA" $KPT hist ev
+check_run hist-evst 0 env KPTRACE_HIST_DIR="$EDATA" $KPT hist evst
+check_run hist-evst-folded 0 env KPTRACE_HIST_DIR="$EDATA" $KPT hist evst --folded
+run hist-ev-json env KPTRACE_HIST_DIR="$EDATA" $KPT hist ev -j
+run hist-evst-svg env KPTRACE_HIST_DIR="$EDATA" $KPT hist evst --svg "$OUT/evst.svg"
+d=
+for f in hist-ev.out hist-evst.out hist-evst-folded.out hist-ev-json.out evst.svg; do
+	pat='[^ -~]'
+	# (but the SVG's script is indented with tabs)
+	[ $f = evst.svg ] && pat='[^	 -~]'
+	LC_ALL=C grep -q "$pat" "$OUT/$f" &&
+		d="$d
+$f: $(LC_ALL=C grep -n "$pat" "$OUT/$f" | head -3 | cat -v)"
+done
+[ "$(wc -l <"$OUT/hist-evst-folded.out")" = 5 ] ||
+	d="$d
+folded: $(wc -l <"$OUT/hist-evst-folded.out") lines for 5 stacks"
+grep -qxF 'a\x0ab\x3bc;ksys_read;vfs_read 30' "$OUT/hist-evst-folded.out" ||
+	d="$d
+folded: no 'a\x0ab\x3bc;ksys_read;vfs_read 30'"
+d=$d$(python3 - "$OUT/hist-ev-json.out" "$OUT/evst.svg" <<'PY' 2>&1
+import json, sys, xml.dom.minidom
+h = json.load(open(sys.argv[1]))
+got = {e["key"]["comm"].encode("latin-1"): e["key"]["filename"].encode("latin-1")
+       for e in h["entries"]}
+assert got == {b"\x1b[2J": b"\x1b]0;pwned\x07", b"\xc2\x9b31m": b"\xc2\x9b31m",
+               b"a\nb": b"a\nb\r", b"back\\slash": b"back\\slash",
+               b"it's<b>&\"q\"": b"it's<b>&\"q\";x=1"}, got
+svg = open(sys.argv[2]).read()
+xml.dom.minidom.parseString(svg)
+assert "it&#39;s&lt;b&gt;&amp;&quot;q&quot;" in svg, "no escaped it's<b>&\"q\""
+assert "data-n=\"back\\x5cslash\"" in svg, "no back\\x5cslash frame"
+assert "'" not in svg.split("<script>")[0], "a raw ' in the SVG"
+PY
+)
+if [ -z "$d" ]; then
+	ok "hist: untrusted comm and strings escaped in text, JSON, folded and SVG"
+else
+	not_ok "hist: untrusted comm and strings escaped in text, JSON, folded and SVG" "$d"
+fi
+
 # --- percentiles of .loglin --------------------------------------------------------
 
 mkdir -p "$OUT/hist-gen"
@@ -244,9 +373,16 @@ fi
 
 # --- Prometheus -------------------------------------------------------------------------
 
+# Each file exactly as expected; then the metric names: a fixed set of
+# families, the user's names (hist, keys, values) only in labels (issue 21:
+# a key named "entries" made a second kptrace_hist_entries, a histogram on
+# retval and a value retval both made kptrace_hist_retval_sum)
 mkdir -p "$OUT/prom"
-for h in lat ret rd op; do
-	run hist-prom-$h $KPT hist $h --prometheus "$OUT/prom"
+for t in lat:$HDATA ret:$HDATA rd:$HDATA op:$HDATA ent:$DATA/hist-prom \
+	 rk:$DATA/hist-prom neg:$DATA/hist-signed negtab:$DATA/hist-signed \
+	 ev:$DATA/hist-evil; do
+	h=${t%%:*}
+	run hist-prom-$h env KPTRACE_HIST_DIR="${t#*:}" $KPT hist $h --prometheus "$OUT/prom"
 	if [ "$rc" != 0 ] || [ -s "$OUT/hist-prom-$h.out" ]; then
 		not_ok "hist-$h.prom" "rc $rc $(cat "$OUT/hist-prom-$h.err")"
 		continue
@@ -263,6 +399,37 @@ if ls -A "$OUT/prom" | grep -q '^\.'; then
 else
 	ok "hist --prometheus: no temporary file left"
 fi
+d=$(cat "$OUT"/prom/*.prom | awk '
+	BEGIN {
+		split("hits_total aggregated_total filtered_total dropped_total entries hitcount_total value_sum_total value_signed_sum distribution", f)
+		for (i in f)
+			fam["kptrace_hist_" f[i]] = 1
+	}
+	/^# (HELP|TYPE) / { if (!($3 in fam)) print "family " $3; next }
+	{
+		n = $0
+		sub(/[{ ].*/, "", n)
+		b = n
+		sub(/_(bucket|sum|count)$/, "", b)
+		if (!(n in fam) && !(b == "kptrace_hist_distribution"))
+			print "sample " n
+	}' | sort -u)
+LC_ALL=C grep -q '[^ -~]' "$OUT"/prom/*.prom &&
+	d="$d
+not printable ASCII: $(LC_ALL=C grep -n '[^ -~]' "$OUT"/prom/*.prom | cat -v)"
+for want in 'comm="\\x1b[2J",filename="\\x1b]0;pwned\\x07"' \
+	    'comm="a\\x0ab",filename="a\\x0ab\\x0d"' \
+	    'comm="back\\x5cslash",filename="back\\x5cslash"' \
+	    'comm="it'\''s<b>&\"q\"",filename="it'\''s<b>&\"q\";x=1"'; do
+	grep -qF "$want" "$OUT/prom/kptrace_ev.prom" || d="$d
+no $want"
+done
+if [ -z "$d" ]; then
+	ok "hist --prometheus: fixed metric names, user names and text only in labels (\\\\xNN)"
+else
+	not_ok "hist --prometheus: fixed metric names, user names and text only in labels (\\\\xNN)" "$d"
+fi
+
 # -i with --prometheus: the file again every interval, nothing on stdout
 mkdir -p "$OUT/prom-i"
 run hist-prom-i $KPT hist lat -i 1 -c 2 --prometheus "$OUT/prom-i"
@@ -271,6 +438,67 @@ if [ "$rc" = 0 ] && [ ! -s "$OUT/hist-prom-i.out" ] &&
 	ok "hist -i --prometheus: the file, rewritten"
 else
 	not_ok "hist -i --prometheus: the file, rewritten" "$(cat "$OUT/hist-prom-i.err")"
+fi
+
+# -i with --prometheus while another reader clears the table (issue 21):
+# five live reads of test/data/hist-seq/s1..s5, s3 and s5 after a clear
+# (in s5 Hits fell but cat's count grew: the whole table was cleared);
+# s2 misses the key sh (a live read may). The counters are the tool's
+# running totals, never lower than before: each read adds its growth, or
+# after a clear its counts. The file is swapped after each write.
+SEQ=$(mktemp -d "$OUT/hist-seq.XXXXXX")
+mkdir -p "$SEQ/prom"
+cp "$DATA/hist-seq/s1" "$SEQ/seq"
+KPTRACE_HIST_DIR=$SEQ $KPT hist seq -i 1 -c 5 --prometheus "$SEQ/prom" \
+	>"$OUT/hist-seq.out" 2>"$OUT/hist-seq.err" &
+pid=$!
+last=
+d=
+for k in 1 2 3 4 5; do
+	# each write is a new file (a rename): wait for the next one
+	for i in $(seq 250); do
+		ino=$(stat -c %i "$SEQ/prom/kptrace_seq.prom" 2>/dev/null)
+		[ -n "$ino" ] && [ "$ino" != "$last" ] && break
+		sleep 0.02
+	done
+	[ -n "$ino" ] && [ "$ino" != "$last" ] || d="$d
+no write $k in 5 s"
+	last=$ino
+	cp "$SEQ/prom/kptrace_seq.prom" "$SEQ/read$k" 2>/dev/null
+	if [ $k -lt 5 ]; then
+		cp "$DATA/hist-seq/s$((k + 1))" "$SEQ/seq.tmp"
+		mv "$SEQ/seq.tmp" "$SEQ/seq"
+	fi
+done
+wait $pid
+rc=$?
+for want in \
+	'kptrace_hist_hits_total{hist="seq"} 11 16 19 38 59' \
+	'kptrace_hist_aggregated_total{hist="seq"} 11 16 19 38 59' \
+	'kptrace_hist_distribution_count{hist="seq",field="lat_ns",comm="cat"} 6 9 11 21 34' \
+	'kptrace_hist_distribution_bucket{hist="seq",field="lat_ns",comm="cat",le="1024"} 6 9 11 21 34' \
+	'kptrace_hist_distribution_sum{hist="seq",field="lat_ns",comm="cat"} 4000 6000 7000 13000 20500' \
+	'kptrace_hist_distribution_count{hist="seq",field="lat_ns",comm="ls"} 4 6 7 14 20' \
+	'kptrace_hist_distribution_count{hist="seq",field="lat_ns",comm="sh"} 1 1 1 3 5' \
+	'kptrace_hist_value_signed_sum{hist="seq",val="retval",comm="cat"} 6 9 11 21 34' \
+	'kptrace_hist_value_signed_sum{hist="seq",val="retval",comm="ls"} -4 -6 -7 -14 -20' \
+	'kptrace_hist_entries{hist="seq"} 3 2 2 3 3'; do
+	series=${want% * * * * *}
+	got=$series
+	for k in 1 2 3 4 5; do
+		v=$(grep -F "$series " "$SEQ/read$k" 2>/dev/null | awk '{ print $NF }')
+		got="$got ${v:-none}"
+	done
+	[ "$got" = "$want" ] || d="$d
+got      $got
+expected $want"
+done
+if [ "$rc" = 0 ] && [ -z "$d" ] && [ ! -s "$OUT/hist-seq.out" ]; then
+	ok "hist -i --prometheus: counters never go back when another reader clears"
+else
+	not_ok "hist -i --prometheus: counters never go back when another reader clears" \
+		"rc $rc$d
+$(cat "$OUT/hist-seq.err")"
 fi
 
 EXPORTER=/usr/bin/prometheus-node-exporter
@@ -301,30 +529,56 @@ else
 		wait $epid 2>/dev/null
 		[ -n "$scraped" ] && break
 	done
+	# every file's series, those named to collide (a key "entries", retval
+	# a histogram's key in rk and a value in ret, keys "field" and a
+	# negative le) and the escapes as node_exporter serves them
 	missing=
 	for want in 'node_textfile_scrape_error 0' \
 		    'kptrace_hist_hits_total{hist="lat"} 18' \
 		    'kptrace_hist_dropped_total{cause="table_full",hist="lat"} 3' \
 		    'kptrace_hist_entries{hist="ret"} 3' \
-		    'kptrace_hist_lat_ns_bucket{comm="bash x",hist="lat",le="4096"} 8' \
-		    'kptrace_hist_lat_ns_bucket{comm="cat",hist="lat",le="+Inf"} 7' \
-		    'kptrace_hist_lat_ns_sum{comm="cat",hist="lat"} 16000' \
-		    'kptrace_hist_lat_ns_count{comm="bash x",hist="lat"} 8' \
+		    'kptrace_hist_distribution_bucket{comm="bash x",field="lat_ns",hist="lat",le="4096"} 8' \
+		    'kptrace_hist_distribution_bucket{comm="cat",field="lat_ns",hist="lat",le="+Inf"} 7' \
+		    'kptrace_hist_distribution_sum{comm="cat",field="lat_ns",hist="lat"} 16000' \
+		    'kptrace_hist_distribution_count{comm="bash x",field="lat_ns",hist="lat"} 8' \
 		    'kptrace_hist_hitcount_total{flags="0x0",hist="ret",retval="-2"} 4' \
-		    'kptrace_hist_retval_sum{flags="0x0",hist="ret",retval="-2"} -8' \
-		    'kptrace_hist_lat_ns_sum_total{flags="0x241",hist="ret",retval="-13"} 800' \
+		    'kptrace_hist_value_signed_sum{flags="0x0",hist="ret",retval="-2",val="retval"} -8' \
+		    'kptrace_hist_value_sum_total{flags="0x241",hist="ret",retval="-13",val="lat_ns"} 800' \
 		    'kptrace_hist_hitcount_total{comm="cat",hist="rd"} 150' \
-		    'kptrace_hist_hitcount_total{comm="my prog",filename="caf\\xc3\\xa9\n\"q\"",hist="op"} 3'; do
+		    'kptrace_hist_hitcount_total{comm="my prog",filename="caf\\xc3\\xa9\\x0a\"q\"",hist="op"} 3' \
+		    'kptrace_hist_hitcount_total{comm="vim",filename="/home/x\\x5cy z",hist="op"} 1' \
+		    'kptrace_hist_entries{hist="ent"} 3' \
+		    'kptrace_hist_distribution_bucket{comm="cat",field="entries",hist="ent",key_field="7",le="1024"} 3' \
+		    'kptrace_hist_distribution_sum{comm="cat",field="entries",hist="ent",key_field="7"} 6100' \
+		    'kptrace_hist_distribution_count{comm="dd",field="entries",hist="ent",key_field="0"} 2' \
+		    'kptrace_hist_distribution_bucket{comm="cat",field="retval",hist="rk",le="9"} 4' \
+		    'kptrace_hist_distribution_bucket{comm="cat",field="retval",hist="rk",le="19"} 5' \
+		    'kptrace_hist_distribution_sum{comm="cat",field="retval",hist="rk"} 25' \
+		    'kptrace_hist_value_sum_total{comm="cat",hist="rk",val="lat_ns"} 4500' \
+		    'kptrace_hist_distribution_bucket{field="retval",hist="neg",le="-21"} 3' \
+		    'kptrace_hist_distribution_bucket{field="retval",hist="neg",le="-1"} 7' \
+		    'kptrace_hist_distribution_bucket{field="retval",hist="neg",le="+Inf"} 15' \
+		    'kptrace_hist_distribution_bucket{comm="ls",field="dfd",hist="negtab",le="-1"} 5' \
+		    'kptrace_hist_distribution_bucket{comm="cat",field="dfd",hist="negtab",le="-101"} 1' \
+		    'kptrace_hist_hitcount_total{comm="\\x1b[2J",filename="\\x1b]0;pwned\\x07",hist="ev"} 1' \
+		    'kptrace_hist_hitcount_total{comm="back\\x5cslash",filename="back\\x5cslash",hist="ev"} 4' \
+		    'kptrace_hist_hitcount_total{comm="a\\x0ab",filename="a\\x0ab\\x0d",hist="ev"} 3' \
+		    'kptrace_hist_hitcount_total{comm="it'\''s<b>&\"q\"",filename="it'\''s<b>&\"q\";x=1",hist="ev"} 5'; do
 		grep -qxF "$want" "$OUT/metrics.txt" 2>/dev/null || missing="$missing
 $want"
 	done
+	# one HELP and one TYPE per family
+	dup=$(grep -E '^# (HELP|TYPE) kptrace_' "$OUT/metrics.txt" 2>/dev/null |
+	      awk '{ print $2, $3 }' | sort | uniq -d)
 	if [ -z "$scraped" ]; then
 		not_ok "hist --prometheus: node_exporter's textfile collector reads it" \
 			"no scrape: $(tail -5 "$OUT/exporter.log")"
-	elif [ -n "$missing" ]; then
+	elif [ -n "$missing$dup" ]; then
 		not_ok "hist --prometheus: node_exporter's textfile collector reads it" \
 			"missing:$missing
-$(grep -E 'kptrace|textfile' "$OUT/metrics.txt" | head -20)"
+$dup
+$(grep -E 'textfile' "$OUT/metrics.txt" | head -5)
+$(grep -iE 'error|collid|inconsist' "$OUT/exporter.log" | head -5)"
 	else
 		ok "hist --prometheus: node_exporter's textfile collector reads it"
 	fi
@@ -365,6 +619,21 @@ else
 			vg_bad="$vg_bad
 $args: $(cat "$OUT/valgrind.err")"
 		fi
+	done
+	# signed ranges, untrusted text in every form, and the running totals
+	# of --prometheus kept across intervals
+	for t in "hist-signed neg" "hist-signed negtab -j" \
+		 "hist-signed neg --prometheus $OUT/prom" \
+		 "hist-evil ev --prometheus $OUT/prom" "hist-evil evst --folded" \
+		 "hist-evil evst --svg $OUT/vg.svg" "hist-prom ent -i 1 -c 2 --prometheus $OUT/prom-i" \
+		 "hist-live livebehind"; do
+		# shellcheck disable=SC2086
+		KPTRACE_HIST_DIR="$DATA/${t%% *}" valgrind -q --error-exitcode=99 \
+			--leak-check=full --show-leak-kinds=all \
+			--errors-for-leak-kinds=all ./kptrace-dyn hist ${t#* } \
+			>/dev/null 2>"$OUT/valgrind.err"
+		[ $? = 99 ] && vg_bad="$vg_bad
+$t: $(cat "$OUT/valgrind.err")"
 	done
 	for f in cut garbled badlog2; do
 		KPTRACE_HIST_DIR="$OUT/hist-cut" valgrind -q --error-exitcode=99 \

@@ -17,7 +17,9 @@
 #
 # Then the spec language: test/test_spec (the module's parser under ASan
 # and UBSan: every syntax element, errors at their columns, round trips;
-# BTF names and @SYM against test/gen_btf's BTF), typed records
+# BTF names and @SYM against test/gen_btf's BTF; test/test_ftrace_syntax:
+# the specs of ftrace's kprobe_syntax_errors.tc, refused at ftrace's
+# carets or a documented column of kptrace's own), typed records
 # (gen_trace typed: strings, escapes, faults, truncation, return records
 # with arguments, legacy probes named from BTF), -w FILE.probes, and
 # `kptrace probe ...` with --dry-run, a regular file as the device, and
@@ -424,6 +426,13 @@ else
 	not_ok "spec: parser and translation unit tests, ASan+UBSan" "$(grep -A1 '^not ok' "$OUT/spec.out"; cat "$OUT/spec.err")"
 fi
 
+run ftrace-syntax test/test_ftrace_syntax
+if [ "$rc" = 0 ]; then
+	ok "spec: ftrace's kprobe_syntax_errors.tc, refusals and carets, ASan+UBSan ($(tail -1 "$OUT/ftrace-syntax.out"))"
+else
+	not_ok "spec: ftrace's kprobe_syntax_errors.tc, refusals and carets, ASan+UBSan" "$(grep -A1 '^not ok' "$OUT/ftrace-syntax.out"; cat "$OUT/ftrace-syntax.err")"
+fi
+
 run kbtf test/test_kbtf "$OUT/btf" "$OUT/btf-layout" "$OUT/kbtf-work"
 if [ "$rc" = 0 ]; then
 	ok "kbtf: BTF reader unit tests, cut and garbled files, ASan+UBSan ($(tail -1 "$OUT/kbtf.out"))"
@@ -545,6 +554,49 @@ if [ "$rc" = 0 ] && [ -z "$d" ] && ! LC_ALL=C grep -q '[^ -~]' "$OUT/names-json.
 	ok "names: a crafted FILE.probes's escapes are shown escaped, text, JSON, -w copy"
 else
 	not_ok "names: a crafted FILE.probes's escapes are shown escaped, text, JSON, -w copy" "$d"
+fi
+
+# untrusted text (issue 21): comms and string arguments holding ESC [2J,
+# the C1 CSI as UTF-8 (c2 9b), an OSC, a newline and a backslash. Text:
+# printable ASCII only (no ESC, no byte 0x80-0x9f, no newline inside a
+# line), \xNN and \\ as the module's trace file; JSON: valid, and it
+# decodes to the very bytes (\u00NN each)
+test/gen_trace evil "$OUT/evil.bin"
+# shellcheck disable=SC2086
+check_run evil 0 env $typed_env $KPT -r "$OUT/evil.bin" --no-stack -q
+# shellcheck disable=SC2086
+run evil-json env $typed_env $KPT -r "$OUT/evil.bin" -j --no-stack -q
+d=$(LC_ALL=C grep -n '[^ -~]' "$OUT/evil.out" | cat -v)
+[ "$(wc -l <"$OUT/evil.out")" = 10 ] ||
+	d="$d
+$(wc -l <"$OUT/evil.out") lines for 10 events"
+grep -qxF '\x1b[2J-501 [001] 1.000000: open: dfd=-100 file="\x1b[2J" flags=0x0 mode=0 caller=0x10 c="\x1b[2J"' "$OUT/evil.out" &&
+grep -qxF '\xc2\x9b31m-501 [001] 1.000001: ropen: ret=-2 lat_ns=100 dfd=-100 file="\xc2\x9b31m" rv=0' "$OUT/evil.out" &&
+grep -qF 'a\x0ab-501 [001] 1.000002: open: dfd=-100 file="a\x0ab"' "$OUT/evil.out" &&
+grep -qF 'back\\slash-501 [001] 1.000003: open: dfd=-100 file="back\\slash"' "$OUT/evil.out" ||
+	d="$d
+$(cat -v "$OUT/evil.out")"
+d=$d$(python3 - "$OUT/evil-json.out" <<'PY' 2>&1
+import json, sys
+evil = [b"\x1b[2J", b"\xc2\x9b31m", b"a\nb", b"back\\slash",
+        b"\x1b]0;pwned\x07"]
+raw = open(sys.argv[1], "rb").read().splitlines()
+assert len(raw) == 10, len(raw)
+for line in raw:
+    assert all(0x20 <= b < 0x7f for b in line), line
+ev = [json.loads(l) for l in raw]
+for i, e in enumerate(ev):
+    want = evil[i // 2]
+    assert e["comm"].encode("latin-1") == want, (e["comm"], want)
+    assert e["fields"]["file"].encode("latin-1") == want, e["fields"]
+    if e["type"] == "entry":
+        assert e["fields"]["c"].encode("latin-1") == want, e["fields"]
+PY
+)
+if [ "$rc" = 0 ] && [ -z "$d" ]; then
+	ok "evil: comm and strings with terminal escapes, escaped in text and JSON"
+else
+	not_ok "evil: comm and strings with terminal escapes, escaped in text and JSON" "$d"
 fi
 
 # 20000 records, half of them of ids the listing lacks, each once, and a
@@ -727,6 +779,7 @@ else
 		    "-r $OUT/huge-size.bin" "-r $OUT/good.bin -w $OUT/vg.bin" \
 		    "-s" "-n 0" "-r $OUT/typed.bin" "-r $OUT/typed.bin -j" \
 		    "-r $OUT/names.bin" "-r $OUT/names.bin -w $OUT/vg2.bin" \
+		    "-r $OUT/evil.bin" "-r $OUT/evil.bin -j" \
 		    "probe add -n p:x do_sys_openat2 dfd" \
 		    "probe add -n p:x do_sys_openat2 %zz" \
 		    "probe del -n x"; do

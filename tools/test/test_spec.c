@@ -62,6 +62,7 @@ static int fetch_equal(const struct kpt_fetch *a, const struct kpt_fetch *b)
  */
 static int spec_equal(const struct kpt_spec *a, const struct kpt_spec *b)
 {
+	struct kpt_hist_spec ha, hb;
 	unsigned int i;
 
 	if (a->kind != b->kind || strcmp(a->group, b->group) ||
@@ -80,8 +81,16 @@ static int spec_equal(const struct kpt_spec *a, const struct kpt_spec *b)
 		    a->cond[i].value != b->cond[i].value ||
 		    strcmp(a->cond[i].glob, b->cond[i].glob))
 			return 0;
-	/* struct kpt_hist_spec has no holes: its pad bytes are zeroed */
-	return !memcmp(&a->hist, &b->hist, sizeof(a->hist));
+	/*
+	 * struct kpt_hist_spec has no holes: its pad bytes are zeroed. But
+	 * size_given says how it was written, not what it is: the printed
+	 * spec always has size=, so the spec parsed again has it given.
+	 */
+	ha = a->hist;
+	hb = b->hist;
+	ha.size_given = 0;
+	hb.size_given = 0;
+	return !memcmp(&ha, &hb, sizeof(ha));
 }
 
 /* parse -> print -> parse -> print: the same spec and the same text */
@@ -253,16 +262,27 @@ static void grammar(void)
 	     "p:kptrace/e f arg1=+1(+2(+3(+4($arg1)))):x64");
 	good("p:e f +0x10(@0x1000)", "p:kptrace/e f arg1=+16(@0x1000):x64");
 	good("r:e f +8($retval):u32", "r:kptrace/e f arg1=+8($retval):u32");
-	/* types */
+	/* types: a string's from memory */
 	for (i = 0; i < KPT_T_NR; i++) {
+		const char *fetch = kpt_type_is_string(i) ? "+0(%ax)" : "%ax";
 		char canon[128];
 
-		snprintf(line, sizeof(line), "p:e f a=%%ax:%s",
+		snprintf(line, sizeof(line), "p:e f a=%s:%s", fetch,
 			 kpt_type_names[i]);
-		snprintf(canon, sizeof(canon), "p:kptrace/e f a=%%ax:%s",
+		snprintf(canon, sizeof(canon), "p:kptrace/e f a=%s:%s", fetch,
 			 kpt_type_names[i]);
 		good(line, canon);
 	}
+	good("p:e f a=@0x1000:string b=@4096+8:ustring c=$arg2:str",
+	     "p:kptrace/e f a=@0x1000:string b=@0x1008:ustring c=$arg2:str");
+	good("r:e f s=+0($retval):string u=-8(%di):ustring",
+	     "r:kptrace/e f s=+0($retval):string u=-8(%di):ustring");
+	/* @ADDR in decimal, as ftrace's: a symbol never starts with a digit */
+	good("p:e f @11 @0 +0(@4096):u8",
+	     "p:kptrace/e f arg1=@0xb:x64 arg2=@0x0:x64 arg3=+0(@0x1000):u8");
+	/* argument names: 31 characters, as ftrace's */
+	good("p:e f a234567890123456789012345678901=%di",
+	     "p:kptrace/e f a234567890123456789012345678901=%di:x64");
 	/* 16 arguments is the most */
 	n = snprintf(line, sizeof(line), "p:e f");
 	for (i = 0; i < KPT_SPEC_MAX_ARGS; i++)
@@ -300,7 +320,13 @@ static void errors(void)
 	bad("p:", 2, "expected a name");
 	bad("p:1e f", 2, "expected a name");
 	bad("p:g/ f", 4, "expected a name after the group");
-	bad("p:e- f", 3, "unexpected character in the name");
+	/* a bad name, as ftrace: under its start, group or event */
+	bad("p:e- f", 2, "the event name must be a C identifier");
+	bad("p:g.1/e f", 2, "the group name must be a C identifier");
+	bad("p:g/e.1 f", 4, "the event name must be a C identifier");
+	bad("-:g/e! f", 4, "the event name must be a C identifier");
+	bad("p1 f", 1, "MAXACTIVE is for r and b probes");
+	bad("r1a f", 1, "MAXACTIVE must be 1 to 4096");
 	bad("px f", 1, "expected ':' or a space");
 	bad("r0 f", 1, "MAXACTIVE must be 1 to 4096");
 	bad("r4097 f", 1, "MAXACTIVE must be 1 to 4096");
@@ -308,16 +334,23 @@ static void errors(void)
 	bad("-:e f", 4, "-:NAME takes nothing more");
 	bad("p:e", 3, "expected a symbol or an address");
 	bad("p 0x0", 2, "address 0");
-	bad("p 0xfg", 5, "garbage after a number");
+	/* a bad target, as ftrace: under its start (but a %SUFFIX) */
+	bad("p 0xfg", 2, "garbage after a number");
+	bad("p 0x10+4", 2, "expected SYM[+OFFS], MOD:SYM[+OFFS] or 0xADDR");
 	bad("p 0x1ffffffffffffffff", 2, "number too large");
 	bad("p %ax", 2, "expected a symbol or an address");
 	bad("p :f", 2, "expected a symbol or an address");
 	bad("p m:", 2, "expected MODULE:SYMBOL");
-	bad("p f+", 4, "expected a number");
+	bad("p f+", 2, "expected a number");
+	bad("p f+0x1g", 2, "garbage after a number");
+	bad("p f+4-4", 2, "expected SYM[+OFFS], MOD:SYM[+OFFS] or 0xADDR");
+	bad("p f%hoge", 3, "unexpected character after the target");
+	bad("p f%return", 3, "no %return suffix: use an r probe");
+	bad("p f+4%return", 5, "no %return suffix: use an r probe");
 	bad("p f+0x100000000", 2, "offset too large");
-	bad("p f-4", 3, "unexpected character after the target");
-	bad("r f+4", 0, "a return probe takes no offset");
-	bad("b f+4", 0, "a return probe takes no offset");
+	bad("p f-4", 2, "expected SYM[+OFFS], MOD:SYM[+OFFS] or 0xADDR");
+	bad("r f+4", 2, "a return probe takes no offset");
+	bad("b:e m:f+4", 4, "a return probe takes no offset");
 	bad("b f $retval", 4, "$retval is for r probes");
 	bad("b f $arg1 if arg1 == 0", 10,
 	    "a b probe takes no condition and no hist (use r)");
@@ -334,9 +367,27 @@ static void errors(void)
 	bad("p f +0($comm)", 7, "$comm cannot be dereferenced");
 	bad("p f $comm:u32", 10, "$comm is a string");
 	bad("p f @sym", 4, "@ takes an address (the tool resolves @SYMBOL)");
+	bad("p f @12ab", 4, "bad address after @");
+	bad("p f @0x1ffffffffffffffff", 4, "bad address after @");
+	bad("p f \\1", 4, "immediate values (\\IMM) are not supported");
+	/* strings: from memory, or the address in a $argN */
+	bad("p f %di:string", 8, "a string needs +OFFS(...), @ADDR, $argN or $comm");
+	bad("p f $stack0:ustring", 12,
+	    "a string needs +OFFS(...), @ADDR, $argN or $comm");
+	bad("p f $stack:str", 11,
+	    "a string needs +OFFS(...), @ADDR, $argN or $comm");
+	bad("r f $retval:string", 12,
+	    "a string needs +OFFS(...), @ADDR, $argN or $comm");
+	bad("p f +0(%di):u8[4]", 14, "array types (TYPE[N]) are not supported");
 	bad("p f @0x10+x", 10, "expected a number");
-	bad("p f +8%di", 6, "expected '(' after the offset");
+	/* a bad dereference, as ftrace: under its start */
+	bad("p f +8%di", 4, "expected '(' after the offset");
+	bad("p f +8x(%di)", 4, "bad dereference offset");
+	bad("p f +(%di)", 4, "bad dereference offset");
 	bad("p f +8(%di", 10, "expected ')'");
+	/* ftrace closes each '(' with the last ')': the innermost lacks it */
+	bad("p f +8(+0(+0(%di))", 16, "expected ')'");
+	bad("p f +8(+0(%di):u8", 13, "expected ')'");
 	bad("p f -u8(%di)", 4, "expected +uOFFS(...)");
 	bad("p f +0x80000000(%di)", 4, "offset too large");
 	bad("p f +u0x80000000(%di)", 4, "offset too large");
@@ -344,9 +395,13 @@ static void errors(void)
 	bad("p f dfd", 4, "unknown fetch argument");
 	bad("p f $arg1:u7", 10, "unknown type");
 	bad("p f $arg1:", 10, "unknown type");
-	bad("p f $arg1x", 9, "garbage after a number");
+	bad("p f $arg1x", 4, "unknown $variable");
 	bad("p f $arg1(", 9, "unexpected character in the argument");
 	bad("p f a=$arg1 a=$arg2", 12, "duplicate argument name");
+	bad("p f =$arg1", 4, "expected an argument name before '='");
+	bad("p f a.b=$arg1", 4, "the argument name must be a C identifier");
+	bad("p f +0(%di)=$arg1", 4, "the argument name must be a C identifier");
+	bad("p f a2345678901234567890123456789012=%di", 4, "name too long");
 	bad("p f arg2=$arg1 $arg2", 15, "duplicate argument name");
 	bad("p f pid=$arg1", 4, "argument name is reserved");
 	bad("p f comm=$comm", 4, "argument name is reserved");
@@ -357,18 +412,18 @@ static void errors(void)
 	bad("p f a=$arg1 if a == x", 20, "expected a number");
 	bad("p f a=$arg1 if a == 9223372036854775808", 20,
 	    "number out of range");
-	/* 2^64 and more: refused where they start, never wrapped */
-	bad("p f+18446744073709551616", 4, "number too large");
-	bad("p f+18446744073709551619", 4, "number too large");
-	bad("p f+18446744073709551620", 4, "number too large");
-	bad("p f+99999999999999999999", 4, "number too large");
+	/* 2^64 and more: refused, never wrapped (in a target, at its start) */
+	bad("p f+18446744073709551616", 2, "number too large");
+	bad("p f+18446744073709551619", 2, "number too large");
+	bad("p f+18446744073709551620", 2, "number too large");
+	bad("p f+99999999999999999999", 2, "number too large");
 	bad("p f a=$arg1 if a == 18446744073709551617", 20,
 	    "number too large");
 	bad("p f a=$arg1 if a == -18446744073709551617", 21,
 	    "number too large");
-	bad("p f $arg18446744073709551617", 8, "number too large");
-	bad("p f $stack18446744073709551616", 10, "number too large");
-	bad("p f +18446744073709551616(%di)", 5, "number too large");
+	bad("p f $arg18446744073709551617", 4, "$argN: N must be 1 to 6");
+	bad("p f $stack18446744073709551616", 4, "$stackN: N too large");
+	bad("p f +18446744073709551616(%di)", 4, "offset too large");
 	bad("p f @0x10+18446744073709551617", 10, "number too large");
 	bad("p f @0xffffffffffffffff+1", 23, "address out of range");
 	bad("p f @0x10-17", 9, "address out of range");
@@ -376,7 +431,7 @@ static void errors(void)
 	bad("p f @0x1-9223372036854775808", 8, "address out of range");
 	bad("p f @0xfffffffffffffff0+0x7fffffffffffffff", 23, "address out of range");
 	bad("p f +8(@0xffffffffffffffff+1)", 26, "address out of range");
-	bad("r18446744073709551617 f", 1, "number too large");
+	bad("r18446744073709551617 f", 1, "MAXACTIVE must be 1 to 4096");
 	bad("p 0x10000000000000000", 2, "number too large");
 	bad("p f a=$arg1 if a == 1 b", 22, "expected && or ||");
 	bad("p f a=$arg1 if a == 1 &&", 24, "expected a field name");
