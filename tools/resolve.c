@@ -342,6 +342,17 @@ static int resolve_arg(struct ctx *c, const char *a, int alen, int col,
 		if (c->fn_state > 0 && c->fn.ret_type >= 0)
 			type = c->fn.ret_type;
 	}
+	/*
+	 * A string parameter past the sixth: the pointer is in its stack
+	 * slot, the string where it points (the module takes a string only
+	 * from memory, $argN or $comm).
+	 */
+	if (bare && type >= 0 && kpt_type_is_string(type) &&
+	    !strncmp(fetch, "$stack", 6)) {
+		memmove(fetch + 3, fetch, strlen(fetch) + 1);
+		memcpy(fetch, "+0(", 3);
+		strcat(fetch, ")");
+	}
 	if (snprintf(o, olen, "%s%s%s%s%s", name, name[0] ? "=" : "", fetch,
 		     type >= 0 ? ":" : "",
 		     type >= 0 ? kpt_type_names[type] : "") >= (int)olen)
