@@ -286,11 +286,15 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 	} else {
 		word[4] = (u32)tsk->tgid | (u64)(u32)tsk->pid << 32;
 	}
-	/* two scalars, not an array: an array costs a stack canary */
+	/*
+	 * Two scalars, not an array: an array costs a stack canary. comm[15]
+	 * is always NUL (set_task_comm() pads with NULs, so even a rename
+	 * under this read leaves it), and every reader stops at 16 bytes.
+	 */
 	memcpy(&comm0, tsk->comm, 8);
 	memcpy(&comm1, tsk->comm + 8, 8);
 	word[5] = comm0;
-	word[6] = comm1 & ~(0xffULL << 56);	/* a NUL at comm[15] */
+	word[6] = comm1;
 	word[7] = nargs;	/* nr_stack 0, __pad 0 */
 }
 
