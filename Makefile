@@ -27,6 +27,12 @@
 #                       KERNELS="6.12 7.2" picks some (kernels.sh --help)
 #   make build-kernels  the same without booting (build + installs)
 #   make dkms-check-kernels   make install + dkms install only, every kernel
+#   make check-mutants  do the selftests catch bugs? A few deliberate bugs,
+#                       one at a time, in a copy of the module (never this
+#                       tree), each built and run against its tests in QEMU;
+#                       a table mutant -> killed/survived, fails if one
+#                       survived (selftests/vm/mutants.sh --help; MUTANTS=
+#                       picks some). Not in CI: about 6 minutes
 #
 # KDIR defaults to the running kernel's headers.  check, run and dkms-check
 # use the Debian kernel of linux-image-amd64 (bookworm: 6.1.0-N-amd64;
@@ -165,6 +171,12 @@ build-kernels:
 dkms-check-kernels:
 	$(Q)$(KERNELS_ENV) selftests/vm/kernels.sh --dkms-only
 
+# Mutation testing of the selftests (selftests/vm/mutants.sh).
+check-mutants: vm-deps
+	$(Q)kver='$(KVER)'; [ -n "$$kver" ] || kver='$(debian_kver)'; \
+	V='$(V)' VM_TIMEOUT='$(VM_TIMEOUT)' selftests/vm/mutants.sh \
+		--kver "$$kver" $(MUTANTS)
+
 # The benchmark builds in its own chroot, against the 6.12 headers: it
 # needs no KDIR and leaves this tree's build products alone.
 bench:
@@ -172,5 +184,5 @@ bench:
 
 .PHONY: all kdir-ok module tools test-module selftests-helpers install \
 	clean style vm-deps vm-build check run dkms-check bench hazard-module \
-	check-debug check-kernels \
+	check-debug check-kernels check-mutants \
 	build-kernels dkms-check-kernels

@@ -21,8 +21,14 @@
 # - hits = recorded + lost, recorded = read, pending = 0;
 # - the reader saw no bad record, no seq error, read = stats read;
 # - every record's context flag matches its arg0 (1 task: none, 2 softirq:
-#   SOFTIRQ, 3 hardirq: HARDIRQ, 4 NMI: NMI), and each context that made
-#   calls has records. NMI is skipped (and said) when no source works.
+#   SOFTIRQ, 3 hardirq: HARDIRQ, 4 NMI: NMI), and each of the four
+#   contexts made calls and has records; kpt_hazard's calls by context add
+#   up to its total; the probe's books agree with the rings' (hits =
+#   recorded + lost, kpt_books_check). kpt_hazard's NMI source is a
+#   PMU's overflow, or else an NMI IPI to the CPU itself, which every x86
+#   local APIC sends: NMI calls are required; when kpt_hazard has no
+#   source at all (nmi_source none), the test checks the rest and then
+#   skips, saying so, as the kernel cannot raise the NMIs it tests.
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"
@@ -61,7 +67,10 @@ sed 's/^/#   /' "$KPT_DIR/probes"
 sed 's/^/#   /' "$KPT_DIR/stats" | grep -v ' 0$'
 
 total=$(kpt_haz_count total)
-kpt_stats_check
+assert_eq "kpt_hazard's calls by context add up to its total" \
+	$(($(kpt_haz_count task) + $(kpt_haz_count softirq) + $(kpt_haz_count hardirq) + $(kpt_haz_count nmi))) \
+	"$total"
+kpt_books_check
 hits=$(kpt_stat hits)
 missed=$(kpt_stat missed)
 assert_eq "pending after the drain" "$(kpt_stat pending)" 0
@@ -110,17 +119,19 @@ awk 'function hex(s,    i, v) {
 cat "$KPT_TMP/ctx" | sed 's/^/#   by context: /'
 by=$(tail -n 1 "$KPT_TMP/ctx")
 assert_eq "records whose flags contradict their context" "$(kpt_haz_field bad "$by")" 0
+nmi_src=$(kpt_haz_count nmi_source)
 covered=
 for c in task softirq hardirq nmi; do
 	calls=$(kpt_haz_count $c)
 	recs=$(kpt_haz_field $c "$by")
-	if [ "$calls" -gt 0 ]; then
-		assert_ge "$c records" "$recs" 1
-		covered="$covered $c"
-	elif [ "$c" = nmi ]; then
-		info "no NMI source in this guest (nmi_source $(kpt_haz_count nmi_source)): NMI not covered"
-	else
-		fail "kpt_hazard made no $c calls"
+	if [ "$c" = nmi ] && [ "$nmi_src" = none ]; then
+		assert_eq "nmi calls without an NMI source" "$calls" 0
+		continue
 	fi
+	assert_ge "kpt_hazard's $c calls" "$calls" 1
+	assert_ge "$c records" "$recs" 1
+	covered="$covered $c"
 done
 info "covered:$covered; calls=$total hits=$hits missed=$missed read=$(kpt_stat read) lost=$(kpt_stat lost)"
+[ "$nmi_src" != none ] ||
+	skip "kpt_hazard found no NMI source (no PMU, no NMI IPI): NMI context not tested, the rest passed"

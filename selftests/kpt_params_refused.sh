@@ -19,7 +19,10 @@
 #   bufsize_kb=1 stack=64               EINVAL (a 1 KiB ring cannot hold two
 #                                       records of 632 bytes)
 #   bufsize_kb=1073741824               EINVAL or ENOMEM
-#   bufsize_kb=1048576 (1 GiB per CPU)  EINVAL or ENOMEM in a small guest
+#   bufsize_kb=<MemTotal, rounded up to a power of two> (a ring per
+#     CPU as large as all of RAM: more than the half of RAM the module
+#     allows; 1048576 in a 1 GiB guest)    ENOMEM, or EINVAL past the
+#                                       per-CPU limit
 #   address=0x1000 (not kernel text)    EINVAL (unprobeable)
 #   address=<kpt_test_func + 1>         EILSEQ
 #   retprobe=1 name=kpt_test_func+0x5   EINVAL (kretprobes need the entry)
@@ -73,11 +76,11 @@ refused -w bufsize_kb=0 EINVAL bufsize_kb=0
 refused -w bufsize_kb=1 EINVAL bufsize_kb=1 stack=64
 refused -w bufsize_kb=1073741824 EINVAL/ENOMEM bufsize_kb=1073741824
 memkb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
-if [ "$memkb" -lt 2000000 ]; then
-	refused -w bufsize_kb=1048576 EINVAL/ENOMEM bufsize_kb=1048576
-else
-	info "more than 2 GB of RAM: bufsize_kb=1048576 may load, not tried"
-fi
+ramkb=1024
+while [ $ramkb -lt "$memkb" ]; do
+	ramkb=$((ramkb * 2))
+done
+refused -w bufsize_kb=$ramkb EINVAL/ENOMEM bufsize_kb=$ramkb
 refused -w 0x1000 EINVAL address=0x1000
 # kpt_test_func is 16-byte aligned: +1 is the same address ending in 1.
 case $addr in

@@ -9,7 +9,9 @@
 # cause 0), missed 0, read 0, pending 5, so hits = recorded + lost; a
 # per-CPU table whose header starts "CPU HITS RECORDED LOST READ PENDING"
 # with one row per CPU of the stats file: CPU $KPT_CPU 5 5 0 0 5, every
-# other CPU 0 0 0 0 0. Every number equals the stats file's.
+# other CPU 0 0 0 0 0; a probes' table whose kpt_test_func row has calls,
+# events and recorded 5, filtered, lost and missed 0. Every number equals
+# the stats file's.
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup
@@ -52,7 +54,7 @@ done
 grep -Eq '^CPU +HITS +RECORDED +LOST +READ +PENDING' "$KPT_TMP/stats" ||
 	fail "kptrace --stats: no per-CPU table (CPU HITS RECORDED LOST READ PENDING ...)"
 # The table: one row per CPU of the stats file, in order.
-sed -n '/^CPU /,$p' "$KPT_TMP/stats" | sed 1d > "$KPT_TMP/table"
+sed -n '/^CPU /,/^$/p' "$KPT_TMP/stats" | sed -e 1d -e '/^$/d' > "$KPT_TMP/table"
 ncpu=$(grep -c '^cpu[0-9]*\.hits ' "$KPT_DIR/stats")
 assert_eq "kptrace --stats: per-CPU rows" "$(grep -c '' "$KPT_TMP/table")" "$ncpu"
 cpu=0
@@ -65,4 +67,10 @@ while [ $cpu -lt "$ncpu" ]; do
 		"$(echo "$want" | awk '{ print $2, $3 }')"
 	cpu=$((cpu + 1))
 done
+# The probes' table: the one probe, its calls, events and recorded.
+grep -Eq '^PROBE +CALLS +EVENTS +RECORDED +FILTERED +LOST +MISSED' "$KPT_TMP/stats" ||
+	fail "kptrace --stats: no probes' table (PROBE CALLS EVENTS RECORDED ...)"
+assert_eq "kptrace --stats: kpt_test_func row (calls events recorded filtered lost missed)" \
+	"$(awk '$1 == "kpt_test_func" { print $2, $3, $4, $5, $6, $7 }' "$KPT_TMP/stats")" \
+	"$N $N $N 0 0 0"
 info "kptrace --stats: hits $N = recorded $N + lost 0, all on CPU $KPT_CPU, as the stats file"

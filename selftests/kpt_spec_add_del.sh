@@ -3,7 +3,8 @@
 # description: probes are added and removed at run time by writing specs to
 #   /dev/kptrace or to debugfs' probes file, by ioctl(KPT_IOC_PROBE), and by
 #   probe= at insmod, with the errnos of CONTRACT5
-# requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_spec
+# requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_spec,
+#   helpers/kpt_read
 #
 # With kptrace loaded idle (stack=0):
 #  - "p:t1 kpt_test_func a=$arg1:u32 b=$arg2" is listed as exactly
@@ -32,6 +33,7 @@
 . "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
 kpt_setup
 require_kpt_spec
+require_kpt_read
 kpt_test_load
 
 SZ='0x[0-9a-f]+'
@@ -142,10 +144,8 @@ kpt_load stack=0
 check_eq "ioctl on a read-only fd" \
 	"$("$KPT_SPEC" ioctl-ro 'p:ro kpt_test_func')" errno=EBADF
 check_eq "probes after the read-only ioctl" "$(cat "$KPT_DIR/probes")" ""
-if [ -x "$KPT_READ" ]; then
-	check_match "KPT_IOC_INFO on a read-only fd" "$("$KPT_READ" info)" \
-		'^info magic=0x4b50 version=1 .* nr_probes=0 '
-fi
+check_match "KPT_IOC_INFO on a read-only fd" "$("$KPT_READ" info)" \
+	'^info magic=0x4b50 version=1 .* nr_probes=0 '
 kpt_unload
 
 # One write is at most 4096 bytes.

@@ -3,7 +3,7 @@
 # description: the same specs in ftrace's kprobe_events and in kptrace, the
 #   same calls: the same number of hits and the same values and strings
 # requires: root, debugfs, tracefs with kprobe_events (CONFIG_KPROBE_EVENTS),
-#   kptrace.ko, kpt_test.ko (+ CONFIG_KALLSYMS_ALL for @ADDR), helpers/kpt_spec
+#   kptrace.ko, kpt_test.ko, CONFIG_KALLSYMS_ALL (for @ADDR), helpers/kpt_spec
 #
 # Both get these lines, word for word (group kptd), at the same time:
 #   p:kptd/f kpt_test_func a=$arg1:u32 b=%si:x16 c=$arg3:s64 d=$arg6 e=%r9:u8
@@ -43,14 +43,12 @@ cleanup()
 	return 0
 }
 
+kpt_kallsyms_visible
 U64=$(spec_kallsyms kpt_test_u64 kpt_test)
 HEAD=$(spec_kallsyms kpt_test_head kpt_test)
-ADDR_ARGS=
-if [ -n "$U64" ] && [ -n "$HEAD" ]; then
-	ADDR_ARGS=" x=@0x$U64 y=@0x$(printf '%x' $((0x$U64 + 4))):u32 z=+0(@0x$HEAD):s64"
-else
-	info "kpt_test's data symbols are not in /proc/kallsyms: @ADDR not compared"
-fi
+[ -n "$U64" ] && [ -n "$HEAD" ] ||
+	skip "kpt_test's data symbols are not in /proc/kallsyms (CONFIG_KALLSYMS_ALL): @ADDR cannot be compared"
+ADDR_ARGS=" x=@0x$U64 y=@0x$(printf '%x' $((0x$U64 + 4))):u32 z=+0(@0x$HEAD):s64"
 cat > "$KPT_TMP/specs" <<EOF
 p:kptd/f kpt_test_func a=\$arg1:u32 b=%si:x16 c=\$arg3:s64 d=\$arg6 e=%r9:u8
 p:kptd/v kpt_test_vals v8=%di:s8 v16=%di:u16 v32=%di:x32 v=%di n=%si:s32 e=+0(+8(+8(%dx))):s8 m=+0(+8(%dx)):s64 g=\$stack0:symbol h=%ip:symbol i=\$stack$ADDR_ARGS

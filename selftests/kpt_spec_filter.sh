@@ -20,7 +20,8 @@
 #   p:comm if comm == "kpt_test/*": call_all 2 (one kthread kpt_test/N per
 #          CPU) kept, 2 calls from sh filtered;  p:ncomm if comm != "sh*"
 #          the same
-#   p:cpu  if cpu == 1 (2+ CPUs): call_all 2: the 2 calls of kpt_test/1
+#   p:cpu  if cpu == 1 (2+ CPUs, taskset): call_all 2: the 2 calls of
+#          kpt_test/1; with one CPU, cpu == 0: every call
 #   p:uid0 if uid == 0, p:uidn if uid != 0: every call kept / filtered
 # For each: probe_stats calls = events = filtered + recorded (nothing lost),
 # also summed over its per-CPU lines,
@@ -33,6 +34,7 @@ require_kpt_spec
 kpt_test_load
 
 ncpu=$(kpt_nr_online_cpus)
+[ "$ncpu" -lt 2 ] || require_cmd taskset	# the cpu filter's calls
 kpt_load stack=0
 spec_add 'p:eq kpt_test_func a=$arg1:u32 if a == 3'
 spec_add 'p:bit kpt_test_func a=$arg1:u32 if a & 1'
@@ -96,15 +98,13 @@ stats_of lat 2 1
 kpt_unload
 
 # Who calls: pid, comm, cpu, uid. The test shell and its children run on
-# CPU 0, so that only kpt_test/1 calls on CPU 1.
-cpu_test=0
-if ! command -v taskset >/dev/null 2>&1; then
-	info "no taskset: the cpu filter is not tested"
-elif [ "$ncpu" -lt 2 ]; then
-	info "one CPU online: the cpu filter is not tested"
-else
+# CPU 0, so that only kpt_test/1 calls on CPU 1; with one CPU online,
+# cpu == 0 keeps every call.
+if [ "$ncpu" -ge 2 ]; then
 	taskset -p -c 0 $$ > /dev/null || fail "taskset -p -c 0 $$"
-	cpu_test=1
+	cpu_want=1
+else
+	cpu_want=0
 fi
 kpt_load stack=0
 spec_add "p:pid kpt_test_func a=\$arg1:u32 if pid == $$"
@@ -113,7 +113,7 @@ spec_add 'p:comm kpt_test_func if comm == "kpt_test/*"'
 spec_add 'p:ncomm kpt_test_func if comm != "sh*"'
 spec_add 'p:uid0 kpt_test_func if uid == 0'
 spec_add 'p:uidn kpt_test_func if uid != 0'
-[ "$cpu_test" = 1 ] && spec_add 'p:cpu kpt_test_func if cpu == 1'
+spec_add "p:cpu kpt_test_func if cpu == $cpu_want"
 echo 2 > "$KPT_TEST_DIR/call" || fail "calling kpt_test_func"
 sh -c "echo 3 > $KPT_TEST_DIR/call" || fail "calling kpt_test_func"
 kpt_call_all 2
@@ -135,10 +135,15 @@ check_eq "ncomm events" "$(grep -c '^kpt_test/[0-9]*-[0-9]* .*: ncomm:$' "$KPT_T
 stats_of ncomm "$total" $((2 * ncpu))
 stats_of uid0 "$total" "$total"
 stats_of uidn "$total" 0
-if [ "$cpu_test" = 1 ]; then
+if [ "$cpu_want" = 1 ]; then
 	check_eq "cpu events" \
 		"$(grep -c '^kpt_test/1-[0-9]* *\[001\] .*: cpu:$' "$KPT_TMP/trace3")" 2
+	check_eq "cpu events in all" "$(grep -c ': cpu:$' "$KPT_TMP/trace3")" 2
 	stats_of cpu "$total" 2
+else
+	check_eq "cpu events, one CPU" \
+		"$(grep -c ' \[000\] .*: cpu:$' "$KPT_TMP/trace3")" "$total"
+	stats_of cpu "$total" "$total"
 fi
 kpt_stats_check
 spec_finish "conditions keep exactly the matching hits and count the others"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: debugfs `trace` is a consuming read that ends at EOF;
 #   `trace_pipe` is the same but blocks until events arrive
-# requires: root, debugfs, kptrace.ko, kpt_test.ko
+# requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_read,
+#   helpers/kpt_epoll
 #
 # - cat trace with nothing recorded returns at once, empty;
 # - 3 calls: cat trace gives exactly the 3 lines, a second cat is empty;
@@ -30,6 +31,9 @@
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup
+require_kpt_read
+KPT_EPOLL=${KPT_EPOLL:-$KPT_SELFTESTS/helpers/kpt_epoll}
+[ -x "$KPT_EPOLL" ] || skip "helpers/kpt_epoll not built (make -C selftests helpers)"
 kpt_test_load
 kpt_load name=kpt_test_func args=1 stack=0
 
@@ -79,63 +83,54 @@ kill "$pipe_pid"
 wait "$pipe_pid" 2>/dev/null
 
 # O_NONBLOCK: trace_pipe says EAGAIN when empty, trace gives EOF.
-if [ -x "$KPT_READ" ]; then
-	assert_eq "O_NONBLOCK read of an empty trace_pipe" \
-		"$("$KPT_READ" -d "$KPT_DIR/trace_pipe" nonblock)" "nonblock EAGAIN"
-	assert_eq "O_NONBLOCK read of an empty trace" \
-		"$("$KPT_READ" -d "$KPT_DIR/trace" nonblock)" "nonblock read=0"
-fi
+assert_eq "O_NONBLOCK read of an empty trace_pipe" \
+	"$("$KPT_READ" -d "$KPT_DIR/trace_pipe" nonblock)" "nonblock EAGAIN"
+assert_eq "O_NONBLOCK read of an empty trace" \
+	"$("$KPT_READ" -d "$KPT_DIR/trace" nonblock)" "nonblock read=0"
 
 assert_eq "pending" "$(kpt_stat pending)" 0
 assert_eq "read" "$(kpt_stat read)" 5
 assert_eq "hits" "$(kpt_stat hits)" 5
 
-if [ -x "$KPT_READ" ]; then
-	# read(fd, buf, 0) is 0, not EAGAIN, and does not block or consume.
-	for f in trace_pipe trace; do
-		assert_eq "0-byte read of an empty $f" \
-			"$("$KPT_READ" -d "$KPT_DIR/$f" zero)" "zero read=0"
-	done
-	kpt_call 1
-	for f in trace_pipe trace; do
-		assert_eq "0-byte read of $f with an event pending" \
-			"$("$KPT_READ" -d "$KPT_DIR/$f" zero)" "zero read=0"
-	done
-	assert_eq "pending after the 0-byte reads" "$(kpt_stat pending)" 1
-	kpt_trace_read "$KPT_TMP/z"
+# read(fd, buf, 0) is 0, not EAGAIN, and does not block or consume.
+for f in trace_pipe trace; do
+	assert_eq "0-byte read of an empty $f" \
+		"$("$KPT_READ" -d "$KPT_DIR/$f" zero)" "zero read=0"
+done
+kpt_call 1
+for f in trace_pipe trace; do
+	assert_eq "0-byte read of $f with an event pending" \
+		"$("$KPT_READ" -d "$KPT_DIR/$f" zero)" "zero read=0"
+done
+assert_eq "pending after the 0-byte reads" "$(kpt_stat pending)" 1
+kpt_trace_read "$KPT_TMP/z"
 
-	# poll() on trace_pipe: POLLIN only with a record pending.
-	assert_eq "poll of an empty trace_pipe" \
-		"$("$KPT_READ" -d "$KPT_DIR/trace_pipe" poll 500)" "poll timeout"
-	kpt_bg "$KPT_READ" -d "$KPT_DIR/trace_pipe" poll 30000 > "$KPT_TMP/poll"
-	poller=$KPT_BG
-	sleep 1
-	kill -0 "$poller" 2>/dev/null ||
-		fail "poll of trace_pipe returned with nothing recorded: $(cat "$KPT_TMP/poll")"
-	kpt_call 1
-	wait "$poller" || fail "kpt_read poll failed"
-	assert_match "poll woken by a record" "$(cat "$KPT_TMP/poll")" '^poll POLLIN '
-	assert_match "poll with a record pending" \
-		"$("$KPT_READ" -d "$KPT_DIR/trace_pipe" poll 0)" '^poll POLLIN '
-	kpt_trace_read "$KPT_TMP/p2"
-	assert_eq "lines after poll" "$(grep -c '' "$KPT_TMP/p2")" 1
-fi
+# poll() on trace_pipe: POLLIN only with a record pending.
+assert_eq "poll of an empty trace_pipe" \
+	"$("$KPT_READ" -d "$KPT_DIR/trace_pipe" poll 500)" "poll timeout"
+kpt_bg "$KPT_READ" -d "$KPT_DIR/trace_pipe" poll 30000 > "$KPT_TMP/poll"
+poller=$KPT_BG
+sleep 1
+kill -0 "$poller" 2>/dev/null ||
+	fail "poll of trace_pipe returned with nothing recorded: $(cat "$KPT_TMP/poll")"
+kpt_call 1
+wait "$poller" || fail "kpt_read poll failed"
+assert_match "poll woken by a record" "$(cat "$KPT_TMP/poll")" '^poll POLLIN '
+assert_match "poll with a record pending" \
+	"$("$KPT_READ" -d "$KPT_DIR/trace_pipe" poll 0)" '^poll POLLIN '
+kpt_trace_read "$KPT_TMP/p2"
+assert_eq "lines after poll" "$(grep -c '' "$KPT_TMP/p2")" 1
 
 # epoll registered while a line is half returned still wakes afterwards.
-KPT_EPOLL=${KPT_EPOLL:-$KPT_SELFTESTS/helpers/kpt_epoll}
-if [ -x "$KPT_EPOLL" ]; then
-	kpt_call 1
-	out=$("$KPT_EPOLL" "$KPT_TEST_DIR/call" 500 5000) ||
-		fail "kpt_epoll failed: $out"
-	info "$out"
-	assert_match "epoll added mid-line, woken by a later call" "$out" \
-		'^epoll first=10 drained=[1-9][0-9]* ready=1 ms=[0-9]+ read=[1-9][0-9]*$'
-	ms=$(echo "$out" | sed 's/.* ms=\([0-9]*\) .*/\1/')
-	[ "$ms" -lt 4000 ] || fail "epoll_wait took $ms ms"
-	assert_eq "pending after epoll" "$(kpt_stat pending)" 0
-else
-	info "helpers/kpt_epoll not built: epoll not tested"
-fi
+kpt_call 1
+out=$("$KPT_EPOLL" "$KPT_TEST_DIR/call" 500 5000) ||
+	fail "kpt_epoll failed: $out"
+info "$out"
+assert_match "epoll added mid-line, woken by a later call" "$out" \
+	'^epoll first=10 drained=[1-9][0-9]* ready=1 ms=[0-9]+ read=[1-9][0-9]*$'
+ms=$(echo "$out" | sed 's/.* ms=\([0-9]*\) .*/\1/')
+[ "$ms" -lt 4000 ] || fail "epoll_wait took $ms ms"
+assert_eq "pending after epoll" "$(kpt_stat pending)" 0
 
 # A reader that stops early leaves what it did not return in the rings.
 kpt_call 400

@@ -191,6 +191,8 @@ kpt_cleanup()
 	done
 	kpt_rmmod_quiet kptrace
 	kpt_rmmod_quiet kpt_test
+	[ -z "$KPT_KR_SAVED" ] ||
+		echo "$KPT_KR_SAVED" > /proc/sys/kernel/kptr_restrict
 	rm -rf "$KPT_TMP"
 	exit $_rc
 }
@@ -212,6 +214,28 @@ kpt_sleepers()
 		kpt_bg sh -c "echo $2 > $KPT_TEST_DIR/sleep"
 		_n=$((_n + 1))
 	done
+}
+
+# kpt_kallsyms_visible: /proc/kallsyms shows this root shell the
+# addresses (kptr_restrict=2 hides them from everyone: then it is set to 1
+# for the test, and kpt_cleanup puts it back); fails when they stay hidden.
+kpt_kallsyms_visible()
+{
+	_kr=/proc/sys/kernel/kptr_restrict
+	if kpt_kallsyms_hidden && [ -w "$_kr" ]; then
+		KPT_KR_SAVED=$(cat "$_kr")
+		echo 1 > "$_kr" || fail "cannot set kptr_restrict=1"
+		info "kptr_restrict was $KPT_KR_SAVED: 1 for this test"
+	fi
+	! kpt_kallsyms_hidden ||
+		fail "/proc/kallsyms hides its addresses from root (kptr_restrict $(cat "$_kr" 2>/dev/null))"
+}
+
+# kpt_kallsyms_hidden: true when /proc/kallsyms shows _stext at 0.
+kpt_kallsyms_hidden()
+{
+	awk '$3 == "_stext" { f = 1; h = ($1 ~ /^0+$/) } END { exit !(f && h) }' \
+		/proc/kallsyms
 }
 
 # ----------------------------------------------------------- kernel log
@@ -395,6 +419,13 @@ kpt_nr_online_cpus()
 	fi
 }
 
+# kpt_online_cpus: the online CPUs' numbers, one per line.
+kpt_online_cpus()
+{
+	tr ',' '\n' < /sys/devices/system/cpu/online | awk -F- '
+		{ hi = (NF == 2 ? $2 : $1); for (c = $1; c <= hi; c++) print c }'
+}
+
 # kpt_stat NAME: the value of NAME in the stats file (fails if missing).
 # (Not called "stat", which would hide stat(1).)
 kpt_stat()
@@ -426,6 +457,32 @@ kpt_stats_check()
 			}
 			exit err
 		}' || { echo "$_s" | sed 's/^/#   /'; fail "stats invariants broken"; }
+}
+
+# kpt_books_check: kpt_stats_check, and the rings' books against the
+# probes' own counters (probe_stats), which the handlers keep apart from
+# the rings: the probes' events, less those filtered, add up to hits,
+# their recorded to recorded, their losses to lost, cause by cause. (The
+# stats file derives hits from recorded + lost, so hits = recorded + lost
+# alone cannot fail; this can.) For a quiet system whose probes were never
+# deleted and that has no aggregation.
+kpt_books_check()
+{
+	kpt_stats_check
+	_p=$(awk '$2 !~ /^cpu[0-9]+$/ {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] += kv[2] } }
+		END { printf "hits %.0f recorded %.0f full %.0f overwritten %.0f nested %.0f too_big %.0f\n",
+			v["events"] - v["filtered"], v["recorded"], v["full"],
+			v["overwritten"], v["nested"], v["too_big"] }' \
+		"$KPT_DIR/probe_stats") || fail "cannot read probe_stats"
+	_r="hits $(kpt_stat hits) recorded $(kpt_stat recorded)"
+	for _c in full overwritten nested too_big; do
+		_r="$_r $_c $(kpt_stat lost.$_c)"
+	done
+	if [ "$_p" != "$_r" ]; then
+		sed 's/^/#   /' "$KPT_DIR/probe_stats" | grep -v ' cpu[0-9]* '
+		fail "the probes' books ($_p) are not the rings' ($_r)"
+	fi
 }
 
 # ----------------------------------------------------- refused loads

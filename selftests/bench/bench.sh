@@ -42,7 +42,8 @@
 # whatever is installed there runs in the guest: bpftrace, perf, strace,
 # trace-cmd. It is made once with mmdebstrap by the harness's chroot maker
 # (selftests/vm/chroot.sh: stamped, completed when BENCH_DEBS grows;
-# KPT_MIRROR, or BENCH_MIRROR, picks the mirror); nothing is installed on
+# KPT_MIRROR, or BENCH_MIRROR, picks the mirror, else the one the host's
+# apt sources name, else mmdebstrap's default); nothing is installed on
 # the host but mmdebstrap.
 #
 # Steps: copy this tree's sources into the chroot, build kptrace.ko,
@@ -71,7 +72,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=../vm/vmlib.sh
 . "$repo/selftests/vm/vmlib.sh"
-KPT_MIRROR=${KPT_MIRROR:-${BENCH_MIRROR:-http://deb.debian.org/debian}}
+# The mirror: KPT_MIRROR, or BENCH_MIRROR, else chroot.sh's (the host's).
+KPT_MIRROR=${KPT_MIRROR:-${BENCH_MIRROR:-}}
 # shellcheck source=../vm/chroot.sh
 . "$repo/selftests/vm/chroot.sh"
 
@@ -235,7 +237,7 @@ fi
 # prints the directory that holds it, fetching it once.
 qemu_plugin_header()
 {
-	local ver suite dir apt o
+	local ver suite dir apt o mirror
 
 	ver=$(chroot "$chroot_dir" dpkg-query -W -f='${source:Version}' \
 		qemu-system-x86) || return 1
@@ -245,7 +247,14 @@ qemu_plugin_header()
 		mkdir -p "$dir"
 		apt=$(mktemp -d "$dir/apt.XXXXXX")
 		mkdir -p "$apt/lists/partial" "$apt/archives/partial"
-		echo "deb-src $KPT_MIRROR $suite main" \
+		# the mirror the chroot was made from, as its sources say
+		mirror=${KPT_MIRROR:-$(kpt_apt_mirror "$chroot_dir" || true)}
+		[ -n "$mirror" ] || {
+			say "no Debian mirror in $chroot_dir's apt sources: set KPT_MIRROR" >&2
+			rm -rf "$apt"
+			return 1
+		}
+		echo "deb-src $mirror $suite main" \
 			>"$apt/sources.list"
 		o=(-o "Dir::Etc::SourceList=$apt/sources.list"
 		   -o Dir::Etc::SourceParts=/dev/null

@@ -8,8 +8,15 @@
 # kernel), or until BUDGET seconds are spent, which the test says.
 # With READER=1 each cycle also reads before the unload, alternately 500
 # records through /dev/kptrace (helpers/kpt_read, every record validated)
-# and 64 KiB of the text `trace`, then closes the file with more pending. Each load must work, each unload must
-# work, and at least MIN_CYCLES (KPT_HAZ_MIN_CYCLES, default 20) must run.
+# and 64 KiB of the text `trace`, then closes the file with more pending.
+# Each load must work, each unload must work. Each cycle's probe has a
+# second probe point, kpt_test:kpt_test_vals, which only the test calls:
+# CALLS calls of it (from one CPU, the flood going on) must give that
+# probe exactly CALLS hits and no miss. The count of cycles run is said
+# against the plan, and must be at least MIN_CYCLES (KPT_HAZ_MIN_CYCLES,
+# default 100, 25 on a debug kernel, or the plan when smaller): a budget
+# that ends the loop sooner fails the test. (On 6.1 beside another
+# guest, 430 cycles fit in the 300 s.)
 #
 # The probe is named MOD:SYM: a bare name makes each load read
 # /proc/kallsyms once to refuse an ambiguous one (module/ksyms.c), which
@@ -45,7 +52,10 @@ CYCLES=${KPT_HAZ_CYCLES:-$(kpt_haz_n 1000 200)}
 # "# timeout: 400"), so that 1000 cycles fit; KPT_HAZ_BUDGET when larger.
 BUDGET=${KPT_HAZ_CYCLES_BUDGET:-300}
 [ "$KPT_HAZ_BUDGET" -le "$BUDGET" ] || BUDGET=$KPT_HAZ_BUDGET
-MIN_CYCLES=${KPT_HAZ_MIN_CYCLES:-20}
+MIN_CYCLES=${KPT_HAZ_MIN_CYCLES:-$(kpt_haz_n 100 25)}
+[ "$MIN_CYCLES" -le "$CYCLES" ] || MIN_CYCLES=$CYCLES
+CALLS=3
+kpt_test_load
 if [ "${KPT_HAZ_ALLCTX:-0}" = 1 ]; then
 	require_haz_ko
 	if [ "${KPT_HAZ_FTRACE:-0}" = 1 ]; then
@@ -57,7 +67,6 @@ if [ "${KPT_HAZ_ALLCTX:-0}" = 1 ]; then
 	fi
 	FLOOD="echo 5000 > $KPT_HAZ_DIR/run"
 else
-	kpt_test_load
 	TARGET=kpt_test:kpt_test_func
 	FLOOD="echo $(kpt_haz_n 20000 5000) > $KPT_TEST_DIR/call_all"
 fi
@@ -74,8 +83,15 @@ while [ $i -lt "$CYCLES" ]; do
 		info "budget of ${BUDGET}s spent after $i cycles: stopped there"
 		break
 	fi
-	out=$(insmod "$KPT_KO" name=$TARGET args=2 stack=4 bufsize_kb=64 2>&1) ||
-		fail "cycle $i: insmod: $out"
+	out=$(insmod "$KPT_KO" name=$TARGET,kpt_test:kpt_test_vals args=2 \
+		stack=4 bufsize_kb=64 2>&1) || fail "cycle $i: insmod: $out"
+	# The calls of this test, under the flood: counted exactly.
+	echo $CALLS > "$KPT_TEST_DIR/vals" ||
+		fail "cycle $i: calling kpt_test_vals"
+	h=$(kpt_haz_probe_field 1 hits)
+	m=$(kpt_haz_probe_field 1 missed)
+	[ "$h $m" = "$CALLS 0" ] ||
+		fail "cycle $i: kpt_test_vals after $CALLS calls: hits=$h missed=$m, expected hits=$CALLS missed=0"
 	if [ "$READER" = 1 ]; then
 		# Bounded reads: under a flood the rings may never be empty,
 		# so a read until empty (EOF, EAGAIN) need not end.
@@ -98,7 +114,18 @@ kill -0 "$flood" 2>/dev/null || fail "the flood stopped during the cycles"
 : > "$KPT_TMP/stop"
 wait "$flood" || fail "the flood failed"
 KPT_BG_PIDS=
-assert_ge "cycles run" "$i" "$MIN_CYCLES"
+
+# The flood stopped: a last load counts exactly, and its books agree.
+kpt_load name=kpt_test:kpt_test_func,kpt_test:kpt_test_vals args=2 stack=4
+kpt_call_all 100
+echo $CALLS > "$KPT_TEST_DIR/vals" || fail "calling kpt_test_vals"
+assert_eq "kpt_test_func hits after call_all 100" \
+	"$(kpt_haz_probe_field 0 hits)" $((100 * $(kpt_nr_online_cpus)))
+assert_eq "kpt_test_vals hits after $CALLS calls" "$(kpt_haz_probe_field 1 hits)" $CALLS
+kpt_books_check
+kpt_unload
+
 with=without
 [ "$READER" = 1 ] && with=with
-info "$i load/unload cycles of a probe on $TARGET under a flood on $(kpt_nr_online_cpus) CPUs, $with a reader, in ${secs}s"
+info "$i of $CYCLES planned load/unload cycles of a probe on $TARGET under a flood on $(kpt_nr_online_cpus) CPUs, $with a reader, in ${secs}s, each with $CALLS calls of kpt_test_vals counted exactly"
+assert_ge "cycles run (of $CYCLES planned, in ${BUDGET}s)" "$i" "$MIN_CYCLES"

@@ -20,9 +20,59 @@
 #   chroot_run [--overlay OV] [--dev] DIR CMD...
 #   chroot_missing DIR PKG...        the PKGs not installed in DIR
 #   chroot_remove DIR                remove a chroot-* tree (or its .new)
+#   kpt_apt_mirror [ROOT]            the Debian mirror ROOT's apt sources name
+#
+# The mirror: KPT_MIRROR when set, else the one the host's own apt sources
+# name (kpt_apt_mirror), else none given, and mmdebstrap takes its default.
+
+# kpt_apt_mirror [ROOT]: the Debian archive that the apt sources of ROOT
+# (default /) name: the first URI of a "deb" source that is not a security
+# or updates-only one, from ROOT/etc/apt/sources.list.d/*.sources (deb822
+# stanzas: Types, URIs, Suites, Enabled), then the one-line "deb [opts] URI
+# SUITE ..." lines of ROOT/etc/apt/sources.list.d/*.list and
+# ROOT/etc/apt/sources.list. Prints nothing (and returns 1) when none is
+# found. The host's sources are only read.
+kpt_apt_mirror()
+{
+	local root=${1:-} f m
+	for f in "$root"/etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		m=$(awk '
+			function flush() {
+				if (deb && uri != "" && enabled && suites !~ /^ *$/ &&
+				    uri !~ /security/) { print uri; found = 1; exit }
+				deb = 0; uri = ""; enabled = 1; suites = ""
+			}
+			BEGIN { enabled = 1 }
+			/^[ \t]*#/ { next }
+			/^[ \t]*$/ { flush(); next }
+			tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+			tolower($1) == "uris:" { uri = $2 }
+			tolower($1) == "enabled:" { enabled = (tolower($2) != "no") }
+			tolower($1) == "suites:" {
+				for (i = 2; i <= NF; i++)
+					if ($i !~ /-(security|updates|backports)$/) suites = suites " " $i
+			}
+			END { if (!found) flush() }' "$f")
+		[ -z "$m" ] || { echo "${m%/}"; return 0; }
+	done
+	for f in "$root"/etc/apt/sources.list.d/*.list "$root"/etc/apt/sources.list; do
+		[ -r "$f" ] || continue
+		m=$(awk '$1 == "deb" {
+				i = 2
+				if ($i ~ /^\[/) while (i <= NF && $i !~ /\]$/) i++
+				if ($i ~ /\]$/) i++
+				if ($(i) !~ /security/ && $(i + 1) !~ /-(security|updates|backports)$/) {
+					print $(i); exit
+				}
+			}' "$f")
+		[ -z "$m" ] || { echo "${m%/}"; return 0; }
+	done
+	return 1
+}
 
 KPT_CACHE=${KPT_CACHE:-/var/cache/kptrace}
-KPT_MIRROR=${KPT_MIRROR:-http://deb.debian.org/debian}
+KPT_MIRROR=${KPT_MIRROR:-$(kpt_apt_mirror / || true)}
 CHROOT_STAMP=.kptrace-chroot
 
 chroot_say() { echo "chroot: $*"; }
@@ -163,7 +213,7 @@ _chroot_ensure_locked()
 			"$(dirname "${BASH_SOURCE[0]}")/install-deps.sh" mmdebstrap ||
 			return 1
 		chroot_remove "$new" || return 1
-		chroot_say "making the $suite chroot $root (mmdebstrap, log $root.log)"
+		chroot_say "making the $suite chroot $root (mmdebstrap, mirror ${KPT_MIRROR:-the default of mmdebstrap}, log $root.log)"
 		t0=$(date +%s)
 		# No documentation, and no /etc/kernel/postinst.d hooks: an
 		# initramfs per kernel nobody boots (the guests have their
@@ -175,14 +225,16 @@ _chroot_ensure_locked()
 			--dpkgopt='path-exclude=/usr/share/locale/*' \
 			--dpkgopt='path-exclude=/etc/kernel/postinst.d/*' \
 			--include="$(echo "${pkgs[*]}" | tr ' ' ',')" \
-			"$suite" "$new" "$KPT_MIRROR" >"$root.log" 2>&1; then
+			"$suite" "$new" ${KPT_MIRROR:+"$KPT_MIRROR"} \
+			>"$root.log" 2>&1; then
 			tail -n 20 "$root.log"
 			chroot_remove "$new"
 			chroot_say "FAIL: mmdebstrap $suite"
 			return 1
 		fi
 		printf 'suite=%s\nmade=%s\nmirror=%s\n' "$suite" \
-			"$(date -u +%FT%TZ)" "$KPT_MIRROR" >"$new/$CHROOT_STAMP"
+			"$(date -u +%FT%TZ)" "${KPT_MIRROR:-the default of mmdebstrap}" \
+			>"$new/$CHROOT_STAMP"
 		mv "$new" "$root"
 		chroot_say "$suite chroot made in $(($(date +%s) - t0))s"
 	fi

@@ -23,7 +23,8 @@
 #   --list           print the matrix and the kernel each name resolves to
 #
 # Environment: KPT_CACHE (chroots, default /var/cache/kptrace),
-# KPT_MIRROR (default http://deb.debian.org/debian), VM_ARGS (more
+# KPT_MIRROR (default: the Debian mirror the host's own apt sources name,
+# chroot.sh's kpt_apt_mirror, else mmdebstrap's default), VM_ARGS (more
 # run-vm.sh options), V=1 (the kernel console too).
 #
 # Every suite, the host's own too, is a fresh test box (testbox.sh: a
@@ -180,7 +181,7 @@ trap testbox_cleanup EXIT
 trap 'exit 130' INT TERM
 
 t_all=$(date +%s)
-say "kernels: ${kernels[*]}; chroots in $KPT_CACHE; logs in $out"
+say "kernels: ${kernels[*]}; chroots in $KPT_CACHE (mirror ${KPT_MIRROR:-the default of mmdebstrap}); logs in $out"
 
 # The sources of this run, taken once: every kernel builds the same.
 rm -rf "$out/src"
