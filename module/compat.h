@@ -11,6 +11,7 @@
 #include <linux/kprobes.h>
 #include <linux/timer.h>
 #include <linux/uio.h>
+#include <linux/atomic.h>
 
 #ifndef CONFIG_X86_64
 #error "kptrace supports x86_64 only (its stack walker uses the x86 unwinder)"
@@ -52,6 +53,27 @@ static inline void kpt_timer_delete_sync(struct timer_list *t)
 #define KPT_ITER_DEST	ITER_DEST
 #else
 #define KPT_ITER_DEST	READ
+#endif
+
+/*
+ * try_cmpxchg_local(): x86's cmpxchg reports success in ZF, which spares
+ * the compare (and a move) after it. Debian's 6.12 and 7.2 headers have
+ * it (the generic atomic fallbacks), 5.10's and 6.1's do not: there the
+ * same result, from cmpxchg_local() and a compare.
+ */
+#ifdef try_cmpxchg_local
+#define kpt_try_cmpxchg_local(p, o, n)	try_cmpxchg_local(p, o, n)
+#else
+static __always_inline bool kpt_try_cmpxchg_local(unsigned long *ptr,
+						  unsigned long *oldp,
+						  unsigned long new)
+{
+	unsigned long prev = cmpxchg_local(ptr, *oldp, new);
+	bool ok = prev == *oldp;
+
+	*oldp = prev;
+	return ok;
+}
 #endif
 
 #endif /* _KPT_COMPAT_H */

@@ -15,6 +15,7 @@
 #include <linux/smp.h>
 #include <asm/local.h>
 #include <uapi/kptrace.h>
+#include "compat.h"
 
 #define KPT_RING_MIN		1024	/* bytes, bufsize_kb=1 */
 
@@ -176,7 +177,7 @@ static nokprobe_inline bool kpt_ring_take(struct kpt_ring *r,
 	unsigned long seen = READ_ONCE(r->head) & ~KPT_RING_BUSY;
 
 	*head = seen;
-	return cmpxchg_local(&r->head, seen, seen | KPT_RING_BUSY) == seen;
+	return kpt_try_cmpxchg_local(&r->head, &seen, seen | KPT_RING_BUSY);
 }
 
 /*
