@@ -265,7 +265,7 @@ static void print_json_fields(const struct event_fmt *fmt,
 }
 
 static void print_text_head(const struct event_fmt *fmt,
-			    const struct kpt_event *e)
+			    const struct kpt_event *e, const struct probe *p)
 {
 	FILE *f = fmt->out;
 
@@ -273,7 +273,7 @@ static void print_text_head(const struct event_fmt *fmt,
 	fprintf(f, "-%u [%03u] %llu.%06llu: ", e->tid, e->cpu,
 		(unsigned long long)(e->ts_ns / 1000000000ULL),
 		(unsigned long long)(e->ts_ns % 1000000000ULL / 1000));
-	print_text_name(f, probes__name(fmt->probes, e->probe_id));
+	print_text_name(f, probe__name(p, e->probe_id));
 	putc_unlocked(':', f);
 }
 
@@ -303,15 +303,13 @@ static void print_text_frame(const struct event_fmt *fmt,
 }
 
 static void print_text_entry(const struct event_fmt *fmt,
-			     const struct kpt_event *e)
+			     const struct kpt_event *e, const struct probe *p)
 {
 	const __u64 *stack = event__stack(e);
-	const struct probe *p;
 	FILE *f = fmt->out;
 	unsigned int i;
 
-	print_text_head(fmt, e);
-	p = probes__find(fmt->probes, e->probe_id);
+	print_text_head(fmt, e, p);
 	print_text_args(fmt, e, p, event__args(e));
 	putc_unlocked('\n', f);
 	if (!fmt->stack || !e->nr_stack)
@@ -324,12 +322,11 @@ static void print_text_entry(const struct event_fmt *fmt,
 }
 
 static void print_text_return(const struct event_fmt *fmt,
-			      const struct kpt_event *e)
+			      const struct kpt_event *e, const struct probe *p)
 {
 	const struct kpt_ret *r = (const void *)e->data;
-	const struct probe *p = probes__find(fmt->probes, e->probe_id);
 
-	print_text_head(fmt, e);
+	print_text_head(fmt, e, p);
 	fprintf(fmt->out, " ret=%lld lat_ns=%llu", probe__ret(p, r->ret),
 		(unsigned long long)r->lat_ns);
 	print_text_args(fmt, e, p, e->data + KPT_RET_SLOTS);
@@ -337,12 +334,13 @@ static void print_text_return(const struct event_fmt *fmt,
 }
 
 static void print_json_head(const struct event_fmt *fmt,
-			    const struct kpt_event *e, const char *type)
+			    const struct kpt_event *e, const struct probe *p,
+			    const char *type)
 {
 	FILE *f = fmt->out;
 
 	fprintf(f, "{\"type\":\"%s\",\"probe\":", type);
-	json__str(f, probes__name(fmt->probes, e->probe_id), (size_t)-1);
+	json__str(f, probe__name(p, e->probe_id), (size_t)-1);
 	fprintf(f, ",\"id\":%u,\"ts_ns\":%llu,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
 		e->probe_id, (unsigned long long)e->ts_ns, e->cpu, e->pid,
 		e->tid);
@@ -381,7 +379,8 @@ static void print_json_frame(const struct event_fmt *fmt,
 }
 
 static void print_json_args(const struct event_fmt *fmt,
-			    const struct kpt_event *e, const __u64 *args)
+			    const struct kpt_event *e, const struct probe *p,
+			    const __u64 *args)
 {
 	FILE *f = fmt->out;
 	unsigned int i;
@@ -390,19 +389,18 @@ static void print_json_args(const struct event_fmt *fmt,
 	for (i = 0; i < e->nr_args; i++)
 		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)args[i]);
 	putc_unlocked(']', f);
-	print_json_fields(fmt, e, probes__find(fmt->probes, e->probe_id),
-			  args);
+	print_json_fields(fmt, e, p, args);
 }
 
 static void print_json_entry(const struct event_fmt *fmt,
-			     const struct kpt_event *e)
+			     const struct kpt_event *e, const struct probe *p)
 {
 	const __u64 *stack = event__stack(e);
 	FILE *f = fmt->out;
 	unsigned int i;
 
-	print_json_head(fmt, e, "entry");
-	print_json_args(fmt, e, event__args(e));
+	print_json_head(fmt, e, p, "entry");
+	print_json_args(fmt, e, p, event__args(e));
 	if (fmt->stack) {
 		fputs(",\"stack\":[", f);
 		for (i = 0; i < e->nr_stack; i++) {
@@ -418,17 +416,17 @@ static void print_json_entry(const struct event_fmt *fmt,
 }
 
 static void print_json_return(const struct event_fmt *fmt,
-			      const struct kpt_event *e)
+			      const struct kpt_event *e, const struct probe *p)
 {
 	const struct kpt_ret *r = (const void *)e->data;
 
-	print_json_head(fmt, e, "return");
+	print_json_head(fmt, e, p, "return");
 	fprintf(fmt->out, ",\"ret\":%lld,\"lat_ns\":%llu,\"entry_ts_ns\":%llu",
-		probe__ret(probes__find(fmt->probes, e->probe_id), r->ret),
+		probe__ret(p, r->ret),
 		(unsigned long long)r->lat_ns,
 		(unsigned long long)r->entry_ts_ns);
 	if (e->nr_args)
-		print_json_args(fmt, e, e->data + KPT_RET_SLOTS);
+		print_json_args(fmt, e, p, e->data + KPT_RET_SLOTS);
 	fputs("}\n", fmt->out);
 }
 
@@ -447,20 +445,25 @@ static void print_lost(const struct event_fmt *fmt, const struct kpt_event *e)
 			event__lost_cause(l->cause));
 }
 
+/* One record; its probe is looked up once, here. */
 void event__print(const struct event_fmt *fmt, const struct kpt_event *e)
 {
+	const struct probe *p = NULL;
+
+	if (e->type == KPT_EV_ENTRY || e->type == KPT_EV_RETURN)
+		p = probes__find(fmt->probes, e->probe_id);
 	switch (e->type) {
 	case KPT_EV_ENTRY:
 		if (fmt->json)
-			print_json_entry(fmt, e);
+			print_json_entry(fmt, e, p);
 		else
-			print_text_entry(fmt, e);
+			print_text_entry(fmt, e, p);
 		break;
 	case KPT_EV_RETURN:
 		if (fmt->json)
-			print_json_return(fmt, e);
+			print_json_return(fmt, e, p);
 		else
-			print_text_return(fmt, e);
+			print_text_return(fmt, e, p);
 		break;
 	case KPT_EV_LOST:
 		print_lost(fmt, e);

@@ -21,6 +21,7 @@
  * never a byte it names as itself: \xHH in text, \u00HH in JSON, \xHH
  * and entities in the SVG, \\xHH in a Prometheus label value.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
@@ -53,10 +54,26 @@
 #define DEBUGFS_MAGIC_	0x64626720
 #define TRACEFS_MAGIC_	0x74726163
 
-static const char * const total_names[HT_NR] = {
-	"Hits", "Entries", "Aggregated", "Filtered", "Dropped",
-	"Dropped table_full", "Dropped nested", "Dropped key_too_large",
-};
+const char * const hist__drop_names[KPT_HD_NR] = KPT_HIST_DROP_NAMES;
+static_assert(HT_NR - HT_TABLE_FULL == KPT_HD_NR,
+	      "a total per cause of enum kpt_hist_drop");
+
+/* The Totals block's names: "Dropped CAUSE" from the causes' names */
+static const char *total_name(unsigned int i)
+{
+	static const char * const names[HT_TABLE_FULL] = {
+		"Hits", "Entries", "Aggregated", "Filtered", "Dropped",
+	};
+	static char dropped[KPT_HD_NR][40];
+
+	if (i < HT_TABLE_FULL)
+		return names[i];
+	if (!dropped[i - HT_TABLE_FULL][0])
+		snprintf(dropped[i - HT_TABLE_FULL],
+			 sizeof(dropped[0]), "Dropped %s",
+			 hist__drop_names[i - HT_TABLE_FULL]);
+	return dropped[i - HT_TABLE_FULL];
+}
 
 static const char * const mod_names[] = {
 	"", "hex", "log2", "loglin", "buckets",
@@ -416,15 +433,15 @@ static int parse_totals(struct cursor *c, struct hist *h)
 
 	for (i = 0; i < HT_NR; i++) {
 		skip_blanks(c);
-		if (!word(c, total_names[i]) || !word(c, ":"))
+		if (!word(c, total_name(i)) || !word(c, ":"))
 			return perr(c, "expected '%s:' in the totals",
-				    total_names[i]);
+				    total_name(i));
 		if (parse_num(c, &h->totals[i]))
 			return -1;
 		skip_blanks(c);
 		if (*c->p && *c->p != '\n')
 			return perr(c, "unexpected text after %s",
-				    total_names[i]);
+				    total_name(i));
 		next_line(c);
 	}
 	while (*c->p == ' ' || *c->p == '\n' || *c->p == '\t')
@@ -571,7 +588,8 @@ void hist__free(struct hist *h)
 int hist__check(const struct hist *h, char *err, size_t errlen)
 {
 	const unsigned long long *t = h->totals;
-	unsigned long long sum = 0, outcome;
+	unsigned long long sum = 0, outcome, causes;
+	unsigned int i;
 	size_t n;
 
 	for (n = 0; n < h->nr; n++)
@@ -594,12 +612,12 @@ int hist__check(const struct hist *h, char *err, size_t errlen)
 		return -1;
 	}
 	/* the module prints Dropped as the sum of its causes: always exact */
-	if (t[HT_DROPPED] != t[HT_TABLE_FULL] + t[HT_NESTED] +
-			     t[HT_KEY_TOO_LARGE]) {
+	for (i = HT_TABLE_FULL, causes = 0; i < HT_NR; i++)
+		causes += t[i];
+	if (t[HT_DROPPED] != causes) {
 		snprintf(err, errlen,
-			 "Dropped %llu != table_full %llu + nested %llu + key_too_large %llu",
-			 t[HT_DROPPED], t[HT_TABLE_FULL], t[HT_NESTED],
-			 t[HT_KEY_TOO_LARGE]);
+			 "Dropped %llu != the sum of its causes, %llu",
+			 t[HT_DROPPED], causes);
 		return -1;
 	}
 	if (h->live && t[HT_AGGREGATED] < sum) {
@@ -841,7 +859,7 @@ static void print_totals(FILE *f, const struct hist *h)
 
 	fputs("\nTotals:\n", f);
 	for (i = 0; i < HT_NR; i++)
-		fprintf(f, "    %s: %llu\n", total_names[i], h->totals[i]);
+		fprintf(f, "    %s: %llu\n", total_name(i), h->totals[i]);
 }
 
 /* --- histograms ------------------------------------------------------------ */
@@ -1274,9 +1292,11 @@ static void print_json(FILE *f, const struct hist *h)
 		t[HT_HITS], t[HT_ENTRIES]);
 	fprintf(f, "\"aggregated\":%llu,\"filtered\":%llu,\"dropped\":%llu,",
 		t[HT_AGGREGATED], t[HT_FILTERED], t[HT_DROPPED]);
-	fprintf(f, "\"dropped_by_cause\":{\"table_full\":%llu,\"nested\":%llu,",
-		t[HT_TABLE_FULL], t[HT_NESTED]);
-	fprintf(f, "\"key_too_large\":%llu}}}\n", t[HT_KEY_TOO_LARGE]);
+	fputs("\"dropped_by_cause\":{", f);
+	for (i = 0; i < KPT_HD_NR; i++)
+		fprintf(f, "%s\"%s\":%llu", i ? "," : "", hist__drop_names[i],
+			t[HT_TABLE_FULL + i]);
+	fputs("}}}\n", f);
 	free(v);
 }
 

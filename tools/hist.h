@@ -51,6 +51,7 @@ struct hist_entry {
 
 enum hist_total {
 	HT_HITS, HT_ENTRIES, HT_AGGREGATED, HT_FILTERED, HT_DROPPED,
+	/* then one per enum kpt_hist_drop, in its order (uapi/kptrace.h) */
 	HT_TABLE_FULL, HT_NESTED, HT_KEY_TOO_LARGE, HT_NR
 };
 
@@ -122,5 +123,11 @@ struct hist_prom {
 int hist_prom__write(struct hist_prom *p, const char *dir, const char *name,
 		     const struct hist *h);
 void hist_prom__free(struct hist_prom *p);
+
+/* the causes of a dropped hit, as the module names them */
+extern const char * const hist__drop_names[KPT_HD_NR];
+
+/* the causes of a dropped hit, as the module names them (uapi) */
+extern const char * const hist__drop_names[KPT_HD_NR];
 
 #endif /* __KPTRACE_HIST_H */

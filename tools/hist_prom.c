@@ -341,9 +341,6 @@ static void prom_sums(FILE *f, const struct hist_prom *p,
 static void prom_text(FILE *f, const struct hist_prom *p,
 		      const struct hist *h)
 {
-	static const char * const causes[] = {
-		"table_full", "nested", "key_too_large"
-	};
 	static const char dist[] = "kptrace_hist_distribution";
 	int bk = hist__bucket_key(h), kv = bk >= 0 ? hist__key_val(h, bk) : -1;
 	const struct hist_keydef *kd = bk >= 0 ? &h->keys[bk] : NULL;
@@ -359,10 +356,10 @@ static void prom_text(FILE *f, const struct hist_prom *p,
 		  "Events filtered out before the aggregation.", HT_FILTERED);
 	prom_head(f, "kptrace_hist_dropped_total", "counter",
 		  "Events dropped, by cause.");
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < KPT_HD_NR; i++) {
 		fputs("kptrace_hist_dropped_total{", f);
 		prom_hist(f, h);
-		fprintf(f, ",cause=\"%s\"} %llu\n", causes[i],
+		fprintf(f, ",cause=\"%s\"} %llu\n", hist__drop_names[i],
 			p->books[HT_TABLE_FULL + i]);
 	}
 	prom_head(f, "kptrace_hist_entries", "gauge", "Entries in the table.");

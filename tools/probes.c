@@ -515,15 +515,19 @@ const struct probe *probes__find(struct probes *probes, __u32 id)
 	return p && p->known ? p : NULL;
 }
 
-const char *probes__name(struct probes *probes, __u32 id)
+const char *probe__name(const struct probe *p, __u32 id)
 {
-	const struct probe *p = probes__find(probes, id);
 	static char fallback[32];
 
 	if (p && p->label)
 		return p->label;
 	snprintf(fallback, sizeof(fallback), "probe%u", id);
 	return fallback;
+}
+
+const char *probes__name(struct probes *probes, __u32 id)
+{
+	return probe__name(probes__find(probes, id), id);
 }
 
 int probes__save(struct probes *probes, FILE *f)

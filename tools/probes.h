@@ -64,6 +64,8 @@ long long probe__ret(const struct probe *p, __s64 raw);
 
 /* The name events of @id carry: the label, or "probe<id>". */
 const char *probes__name(struct probes *probes, __u32 id);
+/* ... of probe @p of @id, found already (may be NULL) */
+const char *probe__name(const struct probe *p, __u32 id);
 
 /* Every known probe, in id order, for saving FILE.probes. */
 int probes__save(struct probes *probes, FILE *f);

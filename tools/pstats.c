@@ -10,6 +10,7 @@
  * then "NAME cpuK calls=..." lines, which the summary leaves out. Fields
  * this reader does not know are ignored, and missing ones count 0.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -17,19 +18,33 @@
 
 #include <uapi/kptrace_record.h>
 
+#include "event.h"
 #include "pstats.h"
 
 enum {
-	PS_CALLS, PS_EVENTS, PS_FILTERED, PS_RECORDED, PS_FULL,
-	PS_OVERWRITTEN, PS_NESTED, PS_TOO_BIG, PS_NUM_FAULT, PS_STR_FAULT,
-	PS_STR_TRUNC, PS_STACK_TRUNC, PS_MISSED, PS_MAXACTIVE, PS_NR
+	PS_CALLS, PS_EVENTS, PS_FILTERED, PS_RECORDED,
+	/* then one per enum kpt_lost_cause, in its order (uapi/kptrace.h) */
+	PS_FULL, PS_OVERWRITTEN, PS_NESTED, PS_TOO_BIG,
+	PS_NUM_FAULT, PS_STR_FAULT, PS_STR_TRUNC, PS_STACK_TRUNC, PS_MISSED,
+	PS_MAXACTIVE, PS_NR
 };
 
-static const char * const ps_names[PS_NR] = {
-	"calls", "events", "filtered", "recorded", "full", "overwritten",
-	"nested", "too_big", "num_fault", "str_fault", "str_trunc",
-	"stack_trunc", "missed", "maxactive_missed",
-};
+static_assert(PS_NUM_FAULT - PS_FULL == KPT_LOST_NR,
+	      "a field per cause of enum kpt_lost_cause");
+
+/* The field names: the lost causes' as the module names them */
+static const char *ps_name(unsigned int i)
+{
+	static const char * const names[PS_NR] = {
+		"calls", "events", "filtered", "recorded",
+		[PS_NUM_FAULT] = "num_fault", "str_fault", "str_trunc",
+		"stack_trunc", "missed", "maxactive_missed",
+	};
+
+	if (i >= PS_FULL && i < PS_NUM_FAULT)
+		return event__lost_cause(i - PS_FULL);
+	return names[i];
+}
 
 /* Fills @v from the "key=value" fields of @p. */
 static void pstats__fields(char *p, unsigned long long *v)
@@ -44,7 +59,7 @@ static void pstats__fields(char *p, unsigned long long *v)
 			continue;
 		*eq = '\0';
 		for (i = 0; i < PS_NR; i++)
-			if (!strcmp(tok, ps_names[i]))
+			if (!strcmp(tok, ps_name(i)))
 				v[i] = strtoull(eq + 1, NULL, 10);
 	}
 }
@@ -85,14 +100,14 @@ static void pstats__line(FILE *f, const char *name, const unsigned long long *v)
 	for (i = PS_FULL; i <= PS_TOO_BIG; i++) {
 		if (!v[i])
 			continue;
-		fprintf(f, "%s%s %llu", sep, ps_names[i], v[i]);
+		fprintf(f, "%s%s %llu", sep, ps_name(i), v[i]);
 		sep = ", ";
 	}
 	if (lost)
 		fputc(')', f);
 	for (i = PS_NUM_FAULT; i <= PS_STACK_TRUNC; i++)
 		if (v[i])
-			fprintf(f, " %s=%llu", ps_names[i], v[i]);
+			fprintf(f, " %s=%llu", ps_name(i), v[i]);
 	fputc('\n', f);
 }
 

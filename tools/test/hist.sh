@@ -131,7 +131,7 @@ else
 fi
 for t in "livebehind:Aggregated 7 < 8, the sum of the hitcounts read before it (live table)" \
 	 "livehits:Hits 10 < Aggregated 8 + Filtered 1 + Dropped 2 (live table)" \
-	 "livedrop:Dropped 2 != table_full 1 + nested 0 + key_too_large 0" \
+	 "livedrop:Dropped 2 != the sum of its causes, 1" \
 	 "clearedahead:Aggregated 10 != 8, the sum of the hitcounts"; do
 	h=${t%%:*}
 	run hist-$h env KPTRACE_HIST_DIR="$LDATA" $KPT hist $h
