@@ -235,6 +235,8 @@ u64 kpt_clock_ns_slow(void)
 	unsigned int seq;
 	u64 ns;
 
+	if (static_branch_unlikely(&kpt_clock_mono_key))
+		return kpt_clock_mono();
 	seq = READ_ONCE(c->seq);
 	barrier();
 	if (!READ_ONCE(c->window) || (seq & 1))

@@ -74,7 +74,8 @@ extern bool kpt_clock_tsc;
 /*
  * Set at load when the TSC is not used (the kernel does not trust it, as
  * in many VMs): then no anchor is ever kept, and a hit's time is one read
- * of CLOCK_MONOTONIC, kpt_clock_mono(), with nothing around it.
+ * of CLOCK_MONOTONIC, kpt_clock_mono(), which kpt_clock_ns_slow() gives
+ * first: the fast path's test is a nop, its other branch the slow path's.
  */
 DECLARE_STATIC_KEY_FALSE(kpt_clock_mono_key);
 u64 kpt_clock_mono(void);
@@ -98,10 +99,9 @@ static nokprobe_inline bool kpt_clock_try(u64 *ns)
 	unsigned int seq;
 	u64 d, t;
 
-	if (static_branch_unlikely(&kpt_clock_mono_key)) {
-		*ns = kpt_clock_mono();
-		return true;
-	}
+	/* no TSC: the slow path's first test gives kpt_clock_mono() */
+	if (static_branch_unlikely(&kpt_clock_mono_key))
+		return false;
 	seq = READ_ONCE(c->seq);
 	barrier();
 	/*

@@ -235,14 +235,12 @@ static nokprobe_inline bool kpt_cond_pass(const struct kpt_probe *p,
  * fields two by two as struct kpt_event lays them out (x86-64, little
  * endian). The reader sees none of it before the commit.
  */
-static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
-					    const struct kpt_probe *p, u64 ts,
-					    unsigned int nargs)
+static nokprobe_inline void kpt_fill_header_id(struct kpt_event *ev, u8 type,
+					       u64 cpu_id, u64 ts,
+					       unsigned int nargs)
 {
 	struct task_struct *tsk = current;
 	unsigned long pc = preempt_count();
-	/* (loaded before the stores below, which might alias p->stats) */
-	u64 cpu_id = this_cpu_read(p->stats->cpu_id);
 	u64 *word = (u64 *)ev, comm0, comm1, tids;
 	u32 flags;
 
@@ -296,6 +294,16 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 	word[5] = comm0;
 	word[6] = comm1;
 	word[7] = nargs;	/* nr_stack 0, __pad 0 */
+}
+
+/* ... with @p's header word of this CPU (struct kpt_probe_stats) */
+static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
+					    const struct kpt_probe *p, u64 ts,
+					    unsigned int nargs)
+{
+	/* (loaded before the stores below, which might alias p->stats) */
+	kpt_fill_header_id(ev, type, this_cpu_read(p->stats->cpu_id), ts,
+			   nargs);
 }
 
 /*
@@ -490,13 +498,13 @@ static nokprobe_inline void kpt_copy_regs(const struct kpt_probe *p,
  */
 static nokprobe_inline void kpt_entry_fast_write(struct kpt_probe *p,
 						 struct pt_regs *regs, u64 ts,
-						 struct kpt_wr *w)
+						 u64 cpu_id, struct kpt_wr *w)
 {
 	unsigned int nargs = p->prog.nargs;
 	struct kpt_event *ev = w->ev;
 
 	kpt_copy_regs(p, regs, ev->data);
-	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, nargs);
+	kpt_fill_header_id(ev, KPT_EV_ENTRY, cpu_id, ts, nargs);
 	kpt_ring_commit(w, ev, KPT_ENTRY_SIZE(nargs, 0));
 }
 
@@ -507,7 +515,8 @@ static noinline int kpt_entry_fast_reserve(struct kpt_probe *p,
 	struct kpt_wr w;
 
 	if (kpt_reserve(p, &w, KPT_FAST_ENTRY_SIZE))
-		kpt_entry_fast_write(p, regs, ts, &w);
+		kpt_entry_fast_write(p, regs, ts,
+				     this_cpu_read(p->stats->cpu_id), &w);
 	return 0;
 }
 NOKPROBE_SYMBOL(kpt_entry_fast_reserve);
@@ -523,11 +532,14 @@ static nokprobe_inline int kpt_entry_fast(struct kpt_probe *p,
 					  bool ret)
 {
 	struct kpt_wr w;
+	u64 cpu_id;
 
 	kpt_count_entry(p, ret);
+	/* with p->stats as the count loaded it: the ring's take clobbers */
+	cpu_id = this_cpu_read(p->stats->cpu_id);
 	if (unlikely(!kpt_ring_try(&w, KPT_FAST_ENTRY_SIZE)))
 		return kpt_entry_fast_reserve(p, regs, ts);
-	kpt_entry_fast_write(p, regs, ts, &w);
+	kpt_entry_fast_write(p, regs, ts, cpu_id, &w);
 	return 0;
 }
 
