@@ -28,71 +28,25 @@ require_kpt_read
 kpt_test_load
 
 N=${KPT_FLOOD_N:-200000}
-ncpu=$(kpt_nr_online_cpus)
 
-kpt_load name=kpt_test_func stack=16 overwrite=1 bufsize_kb=16
-kpt_bg "$KPT_READ" follow > "$KPT_TMP/reader" 2> "$KPT_TMP/reader.err"
-reader=$KPT_BG
-sleep 1
-kill -0 "$reader" 2>/dev/null || fail "reader ended early: $(cat "$KPT_TMP/reader.err")"
-
-start=$(date +%s)
-kpt_call_all "$N"
-info "call_all $N on $ncpu CPUs took $(($(date +%s) - start))s"
-kill -TERM "$reader"
-wait "$reader"
-rc=$?
-KPT_BG_PIDS=
-sed 's/^/#   reader: /' "$KPT_TMP/reader" "$KPT_TMP/reader.err"
-[ "$rc" = 0 ] || fail "reader failed ($rc)"
-sed 's/^/#   /' "$KPT_DIR/stats" | grep -v ' 0$'
-
-kpt_books_check
-hits=$(kpt_stat hits)
-missed=$(kpt_stat missed)
-read=$(kpt_stat read)
-lost=$(kpt_stat lost)
-assert_eq "pending after the drain" "$(kpt_stat pending)" 0
-assert_eq "missed" "$missed" 0
-assert_eq "hits" "$hits" $((N * ncpu))
+kpt_flood_run overwrite "$N" overwrite=1 bufsize_kb=16
 assert_eq "lost.full in overwrite mode" "$(kpt_stat lost.full)" 0
 assert_eq "lost.nested" "$(kpt_stat lost.nested)" 0
 assert_eq "lost.too_big" "$(kpt_stat lost.too_big)" 0
 assert_ge "lost.overwritten (rings of 16 KiB, $N calls a CPU)" \
 	"$(kpt_stat lost.overwritten)" 1
 assert_eq "lost = lost.overwritten" "$lost" "$(kpt_stat lost.overwritten)"
-online=$(kpt_online_cpus)
-for cpu in $online; do
-	assert_eq "cpu$cpu.hits" "$(kpt_stat "cpu$cpu.hits")" "$N"
-done
 
-summary=$(grep '^summary ' "$KPT_TMP/reader")
-[ -n "$summary" ] || fail "no summary from the reader"
-field()
-{
-	echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
-}
-assert_eq "bad records" "$(field bad "$summary")" 0
-assert_eq "per-CPU seq errors" "$(field seq_errors "$summary")" 0
-assert_eq "records read = stats read" "$(field records "$summary")" "$read"
-assert_eq "events reported lost = stats lost" "$(field lost_events "$summary")" "$lost"
-for c in full overwritten nested too_big; do
-	assert_eq "lost.$c reported" "$(field "lost_$c" "$summary")" "$(kpt_stat "lost.$c")"
-done
-
-assert_eq "CPUs the reader read" \
-	"$(grep '^cpu ' "$KPT_TMP/reader" | awk '{ printf "%s ", $2 }')" \
-	"$(for cpu in $online; do printf '%s ' "$cpu"; done)"
 for cpu in $online; do
 	line=$(grep "^cpu $cpu " "$KPT_TMP/reader")
-	got=$(field records "$line")
+	got=$(kpt_field records "$line")
 	ow=$(kpt_stat "cpu$cpu.lost.overwritten")
 	assert_eq "cpu$cpu records read" "$got" "$(kpt_stat "cpu$cpu.read")"
 	assert_ge "cpu$cpu records read" "$got" 1
 	assert_eq "cpu$cpu last seq = recorded + overwritten" \
-		"$(field last_seq "$line")" $(($(kpt_stat "cpu$cpu.recorded") + ow))
+		"$(kpt_field last_seq "$line")" $(($(kpt_stat "cpu$cpu.recorded") + ow))
 	assert_eq "cpu$cpu read + overwritten = last seq" $((got + ow)) \
-		"$(field last_seq "$line")"
-	assert_eq "cpu$cpu last seq = its calls" "$(field last_seq "$line")" "$N"
+		"$(kpt_field last_seq "$line")"
+	assert_eq "cpu$cpu last seq = its calls" "$(kpt_field last_seq "$line")" "$N"
 done
 info "hits=$hits read=$read lost=$lost (all overwritten) missed=$missed: all accounted"

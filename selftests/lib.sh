@@ -426,6 +426,72 @@ kpt_online_cpus()
 		{ hi = (NF == 2 ? $2 : $1); for (c = $1; c <= hi; c++) print c }'
 }
 
+# kpt_field NAME TEXT: the value of NAME=value among TEXT's fields
+kpt_field()
+{
+	echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
+
+# kpt_flood_run NAME N [PARAM...]: loads kptrace on kpt_test_func (stack=16
+# and PARAMs), follows /dev/kptrace with helpers/kpt_read while every
+# online CPU makes N calls, stops the reader once the rings are drained,
+# and checks what every flood checks: the books (kpt_books_check), pending
+# 0, missed 0, hits = N x CPUs and cpuN.hits = N on every online CPU; of
+# the reader's summary: no bad record, no seq error, records read = stats'
+# read, LOST reports = stats' lost cause by cause, every online CPU read.
+# Leaves hits, read, lost, missed, online and the reader's output in
+# $KPT_TMP/reader (its summary in $summary) for the test's own checks.
+kpt_flood_run()
+{
+	_name=$1
+	_n=$2
+	shift 2
+	kpt_load name=kpt_test_func stack=16 "$@"
+	kpt_bg "$KPT_READ" follow > "$KPT_TMP/reader" 2> "$KPT_TMP/reader.err"
+	_reader=$KPT_BG
+	sleep 1
+	kill -0 "$_reader" 2>/dev/null ||
+		fail "$_name: reader ended early: $(cat "$KPT_TMP/reader.err")"
+	_start=$(date +%s)
+	kpt_call_all "$_n"
+	info "$_name: call_all $_n on $(kpt_nr_online_cpus) CPUs took $(($(date +%s) - _start))s"
+	kill -TERM "$_reader"
+	wait "$_reader"
+	_rc=$?
+	KPT_BG_PIDS=
+	sed "s/^/#   $_name: reader: /" "$KPT_TMP/reader" "$KPT_TMP/reader.err"
+	[ "$_rc" = 0 ] || fail "$_name: reader failed ($_rc)"
+	sed "s/^/#   $_name: /" "$KPT_DIR/stats" | grep -v ' 0$'
+
+	kpt_books_check
+	hits=$(kpt_stat hits)
+	missed=$(kpt_stat missed)
+	read=$(kpt_stat read)
+	lost=$(kpt_stat lost)
+	online=$(kpt_online_cpus)
+	assert_eq "$_name: pending after the drain" "$(kpt_stat pending)" 0
+	assert_eq "$_name: missed" "$missed" 0
+	assert_eq "$_name: hits" "$hits" $((_n * $(kpt_nr_online_cpus)))
+	for _cpu in $online; do
+		assert_eq "$_name: cpu$_cpu.hits" "$(kpt_stat "cpu$_cpu.hits")" "$_n"
+	done
+
+	summary=$(grep '^summary ' "$KPT_TMP/reader")
+	[ -n "$summary" ] || fail "$_name: no summary from the reader"
+	assert_eq "$_name: bad records" "$(kpt_field bad "$summary")" 0
+	assert_eq "$_name: per-CPU seq errors" "$(kpt_field seq_errors "$summary")" 0
+	assert_eq "$_name: records read = stats read" "$(kpt_field records "$summary")" "$read"
+	assert_eq "$_name: events reported lost = stats lost" \
+		"$(kpt_field lost_events "$summary")" "$lost"
+	for _c in full overwritten nested too_big; do
+		assert_eq "$_name: lost.$_c reported" \
+			"$(kpt_field "lost_$_c" "$summary")" "$(kpt_stat "lost.$_c")"
+	done
+	assert_eq "$_name: CPUs the reader read" \
+		"$(grep '^cpu ' "$KPT_TMP/reader" | awk '{ printf "%s ", $2 }')" \
+		"$(for _cpu in $online; do printf '%s ' "$_cpu"; done)"
+}
+
 # kpt_stat NAME: the value of NAME in the stats file (fails if missing).
 # (Not called "stat", which would hide stat(1).)
 kpt_stat()
