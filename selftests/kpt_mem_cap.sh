@@ -13,7 +13,9 @@
 # 2 CPUs): refused. size=1024 fits: mem_used_bytes = A; a second one, B;
 # an r: probe adds its instances, C; used = A + B + C exactly; each
 # delete takes its own share back, down to 0. Default mem_max_mb: 1/8 of
-# RAM, shown in /sys/module/kptrace/parameters/mem_max_mb.
+# RAM, shown in /sys/module/kptrace/parameters/mem_max_mb. With
+# mem_max_mb=1, a stacktrace hist without size= is made smaller to fit (a
+# power of two below the default 2048), not refused, and counts its hits.
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
@@ -56,4 +58,18 @@ check_eq "mem_used_bytes after deleting all" "$(kpt_stat mem_used_bytes)" 0
 # hist-only probes wrote no record: no tombstone is kept for them
 check_eq "deleted_pending after hist-only deletes" \
 	"$(kpt_stat deleted_pending)" 0
-spec_finish "h1 $a, h2 $b, r1 $c bytes of mem_max_mb=16"
+kpt_unload
+
+# A hist without size= is fitted to what is left: a stacktrace key at the
+# default 2048 entries needs more than 1 MiB on 2 CPUs; with mem_max_mb=1
+# it is made smaller, not refused, and the listing says its size.
+kpt_load mem_max_mb=1
+spec_add 'p:fit kpt_test_func hist:keys=stacktrace'
+fit=$(spec_line fit | sed -n 's/.*:size=\([0-9]*\).*/\1/p')
+[ -n "$fit" ] && [ "$fit" -lt 2048 ] && [ $((fit & (fit - 1))) = 0 ] ||
+	fail "hist without size= under mem_max_mb=1: size '$fit' (want a power of two below 2048)"
+[ "$(kpt_stat mem_used_bytes)" -le $((1 << 20)) ] ||
+	fail "mem_used_bytes $(kpt_stat mem_used_bytes) over mem_max_mb=1"
+kpt_call 4
+check_match "hist/fit counts the 4 calls" "$(cat "$KPT_DIR/hist/fit")" 'Hits: 4$'
+spec_finish "h1 $a, h2 $b, r1 $c bytes of mem_max_mb=16; a default hist fitted to size=$fit under mem_max_mb=1"
