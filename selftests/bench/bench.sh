@@ -140,7 +140,7 @@ case $tsc in
 trusted|unstable) ;;
 both)
 	# one boot per clock, same seed and arms; each prints its table
-	[ -n "$logdir" ] || logdir=$(mktemp -d /tmp/kptrace-bench.XXXXXX)
+	logdir=$(vm_logdir "$logdir" kptrace-bench)
 	rc=0
 	for t in trusted unstable; do
 		say "===== guest clock: TSC $t ====="
@@ -167,12 +167,7 @@ kver=$(cd "$chroot_dir/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' |
 	grep -v -- '-rt-' | sort -V | tail -n 1)
 [ -n "$kver" ] || die "no kernel in $chroot_dir/boot"
 
-if [ -z "$logdir" ]; then
-	logdir=$(mktemp -d "${TMPDIR:-/tmp}/kptrace-bench.XXXXXX")
-else
-	mkdir -p "$logdir"
-	logdir=$(cd "$logdir" && pwd)
-fi
+logdir=$(vm_logdir "$logdir" kptrace-bench)
 
 # The tree goes into the chroot as sources only (tracked and untracked,
 # not ignored): the working tree is what is measured, the build products

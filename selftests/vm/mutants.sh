@@ -30,6 +30,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=vmlib.sh
+. "$here/vmlib.sh"
 repo=$(cd "$here/../.." && pwd)
 
 # ---------------------------------------------------------------- mutants
@@ -116,12 +118,7 @@ if [ "$dry" = 0 ]; then
 	[ -f "$kdir/Makefile" ] || die "no headers for $kver ($kdir)"
 	[ -r "/boot/vmlinuz-$kver" ] || die "no /boot/vmlinuz-$kver"
 fi
-if [ -z "$logdir" ]; then
-	logdir=$(mktemp -d "${TMPDIR:-/tmp}/kptrace-mutants.XXXXXX")
-else
-	mkdir -p "$logdir"
-	logdir=$(cd "$logdir" && pwd)
-fi
+logdir=$(vm_logdir "$logdir" kptrace-mutants)
 work=$(mktemp -d "${TMPDIR:-/tmp}/kptrace-mutants-tree.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM

@@ -157,12 +157,7 @@ for a in "${adds[@]+"${adds[@]}"}"; do
 	pack+=(--add "$a")
 done
 
-if [ -z "$logdir" ]; then
-	logdir=$(mktemp -d "${TMPDIR:-/tmp}/kptrace-vm.XXXXXX")
-else
-	mkdir -p "$logdir"
-fi
-logdir=$(cd "$logdir" && pwd)
+logdir=$(vm_logdir "$logdir" kptrace-vm)
 work=$(mktemp -d "${TMPDIR:-/tmp}/kptrace-vm-work.XXXXXX")
 qpid=
 tailpids=()

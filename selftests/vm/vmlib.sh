@@ -78,6 +78,17 @@ vm_ktap()
 		}'
 }
 
+# vm_logdir DIR NAME: DIR made (and absolute), or a new
+# ${TMPDIR:-/tmp}/NAME.XXXXXX when DIR is empty; prints it.
+vm_logdir()
+{
+	if [ -z "$1" ]; then
+		mktemp -d "${TMPDIR:-/tmp}/$2.XXXXXX"
+	else
+		mkdir -p "$1" && (cd "$1" && pwd)
+	fi
+}
+
 # vm_tsc_append DIR: the kernel command line that gives a guest the host's
 # TSC rate and makes it trust its TSC, as a real machine does (see
 # tsc_khz.c); builds tsc_khz in DIR. Prints nothing when it cannot.
