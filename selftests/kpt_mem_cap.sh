@@ -10,7 +10,8 @@
 #
 # insmod mem_max_mb=16: stats says mem_max_bytes 16777216. keys=comm at
 # size=131072 needs 2 sets x CPUs x 262144 slots x 32 bytes (32 MiB on
-# 2 CPUs): refused. size=1024 fits: mem_used_bytes = A; a second one, B;
+# 2 CPUs): refused. size=1024 fits: mem_used_bytes = A; a second one, B,
+# a key word wider: exactly 2 x CPUs x 2048 slots x 8 bytes more than A;
 # an r: probe adds its instances, C; used = A + B + C exactly; each
 # delete takes its own share back, down to 0. Default mem_max_mb: 1/8 of
 # RAM, shown in /sys/module/kptrace/parameters/mem_max_mb. With
@@ -49,7 +50,9 @@ abc=$(kpt_stat mem_used_bytes)
 spec_write '-:h2' > /dev/null
 ac=$(kpt_stat mem_used_bytes)
 b=$((ab - a)); c=$((abc - ab))
-[ "$b" -gt "$a" ] || fail "a wider key takes more: h1 $a, h2 $b bytes"
+# h2's entries are one word wider (the key a): 2 sets x possible CPUs x
+# 2048 slots (size=1024, doubled) x 8 bytes more than h1's, exactly
+check_eq "h2 - h1" $((b - a)) $((2 * $(kpt_nr_possible_cpus) * 2048 * 8))
 check_eq "mem_used_bytes after deleting h2" "$ac" $((a + c))
 kpt_call 3
 spec_write '-:h1' > /dev/null
