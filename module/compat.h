@@ -57,9 +57,11 @@ static inline void kpt_timer_delete_sync(struct timer_list *t)
 
 /*
  * try_cmpxchg_local(): x86's cmpxchg reports success in ZF, which spares
- * the compare (and a move) after it. Debian's 6.12 and 7.2 headers have
- * it (the generic atomic fallbacks), 5.10's and 6.1's do not: there the
- * same result, from cmpxchg_local() and a compare.
+ * the compare (and a move) after it. The generic try_cmpxchg{,64}_local()
+ * came upstream in 2023, after 6.1: Debian's 6.12 and 7.2 headers have it
+ * (linux/atomic/atomic-instrumented.h), 5.10's and 6.1's do not, and
+ * there the same result comes from cmpxchg_local() and a compare. Only
+ * for an unsigned long, the one use (ring.h: a ring's head).
  */
 #ifdef try_cmpxchg_local
 #define kpt_try_cmpxchg_local(p, o, n)	try_cmpxchg_local(p, o, n)

@@ -286,13 +286,14 @@ static nokprobe_inline void kpt_fill_header_id(struct kpt_event *ev, u8 type,
 	}
 	/*
 	 * Two scalars, not an array: an array costs a stack canary. comm[15]
-	 * is always NUL (set_task_comm() pads with NULs, so even a rename
-	 * under this read leaves it), and every reader stops at 16 bytes.
+	 * is NUL but for a moment of a rename on 6.1 to 6.12 (strscpy_pad()
+	 * stores bytes 8..15 as a word, then the NUL): an irq or NMI hit then
+	 * would record 16 bytes without one. The record's comm always ends.
 	 */
 	memcpy(&comm0, tsk->comm, 8);
 	memcpy(&comm1, tsk->comm + 8, 8);
 	word[5] = comm0;
-	word[6] = comm1;
+	word[6] = comm1 & ~(0xffULL << 56);	/* a NUL at comm[15] */
 	word[7] = nargs;	/* nr_stack 0, __pad 0 */
 }
 

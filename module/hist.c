@@ -542,7 +542,8 @@ static void kpt_hist_put_str(struct kpt_hist_text *t, const u64 *words,
 
 /*
  * A .buckets=@n key: the range from its bucket @v, as "~ LO-HI", signed
- * for a signed field ("~ -10--1"); HI saturates at the type's largest.
+ * for a signed field ("~ -10--1"); HI saturates at S64_MAX (U64_MAX): the
+ * key holds the value as 64 bits, whatever the field's width.
  */
 static void kpt_hist_put_range(struct kpt_hist_text *t, u64 v, u32 n,
 			       bool is_signed)

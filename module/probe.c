@@ -395,15 +395,18 @@ static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
  * tables, and its return instances (the kprobe core's, with the data
  * kept per call). Counted against mem_max_mb over all live probes.
  */
+static u64 kpt_probe_ri_mem(const struct kpt_probe *p)
+{
+	if (!p->prog.is_ret)
+		return 0;
+	return (u64)(p->spec->maxactive ?: kpt_cfg.maxactive) *
+	       (sizeof(struct kretprobe_instance) + p->prog.ri_size);
+}
+
 static u64 kpt_probe_mem(const struct kpt_probe *p)
 {
-	const struct kpt_spec *spec = p->spec;
-	u64 mem = spec->hist.nkeys ? kpt_hist_bytes(spec) : 0;
-
-	if (p->prog.is_ret)
-		mem += (u64)(spec->maxactive ?: kpt_cfg.maxactive) *
-		       (sizeof(struct kretprobe_instance) + p->prog.ri_size);
-	return mem;
+	return (p->spec->hist.nkeys ? kpt_hist_bytes(p->spec) : 0) +
+	       kpt_probe_ri_mem(p);
 }
 
 /*
@@ -416,16 +419,20 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 	unsigned long ri_total;
 	struct kpt_probe *p;
 	long err = -EINVAL;
+	u64 taken;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return ERR_PTR(-ENOMEM);
 	p->spec = spec;
-	if (spec->hist.nkeys && !spec->hist.size_given)
-		spec->hist.size = kpt_hist_fit_size(spec, kpt_cfg.mem_max -
-						   min(kpt_mem_used,
-						       kpt_cfg.mem_max));
 	kpt_prog_compile(spec, &p->prog);
+	/* a hist without size= fits what its return instances leave */
+	if (spec->hist.nkeys && !spec->hist.size_given) {
+		taken = min(kpt_mem_used + kpt_probe_ri_mem(p),
+			    kpt_cfg.mem_max);
+		spec->hist.size = kpt_hist_fit_size(spec,
+						    kpt_cfg.mem_max - taken);
+	}
 	if (max(p->prog.entry_size, p->prog.ret_size) >
 	    min_t(unsigned long, KPT_RECORD_MAX, kpt_cfg.ring_bytes / 2)) {
 		*why = "its records would not fit the ring (bufsize_kb, strsize, stack)";

@@ -70,7 +70,7 @@ struct kpt_event {
 	__u32	probe_id;	/* index in /sys/kernel/debug/kptrace/probes */
 	__u32	pid;		/* tgid */
 	__u32	tid;
-	char	comm[KPT_COMM_LEN];
+	char	comm[KPT_COMM_LEN];	/* NUL-terminated: comm[15] is 0 */
 	__u16	nr_args;
 	__u16	nr_stack;
 	__u32	__pad;
