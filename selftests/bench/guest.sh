@@ -370,7 +370,7 @@ micro()
 		del=$(grep -cE '^[0-9]+ [0-9]+ [0-9]+ [0-9]+$' "$tmp/bpf.out")
 		bytes=$(stat -c %s "$tmp/bpf.out")
 		lost=$(bpf_lost) ;;
-	kpt_args|kpt_stack|kpt_ret|kpt_ret1)
+	kpt_args|kpt_stack|kpt_ret|kpt_ret1|kpt_cond)
 		local p=(name=kpt_bench_func args=4 stack=0)
 
 		[ "$arm" != kpt_stack ] || p=(name=kpt_bench_func args=4 stack=16)
@@ -378,12 +378,16 @@ micro()
 			p+=(retprobe=1)
 			exp=$((2 * calls))
 		fi
-		if [ "$arm" = kpt_ret1 ]; then
+		if [ "$arm" = kpt_ret1 ] || [ "$arm" = kpt_cond ]; then
 			# a return probe of the probe language: ONE record per
-			# call, with the entry's arguments, $retval and latency
+			# call, with the entry's arguments, $retval and latency;
+			# kpt_cond adds a condition every call passes, which
+			# takes the general path (fetch steps, terms)
+			local rspec='r:kptb/kret kpt_bench_func a=$arg1 b=$arg2 c=$arg3 d=$arg4 ret=$retval'
+
+			[ "$arm" = kpt_ret1 ] || rspec+=' if a >= 0'
 			kpt_load stack=0 || return 1
-			"$KPTRACE" probe add \
-				'r:kptb/kret kpt_bench_func a=$arg1 b=$arg2 c=$arg3 d=$arg4 ret=$retval' \
+			"$KPTRACE" probe add "$rspec" \
 				>"$tmp/probe-add.out" 2>&1 ||
 				{ cat "$tmp/probe-add.out" >&2; rmmod kptrace; return 1; }
 			kpt_probes=$(tr ' ' '_' <$D/kptrace/probes | tr '\n' ';')
@@ -551,7 +555,7 @@ decode()
 {
 	local f arm rep n mode opts
 
-	for arm in kpt_args kpt_stack kpt_ret kpt_ret1; do
+	for arm in kpt_args kpt_stack kpt_ret kpt_ret1 kpt_cond; do
 		f=$tmp/keep-$arm.bin
 		[ -s "$f" ] || continue
 		set -- $(kpt_count "$f")
@@ -591,7 +595,7 @@ micro_arms=(baseline floor_kprobe floor_kretprobe
 	    ftrace_args ftrace_args_rd ftrace_stack ftrace_stack_rd
 	    ftrace_ret ftrace_ret_rd ftrace_entret ftrace_entret_rd
 	    bpf_count bpf_args bpf_kstack
-	    kpt_args kpt_stack kpt_ret kpt_ret1
+	    kpt_args kpt_stack kpt_ret kpt_ret1 kpt_cond
 	    agg_kpt_comm agg_kpt_lat agg_kpt_stack
 	    agg_bpf_comm agg_bpf_lat agg_bpf_stack
 	    agg_ftrace_comm agg_ftrace_stack)

@@ -58,6 +58,8 @@ MICRO = [
      "floor_kretprobe"),
     ("kpt_ret1", "kptrace r: 4 args+$retval, -w", "ftrace_ret_rd",
      "floor_kretprobe"),
+    ("kpt_cond", "kptrace r: 4 args+$retval if a >= 0, -w",
+     "ftrace_ret_rd", "floor_kretprobe"),
     # aggregations: the summary in the kernel, no reader
     ("agg_kpt_comm", "kptrace hist:keys=comm", "agg_ftrace_comm",
      "floor_kprobe"),
@@ -83,7 +85,7 @@ MICRO = [
 # figures while a loss-free one exists. ftrace's overruns overwrite old
 # events: every event is still written, nothing is left out.
 INSN_DROP_ARMS = ("bpf_count", "bpf_args", "bpf_kstack", "kpt_args",
-                  "kpt_stack", "kpt_ret", "kpt_ret1")
+                  "kpt_stack", "kpt_ret", "kpt_ret1", "kpt_cond")
 
 E2E = [
     ("e2e_none", "dd, untraced"),
