@@ -9,9 +9,11 @@
  * bad pointer gives "(fault)", never an oops. Everything here is
  * nokprobe_inline or NOKPROBE_SYMBOL.
  *
- * A spec was parsed once, at registration, into fetch steps (struct
- * kpt_fetch: a base, then up to four dereferences, then a type); the
- * handler only walks them.
+ * A spec was parsed once, at registration, and compiled into a program
+ * (struct kpt_prog, probe.h): per phase (entry, return) its fetch steps
+ * (a base, then up to four dereferences, then a type), the condition's
+ * terms, the aggregation's keys; the handlers read that and nothing of
+ * the spec.
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -65,12 +67,12 @@ static nokprobe_inline int kpt_read_mem(void *dst, unsigned long addr,
  * not a pointer to read: +0(%si):string is the string at %si. Returns
  * false on a fault.
  */
-static nokprobe_inline bool kpt_fetch_one(const struct kpt_fetch *f,
+static nokprobe_inline bool kpt_fetch_one(const struct kpt_step *f,
 					  struct pt_regs *regs, u64 retval,
-					  unsigned int size, u64 *out)
+					  u64 *out)
 {
+	unsigned int i, rsize, size = f->size;
 	unsigned long addr;
-	unsigned int i, rsize;
 	u64 v = 0;
 
 	switch (f->base) {
@@ -174,11 +176,11 @@ static nokprobe_inline u64 kpt_field_value(unsigned int field, const u64 *vals,
 	}
 }
 
-static nokprobe_inline bool kpt_term(const struct kpt_probe *p,
-				     const struct kpt_cond *t, const u64 *vals,
-				     s64 retval, u64 lat)
+static nokprobe_inline bool kpt_term(const struct kpt_term *term,
+				     const u64 *vals, s64 retval, u64 lat)
 {
-	bool is_signed = false;
+	const struct kpt_cond *t = &term->c;
+	bool is_signed = term->is_signed;
 	s64 sv;
 	u64 v;
 
@@ -186,11 +188,6 @@ static nokprobe_inline bool kpt_term(const struct kpt_probe *p,
 		return kpt_glob_match(t->glob, current->comm) ==
 		       (t->op == KPT_OP_EQ);
 	v = kpt_field_value(t->field, vals, retval, lat);
-	if (t->field == KPT_CF_RETVAL)
-		is_signed = true;
-	else if (t->field < KPT_CF_RETVAL)
-		is_signed = p->spec->args[t->field].type >= KPT_T_S8 &&
-			    p->spec->args[t->field].type <= KPT_T_S64;
 	sv = (s64)v;
 	switch (t->op) {
 	case KPT_OP_EQ:
@@ -214,18 +211,18 @@ static nokprobe_inline bool kpt_term(const struct kpt_probe *p,
 static nokprobe_inline bool kpt_cond_pass(const struct kpt_probe *p,
 					  const u64 *vals, s64 retval, u64 lat)
 {
-	const struct kpt_spec *spec = p->spec;
+	const struct kpt_prog *g = &p->prog;
 	bool group = true;
 	unsigned int i;
 
-	for (i = 0; i < spec->ncond; i++) {
-		if (i && spec->cond[i].or) {
+	for (i = 0; i < g->ncond; i++) {
+		if (i && g->cond[i].c.or) {
 			if (group)
 				return true;
 			group = true;
 		}
 		if (group)
-			group = kpt_term(p, &spec->cond[i], vals, retval, lat);
+			group = kpt_term(&g->cond[i], vals, retval, lat);
 	}
 	return group;
 }
@@ -330,80 +327,62 @@ static nokprobe_inline unsigned int kpt_save_stack(struct pt_regs *regs,
 }
 
 /*
- * A return probe fetches $retval (and what derives from it) at return and
- * everything else at entry; other probes fetch everything at once. (A b
- * probe has no $retval, and its return record no fetchargs: ret_nargs.)
- */
-static nokprobe_inline bool kpt_skip_phase(const struct kpt_probe *p,
-					   const struct kpt_fetch *f,
-					   bool at_return)
-{
-	bool of_return = f->base == KPT_FB_RETVAL;
-
-	return p->prog.is_ret && of_return != at_return;
-}
-
-/*
- * Fetch the fetchargs of @p whose phase is @at_return into @vals (numbers,
- * and strings' addresses). Returns false if a number faulted (its value
- * is then 0; the event is still recorded).
+ * Fetch the numbers (and strings' addresses) of @p's phase @at
+ * (KPT_AT_ENTRY or KPT_AT_RETURN, kpt_prog_compile()) into @vals. A
+ * number that faults is 0 (the event is still recorded) and counted.
  */
 static nokprobe_inline void kpt_fetch_nums(const struct kpt_probe *p,
 					   struct pt_regs *regs, u64 retval,
-					   bool at_return, u64 *vals)
+					   unsigned int at, u64 *vals)
 {
-	const struct kpt_fetch *f;
+	const struct kpt_phase *ph = &p->prog.phase[at];
+	const struct kpt_step *f;
 	unsigned int i;
 
-	for (i = 0; i < p->spec->nargs; i++) {
-		f = &p->spec->args[i];
-		if (kpt_skip_phase(p, f, at_return))
-			continue;
+	for (i = 0; i < ph->n; i++) {
+		f = &ph->step[i];
 		if (f->base == KPT_FB_COMM) {
-			vals[i] = 0;
+			vals[f->slot] = 0;
 			continue;
 		}
-		if (!kpt_fetch_one(f, regs, retval, p->prog.size[i], &vals[i])) {
-			vals[i] = 0;
+		if (!kpt_fetch_one(f, regs, retval, &vals[f->slot])) {
+			vals[f->slot] = 0;
 			this_cpu_inc(p->stats->num_fault);
 		}
 	}
 }
 
 /*
- * Copy the strings among the fetchargs of @p of phase @at_return into
- * @dyn, whose first byte is at offset @base of the record, and encode their
- * slots. Returns the bytes used in @dyn.
+ * Copy the strings of @p's phase @at into @dyn, whose first byte is at
+ * offset @base of the record, and encode their slots. Returns the bytes
+ * used in @dyn.
  */
 static nokprobe_inline unsigned int kpt_fetch_strs(const struct kpt_probe *p,
-						   bool at_return, u64 *slots,
+						   unsigned int at, u64 *slots,
 						   char *dyn, unsigned int base)
 {
-	const struct kpt_fetch *f;
+	const struct kpt_phase *ph = &p->prog.phase[at];
+	const struct kpt_step *f;
 	unsigned int i, len, used = 0;
 	u16 flags;
 
-	for (i = 0; i < p->spec->nargs; i++) {
-		f = &p->spec->args[i];
-		if (!kpt_type_is_string(f->type))
+	for (i = 0; i < ph->n; i++) {
+		f = &ph->step[i];
+		if (!f->str)
 			continue;
-		if (kpt_skip_phase(p, f, at_return))
-			continue;
-		/* +uOFFS(...) as the last step reads user memory too */
-		flags = f->nderef && f->deref[f->nderef - 1].user ?
-			KPT_STR_USER : 0;
+		flags = f->str_flags;
 		if (f->base == KPT_FB_COMM) {
 			len = strnlen(current->comm, KPT_COMM_LEN - 1);
 			memcpy(dyn + used, current->comm, len);
 		} else {
-			len = kpt_copy_str(dyn + used, slots[i], kpt_cfg.strsize,
-					   f->type, &flags);
+			len = kpt_copy_str(dyn + used, slots[f->slot],
+					   kpt_cfg.strsize, f->type, &flags);
 		}
 		if (flags & KPT_STR_FAULT)
 			this_cpu_inc(p->stats->str_fault);
 		if (flags & KPT_STR_TRUNC)
 			this_cpu_inc(p->stats->str_trunc);
-		slots[i] = KPT_STR_SLOT(base + used, len, flags);
+		slots[f->slot] = KPT_STR_SLOT(base + used, len, flags);
 		used += len;
 	}
 	return used;
@@ -553,7 +532,7 @@ static nokprobe_inline int kpt_entry_fast(struct kpt_probe *p,
 static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 				    u64 ts, const u64 *given)
 {
-	unsigned int nargs = p->spec->nargs, nstack = kpt_cfg.stack;
+	unsigned int nargs = p->prog.nargs, nstack = kpt_cfg.stack;
 	struct kpt_event *ev;
 	struct kpt_wr w;
 	unsigned int i, hdr;
@@ -572,8 +551,8 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 		if (given) {
 			memcpy(vals, given, nargs * sizeof(u64));
 		} else {
-			kpt_fetch_nums(p, regs, 0, false, vals);
-			if (p->spec->ncond && !kpt_cond_pass(p, vals, 0, 0)) {
+			kpt_fetch_nums(p, regs, 0, KPT_AT_ENTRY, vals);
+			if (p->prog.ncond && !kpt_cond_pass(p, vals, 0, 0)) {
 				this_cpu_inc(p->stats->filtered);
 				return;
 			}
@@ -598,8 +577,8 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 	ev->nr_stack = nstack;
 	hdr = KPT_ENTRY_SIZE(nargs, nstack);
 	if (p->prog.nstr) {
-		hdr += kpt_fetch_strs(p, false, ev->data, (char *)ev + hdr,
-				      hdr);
+		hdr += kpt_fetch_strs(p, KPT_AT_ENTRY, ev->data,
+				      (char *)ev + hdr, hdr);
 		kpt_zero_pad(ev, hdr);
 	}
 	kpt_ring_commit(&w, ev, round_up(hdr, 8));
@@ -622,10 +601,10 @@ static noinline void kpt_ret_entry_slow(struct kpt_probe *p,
 					struct pt_regs *regs,
 					struct kpt_ri_data *d)
 {
-	kpt_fetch_nums(p, regs, 0, false, d->vals);
-	if (p->prog.nstr)
-		kpt_fetch_strs(p, false, d->vals,
-			       (char *)&d->vals[p->spec->nargs], 0);
+	kpt_fetch_nums(p, regs, 0, KPT_AT_ENTRY, d->vals);
+	if (p->prog.phase[KPT_AT_ENTRY].nstr)
+		kpt_fetch_strs(p, KPT_AT_ENTRY, d->vals,
+			       (char *)&d->vals[p->prog.nargs], 0);
 }
 NOKPROBE_SYMBOL(kpt_ret_entry_slow);
 
@@ -646,6 +625,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 	struct kpt_event *ev;
 	struct kpt_ret *ret;
 	struct kpt_wr w;
+	const struct kpt_phase *ph = &p->prog.phase[KPT_AT_ENTRY];
 	unsigned int i, hdr, used = 0, len;
 	u64 slot;
 	char *dyn;
@@ -656,9 +636,9 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 	} else {
 		if (nargs) {
 			memcpy(vals, d->vals, nargs * sizeof(u64));
-			kpt_fetch_nums(p, regs, retval, true, vals);
+			kpt_fetch_nums(p, regs, retval, KPT_AT_RETURN, vals);
 		}
-		if (p->spec->ncond && !kpt_cond_pass(p, vals, retval, lat)) {
+		if (p->prog.ncond && !kpt_cond_pass(p, vals, retval, lat)) {
 			this_cpu_inc(p->stats->filtered);
 			return;
 		}
@@ -676,21 +656,21 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 	if (nargs && p->prog.nstr) {
 		dyn = (char *)ev + hdr;
 		/* Entry-side strings: move them from the instance. */
-		for (i = 0; i < nargs; i++) {
-			slot = vals[i];
-			if (!kpt_type_is_string(p->spec->args[i].type) ||
-			    p->spec->args[i].base == KPT_FB_RETVAL)
+		for (i = 0; i < ph->n; i++) {
+			if (!ph->step[i].str)
 				continue;
+			slot = vals[ph->step[i].slot];
 			len = KPT_STR_LEN(slot);
 			memcpy(dyn + used, (char *)&d->vals[nargs] +
 			       KPT_STR_OFF(slot), len);
-			ev->data[KPT_RET_SLOTS + i] =
+			ev->data[KPT_RET_SLOTS + ph->step[i].slot] =
 				KPT_STR_SLOT(hdr + used, len,
 					     KPT_STR_FLAGS(slot));
 			used += len;
 		}
-		used += kpt_fetch_strs(p, true, ev->data + KPT_RET_SLOTS,
-				       dyn + used, hdr + used);
+		used += kpt_fetch_strs(p, KPT_AT_RETURN,
+				       ev->data + KPT_RET_SLOTS, dyn + used,
+				       hdr + used);
 		kpt_zero_pad(ev, hdr + used);
 	}
 	kpt_ring_commit(&w, ev, round_up(hdr + used, 8));
@@ -782,27 +762,27 @@ static nokprobe_inline void kpt_comm_words(u64 *w)
  * or, for a return probe's entry-side one, from the copy in the kretprobe
  * instance at @istr. False if it is longer than a key holds.
  */
-static noinline bool kpt_hist_str(struct kpt_probe *p, unsigned int i,
-				  const u64 *vals, const char *istr, u64 *w)
+static noinline bool kpt_hist_str(struct kpt_probe *p,
+				  const struct kpt_hkey *k, const u64 *vals,
+				  const char *istr, u64 *w)
 {
-	const struct kpt_fetch *f = &p->spec->args[i];
-	unsigned int len, max = KPT_HIST_STR_LEN - 1;
+	unsigned int len, max = KPT_HIST_STR_LEN - 1, i = k->hf.field;
 	u16 flags;
 
-	if (f->base == KPT_FB_COMM) {
+	if (k->str_base == KPT_FB_COMM) {
 		memset(w, 0, KPT_HIST_STR_LEN);
 		kpt_comm_words(w);
 		return true;
 	}
-	if (istr && f->base != KPT_FB_RETVAL) {
+	if (istr && k->str_base != KPT_FB_RETVAL) {
 		len = KPT_STR_LEN(vals[i]);
 		if (len > max || (KPT_STR_FLAGS(vals[i]) & KPT_STR_TRUNC))
 			return false;
 		memcpy(w, istr + KPT_STR_OFF(vals[i]), len);
 	} else {
-		flags = f->nderef && f->deref[f->nderef - 1].user ?
-			KPT_STR_USER : 0;
-		len = kpt_copy_str((char *)w, vals[i], max, f->type, &flags);
+		flags = k->str_flags;
+		len = kpt_copy_str((char *)w, vals[i], max, k->str_type,
+				   &flags);
 		if (flags & KPT_STR_FAULT)
 			this_cpu_inc(p->stats->str_fault);
 		if (flags & KPT_STR_TRUNC)
@@ -870,30 +850,33 @@ static nokprobe_inline bool kpt_hist_key(struct kpt_probe *p,
 					 s64 retval, u64 lat, const char *istr,
 					 u64 *key, bool one)
 {
-	const struct kpt_hist_spec *hs = &p->spec->hist;
+	const struct kpt_hkey *k = p->prog.key;
 	const struct kpt_hist_field *hf;
 	unsigned int i;
 	u64 *w;
 
 	/* the common case, one numeric key (lat_ns.log2): no loop */
 	if (one) {
-		hf = &hs->keys[0];
+		hf = &k->hf;
 		key[0] = kpt_hist_bucket(hf, kpt_field_value(hf->field, vals,
 							     retval, lat));
 		return true;
 	}
-	for (i = 0; i < hs->nkeys; i++) {
-		hf = &hs->keys[i];
+	for (i = 0; i < p->prog.nkeys; i++, k++) {
+		hf = &k->hf;
 		w = &key[p->hist->key_off[i]];
-		if (hf->field == KPT_CF_STACKTRACE) {
+		switch (k->kind) {
+		case KPT_HK_STACK:
 			kpt_hist_stack(p, regs, w);
-		} else if (hf->field == KPT_CF_COMM) {
+			break;
+		case KPT_HK_COMM:
 			kpt_comm_words(w);
-		} else if (hf->field < KPT_CF_RETVAL &&
-			   kpt_type_is_string(p->spec->args[hf->field].type)) {
-			if (!kpt_hist_str(p, hf->field, vals, istr, w))
+			break;
+		case KPT_HK_STR:
+			if (!kpt_hist_str(p, k, vals, istr, w))
 				return false;
-		} else {
+			break;
+		default:
 			*w = kpt_hist_bucket(hf, kpt_field_value(hf->field,
 								 vals, retval,
 								 lat));
@@ -912,7 +895,7 @@ static nokprobe_inline void kpt_aggregate(struct kpt_probe *p,
 					  struct pt_regs *regs, s64 retval,
 					  u64 lat, const char *istr, bool one)
 {
-	const struct kpt_hist_spec *hs = &p->spec->hist;
+	const struct kpt_prog *g = &p->prog;
 	unsigned int i;
 
 	if (!pass) {
@@ -923,8 +906,8 @@ static nokprobe_inline void kpt_aggregate(struct kpt_probe *p,
 		local64_inc(&t->dropped[KPT_HD_KEY_TOO_LARGE]);
 		return;
 	}
-	for (i = 0; i < hs->nvals; i++)
-		t->v[i] = kpt_field_value(hs->vals[i].field, t->vals, retval,
+	for (i = 0; i < g->nvals; i++)
+		t->v[i] = kpt_field_value(g->val_field[i], t->vals, retval,
 					  lat);
 	kpt_hist_add(p->hist, t, one);
 }
@@ -943,9 +926,9 @@ static nokprobe_inline void kpt_hist_event_filtered(struct kpt_probe *p)
 /* kpt_fetch_nums() out of line: its locals cost the handlers a canary. */
 static noinline void kpt_hist_fetch(const struct kpt_probe *p,
 				    struct pt_regs *regs, u64 retval,
-				    bool at_return, u64 *vals)
+				    unsigned int at, u64 *vals)
 {
-	kpt_fetch_nums(p, regs, retval, at_return, vals);
+	kpt_fetch_nums(p, regs, retval, at, vals);
 }
 NOKPROBE_SYMBOL(kpt_hist_fetch);
 
@@ -969,7 +952,7 @@ static nokprobe_inline int kpt_kprobe_agg(struct kprobe *kp,
 		return 0;
 	}
 	if (p->prog.nargs)
-		kpt_hist_fetch(p, regs, 0, false, t->vals);
+		kpt_hist_fetch(p, regs, 0, KPT_AT_ENTRY, t->vals);
 	pass = !p->prog.ncond || kpt_cond_pass(p, t->vals, 0, 0);
 	kpt_aggregate(p, t, pass, regs, 0, 0, NULL, one);
 	if (events && pass)
@@ -1017,7 +1000,7 @@ static nokprobe_inline int kpt_kretprobe_agg(struct kretprobe_instance *ri,
 	}
 	if (nargs) {
 		memcpy(t->vals, d->vals, nargs * sizeof(u64));
-		kpt_hist_fetch(p, regs, retval, true, t->vals);
+		kpt_hist_fetch(p, regs, retval, KPT_AT_RETURN, t->vals);
 	}
 	pass = !p->prog.ncond || kpt_cond_pass(p, t->vals, retval, lat);
 	kpt_aggregate(p, t, pass, regs, retval, lat,
@@ -1065,7 +1048,7 @@ NOKPROBE_SYMBOL(kpt_kretprobe_ret_hist1);
 static nokprobe_inline int kpt_ret_lat_add(struct kpt_probe *p,
 					   struct kpt_ri_data *d, u64 ts)
 {
-	const struct kpt_hist_field *hf = &p->spec->hist.keys[0];
+	const struct kpt_hist_field *hf = &p->prog.key[0].hf;
 	struct kpt_hist_table *t = kpt_hist_get(p->hist);
 
 	if (unlikely(!t))
@@ -1101,11 +1084,11 @@ NOKPROBE_SYMBOL(kpt_kretprobe_ret_lat);
 /* Is @p's aggregation a latency histogram alone (kpt_kretprobe_ret_lat)? */
 static bool kpt_probe_lat_only(const struct kpt_probe *p)
 {
-	const struct kpt_hist_spec *hs = &p->spec->hist;
+	const struct kpt_prog *g = &p->prog;
 
-	return p->prog.is_ret && !p->prog.nargs && !p->prog.ncond && !p->prog.hist_events &&
-	       hs->nkeys == 1 && !hs->nvals &&
-	       hs->keys[0].field == KPT_CF_LAT_NS &&
+	return g->is_ret && !g->nargs && !g->ncond && !g->hist_events &&
+	       g->nkeys == 1 && !g->nvals &&
+	       g->key[0].hf.field == KPT_CF_LAT_NS &&
 	       kpt_hist_one_number(p->hist);
 }
 

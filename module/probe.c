@@ -327,7 +327,8 @@ static const unsigned short kpt_arg_regs[] = {
 static bool kpt_prog_fast_arg(struct kpt_prog *g, const struct kpt_fetch *f,
 			      unsigned int i)
 {
-	if (f->nderef || g->size[i] != 8 || kpt_type_is_string(f->type))
+	if (f->nderef || kpt_type_size(f->type) != 8 ||
+	    kpt_type_is_string(f->type))
 		return false;
 	if (f->base == KPT_FB_RETVAL && g->is_ret &&
 	    g->ret_slot == KPT_FAST_ARGS) {
@@ -342,11 +343,80 @@ static bool kpt_prog_fast_arg(struct kpt_prog *g, const struct kpt_fetch *f,
 	return true;
 }
 
+/* KPT_STR_USER if @f's last +uOFFS(...) reads user memory */
+static u8 kpt_prog_str_flags(const struct kpt_fetch *f)
+{
+	return f->nderef && f->deref[f->nderef - 1].user ? KPT_STR_USER : 0;
+}
+
+/* Fetcharg @i of @spec as the next step of @ph. */
+static void kpt_prog_step(const struct kpt_spec *spec, unsigned int i,
+			  struct kpt_phase *ph)
+{
+	const struct kpt_fetch *f = &spec->args[i];
+	struct kpt_step *s = &ph->step[ph->n++];
+
+	s->slot = i;
+	s->base = f->base;
+	s->type = f->type;
+	s->reg = f->reg;
+	s->nderef = f->nderef;
+	s->size = kpt_type_size(f->type);
+	s->str = kpt_type_is_string(f->type);
+	s->str_flags = kpt_prog_str_flags(f);
+	s->index = f->index;
+	s->imm = f->imm;
+	memcpy(s->deref, f->deref, sizeof(s->deref));
+	ph->nstr += s->str;
+}
+
+/* The condition's terms and the aggregation's keys and values of @spec. */
+static void kpt_prog_compile_hist(const struct kpt_spec *spec,
+				  struct kpt_prog *g)
+{
+	const struct kpt_hist_spec *hs = &spec->hist;
+	const struct kpt_fetch *f;
+	struct kpt_hkey *k;
+	unsigned int i;
+
+	for (i = 0; i < spec->ncond; i++) {
+		g->cond[i].c = spec->cond[i];
+		g->cond[i].is_signed =
+			spec->cond[i].field == KPT_CF_RETVAL ||
+			(spec->cond[i].field < KPT_CF_RETVAL &&
+			 spec->args[spec->cond[i].field].type >= KPT_T_S8 &&
+			 spec->args[spec->cond[i].field].type <= KPT_T_S64);
+	}
+	g->nkeys = hs->nkeys;
+	g->nvals = hs->nvals;
+	for (i = 0; i < hs->nvals; i++)
+		g->val_field[i] = hs->vals[i].field;
+	for (i = 0; i < hs->nkeys; i++) {
+		k = &g->key[i];
+		k->hf = hs->keys[i];
+		if (k->hf.field == KPT_CF_STACKTRACE) {
+			k->kind = KPT_HK_STACK;
+		} else if (k->hf.field == KPT_CF_COMM) {
+			k->kind = KPT_HK_COMM;
+		} else if (k->hf.field < KPT_CF_RETVAL &&
+			   kpt_type_is_string(spec->args[k->hf.field].type)) {
+			f = &spec->args[k->hf.field];
+			k->kind = KPT_HK_STR;
+			k->str_base = f->base;
+			k->str_type = f->type;
+			k->str_flags = kpt_prog_str_flags(f);
+		} else {
+			k->kind = KPT_HK_NUM;
+		}
+	}
+}
+
 /* Compile @spec into the program @g its handlers run (probe.h). */
 static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 {
 	unsigned int i, nstack = kpt_cfg.stack, strs = 0, retstrs = 0;
 	const struct kpt_fetch *f;
+	bool at_return;
 
 	g->is_ret = spec->kind != KPT_SPEC_ENTRY;
 	g->both = spec->kind == KPT_SPEC_BOTH;
@@ -356,7 +426,9 @@ static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 		g->arg_off[i] = offsetof(struct pt_regs, ax);
 	for (i = 0; i < spec->nargs; i++) {
 		f = &spec->args[i];
-		g->size[i] = kpt_type_size(f->type);
+		/* a return probe's $retval at return, the rest at entry */
+		at_return = g->is_ret && f->base == KPT_FB_RETVAL;
+		kpt_prog_step(spec, i, &g->phase[at_return]);
 		if (g->regs_only && !kpt_prog_fast_arg(g, f, i))
 			g->regs_only = false;
 		if (!kpt_type_is_string(f->type))
@@ -368,6 +440,7 @@ static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 			strs += f->base == KPT_FB_COMM ? KPT_COMM_LEN :
 							 kpt_cfg.strsize;
 	}
+	kpt_prog_compile_hist(spec, g);
 	g->entry_fast = g->regs_only && !nstack;
 	g->nargs = spec->nargs;
 	g->ncond = spec->ncond;

@@ -42,10 +42,57 @@ enum kpt_probe_state {
 #define KPT_FAST_ARGS		6
 
 /*
+ * One fetcharg of one phase of a program: where spec->args[slot] comes
+ * from, compiled so that a handler reads nothing else.
+ */
+struct kpt_step {
+	u8		slot;		/* its place in args[] */
+	u8		base;		/* enum kpt_fetch_base */
+	u8		type;		/* enum kpt_fetch_type */
+	u8		reg;		/* enum kpt_reg, for KPT_FB_REG */
+	u8		nderef;
+	u8		size;		/* bytes the last read takes; 0: */
+					/* a string, whose address it is */
+	bool		str;		/* a string type */
+	u8		str_flags;	/* its KPT_STR_USER, as the last */
+					/* +uOFFS(...) says */
+	u32		index;		/* N of $argN, $stackN */
+	u64		imm;		/* the address of @ADDR */
+	struct kpt_deref deref[KPT_SPEC_MAX_DEREF];
+};
+
+/* A phase: the fetchargs fetched at entry, or at a return probe's return */
+struct kpt_phase {
+	u8		n;		/* steps */
+	u8		nstr;		/* of them strings */
+	struct kpt_step	step[KPT_SPEC_MAX_ARGS];
+};
+
+enum { KPT_AT_ENTRY, KPT_AT_RETURN };
+
+/* A condition's term, its field's signedness decided once */
+struct kpt_term {
+	struct kpt_cond	c;
+	bool		is_signed;
+};
+
+/* How an aggregation's key is made (kpt_hist_key(), fetch.c) */
+enum kpt_hkey_kind { KPT_HK_NUM, KPT_HK_STACK, KPT_HK_COMM, KPT_HK_STR };
+
+struct kpt_hkey {
+	struct kpt_hist_field hf;	/* field, bucket modifier, sign */
+	u8		kind;		/* enum kpt_hkey_kind */
+	u8		str_base;	/* KPT_HK_STR: its fetcharg's base, */
+	u8		str_type;	/* type and KPT_STR_USER */
+	u8		str_flags;
+};
+
+/*
  * A probe's program: what its handlers do on a hit, compiled once from its
  * spec by kpt_prog_compile() (probe.c), which also picks the handlers
- * (kpt_probe_set_handlers(), fetch.c). The fast paths read nothing else;
- * the general path also walks the spec's fetchargs and condition.
+ * (kpt_probe_set_handlers(), fetch.c). The handlers read this and nothing
+ * of the spec: the fast paths its first words, the general path also its
+ * phases, condition and aggregation.
  */
 struct kpt_prog {
 	bool		is_ret;		/* a kretprobe: r or b */
@@ -67,7 +114,17 @@ struct kpt_prog {
 	unsigned int	entry_size;	/* largest entry record */
 	unsigned int	ret_size;	/* largest return record */
 	unsigned int	ri_size;	/* kretprobe instance data */
-	unsigned int	size[KPT_SPEC_MAX_ARGS];  /* bytes read */
+	/* the aggregation's keys and values (spec->hist) */
+	u8		nkeys;
+	u8		nvals;
+	u16		val_field[KPT_HIST_MAX_VALS];
+	struct kpt_hkey	key[KPT_HIST_MAX_KEYS];
+	struct kpt_term	cond[KPT_SPEC_MAX_COND];
+	/*
+	 * [KPT_AT_ENTRY]: every fetcharg but a return probe's $retval ones,
+	 * which are [KPT_AT_RETURN]'s (a b probe has none)
+	 */
+	struct kpt_phase phase[2];
 };
 
 struct kpt_probe {
