@@ -12,6 +12,7 @@
 #include <linux/timer.h>
 #include <linux/uio.h>
 #include <linux/atomic.h>
+#include <asm/unwind.h>
 
 #ifndef CONFIG_X86_64
 #error "kptrace supports x86_64 only (its stack walker uses the x86 unwinder)"
@@ -77,5 +78,28 @@ static __always_inline bool kpt_try_cmpxchg_local(unsigned long *ptr,
 	return ok;
 }
 #endif
+
+/*
+ * The return address of the unwinder's frame, as
+ * unwind_get_return_address() gives it, without its check where the
+ * unwinder vouches for it. That check, __kernel_text_address(), walks the
+ * module tree for a module's frame (mod_find(), an RCU tree walk: cache
+ * misses on hardware), and the ORC unwinder (every Debian kernel's) walks
+ * it again for the same address when it looks up the frame's ORC entry
+ * one step on. While no step had to guess (unwind_error(): an address
+ * without ORC data, unwound as if it kept a frame pointer), each return
+ * address was read from the slot an ORC entry named, and state->ip is it;
+ * after a guess the check is kept, so the walk stops at the first value
+ * that is not kernel text, as the kernel's own stack traces do. Other
+ * unwinders (frame pointer, guess) always keep it.
+ */
+static nokprobe_inline unsigned long kpt_unwind_ip(struct unwind_state *state)
+{
+#ifdef CONFIG_UNWINDER_ORC
+	if (!unwind_error(state) && !unwind_done(state))
+		return state->ip;
+#endif
+	return unwind_get_return_address(state);
+}
 
 #endif /* _KPT_COMPAT_H */

@@ -318,7 +318,7 @@ static nokprobe_inline unsigned int kpt_save_stack(struct pt_regs *regs,
 
 	for (unwind_start(&state, current, regs, NULL);
 	     n < max && !unwind_done(&state); unwind_next_frame(&state)) {
-		addr = unwind_get_return_address(&state);
+		addr = kpt_unwind_ip(&state);
 		if (!addr)
 			break;
 		out[n++] = addr;
