@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <uapi/kptrace.h>
+
 #include "spec.h"
 
 /* How a key's values are printed and kept. */
@@ -69,6 +71,11 @@ struct hist {
 	bool live;		/* "# table: live": read while hits come in */
 };
 
+/* hist.c: `kptrace hist`; argv[0] is "hist". Returns the exit status. */
+int hist__main(int argc, char **argv);
+
+/* hist_parse.c: the text of a hist file, and what its keys are. */
+
 /*
  * Parses the text of a hist file (NUL-terminated @text). On error returns
  * -1 with a message in @err (with the line number); @h is then freed.
@@ -85,18 +92,9 @@ int hist__check(const struct hist *h, char *err, size_t errlen);
 /* [lo, hi] of the .loglin bucket of @v (as the module buckets). */
 void hist__loglin_bucket(unsigned long long v, unsigned long long *lo,
 			 unsigned long long *hi);
-
-/* argv[0] is "hist". Returns the exit status. */
-int hist__main(int argc, char **argv);
-
-/* For hist_prom.c: */
-
-/* realloc(), or a message and exit(1) */
-void *hist__xrealloc(void *p, size_t n);
-/* A key's value as text: a number, 2^K, LO-HI, or untrusted text escaped */
-void hist__put_key(FILE *f, const struct hist_keydef *kd,
-		   const struct hist_key *k);
-void hist__put_num(FILE *f, unsigned long long v, bool is_signed, bool hex);
+/* [lo, hi] of the .log2 bucket 2^@k: (2^(k-1), 2^k], k=0: [0, 1] */
+void hist__log2_range(unsigned int k, unsigned long long *lo,
+		      unsigned long long *hi);
 /* @v (lo or hi of a key of @kd) as an unsigned number in the key's order */
 unsigned long long hist__key_ord(const struct hist_keydef *kd,
 				 unsigned long long v);
@@ -104,6 +102,55 @@ unsigned long long hist__key_ord(const struct hist_keydef *kd,
 int hist__bucket_key(const struct hist *h);
 /* The value whose field is key @k's, for its sum, min and max; or -1. */
 int hist__key_val(const struct hist *h, int k);
+
+/* The name of total @i (enum hist_total) in the Totals block */
+const char *hist__total_name(unsigned int i);
+/* the causes of a dropped hit, as the module names them (uapi) */
+extern const char * const hist__drop_names[KPT_HD_NR];
+
+/* realloc() and strndup(), or a message and exit(1) */
+void *hist__xrealloc(void *p, size_t n);
+char *hist__xstrndup(const char *s, size_t n);
+
+/* hist_print.c: text, for the terminal. */
+
+/*
+ * Up to @n bytes of untrusted text @s: what kpt_byte_escaped() names and
+ * the bytes of @more as \xHH, the rest as it is.
+ */
+void hist__put_esc_n(FILE *f, const char *s, size_t n, const char *more);
+void hist__put_esc(FILE *f, const char *s, const char *more);
+void hist__put_num(FILE *f, unsigned long long v, bool is_signed, bool hex);
+/* A key's value as text: a number, 2^K, LO-HI, or untrusted text escaped */
+void hist__put_key(FILE *f, const struct hist_keydef *kd,
+		   const struct hist_key *k);
+/*
+ * The entries of @h in the order of @cmp (hist__cmp_spec: the spec's
+ * sort=, ties in file order), an array to free().
+ */
+struct hist_entry **hist__sorted(const struct hist *h,
+				 int (*cmp)(const void *, const void *),
+				 int skip);
+int hist__cmp_spec(const void *pa, const void *pb);
+
+/*
+ * The forms of a hist that show_fd() (hist.c) prints, under the names it
+ * calls them by; @bk: the bucketed key (hist__bucket_key()), @sk: the
+ * stacktrace key.
+ */
+/* histograms with bars, one per value of the other keys */
+void print_hists(FILE *f, const struct hist *h, int bk);
+/* a table sorted by sort= (no bucketed key) */
+void print_table(FILE *f, const struct hist *h);
+/* the Totals block */
+void print_totals(FILE *f, const struct hist *h);
+/* hist_json.c: -j, one JSON object */
+void print_json(FILE *f, const struct hist *h);
+/* hist_flame.c: --folded, and --svg FILE (0, or -1 with a message) */
+void print_folded(FILE *f, const struct hist *h, int sk);
+int write_svg(const char *path, const struct hist *h, int sk);
+/* --offsets: keep the +0xOFF/0xSIZE of the frames */
+extern bool hist_flame__offsets;
 
 /*
  * hist_prom.c: --prometheus. The file's counters are the tool's running
@@ -123,11 +170,5 @@ struct hist_prom {
 int hist_prom__write(struct hist_prom *p, const char *dir, const char *name,
 		     const struct hist *h);
 void hist_prom__free(struct hist_prom *p);
-
-/* the causes of a dropped hit, as the module names them */
-extern const char * const hist__drop_names[KPT_HD_NR];
-
-/* the causes of a dropped hit, as the module names them (uapi) */
-extern const char * const hist__drop_names[KPT_HD_NR];
 
 #endif /* __KPTRACE_HIST_H */
