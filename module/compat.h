@@ -90,14 +90,17 @@ static __always_inline bool kpt_try_cmpxchg_local(unsigned long *ptr,
  * without ORC data, unwound as if it kept a frame pointer), each return
  * address was read from the slot an ORC entry named, and state->ip is it;
  * after a guess the check is kept, so the walk stops at the first value
- * that is not kernel text, as the kernel's own stack traces do. Other
+ * that is not kernel text, as the kernel's own stack traces do; at the
+ * user registers that end a task's stack (their ip is the user's, which
+ * the unwinder ends at on its next step) it stops too. Other
  * unwinders (frame pointer, guess) always keep it.
  */
 static nokprobe_inline unsigned long kpt_unwind_ip(struct unwind_state *state)
 {
 #ifdef CONFIG_UNWINDER_ORC
+	/* user regs: the end of the stack, whose ip is not the kernel's */
 	if (!unwind_error(state) && !unwind_done(state))
-		return state->ip;
+		return state->regs && user_mode(state->regs) ? 0 : state->ip;
 #endif
 	return unwind_get_return_address(state);
 }

@@ -6,8 +6,10 @@
 # requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_read
 #
 # Candidates: ktime_get_mono_fast_ns (every handler), __unwind_start,
-# unwind_next_frame, unwind_get_return_address (every handler with
-# stack>0), irq_work_queue (a handler waking a reader), memcpy (the comm
+# unwind_next_frame (every handler with stack>0),
+# unwind_get_return_address (only once the unwinder had to guess a frame:
+# kpt_unwind_ip(), module/compat.h), irq_work_queue (a handler waking a
+# reader), memcpy (the comm
 # copy; a C function under KASAN, left out of the run on a debug kernel,
 # where trapping every memcpy stalls the guest). Each is first loaded
 # alone: it is either probed, or refused with EINVAL (blacklisted,
@@ -33,8 +35,8 @@ require_kpt_read
 kpt_test_load
 
 N=${KPT_HAZ_SELF_N:-$(kpt_haz_n 2000 500)}
-ALWAYS="ktime_get_mono_fast_ns __unwind_start unwind_next_frame unwind_get_return_address"
-CANDIDATES="$ALWAYS irq_work_queue memcpy"
+ALWAYS="ktime_get_mono_fast_ns __unwind_start unwind_next_frame"
+CANDIDATES="$ALWAYS unwind_get_return_address irq_work_queue memcpy"
 
 names=kpt_test_func
 probed=
