@@ -41,6 +41,7 @@
 #include <uapi/kptrace_record.h>
 
 #include "hist.h"
+#include "hist_bin.h"
 #include "json.h"
 #include "paths.h"
 
@@ -86,6 +87,8 @@ static struct hist_env {
 	unsigned int interval;		/* -i SECS, 0: once */
 	unsigned long long count;	/* -c: intervals, 0: until stopped */
 	unsigned int duration;		/* -d SECS, 0: until stopped */
+	bool dev;			/* read through /dev/kptrace */
+	bool clear;			/* ... clearing (-i) */
 } henv;
 
 static volatile sig_atomic_t hist_exiting;
@@ -223,8 +226,8 @@ void hist__loglin_bucket(unsigned long long v, unsigned long long *lo,
 	*hi = *lo + (w - 1);
 }
 
-static void log2_range(unsigned int k, unsigned long long *lo,
-		       unsigned long long *hi)
+void hist__log2_range(unsigned int k, unsigned long long *lo,
+		      unsigned long long *hi)
 {
 	*lo = k ? (k > 64 ? ~0ULL : (1ULL << (k - 1)) + 1) : 0;
 	*hi = k >= 64 ? ~0ULL : 1ULL << k;
@@ -291,7 +294,7 @@ static int parse_key_value(struct cursor *c, const struct hist_keydef *kd,
 		k->num = strtoull(buf + 4, &end, 10);
 		if (errno || *end || k->num > 64)
 			goto bad;
-		log2_range((unsigned int)k->num, &k->lo, &k->hi);
+		hist__log2_range((unsigned int)k->num, &k->lo, &k->hi);
 		break;
 	case HK_RANGE:
 		/* "~ 10-19"; of a signed key also "~ -10--1" */
@@ -452,7 +455,7 @@ static int parse_totals(struct cursor *c, struct hist *h)
 }
 
 /* What the spec says of each key and value. */
-static void setup_fields(struct hist *h)
+void hist__setup_fields(struct hist *h)
 {
 	const struct kpt_hist_spec *hs = &h->spec.hist;
 	unsigned int i, f, t;
@@ -536,7 +539,7 @@ int hist__parse(const char *text, struct hist *h, char *err, size_t errlen)
 		perr(&c, "the probe spec has no hist:");
 		goto fail;
 	}
-	setup_fields(h);
+	hist__setup_fields(h);
 	while (*c.p) {
 		skip_blanks(&c);
 		if (*c.p == '\n') {
@@ -920,7 +923,7 @@ static bool next_bucket(const struct hist_keydef *kd, const struct hist *h,
 		return false;
 	n->count = 0;
 	if (kd->kind == HK_LOG2) {
-		log2_range(64 - __builtin_clzll(b->hi), &n->lo, &n->hi);
+		hist__log2_range(64 - __builtin_clzll(b->hi), &n->lo, &n->hi);
 	} else if (kd->mod == KPT_HM_LOGLIN) {
 		hist__loglin_bucket(b->hi + 1, &n->lo, &n->hi);
 	} else {
@@ -1661,7 +1664,8 @@ out:
 static const char hist_usage[] =
 "Usage: kptrace hist [OPTION]... [NAME]\n"
 "Print the in-kernel aggregation NAME of a probe whose spec ends with\n"
-"hist:keys=...: the table of " HIST_DIR "NAME.\n"
+"hist:keys=...: the table of " HIST_DIR "NAME, read in binary\n"
+"through " DEVICE_PATH " (ioctl KPT_IOC_HIST).\n"
 "Without NAME, list the aggregations.\n"
 "\n"
 "  (default)              histograms with bars when a key is .log2, .loglin\n"
@@ -1710,7 +1714,10 @@ static const char hist_usage[] =
 "    kptrace hist lat -i 15 --prometheus /var/lib/prometheus/node-exporter\n"
 "\n"
 "ENVIRONMENT (for tests):\n"
-"    KPTRACE_HIST_DIR replaces " HIST_DIR ".\n";
+"    KPTRACE_HIST_DIR replaces " HIST_DIR "; set, NAME is read as text\n"
+"    from that directory, not through the device.\n"
+"    KPTRACE_DEVICE replaces " DEVICE_PATH ".\n"
+"    KPTRACE_HIST_BUF: the first buffer of a read, bytes (65536).\n";
 
 static void hist_usage_err(const char *fmt, const char *arg)
 {
@@ -1794,8 +1801,11 @@ static char *read_all(int fd, const char *path)
 
 static int open_hist(const char *path, const char *name, int flags)
 {
-	int fd = open(path, flags | O_CLOEXEC);
+	int fd = henv.dev ? hist_bin__open(path, false) :
+		 open(path, flags | O_CLOEXEC);
 
+	if (henv.dev)
+		return fd < 0 ? -1 : fd;	/* said why; an older module */
 	if (fd < 0 && errno == ENOENT)
 		fprintf(stderr, "kptrace: no aggregation %s (see: kptrace hist)\n",
 			name);
@@ -1805,18 +1815,23 @@ static int open_hist(const char *path, const char *name, int flags)
 	return fd;
 }
 
-/* Parses and prints what @fd holds. 0 ok, 1 error, 2 usage error. */
+/*
+ * Parses and prints what @fd holds (the device: @name's table, through
+ * KPT_IOC_HIST, hist_bin.c). 0 ok, 1 error, 2 usage error.
+ */
 static int show_fd(int fd, const char *path, const char *name)
 {
-	char *text = read_all(fd, path);
+	char *text = henv.dev ? NULL : read_all(fd, path);
 	char err[512];
 	struct hist h;
 	int ret = 0, bk, sk;
 
-	if (!text)
+	if (!text && !henv.dev)
 		return 1;
-	if (hist__parse(text, &h, err, sizeof(err))) {
-		fprintf(stderr, "kptrace: %s: %s\n", path, err);
+	if (henv.dev ? hist_bin__read(fd, name, henv.clear, &h, err, sizeof(err)) :
+	    hist__parse(text, &h, err, sizeof(err))) {
+		fprintf(stderr, "kptrace: %s%s%s\n", henv.dev ? "" : path,
+			henv.dev ? "" : ": ", err);
 		free(text);
 		return 1;
 	}
@@ -1897,7 +1912,8 @@ static int run_interval(const char *path, const char *name)
 		if (fd < 0)
 			return 1;
 	}
-	clear = !henv.prom_dir && on_debugfs(fd);
+	clear = !henv.prom_dir && (henv.dev || on_debugfs(fd));
+	henv.clear = clear;	/* the device: the read clears */
 	if (clear && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY) {
 		fprintf(stderr, "kptrace: cannot clear %s: it needs write access (root)\n",
 			path);
@@ -1933,7 +1949,8 @@ static int run_interval(const char *path, const char *name)
 			fd = open_hist(path, name, O_RDONLY);
 			if (fd < 0)
 				return 1;
-		} else if (clear && pwrite(fd, "clear\n", 6, 0) != 6) {
+		} else if (clear && !henv.dev &&
+			   pwrite(fd, "clear\n", 6, 0) != 6) {
 			fprintf(stderr, "kptrace: cannot clear %s: %s\n", path,
 				strerror(errno));
 			close(fd);
@@ -2077,6 +2094,23 @@ int hist__main(int argc, char **argv)
 	}
 	snprintf(path, sizeof(path), "%s%s%s", dir,
 		 dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+	/*
+	 * The binary form through the device (hist_bin.c), but for the text
+	 * files KPTRACE_HIST_DIR names, and with a module that has no
+	 * KPT_IOC_HIST (then the text file).
+	 */
+	if (!getenv("KPTRACE_HIST_DIR") || !*getenv("KPTRACE_HIST_DIR")) {
+		fd = hist_bin__open(path_from_env("KPTRACE_DEVICE", DEVICE_PATH),
+				    false);
+		if (fd == -1)
+			return 1;
+		if (fd >= 0) {
+			close(fd);
+			henv.dev = true;
+			snprintf(path, sizeof(path), "%s",
+				 path_from_env("KPTRACE_DEVICE", DEVICE_PATH));
+		}
+	}
 	if (henv.interval) {
 		ret = run_interval(path, name);
 		hist_prom__free(&prom);
