@@ -199,7 +199,7 @@ int hist_bin__parse(const void *blob, size_t len, const char *name,
 	if (hd->hdr_size < sizeof(*hd) || hd->hdr_size % 8 || hd->size != len ||
 	    hd->spec_size % 8 || !hd->spec_size ||
 	    hd->spec_size > len - hd->hdr_size)
-		return berr(err, errlen, "a table of %zu bytes with a bad header (size %llu, header %u, spec %u)",
+		return berr(err, errlen, "bad header: %zu bytes, size %llu, header %u, spec %u",
 			    len, (unsigned long long)hd->size, hd->hdr_size,
 			    hd->spec_size);
 	spec = (const char *)blob + hd->hdr_size;
@@ -216,7 +216,7 @@ int hist_bin__parse(const void *blob, size_t len, const char *name,
 	body = len - hd->hdr_size - hd->spec_size;
 	if (words != hd->entry_words ||
 	    body / 8 / words != hd->nr_entries || body % (8 * words))
-		return berr(err, errlen, "%u entries of %u words do not make the %zu bytes after the spec",
+		return berr(err, errlen, "%u entries of %u words are not the %zu bytes left",
 			    hd->nr_entries, hd->entry_words, body);
 	h->name = xstrdup_(name);
 	h->probe = xstrdup_(spec);
@@ -316,7 +316,7 @@ static const struct ksyms *hist_bin_ksyms(const void *blob, size_t len)
 	tried = true;
 	ks = ksyms__load(path_from_env("KPTRACE_KALLSYMS", KALLSYMS_PATH));
 	if (!ks)
-		fprintf(stderr, "kptrace: warning: cannot read %s: %s: frames and symbols as addresses\n",
+		fprintf(stderr, "kptrace: warning: %s: %s: frames as addresses\n",
 			path_from_env("KPTRACE_KALLSYMS", KALLSYMS_PATH),
 			strerror(errno));
 	return ks;
@@ -357,7 +357,7 @@ int hist_bin__read(int fd, const char *name, bool clear, struct hist *h,
 			return berr(err, errlen, "no aggregation %s (see: kptrace hist)",
 				    name);
 		if (ret == ESTALE)
-			return berr(err, errlen, "%s: the interval ended by the clear was cleared again (another reader) before it was read",
+			return berr(err, errlen, "%s: another clear took the interval first",
 				    name);
 		if (ret == EBADF)
 			return berr(err, errlen, "%s: clearing needs %s open for writing (root)",
