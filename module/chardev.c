@@ -14,6 +14,8 @@
  * write() (or ioctl(KPT_IOC_PROBE)) takes probe specs, one per line, and
  * adds or removes probes while kptrace runs; both need the file open for
  * writing (the ioctl fails with -EBADF otherwise, as write(2) does).
+ * ioctl(KPT_IOC_HIST) returns an aggregation in binary (uapi/kptrace.h);
+ * clearing one needs the file open for writing too.
  *
  * Hidden addresses. A reader that may not see kernel addresses (the rule
  * of /proc/kallsyms, decided at open: kpt_addrs_visible()) gets none, in
@@ -33,6 +35,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/miscdevice.h>
+#include <linux/mm.h>
 #include <linux/fs.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
@@ -207,6 +210,41 @@ static ssize_t kpt_dev_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : count;
 }
 
+/*
+ * KPT_IOC_HIST (uapi/kptrace.h): the table is made in a kernel buffer
+ * under the probes' lock (kpt_probes_hist()), then copied out without it.
+ */
+static long kpt_dev_hist(struct file *file, struct kpt_hist_req __user *ureq)
+{
+	struct kpt_dev_reader *rd = file->private_data;
+	struct kpt_hist_req req;
+	void *blob = NULL;
+	size_t len = 0;
+	long ret;
+
+	if (copy_from_user(&req, ureq, sizeof(req)))
+		return -EFAULT;
+	if (req.__pad || !memchr(req.name, 0, sizeof(req.name)))
+		return -EINVAL;
+	/* Clearing is writing: not on a read-only descriptor. */
+	if ((req.flags & KPT_HIST_REQ_CLEAR) && !(file->f_mode & FMODE_WRITE))
+		return -EBADF;
+	ret = kpt_probes_hist(req.name, req.flags, &req.gen, &req.probe_id,
+			      rd->hide_addrs, &blob, &len);
+	if (ret && ret != -ESTALE)
+		return ret;
+	req.size = len;
+	if (!ret && len > req.len)
+		ret = -ENOSPC;	/* nothing lost: a clear's set is kept */
+	else if (!ret && copy_to_user(u64_to_user_ptr(req.buf), blob, len))
+		ret = -EFAULT;
+	kvfree(blob);
+	/* gen and probe_id for a retry, size for the room it needs */
+	if (copy_to_user(ureq, &req, sizeof(req)))
+		return -EFAULT;
+	return ret;
+}
+
 static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
@@ -232,6 +270,8 @@ static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 		if (copy_from_user(&pc, (void __user *)arg, sizeof(pc)))
 			return -EFAULT;
 		return kpt_probes_write_user(u64_to_user_ptr(pc.text), pc.len);
+	case KPT_IOC_HIST:
+		return kpt_dev_hist(file, (void __user *)arg);
 	default:
 		return -ENOTTY;
 	}

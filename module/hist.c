@@ -567,24 +567,50 @@ static void kpt_hist_put_range(struct kpt_hist_text *t, u64 v, u32 n,
 }
 
 /*
- * A key of the row. @hide: the reader may not see kernel addresses (see
- * hide.c): no stack, no symbol, numbers that are addresses as 0.
+ * What a reader that may not see kernel addresses (see hide.c) gets of key
+ * @k of a row: no stack, no symbol, numbers that are addresses as 0. Key
+ * words @w of a number are edited in place (a stack's are not). Returns
+ * true when the key shows as "(hidden)": a stack, and a symbol or a bucket
+ * (its range would give the address away, or print as a bucket of 0 that
+ * is not); a plain number shows as the 0 it now is. The one rule of the
+ * text (kpt_hist_put_key()) and the binary form (kpt_hist_blob()).
  */
+static bool kpt_hist_hide_key(struct kpt_hist *h, unsigned int k, u64 *w)
+{
+	const struct kpt_hist_field *hf = &h->spec->hist.keys[k];
+	unsigned int type = KPT_T_U64;
+
+	if (hf->field == KPT_CF_STACKTRACE)
+		return true;
+	if (hf->field == KPT_CF_COMM)
+		return false;
+	if (hf->field < KPT_CF_RETVAL)
+		type = h->spec->args[hf->field].type;
+	if (kpt_type_is_string(type))
+		return false;
+	return kpt_hide_value(w) &&
+	       (type == KPT_T_SYMBOL || hf->mod != KPT_HM_NONE);
+}
+
+/* A key of the row. @hide: as kpt_hist_hide_key() says. */
 static void kpt_hist_put_key(struct kpt_hist *h, struct kpt_hist_text *t,
 			     unsigned int k, const u64 *key, bool hide)
 {
 	const struct kpt_hist_field *hf = &h->spec->hist.keys[k];
 	const u64 *w = &key[h->key_off[k]];
 	unsigned int i, type = KPT_T_U64;
-	u64 v;
+	u64 v = w[0];
 
 	kpt_hist_printf(t, "%s%s:%s", k ? ", " : "",
 			kpt_spec_field_name(h->spec, hf->field),
 			hf->field == KPT_CF_STACKTRACE ? "" : " ");
 	if (hf->field < KPT_CF_RETVAL)
 		type = h->spec->args[hf->field].type;
-	if (hf->field == KPT_CF_STACKTRACE && hide) {
-		kpt_hist_printf(t, "\n%*c(hidden)\n", 9, ' ');
+	if (hide && kpt_hist_hide_key(h, k, &v)) {
+		if (hf->field == KPT_CF_STACKTRACE)
+			kpt_hist_printf(t, "\n%*c(hidden)\n", 9, ' ');
+		else
+			kpt_hist_printf(t, "(hidden)");
 		return;
 	}
 	if (hf->field == KPT_CF_STACKTRACE) {
@@ -601,16 +627,6 @@ static void kpt_hist_put_key(struct kpt_hist *h, struct kpt_hist_text *t,
 	}
 	if (kpt_type_is_string(type)) {
 		kpt_hist_put_str(t, w, KPT_HIST_STR_LEN, 32);
-		return;
-	}
-	v = w[0];
-	/*
-	 * A symbol, or a bucket (its range would give the address away, or
-	 * print as a bucket of 0 that is not), says so; a plain number as 0.
-	 */
-	if (hide && kpt_hide_value(&v) &&
-	    (type == KPT_T_SYMBOL || hf->mod != KPT_HM_NONE)) {
-		kpt_hist_printf(t, "(hidden)");
 		return;
 	}
 	switch (hf->mod) {
@@ -724,6 +740,146 @@ static int kpt_hist_render(struct kpt_hist *h, const char *name,
 	kvfree(r.rows);
 	kfree(line);
 	return t->err;
+}
+
+/*
+ * The binary form of a set (uapi/kptrace.h, KPT_IOC_HIST), in a kernel
+ * buffer: the same rows, order, books and hidden keys as
+ * kpt_hist_render(). Under h->lock.
+ */
+static int kpt_hist_blob_set(struct kpt_hist *h, unsigned int set, bool live,
+			     bool hide, void **out, size_t *len)
+{
+	const struct kpt_hist_spec *hs = &h->spec->hist;
+	struct kpt_hist_rows r = {};
+	struct kpt_hist_hdr *hdr;
+	size_t spec_size, size;
+	u64 b[KPT_HB_NR], *row, *dst;
+	unsigned int i, k;
+	char *line;
+	void *blob;
+
+	BUILD_BUG_ON(sizeof(struct kpt_hist_hdr) % 8);
+	BUILD_BUG_ON(KPT_HIST_KEYS < KPT_HIST_MAX_KEYS);
+	BUILD_BUG_ON(KPT_HIST_MAX_VALS > 16);	/* KPT_HIST_E_VAL_HIDDEN() */
+	line = kmalloc(KPT_SPEC_LINE_MAX, GFP_KERNEL);
+	if (!line)
+		return -ENOMEM;
+	kpt_spec_print(h->spec, hide, line, KPT_SPEC_LINE_MAX);
+	spec_size = ALIGN(strlen(line) + 1, 8);
+	if (kpt_hist_collect(h, set, live, &r)) {
+		kfree(line);
+		return -ENOMEM;
+	}
+	/* after the entries: a live table's Hits are never behind them */
+	kpt_hist_books(h, set, b);
+	kpt_hist_sort(h, &r);
+	/* r.nr rows of the tables' stride: bounded by their memory */
+	size = sizeof(*hdr) + spec_size + (size_t)r.nr * h->stride * 8;
+	blob = kvzalloc(size, GFP_KERNEL);
+	if (!blob) {
+		kvfree(r.rows);
+		kfree(line);
+		return -ENOMEM;
+	}
+	hdr = blob;
+	hdr->magic = KPT_HIST_MAGIC;
+	hdr->version = KPT_HIST_VERSION;
+	hdr->hdr_size = sizeof(*hdr);
+	hdr->size = size;
+	hdr->flags = (live ? KPT_HIST_F_LIVE : KPT_HIST_F_ENDED) |
+		     (hide ? KPT_HIST_F_ADDR_HIDDEN : 0);
+	hdr->gen = h->gen;
+	hdr->spec_size = spec_size;
+	hdr->nr_entries = r.nr;
+	hdr->entry_words = h->stride;
+	hdr->nvals = h->nvals;
+	hdr->nkeys = hs->nkeys;
+	for (k = 0; k < hs->nkeys; k++)
+		hdr->key_words[k] = (k + 1 < hs->nkeys ? h->key_off[k + 1] :
+				     h->key_words) - h->key_off[k];
+	hdr->hits = b[KPT_HB_HITS];
+	hdr->aggregated = b[KPT_HB_AGG];
+	hdr->filtered = b[KPT_HB_FILTERED];
+	for (i = 0; i < KPT_HD_NR; i++)
+		hdr->dropped[i] = b[KPT_HB_DROP + i];
+	memcpy(blob + sizeof(*hdr), line, strlen(line));
+	dst = blob + sizeof(*hdr) + spec_size;
+	for (i = 0; i < r.nr; i++, dst += h->stride) {
+		row = &r.rows[(size_t)i * h->stride];
+		memcpy(dst, row, h->stride * 8);
+		/* word 0, the hash, becomes what was hidden */
+		dst[0] = 0;
+		for (k = 0; hide && k < hs->nkeys; k++) {
+			u64 *w = &dst[r.key_at + h->key_off[k]];
+
+			if (!kpt_hist_hide_key(h, k, w))
+				continue;
+			dst[0] |= KPT_HIST_E_KEY_HIDDEN(k);
+			if (hs->keys[k].field == KPT_CF_STACKTRACE)
+				memset(w, 0, hdr->key_words[k] * 8);
+		}
+		for (k = 0; hide && k < h->nvals; k++) {
+			u64 *v = &dst[KPT_HIST_E_VALS + 3 * k];
+
+			/* as kpt_hist_put_row() */
+			if (kpt_hide_range(v[1], v[2], h->val_signed & 1U << k)) {
+				memset(v, 0, 3 * sizeof(u64));
+				dst[0] |= KPT_HIST_E_VAL_HIDDEN(k);
+			}
+		}
+		if (!(i & 1023))
+			cond_resched();
+	}
+	kvfree(r.rows);
+	kfree(line);
+	*out = blob;
+	*len = size;
+	return 0;
+}
+
+/**
+ * kpt_hist_blob() - an aggregation in binary, for KPT_IOC_HIST
+ * @h: the aggregation; its probe held (kpt_probes_mutex)
+ * @flags: KPT_HIST_REQ_*: the live set, a clear and the set it ended, or
+ *	the set the clear of generation *@gen ended
+ * @gen: in for KPT_HIST_REQ_ENDED, out: the generation read
+ * @hide: the reader may not see kernel addresses
+ * @out: the table, kvfree() it
+ * @len: its bytes
+ *
+ * Process context. Returns 0, -ESTALE when another clear reused the set
+ * asked for, -EINVAL for a bad @flags, or -ENOMEM.
+ */
+int kpt_hist_blob(struct kpt_hist *h, u32 flags, u32 *gen, bool hide,
+		  void **out, size_t *len)
+{
+	unsigned int set;
+	int ret;
+
+	if (flags & ~(KPT_HIST_REQ_CLEAR | KPT_HIST_REQ_ENDED) ||
+	    flags == (KPT_HIST_REQ_CLEAR | KPT_HIST_REQ_ENDED))
+		return -EINVAL;
+	if (mutex_lock_interruptible(&h->lock))
+		return -ERESTARTSYS;
+	if (flags & KPT_HIST_REQ_CLEAR) {
+		set = h->live;
+		kpt_hist_clear(h);
+	} else if (flags & KPT_HIST_REQ_ENDED) {
+		/* the set a clear swapped out, until the next clear */
+		ret = !*gen ? -EINVAL : *gen != h->gen ? -ESTALE : 0;
+		if (ret) {
+			mutex_unlock(&h->lock);
+			return ret;
+		}
+		set = !h->live;
+	} else {
+		set = h->live;
+	}
+	ret = kpt_hist_blob_set(h, set, !flags, hide, out, len);
+	*gen = h->gen;
+	mutex_unlock(&h->lock);
+	return ret;
 }
 
 /* One open file: its text, and which set it shows. */

@@ -85,6 +85,8 @@ int kpt_hist_check(const struct kpt_spec *spec, const char **why);
 unsigned int kpt_hist_fit_size(const struct kpt_spec *spec, u64 budget);
 void kpt_hist_free(struct kpt_hist *h);
 void kpt_hist_stats(struct kpt_hist *h, struct seq_file *m);
+int kpt_hist_blob(struct kpt_hist *h, u32 flags, u32 *gen, bool hide,
+		  void **out, size_t *len);
 int kpt_hist_file_add(struct kpt_hist *h, const char *name);
 void kpt_hist_file_remove(struct kpt_hist *h);
 void kpt_hist_dir_set(struct dentry *dir);

@@ -1112,6 +1112,51 @@ u64 kpt_probes_mem_used(void)
 	return mem;
 }
 
+/**
+ * kpt_probes_hist() - the aggregation of the probe @name, in binary
+ * (KPT_IOC_HIST, uapi/kptrace.h)
+ * @name: the probe's name, of any group: the name of its hist file
+ * @flags: KPT_HIST_REQ_*, as kpt_hist_blob()
+ * @gen: as kpt_hist_blob()
+ * @id: in for KPT_HIST_REQ_ENDED (the probe the clear was of), out
+ * @hide: the reader may not see kernel addresses
+ * @out: the table in a kernel buffer, kvfree() it
+ * @len: its bytes
+ *
+ * Under kpt_probes_mutex, which -:NAME holds to free the tables: the
+ * table is made in a kernel buffer here, and the caller copies it out
+ * after, so a slow user buffer never holds up a deletion. Returns 0,
+ * -ENOENT (no such probe with a hist:), -ESTALE, or kpt_hist_blob()'s.
+ */
+int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
+		    bool hide, void **out, size_t *len)
+{
+	struct kpt_probe *p, *found = NULL;
+	int ret;
+
+	if (mutex_lock_interruptible(&kpt_probes_mutex))
+		return -ERESTARTSYS;
+	list_for_each_entry(p, &kpt_probe_list, list) {
+		if (p->hist && !strcmp(p->spec->name, name)) {
+			found = p;
+			break;
+		}
+	}
+	if (!found)
+		ret = -ENOENT;
+	else if ((flags & KPT_HIST_REQ_ENDED) && *id != found->id)
+		ret = -ESTALE;	/* another probe of the name since */
+	else
+		ret = kpt_hist_blob(found->hist, flags, gen, hide, out, len);
+	if (found) {
+		*id = found->id;
+		if (!ret)
+			((struct kpt_hist_hdr *)*out)->probe_id = found->id;
+	}
+	mutex_unlock(&kpt_probes_mutex);
+	return ret;
+}
+
 /* The totals of stats: the live probes' and the deleted ones'. */
 u64 kpt_probes_missed(void)
 {

@@ -186,6 +186,8 @@ void kpt_probes_exit(void);
 int kpt_probes_write(const char *text, size_t len, char sep);
 int kpt_probes_write_user(const char __user *ubuf, size_t len);
 unsigned int kpt_probes_count(void);
+int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
+		    bool hide, void **out, size_t *len);
 void kpt_probe_overwritten(const struct kpt_event *ev);
 /*
  * What a record's probe id names, for format.c: a live probe, or the

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "hist.h"
+#include "hist_bin.h"
 #include "paths.h"
 
 #define EXIT_USAGE	2
@@ -51,6 +52,8 @@ static struct hist_env {
 	unsigned int interval;		/* -i SECS, 0: once */
 	unsigned long long count;	/* -c: intervals, 0: until stopped */
 	unsigned int duration;		/* -d SECS, 0: until stopped */
+	bool dev;			/* read through /dev/kptrace */
+	bool clear;			/* ... clearing (-i) */
 } henv;
 
 static volatile sig_atomic_t hist_exiting;
@@ -73,7 +76,8 @@ static int stack_key(const struct hist *h)
 static const char hist_usage[] =
 "Usage: kptrace hist [OPTION]... [NAME]\n"
 "Print the in-kernel aggregation NAME of a probe whose spec ends with\n"
-"hist:keys=...: the table of " HIST_DIR "NAME.\n"
+"hist:keys=...: the table of " HIST_DIR "NAME, read in binary\n"
+"through " DEVICE_PATH " (ioctl KPT_IOC_HIST).\n"
 "Without NAME, list the aggregations.\n"
 "\n"
 "  (default)              histograms with bars when a key is .log2, .loglin\n"
@@ -122,7 +126,10 @@ static const char hist_usage[] =
 "    kptrace hist lat -i 15 --prometheus /var/lib/prometheus/node-exporter\n"
 "\n"
 "ENVIRONMENT (for tests):\n"
-"    KPTRACE_HIST_DIR replaces " HIST_DIR ".\n";
+"    KPTRACE_HIST_DIR replaces " HIST_DIR "; set, NAME is read as text\n"
+"    from that directory, not through the device.\n"
+"    KPTRACE_DEVICE replaces " DEVICE_PATH ".\n"
+"    KPTRACE_HIST_BUF: the first buffer of a read, bytes (65536).\n";
 
 static void hist_usage_err(const char *fmt, const char *arg)
 {
@@ -206,8 +213,11 @@ static char *read_all(int fd, const char *path)
 
 static int open_hist(const char *path, const char *name, int flags)
 {
-	int fd = open(path, flags | O_CLOEXEC);
+	int fd = henv.dev ? hist_bin__open(path, false) :
+		 open(path, flags | O_CLOEXEC);
 
+	if (henv.dev)
+		return fd < 0 ? -1 : fd;	/* said why; an older module */
 	if (fd < 0 && errno == ENOENT)
 		fprintf(stderr, "kptrace: no aggregation %s (see: kptrace hist)\n",
 			name);
@@ -217,18 +227,23 @@ static int open_hist(const char *path, const char *name, int flags)
 	return fd;
 }
 
-/* Parses and prints what @fd holds. 0 ok, 1 error, 2 usage error. */
+/*
+ * Parses and prints what @fd holds (the device: @name's table, through
+ * KPT_IOC_HIST, hist_bin.c). 0 ok, 1 error, 2 usage error.
+ */
 static int show_fd(int fd, const char *path, const char *name)
 {
-	char *text = read_all(fd, path);
+	char *text = henv.dev ? NULL : read_all(fd, path);
 	char err[512];
 	struct hist h;
 	int ret = 0, bk, sk;
 
-	if (!text)
+	if (!text && !henv.dev)
 		return 1;
-	if (hist__parse(text, &h, err, sizeof(err))) {
-		fprintf(stderr, "kptrace: %s: %s\n", path, err);
+	if (henv.dev ? hist_bin__read(fd, name, henv.clear, &h, err, sizeof(err)) :
+	    hist__parse(text, &h, err, sizeof(err))) {
+		fprintf(stderr, "kptrace: %s%s%s\n", henv.dev ? "" : path,
+			henv.dev ? "" : ": ", err);
 		free(text);
 		return 1;
 	}
@@ -309,7 +324,8 @@ static int run_interval(const char *path, const char *name)
 		if (fd < 0)
 			return 1;
 	}
-	clear = !henv.prom_dir && on_debugfs(fd);
+	clear = !henv.prom_dir && (henv.dev || on_debugfs(fd));
+	henv.clear = clear;	/* the device: the read clears */
 	if (clear && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY) {
 		fprintf(stderr, "kptrace: cannot clear %s: it needs write access (root)\n",
 			path);
@@ -345,7 +361,8 @@ static int run_interval(const char *path, const char *name)
 			fd = open_hist(path, name, O_RDONLY);
 			if (fd < 0)
 				return 1;
-		} else if (clear && pwrite(fd, "clear\n", 6, 0) != 6) {
+		} else if (clear && !henv.dev &&
+			   pwrite(fd, "clear\n", 6, 0) != 6) {
 			fprintf(stderr, "kptrace: cannot clear %s: %s\n", path,
 				strerror(errno));
 			close(fd);
@@ -489,6 +506,23 @@ int hist__main(int argc, char **argv)
 	}
 	snprintf(path, sizeof(path), "%s%s%s", dir,
 		 dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+	/*
+	 * The binary form through the device (hist_bin.c), but for the text
+	 * files KPTRACE_HIST_DIR names, and with a module that has no
+	 * KPT_IOC_HIST (then the text file).
+	 */
+	if (!getenv("KPTRACE_HIST_DIR") || !*getenv("KPTRACE_HIST_DIR")) {
+		fd = hist_bin__open(path_from_env("KPTRACE_DEVICE", DEVICE_PATH),
+				    false);
+		if (fd == -1)
+			return 1;
+		if (fd >= 0) {
+			close(fd);
+			henv.dev = true;
+			snprintf(path, sizeof(path), "%s",
+				 path_from_env("KPTRACE_DEVICE", DEVICE_PATH));
+		}
+	}
 	if (henv.interval) {
 		ret = run_interval(path, name);
 		hist_prom__free(&prom);

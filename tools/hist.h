@@ -89,6 +89,9 @@ void hist__free(struct hist *h);
  */
 int hist__check(const struct hist *h, char *err, size_t errlen);
 
+/* The keys' and values' kinds and names, from h->spec (hist_bin.c too) */
+void hist__setup_fields(struct hist *h);
+
 /* [lo, hi] of the .loglin bucket of @v (as the module buckets). */
 void hist__loglin_bucket(unsigned long long v, unsigned long long *lo,
 			 unsigned long long *hi);

@@ -395,7 +395,7 @@ static int parse_totals(struct cursor *c, struct hist *h)
 }
 
 /* What the spec says of each key and value. */
-static void setup_fields(struct hist *h)
+void hist__setup_fields(struct hist *h)
 {
 	const struct kpt_hist_spec *hs = &h->spec.hist;
 	unsigned int i, f, t;
@@ -479,7 +479,7 @@ int hist__parse(const char *text, struct hist *h, char *err, size_t errlen)
 		perr(&c, "the probe spec has no hist:");
 		goto fail;
 	}
-	setup_fields(h);
+	hist__setup_fields(h);
 	while (*c.p) {
 		skip_blanks(&c);
 		if (*c.p == '\n') {

@@ -153,8 +153,106 @@ struct kpt_probe_cmd {
 	__u32	__pad;
 };
 
+/*
+ * ioctl(KPT_IOC_HIST): an aggregation (hist:) in binary, the table that
+ * /sys/kernel/debug/kptrace/hist/NAME shows as text (which stays, for cat
+ * and ftrace's users). Needs /dev/kptrace open (CAP_PERFMON or
+ * CAP_SYS_ADMIN); KPT_HIST_REQ_CLEAR needs it open for writing (-EBADF
+ * otherwise, as KPT_IOC_PROBE).
+ *
+ * In: name, the probe's name (hist/NAME; of the first probe made if probes
+ * of two groups share it, which the hist files do not allow), flags, buf
+ * and len. Out (written back on success and on -ENOSPC): size, gen and
+ * probe_id. Requests:
+ *   0                   the live table;
+ *   KPT_HIST_REQ_CLEAR  start a new interval, as writing "clear" to the
+ *                       hist file does, and return the interval that ended;
+ *   KPT_HIST_REQ_ENDED  the interval a clear ended again: gen and probe_id
+ *                       as that clear returned them; -ESTALE once another
+ *                       clear (or a new probe of the name) reused the set.
+ * If len is smaller than the table, -ENOSPC with the bytes needed in size
+ * and nothing copied; a clear has still happened: its interval is kept
+ * and read with KPT_HIST_REQ_ENDED (a live table may have grown by then:
+ * ask again with more room). -ENOENT: no probe NAME with a hist:.
+ *
+ * The table (size bytes at buf, all fields native-endian):
+ *   struct kpt_hist_hdr;
+ *   the probe's spec, as the hist file's "# probe:" line prints it (with
+ *   the same hidden addresses), NUL-terminated, NUL-padded to spec_size,
+ *   a multiple of 8;
+ *   nr_entries entries of entry_words __u64 each, merged across CPUs and
+ *   in the order of the hist file (the spec's sort=):
+ *     [0] KPT_HIST_E_KEY_HIDDEN(k) | KPT_HIST_E_VAL_HIDDEN(i) bits,
+ *     [1] hitcount, then sum, min, max per value (nvals, in the spec's
+ *     order), then the keys' words (key_words[k] each, in the spec's
+ *     order) as the module keeps them: a number or a bucket as one word
+ *     (.log2: K; .buckets=N: the bucket's low end; .loglin: the bucket's
+ *     low end; signed ones as two's complement); comm and strings as
+ *     their bytes, NUL-padded; a stacktrace as KPT_HIST_STACK_DEPTH
+ *     addresses, the probed one first, 0 after the last.
+ * A reader that may not see kernel addresses (decided when /dev/kptrace
+ * was opened, as for records) gets KPT_HIST_F_ADDR_HIDDEN and what the
+ * text hides zeroed: a stacktrace, a key or a value's sum, min and max
+ * that may be an address. A key the text prints as "(hidden)" (a
+ * stacktrace, a symbol, a number with a modifier) has its
+ * KPT_HIST_E_KEY_HIDDEN(k) bit set; a plain number is just 0, as in the
+ * text. The books add up as the text's Totals: for an ended interval
+ * hits = aggregated + filtered + the dropped[]s and aggregated = the sum of
+ * the hitcounts; a live table's are read after its entries, never behind.
+ */
+#define KPT_HIST_NAME_LEN	64
+#define KPT_HIST_REQ_CLEAR	0x1
+#define KPT_HIST_REQ_ENDED	0x2
+
+struct kpt_hist_req {
+	char	name[KPT_HIST_NAME_LEN];	/* in: NUL-terminated */
+	__u32	flags;		/* in: KPT_HIST_REQ_* */
+	__u32	gen;		/* in (ENDED), out: clears of the hist */
+	__u32	probe_id;	/* in (ENDED), out */
+	__u32	__pad;		/* 0 */
+	__u64	buf;		/* in: user pointer to the buffer */
+	__u64	len;		/* in: its bytes */
+	__u64	size;		/* out: bytes written, or needed (-ENOSPC) */
+};
+
+#define KPT_HIST_MAGIC		0x4b504854	/* "KPHT" */
+#define KPT_HIST_VERSION	1
+#define KPT_HIST_KEYS		4	/* key_words[]: at most 3 used */
+
+/* kpt_hist_hdr.flags */
+#define KPT_HIST_F_LIVE		0x1	/* the live table */
+#define KPT_HIST_F_ENDED	0x2	/* the interval a clear ended */
+#define KPT_HIST_F_ADDR_HIDDEN	0x4	/* addresses hidden for this reader */
+
+/* an entry's word 0 */
+#define KPT_HIST_E_KEY_HIDDEN(k)	(1ULL << (k))
+#define KPT_HIST_E_VAL_HIDDEN(i)	(1ULL << (16 + (i)))
+
+struct kpt_hist_hdr {
+	__u32	magic;		/* KPT_HIST_MAGIC */
+	__u16	version;	/* KPT_HIST_VERSION */
+	__u16	hdr_size;	/* this struct's: the spec starts there */
+	__u64	size;		/* the whole table, bytes */
+	__u32	flags;		/* KPT_HIST_F_* */
+	__u32	gen;		/* clears of the hist before this read */
+	__u32	probe_id;
+	__u32	spec_size;	/* the spec's bytes with its padding */
+	__u32	nr_entries;
+	__u16	entry_words;	/* 2 + 3 * nvals + the key words */
+	__u16	nvals;
+	__u16	nkeys;
+	__u16	key_words[KPT_HIST_KEYS];	/* per key */
+	__u16	__pad[3];
+	/* the books, as the text's Totals */
+	__u64	hits;
+	__u64	aggregated;
+	__u64	filtered;
+	__u64	dropped[KPT_HD_NR];	/* by enum kpt_hist_drop */
+};
+
 #define KPT_IOC_MAGIC		0xb7
 #define KPT_IOC_INFO		_IOR(KPT_IOC_MAGIC, 0, struct kpt_info)
 #define KPT_IOC_PROBE		_IOW(KPT_IOC_MAGIC, 1, struct kpt_probe_cmd)
+#define KPT_IOC_HIST		_IOWR(KPT_IOC_MAGIC, 2, struct kpt_hist_req)
 
 #endif /* _UAPI_KPTRACE_H */

@@ -30,6 +30,8 @@
 # (test/test_kbtf, ASan and UBSan: every kind, split BTF, cut, garbled and
 # made-up files). Short libFuzzer runs of kpt_spec_parse() and of the BTF
 # reader end it (FUZZ_SECONDS each, 10; 0 skips them; need clang).
+# test/test_hist_bin: the binary form of the aggregations (KPT_IOC_HIST)
+# on hand-made tables, against the text of the same hist files.
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -742,6 +744,24 @@ fi
 
 # shellcheck source=test/hist.sh
 . test/hist.sh
+
+# --- kptrace hist: the binary form (hist_bin.c) on hand-made tables ---------
+# test/test_hist_bin: KPT_IOC_HIST tables made by hand from the hist files
+# of test/data give exactly the struct hist their text gives.
+run hist_bin test/test_hist_bin "$DATA" "$OUT"
+hist_bin_failed=0
+while IFS= read -r line; do
+	case $line in
+	"ok "*) ok "hist_bin: ${line#ok * }" ;;
+	"not ok "*)
+		hist_bin_failed=1
+		not_ok "hist_bin: ${line#not ok * }" \
+			"$(grep '^#' "$OUT/hist_bin.out"; cat "$OUT/hist_bin.err")" ;;
+	esac
+done < "$OUT/hist_bin.out"
+if [ "$rc" != 0 ] && [ "$hist_bin_failed" = 0 ]; then
+	not_ok "hist_bin: exit status $rc" "$(cat "$OUT/hist_bin.err")"
+fi
 
 # --- fuzz ---------------------------------------------------------------------
 
