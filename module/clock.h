@@ -32,6 +32,16 @@
  * (sched_clock(), "local") and perf (local_clock()) read the TSC even
  * when it is unstable, but their times are neither CLOCK_MONOTONIC nor
  * ordered across CPUs, which kptrace's merge of the CPUs' rings needs.
+ * Nor is the TSC safe to interpolate when the kernel distrusts it: a TSC
+ * that stops in deep C-states or changes rate (no constant_tsc and
+ * nonstop_tsc, as in QEMU's TCG guests) would give a hit after an idle
+ * period the time its window began, wrong by the whole idle time, before
+ * any window check could see it. Measured (make bench --profile, 6.12
+ * guest, tsc=unstable): of args=4's 370 instructions over the loop, the
+ * clocksource read is 91 (read_hpet 49, whose SMP path takes the HPET
+ * lock word with a cmpxchg, ktime_get_mono_fast_ns 36, the retpoline
+ * thunk 6) and kptrace's own way there 33: a target of 1.9x the empty
+ * kprobe (316) cannot be met by any CLOCK_MONOTONIC read over the HPET.
  * A TSC found off at run time (clock_fallbacks) keeps the anchors' slow
  * path until the next load. The clocksource's code (ktime_get_mono_fast_ns,
  * read_hpet) is notrace but not NOKPROBE: a probe put there by anyone
