@@ -415,6 +415,7 @@ micro()
 		agg_kpt_comm)	spec='p:kptb/agg kpt_bench_func hist:keys=comm' ;;
 		agg_kpt_lat)	spec='r:kptb/agg kpt_bench_func hist:keys=lat_ns.log2' ;;
 		agg_kpt_stack)	spec='p:kptb/agg kpt_bench_func hist:keys=stacktrace' ;;
+		agg_kpt_num)	spec='p:kptb/agg kpt_bench_func a=$arg1 hist:keys=a.log2' ;;
 		esac
 		kpt_load stack=0 || return 1
 		"$KPTRACE" probe add "$spec" >"$tmp/probe-add.out" 2>&1 ||
@@ -596,7 +597,7 @@ micro_arms=(baseline floor_kprobe floor_kretprobe
 	    ftrace_ret ftrace_ret_rd ftrace_entret ftrace_entret_rd
 	    bpf_count bpf_args bpf_kstack
 	    kpt_args kpt_stack kpt_ret kpt_ret1 kpt_cond
-	    agg_kpt_comm agg_kpt_lat agg_kpt_stack
+	    agg_kpt_comm agg_kpt_lat agg_kpt_stack agg_kpt_num
 	    agg_bpf_comm agg_bpf_lat agg_bpf_stack
 	    agg_ftrace_comm agg_ftrace_stack)
 e2e_arms=(e2e_none e2e_kptrace e2e_ftrace e2e_bpftrace e2e_perf e2e_strace)

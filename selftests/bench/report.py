@@ -67,6 +67,8 @@ MICRO = [
      "floor_kretprobe"),
     ("agg_kpt_stack", "kptrace hist:keys=stacktrace", "agg_ftrace_stack",
      "floor_kprobe"),
+    ("agg_kpt_num", "kptrace a=$arg1 hist:keys=a.log2", None,
+     "floor_kprobe"),
     ("agg_bpf_comm", "bpftrace @[comm] = count()", "agg_ftrace_comm",
      "floor_kprobe"),
     ("agg_bpf_lat", "bpftrace kprobe+kretprobe hist(lat)", None,
