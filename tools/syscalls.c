@@ -180,13 +180,6 @@ static const struct type_info types[] = {
 	{ "aio_context_t", SYSCALL_ARG_UNSIGNED, 8 },
 };
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
 bool syscalls__arg_is_string(const char *type, const char *name)
 {
 	static const char * const names[] = {
@@ -199,8 +192,9 @@ bool syscalls__arg_is_string(const char *type, const char *name)
 		type += 6;
 	if (strcmp(type, "char *"))
 		return false;
-	if (ends_with(name, "name") || ends_with(name, "path") ||
-	    ends_with(name, "file"))
+	if (syscalls__ends_with(name, "name") ||
+	    syscalls__ends_with(name, "path") ||
+	    syscalls__ends_with(name, "file"))
 		return true;
 	for (i = 0; i < ARRAY_LEN(names); i++)
 		if (!strcmp(name, names[i]))

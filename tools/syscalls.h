@@ -1,20 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * syscalls: x86 system call names and numbers (the generated table of
- * uapi/kptrace_syscalls.h), -e NAME[,!NAME...] selections, and the parser
- * of tracefs' events/syscalls/sys_enter_NAME/format, which names each
- * call's arguments.
+ * syscalls: x86 system call names and numbers (the table generated into
+ * include/uapi/ from the kernel's), -e NAME[,!NAME...] selections, and
+ * the parser of tracefs' events/syscalls/sys_enter_NAME/format, which
+ * names each call's arguments.
  */
 #ifndef __KPTRACE_SYSCALLS_H
 #define __KPTRACE_SYSCALLS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 enum syscalls_abi {
 	SYSCALLS_64,		/* x86-64 (not x32) */
 	SYSCALLS_32,		/* i386: tasks in 32-bit mode */
 };
+
+/* Does @s end with @suffix? */
+static inline bool syscalls__ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
 
 /* One past the highest number of @abi: the size of a selection. */
 unsigned int syscalls__count(enum syscalls_abi abi);
