@@ -81,13 +81,21 @@ static void print_text_byte(FILE *f, unsigned char c, char quote)
 	}
 }
 
-/* comm may hold any bytes and need not be NUL-terminated */
-static void print_comm_text(FILE *f, const char *comm)
+void event__text_comm(FILE *f, const char *comm)
 {
 	size_t i;
 
 	for (i = 0; i < KPT_COMM_LEN && comm[i]; i++)
 		print_text_byte(f, comm[i], 0);
+}
+
+void event__text_bytes(FILE *f, const void *s, size_t len, char quote)
+{
+	const unsigned char *p = s;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		print_text_byte(f, p[i], quote);
 }
 
 /*
@@ -117,7 +125,6 @@ static bool type_is_unsigned(unsigned int type)
 static void print_text_str(FILE *f, const struct kpt_event *e, __u64 slot)
 {
 	const unsigned char *s = kpt_record_str(e, slot);
-	unsigned int i, n = KPT_STR_LEN(slot);
 
 	if (KPT_STR_FLAGS(slot) & KPT_STR_FAULT) {
 		fputs("(fault)", f);
@@ -128,8 +135,7 @@ static void print_text_str(FILE *f, const struct kpt_event *e, __u64 slot)
 		return;
 	}
 	putc_unlocked('"', f);
-	for (i = 0; i < n; i++)
-		print_text_byte(f, s[i], '"');
+	event__text_bytes(f, s, KPT_STR_LEN(slot), '"');
 	putc_unlocked('"', f);
 	if (KPT_STR_FLAGS(slot) & KPT_STR_TRUNC)
 		fputs("...", f);
@@ -269,7 +275,7 @@ static void print_text_head(const struct event_fmt *fmt,
 {
 	FILE *f = fmt->out;
 
-	print_comm_text(f, e->comm);
+	event__text_comm(f, e->comm);
 	fprintf(f, "-%u [%03u] %llu.%06llu: ", e->tid, e->cpu,
 		(unsigned long long)(e->ts_ns / 1000000000ULL),
 		(unsigned long long)(e->ts_ns % 1000000000ULL / 1000));

@@ -41,6 +41,17 @@ enum event_check event__check(const void *rec, size_t avail,
 /* Prints a checked entry, return or lost record; ignores other types. */
 void event__print(const struct event_fmt *fmt, const struct kpt_event *e);
 
+/*
+ * Untrusted text in text output, by the one rule of kpt_byte_escaped()
+ * (uapi/kptrace_record.h; see the top of event.c): a backslash and @quote
+ * (if not 0) as \\ and \", other bytes that are not printable ASCII as
+ * \xNN, the rest as they are. @len bytes of @s, which may hold NULs.
+ */
+void event__text_bytes(FILE *f, const void *s, size_t len, char quote);
+
+/* A comm the same way: KPT_COMM_LEN bytes at most, to a NUL if any. */
+void event__text_comm(FILE *f, const char *comm);
+
 /* The cause's name from KPT_LOST_NAMES, or "unknown" */
 const char *event__lost_cause(__u32 cause);
 

@@ -32,6 +32,11 @@
 # reader end it (FUZZ_SECONDS each, 10; 0 skips them; need clang).
 # test/test_hist_bin: the binary form of the aggregations (KPT_IOC_HIST)
 # on hand-made tables, against the text of the same hist files.
+#
+# test/test_syscalls (ASan and UBSan): the syscall names table, -e
+# selections, tracefs format files (test/data/format-*), the decoders, and
+# the lines and JSON objects of `kptrace syscalls`, exact strings; and
+# gen_syscalls.sh must remake the committed uapi/kptrace_syscalls.h.
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -440,6 +445,24 @@ if [ "$rc" = 0 ]; then
 	ok "kbtf: BTF reader unit tests, cut and garbled files, ASan+UBSan ($(tail -1 "$OUT/kbtf.out"))"
 else
 	not_ok "kbtf: BTF reader unit tests, cut and garbled files, ASan+UBSan" "$(grep -A2 '^not ok' "$OUT/kbtf.out"; cat "$OUT/kbtf.err")"
+fi
+
+# --- system calls ------------------------------------------------------------
+
+run syscalls test/test_syscalls "$DATA"
+if [ "$rc" = 0 ]; then
+	ok "syscalls: names, -e selections, format files, decoders, lines and JSON, ASan+UBSan ($(tail -1 "$OUT/syscalls.out"))"
+else
+	not_ok "syscalls: names, -e selections, format files, decoders, lines and JSON, ASan+UBSan" "$(grep -A1 '^not ok' "$OUT/syscalls.out"; cat "$OUT/syscalls.err")"
+fi
+
+# the committed header is what gen_syscalls.sh makes of the committed tables
+run gen-syscalls ./gen_syscalls.sh syscalls
+d=$(diff -u ../include/uapi/kptrace_syscalls.h "$OUT/gen-syscalls.out" 2>&1)
+if [ "$rc" = 0 ] && [ -z "$d" ] && [ ! -s "$OUT/gen-syscalls.err" ]; then
+	ok "syscalls: gen_syscalls.sh remakes uapi/kptrace_syscalls.h from syscalls/*.tbl"
+else
+	not_ok "syscalls: gen_syscalls.sh remakes uapi/kptrace_syscalls.h from syscalls/*.tbl" "$(cat "$OUT/gen-syscalls.err"; printf '%s\n' "$d")"
 fi
 
 # --- typed records -----------------------------------------------------------

@@ -17,7 +17,6 @@
  * "not ok N" lines, then "N passed, N failed"; exit status 1 if any failed.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,28 +25,11 @@
 #include "kbtf.h"
 #include "kbtf_format.h"
 #include "spec.h"
+#include "ktap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-static int nr, failed;
 static const char *work;
-
-static void result(int ok, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	nr++;
-	if (ok) {
-		printf("ok %d %s\n", nr, name);
-		return;
-	}
-	failed++;
-	printf("not ok %d %s\n# ", nr, name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 /* The signature of @func as one line: "name ctype fetch:type[,str]; ..." */
 static int sig(struct kbtf *kbtf, const char *mod, const char *func,

@@ -11,7 +11,6 @@
  * survives parse -> print -> parse unchanged. Prints "ok N" / "not ok N"
  * lines, then "N passed, N failed"; exit status 1 if any failed.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,26 +18,9 @@
 #include "kbtf.h"
 #include "resolve.h"
 #include "spec.h"
+#include "ktap.h"
 
-static int nr, failed;
 static struct kpt_spec spec, spec2;
-
-static void result(int ok, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	nr++;
-	if (ok) {
-		printf("ok %d %s\n", nr, name);
-		return;
-	}
-	failed++;
-	printf("not ok %d %s\n# ", nr, name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 static int fetch_equal(const struct kpt_fetch *a, const struct kpt_fetch *b)
 {
