@@ -224,15 +224,20 @@ static long kpt_dev_hist(struct file *file, struct kpt_hist_req __user *ureq)
 
 	if (copy_from_user(&req, ureq, sizeof(req)))
 		return -EFAULT;
-	if (req.__pad || !memchr(req.name, 0, sizeof(req.name)))
+	if (req.__pad || !memchr(req.name, 0, sizeof(req.name)) ||
+	    req.flags & ~(KPT_HIST_REQ_CLEAR | KPT_HIST_REQ_ENDED) ||
+	    req.flags == (KPT_HIST_REQ_CLEAR | KPT_HIST_REQ_ENDED))
 		return -EINVAL;
 	/* Clearing is writing: not on a read-only descriptor. */
 	if ((req.flags & KPT_HIST_REQ_CLEAR) && !(file->f_mode & FMODE_WRITE))
 		return -EBADF;
 	ret = kpt_probes_hist(req.name, req.flags, &req.gen, &req.probe_id,
 			      rd->hide_addrs, &blob, &len);
-	if (ret && ret != -ESTALE)
-		return ret;
+	/*
+	 * Written back on every outcome: a clear whose table could not be
+	 * made (-ENOMEM) has still ended its interval, which gen and
+	 * probe_id read again (KPT_HIST_REQ_ENDED).
+	 */
 	req.size = len;
 	if (!ret && len > req.len)
 		ret = -ENOSPC;	/* nothing lost: a clear's set is kept */

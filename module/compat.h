@@ -88,19 +88,20 @@ static __always_inline bool kpt_try_cmpxchg_local(unsigned long *ptr,
  * it again for the same address when it looks up the frame's ORC entry
  * one step on. While no step had to guess (unwind_error(): an address
  * without ORC data, unwound as if it kept a frame pointer), each return
- * address was read from the slot an ORC entry named, and state->ip is it;
- * after a guess the check is kept, so the walk stops at the first value
- * that is not kernel text, as the kernel's own stack traces do; at the
- * user registers that end a task's stack (their ip is the user's, which
- * the unwinder ends at on its next step) it stops too. Other
+ * address was read from the slot an ORC entry named, and state->ip is it.
+ * The check is kept after a guess, so the walk stops at the first value
+ * that is not kernel text, as the kernel's own stack traces do, and for
+ * a frame of saved registers (state->signal: an interrupt, an exception,
+ * the user registers that end a task's stack), whose ip is whatever the
+ * interrupted code ran, user or firmware code included. Other
  * unwinders (frame pointer, guess) always keep it.
  */
 static nokprobe_inline unsigned long kpt_unwind_ip(struct unwind_state *state)
 {
 #ifdef CONFIG_UNWINDER_ORC
-	/* user regs: the end of the stack, whose ip is not the kernel's */
-	if (!unwind_error(state) && !unwind_done(state))
-		return state->regs && user_mode(state->regs) ? 0 : state->ip;
+	/* a call frame's: a regs frame's ip is the interrupted code's */
+	if (!unwind_error(state) && !unwind_done(state) && !state->signal)
+		return state->ip;
 #endif
 	return unwind_get_return_address(state);
 }

@@ -336,11 +336,10 @@ static nokprobe_inline void kpt_fetch_nums(const struct kpt_probe *p,
 					   unsigned int at, u64 *vals)
 {
 	const struct kpt_phase *ph = &p->prog.phase[at];
-	const struct kpt_step *f;
+	const struct kpt_step *f = &p->prog.step[ph->first];
 	unsigned int i;
 
-	for (i = 0; i < ph->n; i++) {
-		f = &ph->step[i];
+	for (i = 0; i < ph->n; i++, f++) {
 		if (f->base == KPT_FB_COMM) {
 			vals[f->slot] = 0;
 			continue;
@@ -362,12 +361,11 @@ static nokprobe_inline unsigned int kpt_fetch_strs(const struct kpt_probe *p,
 						   char *dyn, unsigned int base)
 {
 	const struct kpt_phase *ph = &p->prog.phase[at];
-	const struct kpt_step *f;
+	const struct kpt_step *f = &p->prog.step[ph->first];
 	unsigned int i, len, used = 0;
 	u16 flags;
 
-	for (i = 0; i < ph->n; i++) {
-		f = &ph->step[i];
+	for (i = 0; i < ph->n; i++, f++) {
 		if (!f->str)
 			continue;
 		flags = f->str_flags;
@@ -626,6 +624,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 	struct kpt_ret *ret;
 	struct kpt_wr w;
 	const struct kpt_phase *ph = &p->prog.phase[KPT_AT_ENTRY];
+	const struct kpt_step *f = &p->prog.step[ph->first];
 	unsigned int i, hdr, used = 0, len;
 	u64 slot;
 	char *dyn;
@@ -656,14 +655,14 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 	if (nargs && p->prog.nstr) {
 		dyn = (char *)ev + hdr;
 		/* Entry-side strings: move them from the instance. */
-		for (i = 0; i < ph->n; i++) {
-			if (!ph->step[i].str)
+		for (i = 0; i < ph->n; i++, f++) {
+			if (!f->str)
 				continue;
-			slot = vals[ph->step[i].slot];
+			slot = vals[f->slot];
 			len = KPT_STR_LEN(slot);
 			memcpy(dyn + used, (char *)&d->vals[nargs] +
 			       KPT_STR_OFF(slot), len);
-			ev->data[KPT_RET_SLOTS + ph->step[i].slot] =
+			ev->data[KPT_RET_SLOTS + f->slot] =
 				KPT_STR_SLOT(hdr + used, len,
 					     KPT_STR_FLAGS(slot));
 			used += len;

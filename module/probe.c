@@ -48,6 +48,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/debugfs.h>
 #include <linux/build_bug.h>
 #include <linux/module.h>
 #include <linux/kprobes.h>
@@ -349,12 +350,20 @@ static u8 kpt_prog_str_flags(const struct kpt_fetch *f)
 	return f->nderef && f->deref[f->nderef - 1].user ? KPT_STR_USER : 0;
 }
 
-/* Fetcharg @i of @spec as the next step of @ph. */
+/* When @f is fetched: a return probe's $retval at return, all else at entry */
+static unsigned int kpt_prog_phase_of(const struct kpt_prog *g,
+				      const struct kpt_fetch *f)
+{
+	return g->is_ret && f->base == KPT_FB_RETVAL ? KPT_AT_RETURN :
+						       KPT_AT_ENTRY;
+}
+
+/* Fetcharg @i of @spec as the next step of @g, in its phase @ph. */
 static void kpt_prog_step(const struct kpt_spec *spec, unsigned int i,
-			  struct kpt_phase *ph)
+			  struct kpt_prog *g, struct kpt_phase *ph)
 {
 	const struct kpt_fetch *f = &spec->args[i];
-	struct kpt_step *s = &ph->step[ph->n++];
+	struct kpt_step *s = &g->step[ph->first + ph->n++];
 
 	s->slot = i;
 	s->base = f->base;
@@ -414,9 +423,9 @@ static void kpt_prog_compile_hist(const struct kpt_spec *spec,
 /* Compile @spec into the program @g its handlers run (probe.h). */
 static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 {
-	unsigned int i, nstack = kpt_cfg.stack, strs = 0, retstrs = 0;
+	unsigned int i, at, steps = 0, nstack = kpt_cfg.stack, strs = 0;
+	unsigned int retstrs = 0;
 	const struct kpt_fetch *f;
-	bool at_return;
 
 	g->is_ret = spec->kind != KPT_SPEC_ENTRY;
 	g->both = spec->kind == KPT_SPEC_BOTH;
@@ -424,11 +433,18 @@ static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 	g->ret_slot = KPT_FAST_ARGS;
 	for (i = 0; i < KPT_FAST_ARGS; i++)
 		g->arg_off[i] = offsetof(struct pt_regs, ax);
+	/* the entry's steps first */
+	for (at = KPT_AT_ENTRY; at <= KPT_AT_RETURN; at++) {
+		g->phase[at].first = steps;
+		for (i = 0; i < spec->nargs; i++) {
+			f = &spec->args[i];
+			if (kpt_prog_phase_of(g, f) == at)
+				kpt_prog_step(spec, i, g, &g->phase[at]);
+		}
+		steps += g->phase[at].n;
+	}
 	for (i = 0; i < spec->nargs; i++) {
 		f = &spec->args[i];
-		/* a return probe's $retval at return, the rest at entry */
-		at_return = g->is_ret && f->base == KPT_FB_RETVAL;
-		kpt_prog_step(spec, i, &g->phase[at_return]);
 		if (g->regs_only && !kpt_prog_fast_arg(g, f, i))
 			g->regs_only = false;
 		if (!kpt_type_is_string(f->type))
@@ -1123,15 +1139,22 @@ u64 kpt_probes_mem_used(void)
  * @out: the table in a kernel buffer, kvfree() it
  * @len: its bytes
  *
- * Under kpt_probes_mutex, which -:NAME holds to free the tables: the
- * table is made in a kernel buffer here, and the caller copies it out
- * after, so a slow user buffer never holds up a deletion. Returns 0,
- * -ENOENT (no such probe with a hist:), -ESTALE, or kpt_hist_blob()'s.
+ * The probe is found under kpt_probes_mutex; its tables are then pinned
+ * with their hist file's active reference, as the file's own readers pin
+ * them (hist.c), and the lock let go: building a table (a merge and a sort
+ * of every CPU's) and a clear's grace period hold up no probe change and
+ * no module load. A deletion waits in debugfs_remove() for the pin before
+ * it frees the tables. Without a hist file (no debugfs) the lock stays
+ * held. The table is made in a kernel buffer, and the caller copies it out
+ * after, so a slow user buffer never holds anything up. Returns 0, -ENOENT
+ * (no such probe with a hist:), -ESTALE, or kpt_hist_blob()'s.
  */
 int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
 		    bool hide, void **out, size_t *len)
 {
 	struct kpt_probe *p, *found = NULL;
+	struct dentry *pin = NULL;
+	struct kpt_hist *h;
 	int ret;
 
 	if (mutex_lock_interruptible(&kpt_probes_mutex))
@@ -1142,18 +1165,28 @@ int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
 			break;
 		}
 	}
-	if (!found)
-		ret = -ENOENT;
-	else if ((flags & KPT_HIST_REQ_ENDED) && *id != found->id)
-		ret = -ESTALE;	/* another probe of the name since */
-	else
-		ret = kpt_hist_blob(found->hist, flags, gen, hide, out, len);
-	if (found) {
-		*id = found->id;
-		if (!ret)
-			((struct kpt_hist_hdr *)*out)->probe_id = found->id;
+	if (!found) {
+		mutex_unlock(&kpt_probes_mutex);
+		return -ENOENT;
 	}
-	mutex_unlock(&kpt_probes_mutex);
+	if ((flags & KPT_HIST_REQ_ENDED) && *id != found->id) {
+		*id = found->id;
+		mutex_unlock(&kpt_probes_mutex);
+		return -ESTALE;	/* another probe of the name since */
+	}
+	*id = found->id;
+	h = found->hist;
+	if (h->file && !debugfs_file_get(h->file)) {
+		pin = h->file;
+		mutex_unlock(&kpt_probes_mutex);
+	}
+	ret = kpt_hist_blob(h, flags, gen, hide, out, len);
+	if (!ret)
+		((struct kpt_hist_hdr *)*out)->probe_id = *id;
+	if (pin)
+		debugfs_file_put(pin);
+	else
+		mutex_unlock(&kpt_probes_mutex);
 	return ret;
 }
 

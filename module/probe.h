@@ -61,11 +61,14 @@ struct kpt_step {
 	struct kpt_deref deref[KPT_SPEC_MAX_DEREF];
 };
 
-/* A phase: the fetchargs fetched at entry, or at a return probe's return */
+/*
+ * A phase: the fetchargs fetched at entry, or at a return probe's return,
+ * kpt_prog::step[first] to [first + n - 1]
+ */
 struct kpt_phase {
+	u8		first;
 	u8		n;		/* steps */
 	u8		nstr;		/* of them strings */
-	struct kpt_step	step[KPT_SPEC_MAX_ARGS];
 };
 
 enum { KPT_AT_ENTRY, KPT_AT_RETURN };
@@ -122,9 +125,11 @@ struct kpt_prog {
 	struct kpt_term	cond[KPT_SPEC_MAX_COND];
 	/*
 	 * [KPT_AT_ENTRY]: every fetcharg but a return probe's $retval ones,
-	 * which are [KPT_AT_RETURN]'s (a b probe has none)
+	 * which are [KPT_AT_RETURN]'s (a b probe has none); their steps in
+	 * step[], the entry's first
 	 */
 	struct kpt_phase phase[2];
+	struct kpt_step	step[KPT_SPEC_MAX_ARGS];
 };
 
 struct kpt_probe {

@@ -19,6 +19,8 @@
 # - KPTRACE_HIST_BUF=8 (every read first fails with ENOSPC): the same JSON,
 #   and a clear with 5 calls in it returns Hits 5 (the retry reads the
 #   interval the clear ended, by its gen);
+# - 50 deletes and re-adds of hk while loops read and clear it through
+#   the ioctl: every read gives the table or "no aggregation hk";
 # - a name that does not exist: exit 1, "no aggregation NAME";
 # - uid 65534: exit 1, the device cannot be opened.
 
@@ -127,6 +129,41 @@ assert_eq "ENOSPC after a clear: hitcounts" \
 assert_eq "live table after it" \
 	"$(sed -n 's/^    Hits: //p' "$KPT_DIR/hist/hb")" 0
 info "ENOSPC: retried, and the interval a clear ended is read by its gen"
+
+# Deletes under readers: the ioctl pins the tables with their hist file
+# and lets the probes' lock go (kpt_probes_hist()); 50 deletes and re-adds
+# of hk while one loop reads it and another clears it through the ioctl.
+# Every read gives the table or "no aggregation hk"; the console check
+# catches a use-after-free or a hung task.
+: > "$KPT_TMP/race.err"
+: > "$KPT_TMP/race.reads"
+(
+	while [ ! -e "$KPT_TMP/race.stop" ]; do
+		"$KPTRACE" hist hk -j > /dev/null 2>> "$KPT_TMP/race.err"
+		echo >> "$KPT_TMP/race.reads"
+	done
+) &
+race=$!
+(
+	while [ ! -e "$KPT_TMP/race.stop" ]; do
+		"$KPTRACE" hist hk -i 1 -c 1 > /dev/null 2>> "$KPT_TMP/race.err"
+	done
+) &
+race2=$!
+i=0
+while [ $i -lt 50 ]; do
+	echo '-:hk' > "$KPT_DEV" || fail "race $i: delete refused"
+	echo 'p:hk kpt_test_func a=$arg1:u32 hist:keys=a.buckets=7' > "$KPT_DEV" ||
+		fail "race $i: add refused"
+	kpt_call 1
+	i=$((i + 1))
+done
+touch "$KPT_TMP/race.stop"
+wait $race $race2
+sort "$KPT_TMP/race.err" | uniq -c | sed 's/^/#   /' | head -5
+assert_eq "reads and clears racing 50 deletes: other errors" \
+	"$(grep -v '^kptrace: no aggregation hk ' "$KPT_TMP/race.err" | head -3)" ""
+info "50 deletes and re-adds under $(wc -l < "$KPT_TMP/race.reads") ioctl reads and the clears: no other error"
 
 # errors
 "$KPTRACE" hist nosuch > "$KPT_TMP/out" 2> "$KPT_TMP/err"

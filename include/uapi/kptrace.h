@@ -162,8 +162,12 @@ struct kpt_probe_cmd {
  *
  * In: name, the probe's name (hist/NAME; of the first probe made if probes
  * of two groups share it, which the hist files do not allow), flags, buf
- * and len. Out (written back on success and on -ENOSPC): size, gen and
- * probe_id. Requests:
+ * and len. Out (written back whenever the request could be read, errors
+ * included): size, gen and probe_id; a clear whose table could not be
+ * made (-ENOMEM) has still ended its interval, read again with
+ * KPT_HIST_REQ_ENDED. A clear is not refused under lockdown (the hist
+ * file's "clear" is, as every debugfs write): it changes no kernel
+ * state but the aggregation's. Requests:
  *   0                   the live table;
  *   KPT_HIST_REQ_CLEAR  start a new interval, as writing "clear" to the
  *                       hist file does, and return the interval that ended;
