@@ -48,7 +48,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
-#include <linux/debugfs.h>
 #include <linux/build_bug.h>
 #include <linux/module.h>
 #include <linux/kprobes.h>
@@ -1139,22 +1138,18 @@ u64 kpt_probes_mem_used(void)
  * @out: the table in a kernel buffer, kvfree() it
  * @len: its bytes
  *
- * The probe is found under kpt_probes_mutex; its tables are then pinned
- * with their hist file's active reference, as the file's own readers pin
- * them (hist.c), and the lock let go: building a table (a merge and a sort
- * of every CPU's) and a clear's grace period hold up no probe change and
- * no module load. A deletion waits in debugfs_remove() for the pin before
- * it frees the tables. Without a hist file (no debugfs) the lock stays
- * held. The table is made in a kernel buffer, and the caller copies it out
- * after, so a slow user buffer never holds anything up. Returns 0, -ENOENT
- * (no such probe with a hist:), -ESTALE, or kpt_hist_blob()'s.
+ * Under kpt_probes_mutex, which -:NAME holds to free the tables: the
+ * table is made in a kernel buffer here, and the caller copies it out
+ * after, so a slow user buffer never holds up a deletion. (The tables are
+ * not pinned with their hist file's active reference, as the file's own
+ * readers pin them: from 6.13 debugfs_file_get() warns on a file that was
+ * never opened.) Returns 0, -ENOENT (no such probe with a hist:),
+ * -ESTALE, or kpt_hist_blob()'s.
  */
 int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
 		    bool hide, void **out, size_t *len)
 {
 	struct kpt_probe *p, *found = NULL;
-	struct dentry *pin = NULL;
-	struct kpt_hist *h;
 	int ret;
 
 	if (mutex_lock_interruptible(&kpt_probes_mutex))
@@ -1165,28 +1160,18 @@ int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
 			break;
 		}
 	}
-	if (!found) {
-		mutex_unlock(&kpt_probes_mutex);
-		return -ENOENT;
-	}
-	if ((flags & KPT_HIST_REQ_ENDED) && *id != found->id) {
-		*id = found->id;
-		mutex_unlock(&kpt_probes_mutex);
-		return -ESTALE;	/* another probe of the name since */
-	}
-	*id = found->id;
-	h = found->hist;
-	if (h->file && !debugfs_file_get(h->file)) {
-		pin = h->file;
-		mutex_unlock(&kpt_probes_mutex);
-	}
-	ret = kpt_hist_blob(h, flags, gen, hide, out, len);
-	if (!ret)
-		((struct kpt_hist_hdr *)*out)->probe_id = *id;
-	if (pin)
-		debugfs_file_put(pin);
+	if (!found)
+		ret = -ENOENT;
+	else if ((flags & KPT_HIST_REQ_ENDED) && *id != found->id)
+		ret = -ESTALE;	/* another probe of the name since */
 	else
-		mutex_unlock(&kpt_probes_mutex);
+		ret = kpt_hist_blob(found->hist, flags, gen, hide, out, len);
+	if (found) {
+		*id = found->id;
+		if (!ret)
+			((struct kpt_hist_hdr *)*out)->probe_id = found->id;
+	}
+	mutex_unlock(&kpt_probes_mutex);
 	return ret;
 }
 

@@ -130,9 +130,10 @@ assert_eq "live table after it" \
 	"$(sed -n 's/^    Hits: //p' "$KPT_DIR/hist/hb")" 0
 info "ENOSPC: retried, and the interval a clear ended is read by its gen"
 
-# Deletes under readers: the ioctl pins the tables with their hist file
-# and lets the probes' lock go (kpt_probes_hist()); 50 deletes and re-adds
-# of hk while one loop reads it and another clears it through the ioctl.
+# Deletes under readers: the ioctl makes the table under the probes' lock,
+# which a delete takes to free it (kpt_probes_hist()); 50 deletes and
+# re-adds of hk while one loop reads it and another clears it through the
+# ioctl.
 # Every read gives the table or "no aggregation hk"; the console check
 # catches a use-after-free or a hung task.
 : > "$KPT_TMP/race.err"
