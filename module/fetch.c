@@ -753,7 +753,8 @@ static nokprobe_inline void kpt_comm_words(u64 *w)
 	memcpy(&c0, current->comm, 8);
 	memcpy(&c1, current->comm + 8, 8);
 	w[0] = kpt_upto_nul(c0, &nul);
-	w[1] = nul ? 0 : kpt_upto_nul(c1, &nul);
+	/* comm[15] may be non-NUL for a moment of a rename (kpt_fill_header) */
+	w[1] = nul ? 0 : kpt_upto_nul(c1 & ~(0xffULL << 56), &nul);
 }
 
 /*
