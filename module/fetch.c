@@ -29,6 +29,7 @@
 #include "hist.h"
 #include "clock.h"
 #include "compat.h"
+#include "record.h"
 
 static const unsigned short kpt_reg_offset[KPT_REG_NR] = {
 	[KPT_REG_AX] = offsetof(struct pt_regs, ax),
@@ -50,15 +51,6 @@ static const unsigned short kpt_reg_offset[KPT_REG_NR] = {
 	[KPT_REG_IP] = offsetof(struct pt_regs, ip),
 	[KPT_REG_FLAGS] = offsetof(struct pt_regs, flags),
 };
-
-static nokprobe_inline int kpt_read_mem(void *dst, unsigned long addr,
-					unsigned int size, bool user)
-{
-	if (user)
-		return copy_from_user_nofault(dst, (const void __user *)addr,
-					      size);
-	return copy_from_kernel_nofault(dst, (const void *)addr, size);
-}
 
 /*
  * The value of one fetcharg: for a number the number, for a string its
@@ -117,41 +109,6 @@ static nokprobe_inline bool kpt_fetch_one(const struct kpt_step *f,
 	return true;
 }
 
-/*
- * Copy the NUL-terminated string at @addr (at most @max bytes, without the
- * NUL) to @dst, one page at a time so that only pages the string is on are
- * touched. Returns its length; sets KPT_STR_FAULT or KPT_STR_TRUNC.
- */
-static nokprobe_inline unsigned int kpt_copy_str(char *dst, unsigned long addr,
-						 unsigned int max,
-						 unsigned int type, u16 *flags)
-{
-	bool user = type == KPT_T_USTRING ||
-		    (type == KPT_T_STR && addr < TASK_SIZE_MAX) || *flags;
-	unsigned int n = 0, chunk, i;
-	char nul;
-
-	if (user)
-		*flags |= KPT_STR_USER;
-	while (n < max) {
-		chunk = min_t(unsigned int, max - n, 64);
-		chunk = min_t(unsigned int, chunk,
-			      PAGE_SIZE - ((addr + n) & ~PAGE_MASK));
-		if (kpt_read_mem(dst + n, addr + n, chunk, user)) {
-			*flags |= KPT_STR_FAULT;
-			return 0;
-		}
-		for (i = 0; i < chunk; i++)
-			if (!dst[n + i])
-				return n + i;
-		n += chunk;
-	}
-	/* Exactly @max bytes is whole if a NUL follows. */
-	if (kpt_read_mem(&nul, addr + n, 1, user) || nul)
-		*flags |= KPT_STR_TRUNC;
-	return n;
-}
-
 /* The value of a numeric field of a condition or an aggregation. */
 static nokprobe_inline u64 kpt_field_value(unsigned int field, const u64 *vals,
 					   s64 retval, u64 lat)
@@ -184,9 +141,14 @@ static nokprobe_inline bool kpt_term(const struct kpt_term *term,
 	s64 sv;
 	u64 v;
 
-	if (t->field == KPT_CF_COMM)
-		return kpt_glob_match(t->glob, current->comm) ==
-		       (t->op == KPT_OP_EQ);
+	if (t->field == KPT_CF_COMM) {
+		char comm[TASK_COMM_LEN];
+
+		/* a rename may be under way: a comm that ends */
+		memcpy(comm, current->comm, sizeof(comm));
+		comm[sizeof(comm) - 1] = '\0';
+		return kpt_glob_match(t->glob, comm) == (t->op == KPT_OP_EQ);
+	}
 	v = kpt_field_value(t->field, vals, retval, lat);
 	sv = (s64)v;
 	switch (t->op) {
@@ -225,83 +187,6 @@ static nokprobe_inline bool kpt_cond_pass(const struct kpt_probe *p,
 			group = kpt_term(&g->cond[i], vals, retval, lat);
 	}
 	return group;
-}
-
-/*
- * The header but its size and seq (kpt_ring_commit()), in six stores: the
- * fields two by two as struct kpt_event lays them out (x86-64, little
- * endian). The reader sees none of it before the commit.
- */
-static nokprobe_inline void kpt_fill_header_id(struct kpt_event *ev, u8 type,
-					       u64 cpu_id, u64 ts,
-					       unsigned int nargs)
-{
-	struct task_struct *tsk = current;
-	unsigned long pc = preempt_count();
-	u64 *word = (u64 *)ev, comm0, comm1, tids;
-	u32 flags;
-
-	BUILD_BUG_ON(offsetof(struct kpt_event, type) != 2 ||
-		     offsetof(struct kpt_event, flags) != 3 ||
-		     offsetof(struct kpt_event, ts_ns) != 2 * 8 ||
-		     offsetof(struct kpt_event, cpu) != 3 * 8 ||
-		     offsetof(struct kpt_event, probe_id) != 3 * 8 + 4 ||
-		     offsetof(struct kpt_event, pid) != 4 * 8 ||
-		     offsetof(struct kpt_event, tid) != 4 * 8 + 4 ||
-		     offsetof(struct kpt_event, comm) != 5 * 8 ||
-		     offsetof(struct kpt_event, nr_args) != 7 * 8 ||
-		     offsetof(struct kpt_event, nr_stack) != 7 * 8 + 2 ||
-		     sizeof(tsk->comm) < 2 * 8 || KPT_COMM_LEN != 2 * 8);
-
-	/*
-	 * The innermost context only (an NMI's hardirq count is set too).
-	 * Most hits are in a task: one test of the count finds that (but on
-	 * PREEMPT_RT, where a softirq is served in a task, as the task says).
-	 */
-	flags = 0;
-	if (unlikely(IS_ENABLED(CONFIG_PREEMPT_RT) ?
-		     (pc & (NMI_MASK | HARDIRQ_MASK)) || in_serving_softirq() :
-		     pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))) {
-		flags = in_serving_softirq() ? KPT_F_SOFTIRQ : 0;
-		flags = pc & HARDIRQ_MASK ? KPT_F_HARDIRQ : flags;
-		flags = pc & NMI_MASK ? KPT_F_NMI : flags;
-	}
-
-	/* magic, type, flags */
-	*(u32 *)ev = KPT_MAGIC | (u32)type << 16 | flags << 24;
-	ev->ts_ns = ts;
-	word[3] = cpu_id;	/* cpu, probe_id */
-	/* pid (the tgid), tid: task_struct has them the other way round */
-	if (offsetof(struct task_struct, tgid) ==
-	    offsetof(struct task_struct, pid) + sizeof(u32) &&
-	    IS_ALIGNED(offsetof(struct task_struct, pid), sizeof(u64))) {
-		/* both in one load (memcpy() would trip FORTIFY_SOURCE) */
-		tids = *(const u64 *)&tsk->pid;
-		word[4] = ror64(tids, 32);
-	} else {
-		word[4] = (u32)tsk->tgid | (u64)(u32)tsk->pid << 32;
-	}
-	/*
-	 * Two scalars, not an array: an array costs a stack canary. comm[15]
-	 * is NUL but for a moment of a rename on 6.1 to 6.12 (strscpy_pad()
-	 * stores bytes 8..15 as a word, then the NUL): an irq or NMI hit then
-	 * would record 16 bytes without one. The record's comm always ends.
-	 */
-	memcpy(&comm0, tsk->comm, 8);
-	memcpy(&comm1, tsk->comm + 8, 8);
-	word[5] = comm0;
-	word[6] = comm1 & ~(0xffULL << 56);	/* a NUL at comm[15] */
-	word[7] = nargs;	/* nr_stack 0, __pad 0 */
-}
-
-/* ... with @p's header word of this CPU (struct kpt_probe_stats) */
-static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
-					    const struct kpt_probe *p, u64 ts,
-					    unsigned int nargs)
-{
-	/* (loaded before the stores below, which might alias p->stats) */
-	kpt_fill_header_id(ev, type, this_cpu_read(p->stats->cpu_id), ts,
-			   nargs);
 }
 
 /*
@@ -384,33 +269,6 @@ static nokprobe_inline unsigned int kpt_fetch_strs(const struct kpt_probe *p,
 		used += len;
 	}
 	return used;
-}
-
-/*
- * Zero the record's padding: the bytes from @end, where its last string
- * ends, to the next multiple of 8. They would hold what the chunked read
- * of a string took in past its NUL (kpt_copy_str()), or an older record's
- * bytes. One store to the last word, whose low (little-endian: first)
- * @end % 8 bytes are the string's. Only records with strings need it.
- */
-static nokprobe_inline void kpt_zero_pad(struct kpt_event *ev,
-					 unsigned int end)
-{
-	unsigned int keep = end % 8;
-
-	if (keep)
-		*(u64 *)((char *)ev + end - keep) &= ~0ULL >> (64 - 8 * keep);
-}
-
-static nokprobe_inline bool kpt_reserve(const struct kpt_probe *p,
-					struct kpt_wr *w, unsigned int size)
-{
-	enum kpt_lost_cause cause;
-
-	if (likely(kpt_ring_reserve(w, size, &cause)))
-		return true;
-	this_cpu_inc(p->stats->lost[cause]);
-	return false;
 }
 
 /*
@@ -963,19 +821,6 @@ static nokprobe_inline int kpt_kprobe_agg(struct kprobe *kp,
 	return 0;
 }
 
-/*
- * The probe of a kretprobe instance in *@p; false while it is
- * unregistered (kpt_get_kretprobe(), compat.h).
- */
-static nokprobe_inline bool kpt_ri_probe(struct kretprobe_instance *ri,
-					 struct kpt_probe **p)
-{
-	struct kretprobe *rp = kpt_get_kretprobe(ri);
-
-	*p = container_of(rp, struct kpt_probe, rp);
-	return rp;
-}
-
 /* A return probe's return with an aggregation (its entry: keep_*). */
 static nokprobe_inline int kpt_kretprobe_agg(struct kretprobe_instance *ri,
 					     struct pt_regs *regs, bool one)
@@ -1264,6 +1109,10 @@ void kpt_probe_set_handlers(struct kpt_probe *p)
 	bool one = p->hist && kpt_hist_one_number(p->hist);
 	bool entry_fast = g->both ? g->entry_fast : g->regs_only;
 
+	if (g->syscalls) {
+		kpt_sys_set_handlers(p);
+		return;
+	}
 	if (!g->is_ret) {
 		if (p->hist)
 			p->kp.pre_handler = one ? kpt_kprobe_hist1 :

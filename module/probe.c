@@ -215,6 +215,21 @@ int kpt_probe_ref_arg(const struct kpt_probe_ref *ref, unsigned int i,
 }
 
 /*
+ * Return instances of @p: its MAXACTIVE, else maxactive=; a syscalls
+ * probe's at least KPT_SYS_MAXACTIVE, as each traced task blocked in a
+ * call holds one.
+ */
+static unsigned int kpt_probe_maxactive(const struct kpt_probe *p)
+{
+	if (p->spec->maxactive)
+		return p->spec->maxactive;
+	if (p->prog.syscalls)
+		return max_t(unsigned int, kpt_cfg.maxactive,
+			     KPT_SYS_MAXACTIVE);
+	return kpt_cfg.maxactive;
+}
+
+/*
  * Register @p with the kprobe core: every path that arms a probe comes
  * here (a write, the ioctl, the module parameters, a MOD:SYM probe whose
  * module loads), and the kernel lockdown is checked at each, as ftrace
@@ -238,7 +253,7 @@ static int kpt_probe_arm(struct kpt_probe *p)
 	if (p->prog.is_ret) {
 		memset(&p->rp, 0, sizeof(p->rp));
 		p->rp.data_size = p->prog.ri_size;
-		p->rp.maxactive = spec->maxactive ?: kpt_cfg.maxactive;
+		p->rp.maxactive = kpt_probe_maxactive(p);
 	} else {
 		memset(&p->kp, 0, sizeof(p->kp));
 	}
@@ -456,6 +471,19 @@ static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 							 kpt_cfg.strsize;
 	}
 	kpt_prog_compile_hist(spec, g);
+	if (spec->kind == KPT_SPEC_SYSCALLS) {
+		g->syscalls = true;
+		g->regs_only = false;
+		g->sys = spec->sys;
+		if (!g->sys.nr_given)
+			memset(g->sys.nr, 0xff, sizeof(g->sys.nr));
+		g->nargs = g->ret_nargs = spec->nargs;
+		g->entry_size = KPT_ENTRY_SIZE(spec->nargs, 0);
+		g->ret_size = KPT_RET_SIZE + spec->nargs * sizeof(u64) +
+			      round_up(strs, 8);
+		g->ri_size = kpt_sys_ri_size();
+		return;
+	}
 	g->entry_fast = g->regs_only && !nstack;
 	g->nargs = spec->nargs;
 	g->ncond = spec->ncond;
@@ -487,7 +515,7 @@ static u64 kpt_probe_ri_mem(const struct kpt_probe *p)
 {
 	if (!p->prog.is_ret)
 		return 0;
-	return (u64)(p->spec->maxactive ?: kpt_cfg.maxactive) *
+	return (u64)kpt_probe_maxactive(p) *
 	       (sizeof(struct kretprobe_instance) + p->prog.ri_size);
 }
 
@@ -526,8 +554,7 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 		*why = "its records would not fit the ring (bufsize_kb, strsize, stack)";
 		goto err_free;
 	}
-	ri_total = (unsigned long)p->prog.ri_size *
-		   (spec->maxactive ?: kpt_cfg.maxactive);
+	ri_total = (unsigned long)p->prog.ri_size * kpt_probe_maxactive(p);
 	if (p->prog.is_ret && ri_total > 16UL << 20) {
 		*why = "MAXACTIVE x the data kept per call is over 16 MiB";
 		goto err_free;

@@ -106,6 +106,7 @@ struct kpt_prog {
 					/* or $retval, no condition */
 	bool		entry_fast;	/* regs_only, and stack=0 */
 	bool		hist_events;	/* hist: ...:events */
+	bool		syscalls;	/* an s probe: syscall.c's handlers */
 	u8		nargs;		/* spec->nargs */
 	u8		ret_nargs;	/* in a return record */
 	u8		ret_slot;	/* the $retval argument, or */
@@ -130,6 +131,8 @@ struct kpt_prog {
 	 */
 	struct kpt_phase phase[2];
 	struct kpt_step	step[KPT_SPEC_MAX_ARGS];
+	/* an s probe's selection, every number's bit set if nr= is not */
+	struct kpt_sys_spec sys;
 };
 
 struct kpt_probe {
@@ -221,5 +224,10 @@ void kpt_errors_show(struct seq_file *m);
 
 /* fetch.c: the handlers kpt_probe_arm() registers */
 void kpt_probe_set_handlers(struct kpt_probe *p);
+
+/* syscall.c: an s probe's */
+#define KPT_SYS_MAXACTIVE	1024	/* its default MAXACTIVE, at least */
+unsigned int kpt_sys_ri_size(void);
+void kpt_sys_set_handlers(struct kpt_probe *p);
 
 #endif /* _KPT_PROBE_H */

@@ -304,7 +304,7 @@ static int kpt_parse_ident(struct kpt_cursor *c, char *out, int len,
 	return 0;
 }
 
-/* p[:[GRP/]NAME], r|b[MAXACTIVE][:[GRP/]NAME] or -:[GRP/]NAME */
+/* p[:[GRP/]NAME], r|b|s[MAXACTIVE][:[GRP/]NAME] or -:[GRP/]NAME */
 static int kpt_parse_head(struct kpt_cursor *c)
 {
 	struct kpt_spec *spec = c->spec;
@@ -313,12 +313,13 @@ static int kpt_parse_head(struct kpt_cursor *c)
 	__u64 max;
 	int ret;
 
-	if (*c->p != 'p' && *c->p != 'r' && *c->p != 'b' && *c->p != '-')
-		return kpt_fail(c, at, "expected p, r, b or - at the start");
+	if (*c->p != 'p' && *c->p != 'r' && *c->p != 'b' && *c->p != 's' &&
+	    *c->p != '-')
+		return kpt_fail(c, at, "expected p, r, b, s or - at the start");
 	spec->kind = *c->p++;
 	if (spec->kind == KPT_SPEC_ENTRY && kpt_is_digit(*c->p))
-		return kpt_fail(c, c->p, "MAXACTIVE is for r and b probes");
-	if ((spec->kind == KPT_SPEC_RETURN || spec->kind == KPT_SPEC_BOTH) &&
+		return kpt_fail(c, c->p, "MAXACTIVE is for r, b and s probes");
+	if (spec->kind != KPT_SPEC_ENTRY && spec->kind != KPT_SPEC_DELETE &&
 	    kpt_is_digit(*c->p)) {
 		/* any error of the number under its first digit, as ftrace */
 		at = c->p;
@@ -1035,6 +1036,159 @@ static int kpt_parse_hist(struct kpt_cursor *c)
 	return 0;
 }
 
+/* pid=, tid=: N[,N...], at most KPT_SYS_MAX_IDS, each from 1 */
+static int kpt_parse_sys_ids(struct kpt_cursor *c, __u32 *ids, __u8 *n)
+{
+	const char *at;
+	__u64 v;
+	int ret;
+
+	do {
+		at = c->p;
+		if (*n == KPT_SYS_MAX_IDS)
+			return kpt_fail(c, at, "at most 8 ids");
+		ret = kpt_parse_u64(c, &v);
+		if (ret)
+			return ret;
+		if (!v || v > 0x3fffffff)
+			return kpt_fail(c, at, "not a pid");
+		ids[(*n)++] = (__u32)v;
+	} while (*c->p == ',' && c->p++);
+	return 0;
+}
+
+/* nr=N[-M][,N[-M]...]: x86-64 syscall numbers */
+static int kpt_parse_sys_nrs(struct kpt_cursor *c, __u64 *bits)
+{
+	const char *at;
+	__u64 lo, hi;
+	int ret;
+
+	do {
+		at = c->p;
+		ret = kpt_parse_u64(c, &lo);
+		if (ret)
+			return ret;
+		hi = lo;
+		if (*c->p == '-') {
+			c->p++;
+			ret = kpt_parse_u64(c, &hi);
+			if (ret)
+				return ret;
+		}
+		if (lo > hi || hi >= KPT_SYS_NR_BITS)
+			return kpt_fail(c, at,
+					"syscall numbers are 0 to 511, N-M with N <= M");
+		for (; lo <= hi; lo++)
+			bits[lo / 64] |= 1ULL << (lo % 64);
+	} while (*c->p == ',' && c->p++);
+	return 0;
+}
+
+static const char * const kpt_sys_opts[] = {
+	"pid=", "tid=", "children=", "comm=", "cgroup=", "nr=", "failure",
+	"duration=",
+};
+
+/* The options of an s probe, after its head (struct kpt_sys_spec) */
+static int kpt_parse_sys(struct kpt_cursor *c)
+{
+	struct kpt_sys_spec *sys = &c->spec->sys;
+	unsigned int i, seen = 0, n;
+	const char *at;
+	size_t len;
+	__u64 v;
+	int ret;
+
+	for (;;) {
+		kpt_skip_space(c);
+		if (!*c->p || *c->p == '#')
+			return 0;
+		at = c->p;
+		for (i = 0; i < KPT_ARRAY_SIZE(kpt_sys_opts); i++) {
+			len = strlen(kpt_sys_opts[i]);
+			if (!strncmp(c->p, kpt_sys_opts[i], len) &&
+			    (kpt_sys_opts[i][len - 1] == '=' ||
+			     !c->p[len] || kpt_is_space(c->p[len])))
+				break;
+		}
+		if (i == KPT_ARRAY_SIZE(kpt_sys_opts))
+			return kpt_fail(c, at,
+					"expected pid=, tid=, children=, comm=, cgroup=, nr=, failure or duration=");
+		if (seen & (1U << i))
+			return kpt_fail(c, at, "option given twice");
+		seen |= 1U << i;
+		c->p += len;
+		ret = 0;
+		switch (i) {
+		case 0:
+			ret = kpt_parse_sys_ids(c, sys->pid, &sys->npid);
+			break;
+		case 1:
+			ret = kpt_parse_sys_ids(c, sys->tid, &sys->ntid);
+			break;
+		case 2:
+			ret = kpt_parse_u64(c, &v);
+			if (!ret && (!v || v > 0x3fffffff))
+				return kpt_fail(c, at + len, "not a pid");
+			sys->children = (__u32)v;
+			break;
+		case 3:
+			for (n = 0; c->p[n] && !kpt_is_space(c->p[n]); n++)
+				if (n == KPT_SPEC_GLOB_LEN - 1)
+					return kpt_fail(c, at + len,
+							"comm glob too long");
+			if (!n)
+				return kpt_fail(c, c->p, "expected a comm glob");
+			memcpy(sys->comm, c->p, n);
+			c->p += n;
+			break;
+		case 4:
+			ret = kpt_parse_u64(c, &sys->cgroup);
+			if (!ret && !sys->cgroup)
+				return kpt_fail(c, at + len, "cgroup id 0");
+			break;
+		case 5:
+			sys->nr_given = 1;
+			ret = kpt_parse_sys_nrs(c, sys->nr);
+			break;
+		case 6:
+			sys->failure = 1;
+			break;
+		default:
+			ret = kpt_parse_u64(c, &sys->duration_ns);
+			break;
+		}
+		if (ret)
+			return ret;
+		if (*c->p && !kpt_is_space(*c->p))
+			return kpt_fail(c, c->p, "unexpected character in an option");
+	}
+}
+
+/* The fixed fetchargs of an s probe: what its records' args[] hold */
+static void kpt_sys_args(struct kpt_spec *spec)
+{
+	static const char * const names[KPT_SYS_NARGS] = {
+		"nr", "arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "str0",
+		"str1",
+	};
+	unsigned int i;
+
+	for (i = 0; i < KPT_SYS_NARGS; i++) {
+		struct kpt_fetch *f = &spec->args[i];
+
+		memcpy(f->name, names[i], strlen(names[i]) + 1);
+		f->base = KPT_FB_ARG;
+		f->index = 1;
+		f->type = !i ? KPT_T_U64 : i < 7 ? KPT_T_X64 : KPT_T_USTRING;
+	}
+	spec->nargs = KPT_SYS_NARGS;
+	memcpy(spec->sym, "x64_sys_call", sizeof("x64_sys_call"));
+	if (!spec->name[0])
+		memcpy(spec->name, "syscalls", sizeof("syscalls"));
+}
+
 static void kpt_default_name(struct kpt_spec *spec)
 {
 	char *p;
@@ -1078,6 +1232,10 @@ int kpt_spec_parse(const char *line, struct kpt_spec *spec)
 		if (*c.p && *c.p != '#')
 			return kpt_fail(&c, c.p, "-:NAME takes nothing more");
 		return 0;
+	}
+	if (spec->kind == KPT_SPEC_SYSCALLS) {
+		kpt_sys_args(spec);
+		return kpt_parse_sys(&c);
 	}
 	if (!*c.p || *c.p == '#')
 		return kpt_fail(&c, c.p, "expected a symbol or an address");
@@ -1157,6 +1315,52 @@ static int kpt_print_fetch(const struct kpt_fetch *f, int level, int hide,
 	}
 }
 
+/* An s probe's options, as kpt_parse_sys() reads them */
+static int kpt_sys_nr_bit(const struct kpt_sys_spec *sys, unsigned int nr)
+{
+	return !!(sys->nr[nr / 64] & (1ULL << (nr % 64)));
+}
+
+static int kpt_sys_print(const struct kpt_sys_spec *sys, char *buf, int len)
+{
+	unsigned int i, j;
+	int n = 0, first = 1;
+
+	for (i = 0; i < sys->npid; i++)
+		n += scnprintf(buf + n, len - n, "%s%u", i ? "," : " pid=",
+			       sys->pid[i]);
+	for (i = 0; i < sys->ntid; i++)
+		n += scnprintf(buf + n, len - n, "%s%u", i ? "," : " tid=",
+			       sys->tid[i]);
+	if (sys->children)
+		n += scnprintf(buf + n, len - n, " children=%u", sys->children);
+	if (sys->comm[0])
+		n += scnprintf(buf + n, len - n, " comm=%s", sys->comm);
+	if (sys->cgroup)
+		n += scnprintf(buf + n, len - n, " cgroup=%llu",
+			       (unsigned long long)sys->cgroup);
+	for (i = 0; sys->nr_given && i < KPT_SYS_NR_BITS; i = j + 1) {
+		if (!kpt_sys_nr_bit(sys, i)) {
+			j = i;
+			continue;
+		}
+		for (j = i; j + 1 < KPT_SYS_NR_BITS &&
+		     kpt_sys_nr_bit(sys, j + 1); j++)
+			;
+		n += scnprintf(buf + n, len - n, "%s%u", first ? " nr=" : ",",
+			       i);
+		if (j > i)
+			n += scnprintf(buf + n, len - n, "-%u", j);
+		first = 0;
+	}
+	if (sys->failure)
+		n += scnprintf(buf + n, len - n, " failure");
+	if (sys->duration_ns)
+		n += scnprintf(buf + n, len - n, " duration=%llu",
+			       (unsigned long long)sys->duration_ns);
+	return n;
+}
+
 /**
  * kpt_spec_print() - the canonical text of a parsed spec
  * @spec: parsed by kpt_spec_parse()
@@ -1183,6 +1387,10 @@ int kpt_spec_print(const struct kpt_spec *spec, int hide, char *buf, int len)
 	else
 		n = scnprintf(buf, len, "%c:%s/%s ", spec->kind, spec->group,
 			      spec->name);
+	if (spec->kind == KPT_SPEC_SYSCALLS && n) {
+		buf[--n] = '\0';	/* no target: the options follow */
+		return n + kpt_sys_print(&spec->sys, buf + n, len - n);
+	}
 	if (spec->sym[0])
 		n += scnprintf(buf + n, len - n, "%s%s%s", spec->mod,
 			       spec->mod[0] ? ":" : "", spec->sym);

@@ -32,6 +32,7 @@ enum kpt_spec_kind {
 	KPT_SPEC_ENTRY	= 'p',
 	KPT_SPEC_RETURN	= 'r',
 	KPT_SPEC_BOTH	= 'b',	/* an entry record, and a return record */
+	KPT_SPEC_SYSCALLS = 's',	/* system calls (syscall.c) */
 	KPT_SPEC_DELETE	= '-',
 };
 
@@ -139,6 +140,32 @@ struct kpt_hist_spec {
 	struct kpt_hist_field vals[KPT_HIST_MAX_VALS];
 };
 
+/*
+ * s[MAXACTIVE][:[GRP/]NAME] [pid=P,..] [tid=T,..] [children=PID]
+ * [comm=GLOB] [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS]:
+ * the selection of a syscalls probe, every option ANDed. Its fetchargs are
+ * fixed (KPT_SYS_NARGS: nr, arg0..arg5, str0, str1) and filled in by the
+ * parser.
+ */
+#define KPT_SYS_MAX_IDS		8	/* pids, tids */
+#define KPT_SYS_NR_BITS		512	/* x86-64 numbers nr= can select */
+#define KPT_SYS_NARGS		9
+#define KPT_SYS_NSTR		2	/* string slots */
+
+struct kpt_sys_spec {
+	__u32	pid[KPT_SYS_MAX_IDS];	/* tgids */
+	__u32	tid[KPT_SYS_MAX_IDS];
+	__u32	children;	/* descendants of process PID; 0: any */
+	__u8	npid;
+	__u8	ntid;
+	__u8	failure;	/* only calls that returned -4095..-1 */
+	__u8	nr_given;	/* else every number */
+	__u64	cgroup;		/* a cgroup v2 id and its subtree; 0: any */
+	__u64	duration_ns;	/* only calls longer than this; 0: any */
+	char	comm[KPT_SPEC_GLOB_LEN];	/* empty: any */
+	__u64	nr[KPT_SYS_NR_BITS / 64];
+};
+
 struct kpt_spec {
 	char		kind;		/* enum kpt_spec_kind */
 	char		group[KPT_SPEC_NAME_LEN];
@@ -153,6 +180,7 @@ struct kpt_spec {
 	__u32		ncond;
 	struct kpt_cond	cond[KPT_SPEC_MAX_COND];
 	struct kpt_hist_spec hist;
+	struct kpt_sys_spec sys;	/* kind KPT_SPEC_SYSCALLS */
 	/* Set by kpt_spec_parse() on error: */
 	int		err_pos;	/* column of the error, from 0 */
 	const char	*err_msg;

@@ -81,6 +81,12 @@ struct kpt_event {
 #define KPT_STR_FAULT		0x1	/* the address could not be read */
 #define KPT_STR_TRUNC		0x2	/* longer than strsize= */
 #define KPT_STR_USER		0x4	/* read from user memory */
+/*
+ * In a syscalls probe's (s) string slots: the system call's argument the
+ * string is, from 1; 0: the slot is unused (the call has fewer strings).
+ */
+#define KPT_STR_SYSARG(flags)	(((flags) >> 8) & 7)
+#define KPT_STR_SYSARG_SET(n)	((__u16)(n) << 8)
 #define KPT_STR_SLOT(off, len, flags) \
 	(((__u64)(off) << 32) | ((__u64)(len) << 16) | (__u64)(flags))
 #define KPT_STR_OFF(slot)	((__u32)((slot) >> 32))	/* from the record */

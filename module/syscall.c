@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptrace: the syscalls probe (s), every system call of the machine or of
+ * a selection, with its arguments, path strings, return value and
+ * duration, in one record per call.
+ *
+ * Attach point: a kretprobe on x64_sys_call(regs, nr), the x86-64
+ * dispatcher (v6.9, and 6.1.85+ / 6.6.26+ where the BHI fix brought it):
+ * one probe sees every 64-bit call, its number in the second argument and
+ * the user's registers behind the first. A kernel without it refuses the
+ * probe at registration (-ENOENT: "x64_sys_call not found"). Calls of
+ * 32-bit tasks (ia32_sys_call) are not traced.
+ *
+ * The selection runs first, in the kretprobe's entry handler, and an
+ * unselected call returns nonzero: it keeps no instance, so a task outside
+ * the selection that blocks for hours in futex or epoll holds none, and
+ * its cost is the kretprobe's pre-handler, the test of the number's bit
+ * and of what the spec selects on. A selected call keeps its entry time,
+ * number, six arguments and path strings (read from user memory without
+ * faulting, "(fault)" when not resident) in the instance; the return
+ * handler applies failure and duration= and writes one KPT_EV_RETURN
+ * record (args: nr, arg0..arg5, str0, str1, probe.h KPT_SYS_NARGS). exit
+ * and exit_group, which never return, are recorded at entry, as a
+ * KPT_EV_ENTRY record of the same args.
+ *
+ * The books of a syscalls probe: calls, the calls its handler saw; hits,
+ * those decided (at entry when unselected or exit*, else at return);
+ * hits = recorded + filtered + lost[], calls - hits are in flight; a call
+ * that found no free instance is the kretprobe's nmissed (missed returns)
+ * and was never seen by the handler.
+ *
+ * Context: the handlers run in the calling task, at syscall entry and
+ * exit, with preemption disabled: the task's parents and cgroup are read
+ * under that RCU read side, nothing sleeps, nothing is allocated.
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/sched.h>
+#include <linux/cgroup.h>
+#include <linux/err.h>
+#include "config.h"
+#include "probe.h"
+#include "ring.h"
+#include "clock.h"
+#include "record.h"
+
+/* x86-64 numbers, which are ABI */
+#define KPT_NR_EXIT		60
+#define KPT_NR_EXIT_GROUP	231
+
+/* How far up the parents children= looks */
+#define KPT_SYS_MAX_DEPTH	64
+
+/*
+ * The path strings of each call: the argument numbers (from 1) of its
+ * first string in the low nibble, of its second in the high one. As perf
+ * trace and strace show them: names of files, of mounts, of xattrs, of
+ * keys. Numbers are ABI; an unknown call has none.
+ */
+#define S1(a)		(a)
+#define S2(a, b)	((a) | (b) << 4)
+static const u8 kpt_sys_strs[KPT_SYS_NR_BITS] = {
+	[2] = S1(1),		/* open */
+	[4] = S1(1),		/* stat */
+	[6] = S1(1),		/* lstat */
+	[21] = S1(1),		/* access */
+	[59] = S1(1),		/* execve */
+	[76] = S1(1),		/* truncate */
+	[80] = S1(1),		/* chdir */
+	[82] = S2(1, 2),	/* rename */
+	[83] = S1(1),		/* mkdir */
+	[84] = S1(1),		/* rmdir */
+	[85] = S1(1),		/* creat */
+	[86] = S2(1, 2),	/* link */
+	[87] = S1(1),		/* unlink */
+	[88] = S2(1, 2),	/* symlink */
+	[89] = S1(1),		/* readlink */
+	[90] = S1(1),		/* chmod */
+	[92] = S1(1),		/* chown */
+	[94] = S1(1),		/* lchown */
+	[132] = S1(1),		/* utime */
+	[133] = S1(1),		/* mknod */
+	[134] = S1(1),		/* uselib */
+	[137] = S1(1),		/* statfs */
+	[155] = S2(1, 2),	/* pivot_root */
+	[161] = S1(1),		/* chroot */
+	[163] = S1(1),		/* acct */
+	[165] = S2(1, 2),	/* mount */
+	[166] = S1(1),		/* umount2 */
+	[167] = S1(1),		/* swapon */
+	[168] = S1(1),		/* swapoff */
+	[176] = S1(1),		/* delete_module */
+	[179] = S1(2),		/* quotactl */
+	[188] = S2(1, 2),	/* setxattr */
+	[189] = S2(1, 2),	/* lsetxattr */
+	[190] = S1(2),		/* fsetxattr */
+	[191] = S2(1, 2),	/* getxattr */
+	[192] = S2(1, 2),	/* lgetxattr */
+	[193] = S1(2),		/* fgetxattr */
+	[194] = S1(1),		/* listxattr */
+	[195] = S1(1),		/* llistxattr */
+	[197] = S2(1, 2),	/* removexattr */
+	[198] = S2(1, 2),	/* lremovexattr */
+	[199] = S1(2),		/* fremovexattr */
+	[235] = S1(1),		/* utimes */
+	[240] = S1(1),		/* mq_open */
+	[241] = S1(1),		/* mq_unlink */
+	[248] = S2(1, 2),	/* add_key */
+	[249] = S2(1, 2),	/* request_key */
+	[254] = S1(2),		/* inotify_add_watch */
+	[257] = S1(2),		/* openat */
+	[258] = S1(2),		/* mkdirat */
+	[259] = S1(2),		/* mknodat */
+	[260] = S1(2),		/* fchownat */
+	[261] = S1(2),		/* futimesat */
+	[262] = S1(2),		/* newfstatat */
+	[263] = S1(2),		/* unlinkat */
+	[264] = S2(2, 4),	/* renameat */
+	[265] = S2(2, 4),	/* linkat */
+	[266] = S2(1, 3),	/* symlinkat */
+	[267] = S1(2),		/* readlinkat */
+	[268] = S1(2),		/* fchmodat */
+	[269] = S1(2),		/* faccessat */
+	[280] = S1(2),		/* utimensat */
+	[301] = S1(5),		/* fanotify_mark */
+	[303] = S1(2),		/* name_to_handle_at */
+	[316] = S2(2, 4),	/* renameat2 */
+	[319] = S1(1),		/* memfd_create */
+	[322] = S1(2),		/* execveat */
+	[332] = S1(2),		/* statx */
+	[428] = S1(2),		/* open_tree */
+	[429] = S2(2, 4),	/* move_mount */
+	[430] = S1(1),		/* fsopen */
+	[431] = S1(3),		/* fsconfig */
+	[433] = S1(2),		/* fspick */
+	[437] = S1(2),		/* openat2 */
+	[439] = S1(2),		/* faccessat2 */
+	[442] = S1(2),		/* mount_setattr */
+	[452] = S1(2),		/* fchmodat2 */
+	[463] = S2(2, 4),	/* setxattrat */
+	[464] = S2(2, 4),	/* getxattrat */
+	[465] = S1(2),		/* listxattrat */
+	[466] = S2(2, 4),	/* removexattrat */
+	[468] = S1(2),		/* file_getattr */
+	[469] = S1(2),		/* file_setattr */
+};
+
+#undef S1
+#undef S2
+
+/* What a selected call keeps in its instance until it returns */
+struct kpt_sys_data {
+	u64	entry_ts;
+	u64	vals[KPT_SYS_NARGS];	/* str slots: offsets in strs[] */
+	char	strs[];			/* KPT_SYS_NSTR x strsize */
+};
+
+/* The instance data a syscalls probe needs (kpt_prog_compile()) */
+unsigned int kpt_sys_ri_size(void)
+{
+	return sizeof(struct kpt_sys_data) + KPT_SYS_NSTR * kpt_cfg.strsize;
+}
+
+/* Does process @tgid have the calling task among its descendants? */
+static nokprobe_inline bool kpt_sys_child_of(u32 tgid)
+{
+	struct task_struct *t = current;
+	unsigned int depth;
+
+	for (depth = 0; depth < KPT_SYS_MAX_DEPTH; depth++) {
+		t = rcu_dereference_raw(t->real_parent);
+		if (!t || t->pid <= 1)
+			return false;	/* init, or the idle task above it */
+		if (t->tgid == tgid)
+			return true;
+	}
+	return false;
+}
+
+/* Is the calling task in cgroup v2 @id or below it? */
+static nokprobe_inline bool kpt_sys_in_cgroup(u64 id)
+{
+	struct css_set *cset = rcu_dereference_raw(current->cgroups);
+	struct cgroup *cg = cset ? cset->dfl_cgrp : NULL;
+
+	for (; cg; cg = cgroup_parent(cg))
+		if (cgroup_id(cg) == id)
+			return true;
+	return false;
+}
+
+static nokprobe_inline bool kpt_sys_id_in(const u32 *ids, unsigned int n,
+					  u32 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* The selection, cheapest test first */
+static nokprobe_inline bool kpt_sys_selected(const struct kpt_sys_spec *sys,
+					     unsigned int nr)
+{
+	char comm[TASK_COMM_LEN];
+
+	if (nr >= KPT_SYS_NR_BITS)
+		return !sys->nr_given;
+	if (!(sys->nr[nr / 64] & (1ULL << (nr % 64))))
+		return false;
+	if (sys->npid && !kpt_sys_id_in(sys->pid, sys->npid, current->tgid))
+		return false;
+	if (sys->ntid && !kpt_sys_id_in(sys->tid, sys->ntid, current->pid))
+		return false;
+	if (sys->comm[0]) {
+		/* a rename may be under way: a comm that ends */
+		memcpy(comm, current->comm, sizeof(comm));
+		comm[sizeof(comm) - 1] = '\0';
+		if (!kpt_glob_match(sys->comm, comm))
+			return false;
+	}
+	if (sys->cgroup && !kpt_sys_in_cgroup(sys->cgroup))
+		return false;
+	if (sys->children && !kpt_sys_child_of(sys->children))
+		return false;
+	return true;
+}
+
+/* The number and the six argument registers of the call at @regs */
+static nokprobe_inline void kpt_sys_args(struct pt_regs *regs, u64 *vals)
+{
+	const struct pt_regs *u = (const struct pt_regs *)regs->di;
+
+	vals[0] = (unsigned int)regs->si;
+	vals[1] = u->di;
+	vals[2] = u->si;
+	vals[3] = u->dx;
+	vals[4] = u->r10;
+	vals[5] = u->r8;
+	vals[6] = u->r9;
+}
+
+/*
+ * The path strings of call @vals[0] into @dst, KPT_SYS_NSTR slots of
+ * @max bytes, their slots (offsets from @dst) in vals[7] and [8].
+ */
+static nokprobe_inline void kpt_sys_strs_read(struct kpt_probe *p, u64 *vals,
+					      char *dst, unsigned int max)
+{
+	unsigned int i, arg, len, which = kpt_sys_strs[vals[0]];
+	u16 flags;
+
+	for (i = 0; i < KPT_SYS_NSTR; i++, which >>= 4) {
+		arg = which & 0xf;
+		if (!arg) {
+			vals[7 + i] = 0;
+			continue;
+		}
+		flags = KPT_STR_SYSARG_SET(arg);
+		len = kpt_copy_str(dst + i * max, vals[arg], max,
+				   KPT_T_USTRING, &flags);
+		if (flags & KPT_STR_FAULT)
+			this_cpu_inc(p->stats->str_fault);
+		if (flags & KPT_STR_TRUNC)
+			this_cpu_inc(p->stats->str_trunc);
+		vals[7 + i] = KPT_STR_SLOT(i * max, len, flags);
+	}
+}
+
+/*
+ * The strings of @vals (offsets in @src) after the slots of the record at
+ * @ev, whose fixed part is @hdr bytes; the slots rewritten to point there.
+ * Returns the record's size.
+ */
+static nokprobe_inline unsigned int kpt_sys_strs_put(struct kpt_event *ev,
+						     u64 *slots,
+						     const char *src,
+						     unsigned int hdr)
+{
+	unsigned int i, len, used = hdr;
+
+	for (i = 7; i < KPT_SYS_NARGS; i++) {
+		len = KPT_STR_LEN(slots[i]);
+		memcpy((char *)ev + used, src + KPT_STR_OFF(slots[i]), len);
+		slots[i] = KPT_STR_SLOT(used, len, KPT_STR_FLAGS(slots[i]));
+		used += len;
+	}
+	kpt_zero_pad(ev, used);
+	return round_up(used, 8);
+}
+
+/* The size of a record with @slots' strings and a fixed part of @hdr */
+static nokprobe_inline unsigned int kpt_sys_size(const u64 *slots,
+						 unsigned int hdr)
+{
+	return round_up(hdr + KPT_STR_LEN(slots[7]) + KPT_STR_LEN(slots[8]), 8);
+}
+
+/* exit and exit_group: an entry record now, as they never return */
+static noinline void kpt_sys_exit_record(struct kpt_probe *p,
+					 struct pt_regs *regs)
+{
+	unsigned int hdr = KPT_ENTRY_SIZE(KPT_SYS_NARGS, 0);
+	struct kpt_event *ev;
+	struct kpt_wr w;
+	u64 ts = kpt_clock_ns();
+
+	this_cpu_inc(p->stats->hits);
+	if (!kpt_reserve(p, &w, hdr))
+		return;
+	ev = w.ev;
+	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, KPT_SYS_NARGS);
+	kpt_sys_args(regs, ev->data);
+	ev->data[7] = KPT_STR_SLOT(hdr, 0, 0);
+	ev->data[8] = KPT_STR_SLOT(hdr, 0, 0);
+	kpt_ring_commit(&w, ev, hdr);
+}
+NOKPROBE_SYMBOL(kpt_sys_exit_record);
+
+/* The entry of a call: the selection, then what the return will record */
+static int kpt_sys_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kpt_sys_data *d = (struct kpt_sys_data *)ri->data;
+	unsigned int nr = (unsigned int)regs->si;
+	struct kpt_probe *p;
+
+	if (unlikely(!kpt_ri_probe(ri, &p)))
+		return 1;	/* being unregistered: no instance */
+	this_cpu_inc(p->stats->calls);
+	if (!kpt_sys_selected(&p->prog.sys, nr)) {
+		this_cpu_inc(p->stats->hits);
+		this_cpu_inc(p->stats->filtered);
+		return 1;
+	}
+	if (unlikely(nr == KPT_NR_EXIT || nr == KPT_NR_EXIT_GROUP)) {
+		kpt_sys_exit_record(p, regs);
+		return 1;
+	}
+	d->entry_ts = kpt_clock_ns();
+	kpt_sys_args(regs, d->vals);
+	if (nr < KPT_SYS_NR_BITS && kpt_sys_strs[nr])
+		kpt_sys_strs_read(p, d->vals, d->strs, kpt_cfg.strsize);
+	else
+		d->vals[7] = d->vals[8] = 0;
+	return 0;
+}
+NOKPROBE_SYMBOL(kpt_sys_entry);
+
+/* The return of a selected call: failure, duration=, then its record */
+static int kpt_sys_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kpt_sys_data *d = (struct kpt_sys_data *)ri->data;
+	unsigned int hdr = KPT_RET_SIZE + KPT_SYS_NARGS * sizeof(u64);
+	long retval = (long)regs_return_value(regs);
+	const struct kpt_sys_spec *sys;
+	struct kpt_probe *p;
+	struct kpt_event *ev;
+	struct kpt_ret *ret;
+	struct kpt_wr w;
+	u64 ts, lat;
+
+	if (unlikely(!kpt_ri_probe(ri, &p)))
+		return 0;
+	ts = kpt_clock_ns();
+	lat = kpt_clock_since(d->entry_ts, ts);
+	sys = &p->prog.sys;
+	this_cpu_inc(p->stats->hits);
+	if ((sys->failure && !IS_ERR_VALUE(retval)) ||
+	    (sys->duration_ns && lat <= sys->duration_ns)) {
+		this_cpu_inc(p->stats->filtered);
+		return 0;
+	}
+	if (!kpt_reserve(p, &w, kpt_sys_size(d->vals, hdr)))
+		return 0;
+	ev = w.ev;
+	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, KPT_SYS_NARGS);
+	ret = (struct kpt_ret *)ev->data;
+	ret->ret = retval;
+	ret->lat_ns = lat;
+	ret->entry_ts_ns = d->entry_ts;
+	memcpy(ev->data + KPT_RET_SLOTS, d->vals, sizeof(d->vals));
+	kpt_ring_commit(&w, ev, kpt_sys_strs_put(ev, ev->data + KPT_RET_SLOTS,
+						 d->strs, hdr));
+	return 0;
+}
+NOKPROBE_SYMBOL(kpt_sys_return);
+
+void kpt_sys_set_handlers(struct kpt_probe *p)
+{
+	p->rp.entry_handler = kpt_sys_entry;
+	p->rp.handler = kpt_sys_return;
+}
