@@ -106,7 +106,8 @@ clean:
 	$(Q)if [ -f tools/Makefile ]; then $(MAKE) -C tools clean; fi
 	$(Q)if [ -f selftests/Makefile ]; then \
 		rm -f selftests/helpers/kpt_read selftests/helpers/kpt_insmod \
-		      selftests/helpers/kpt_spec selftests/helpers/kpt_epoll; fi
+		      selftests/helpers/kpt_spec selftests/helpers/kpt_epoll \
+		      selftests/helpers/kpt_sysgen; fi
 
 # module/ and the test module here; tools/ through its own style target,
 # which knows its exceptions (the signal flag's volatile).

@@ -325,7 +325,9 @@ void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
 		sum->str_fault += st->str_fault;
 		sum->str_trunc += st->str_trunc;
 		sum->stack_trunc += st->stack_trunc;
+		sum->unselected += st->unselected;
 	}
+	kpt_probe_stats_fold(sum);
 }
 
 /* Where $arg1..$arg6 are: regs_get_kernel_argument()'s registers. */
@@ -831,6 +833,10 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		if (ret == -EFAULT)
 			kpt_error(line, -1, "not a kernel text address",
 				  -EINVAL);
+		else if (ret == -ENOENT && p->prog.syscalls)
+			kpt_error(line, -1,
+				  "no x64_sys_call in this kernel (before 6.1.85 and 6.9): s probes cannot attach",
+				  ret);
 		else if (ret == -EINVAL && p->prog.is_ret && spec->offset)
 			kpt_error(line, -1,
 				  "a return probe needs a function entry, not an offset",

@@ -26,7 +26,22 @@ struct kpt_probe_stats {
 	u64	str_fault;
 	u64	str_trunc;
 	u64	stack_trunc;
+	/*
+	 * An s probe's calls its selection dropped at entry: one count
+	 * where calls, hits and filtered would be three; each a call, an
+	 * event and a filtered one (kpt_probe_stats_fold())
+	 */
+	u64	unselected;
 };
+
+/* Counts as shown: an s probe's unselected calls in calls, hits, filtered */
+static inline void kpt_probe_stats_fold(struct kpt_probe_stats *st)
+{
+	st->calls += st->unselected;
+	st->hits += st->unselected;
+	st->filtered += st->unselected;
+	st->unselected = 0;
+}
 
 enum kpt_probe_state {
 	KPT_PROBE_ARMED,	/* registered with the kprobe core */

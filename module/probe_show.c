@@ -213,7 +213,9 @@ void kpt_probes_show_stats(struct seq_file *m)
 		for_each_possible_cpu(cpu) {
 			snprintf(who, sizeof(who), "%s cpu%u", p->spec->name,
 				 cpu);
-			kpt_stats_line(m, who, p, per_cpu_ptr(p->stats, cpu));
+			sum = *per_cpu_ptr(p->stats, cpu);
+			kpt_probe_stats_fold(&sum);
+			kpt_stats_line(m, who, p, &sum);
 			seq_puts(m, "\n");
 		}
 	}

@@ -25,7 +25,9 @@
  *
  * The books of a syscalls probe: calls, the calls its handler saw; hits,
  * those decided (at entry when unselected or exit*, else at return);
- * hits = recorded + filtered + lost[], calls - hits are in flight; a call
+ * hits = recorded + filtered + lost[], calls - hits are in flight. An
+ * unselected call is one count, unselected, that the stats show as a
+ * call, a hit and a filtered one (kpt_probe_stats_fold()). A call
  * that found no free instance is the kretprobe's nmissed (missed returns)
  * and was never seen by the handler.
  *
@@ -328,14 +330,19 @@ static int kpt_sys_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 1;	/* being unregistered: no instance */
-	this_cpu_inc(p->stats->calls);
 	if (!kpt_sys_selected(&p->prog.sys, nr)) {
-		this_cpu_inc(p->stats->hits);
-		this_cpu_inc(p->stats->filtered);
+		this_cpu_inc(p->stats->unselected);
 		return 1;
 	}
+	this_cpu_inc(p->stats->calls);
 	if (unlikely(nr == KPT_NR_EXIT || nr == KPT_NR_EXIT_GROUP)) {
-		kpt_sys_exit_record(p, regs);
+		/* no return: neither a failure nor a duration */
+		if (p->prog.sys.failure || p->prog.sys.duration_ns) {
+			this_cpu_inc(p->stats->hits);
+			this_cpu_inc(p->stats->filtered);
+		} else {
+			kpt_sys_exit_record(p, regs);
+		}
 		return 1;
 	}
 	d->entry_ts = kpt_clock_ns();

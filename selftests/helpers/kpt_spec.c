@@ -27,8 +27,9 @@
  *                      ARG is "aK=0x<hex>" for a number, and for the
  *                      0-based argument indexes in the comma list STRARGS
  *                      "sK=<flags>:<len>:<bytes>" with flags among u
- *                      (user), f (fault), t (truncated), or "-", and the
- *                      bytes with non-printables as \xNN.
+ *                      (user), f (fault), t (truncated), aN (a syscalls
+ *                      probe's argument N, KPT_STR_SYSARG()), or "-",
+ *                      and the bytes with non-printables as \xNN.
  *
  * TEXT is taken as it is: newlines come from the shell ("$(printf ...)").
  */
@@ -193,9 +194,12 @@ static void print_args(const struct kpt_event *e, const __u64 *slots,
 		}
 		len = KPT_STR_LEN(slots[i]);
 		fl = KPT_STR_FLAGS(slots[i]);
-		printf(" s%u=%s%s%s%s:%u:", i, fl & KPT_STR_USER ? "u" : "",
+		printf(" s%u=%s%s%s", i, fl & KPT_STR_USER ? "u" : "",
 		       fl & KPT_STR_FAULT ? "f" : "",
-		       fl & KPT_STR_TRUNC ? "t" : "", fl ? "" : "-", len);
+		       fl & KPT_STR_TRUNC ? "t" : "");
+		if (KPT_STR_SYSARG(fl))
+			printf("a%u", KPT_STR_SYSARG(fl));
+		printf("%s:%u:", fl ? "" : "-", len);
 		s = kpt_record_str(e, slots[i]);
 		if (!s) {
 			printf("(bad)");

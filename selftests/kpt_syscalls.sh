@@ -1,0 +1,244 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: the syscalls probe (s): a kretprobe on x64_sys_call that
+#   selects in its entry handler; each selection keeps exactly the calls it
+#   should, with arguments, path strings, return value and duration
+# requires: root, debugfs, kptrace.ko, helpers/kpt_spec, helpers/kpt_sysgen
+# timeout: 240
+#
+# kpt_sysgen makes calls in exact numbers (getppid = nr 110, a failing
+# openat = 257, nanosleep = 35, exit_group = 231); started with -w it
+# waits on a FIFO, so its pid is known before the probe is armed, and
+# the probe sees none of its calls before.
+# - attach: "s:sa nr=110" arms on x64_sys_call (the probes line names it);
+#   a kernel without x64_sys_call refuses it with ENOENT and the error
+#   "no x64_sys_call in this kernel": a skip (the feature is missing).
+# - pid=: getppid:5 -> exactly 5 return records nr=110 ret=$$ (its
+#   parent), args 9, both string slots unused.
+# - failure + a path: fail:3 getppid:4 with "pid=P failure nr=110,257"
+#   -> exactly 3 records nr=257 ret=-2, arg1's string "/nonexistent/kpt"
+#   in slot 7 (flags u, a2), slot 8 unused.
+# - duration=: getppid:3 sleep:300 with duration=100 ms -> exactly one
+#   record, nr=35 ret=0 lat_ns >= 300 ms less the clock's tolerance.
+# - tid= and pid= with threads: getppid:2 threads:4:3 -> tid=P 2 records,
+#   pid=P 14.
+# - comm=: getppid:7 -> "comm=kpt_sysg*" 7, "comm=nomatch*" none (every
+#   call it saw filtered).
+# - children=$$: getppid:2 fork:3 -> 5: 2 returning $$, 3 returning P.
+# - cgroup= (a cgroup v2 directory made here, P moved into it before it
+#   runs): getppid:4 fork:2 -> 6 (children inherit the cgroup).
+# - exit_group and execve, children=$$ nr=59,231: a child shell execs
+#   kpt_sysgen exit:7 -> one return record of execve (ret 0, the path in
+#   slot 7, the new comm kpt_sysgen) and one entry record nr=231 arg0=7.
+# - an untraced call keeps no instance: with s1 (one instance), 4
+#   sleep(1)s started after arming and unselected, getppid:5 of
+#   kpt_sysgen -> 5 records and maxactive_missed=0.
+# - the books: every probe's calls = events (nothing in flight) and
+#   events = filtered + recorded + lost, and the rings' books agree.
+# - bad specs: EINVAL and one error_log line each, nothing added.
+
+. "$(dirname "$0")/lib.sh"
+. "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
+kpt_setup
+require_kpt_spec
+SYSGEN=$(kpt_first "$KPT_SELFTESTS/helpers/kpt_sysgen" /bin/kpt_sysgen)
+[ -n "$SYSGEN" ] && [ -x "$SYSGEN" ] ||
+	skip "helpers/kpt_sysgen not built (make -C selftests helpers)"
+
+kpt_load
+r=$(spec_write 's:sa nr=110')
+if [ "$r" = errno=ENOENT ] &&
+   spec_err_last | grep -q 'no x64_sys_call in this kernel'; then
+	skip "no x64_sys_call in this kernel"
+fi
+check_eq "s:sa added" "$r" ok
+check_match "sa probes line" "$(spec_line sa)" \
+	"^s:kptrace/sa nr=110 # id=[0-9]+ at=x64_sys_call\\+0x0/0x[0-9a-f]+ kretprobe $SPEC_MODE hits=[0-9]+ missed=0\$"
+
+GO=$KPT_TMP/go
+# sysgen_start ACTION...: kpt_sysgen -w ACTION... in the background,
+# blocked on the FIFO; its pid in SG (its parent is this shell, $$).
+sysgen_start()
+{
+	rm -f "$GO"
+	mkfifo "$GO" || fail "mkfifo"
+	"$SYSGEN" -w "$@" < "$GO" &
+	SG=$!
+}
+
+# sysgen_go: lets it run, waits for it.
+sysgen_go()
+{
+	echo > "$GO"
+	wait "$SG" || fail "kpt_sysgen $SG exited $?"
+}
+
+# records NAME: the pending records of probe NAME (slots 7 and 8 as
+# strings), from a dump of every pending record into $KPT_TMP/dump.
+records()
+{
+	"$KPT_SPEC" dump 7,8 > "$KPT_TMP/dump" || fail "kpt_spec dump"
+	cat "$KPT_TMP/dump" >> "$KPT_TMP/all"
+	grep "^[a-z]* id=$(spec_field "$1" id) " "$KPT_TMP/dump"
+}
+
+# no id, no lat: "return comm=C ret=R nargs=9 a0=.. s7=.. s8=.."
+strip() { sed -E 's/ id=[0-9]+//; s/ lat_ns=[0-9]+//'; }
+
+# books NAME: "calls events filtered recorded" of NAME, from one read of
+# probe_stats (the counters move while other tasks make calls)
+books()
+{
+	awk -v n="$1" '$1 == n && $2 !~ /^cpu[0-9]+$/ {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		print v["calls"], v["events"], v["filtered"], v["recorded"] }' \
+		"$KPT_DIR/probe_stats"
+}
+
+"$KPT_SPEC" dump 7,8 > "$KPT_TMP/all"
+
+# pid=
+sysgen_start getppid:5
+spec_add "s:sp pid=$SG nr=110"
+sysgen_go
+records sp > "$KPT_TMP/sp"
+sed 's/^/#   /' "$KPT_TMP/sp"
+check_eq "pid= records" "$(grep -c '' "$KPT_TMP/sp")" 5
+check_eq "pid= record shape" \
+	"$(strip < "$KPT_TMP/sp" | sed -E 's/ a[1-6]=0x[0-9a-f]+//g' | sort -u)" \
+	"return comm=kpt_sysgen ret=$$ nargs=9 a0=0x6e s7=-:0: s8=-:0:"
+
+# failure, and a path string
+sysgen_start fail:3 getppid:4
+spec_add "s:sf pid=$SG failure nr=110,257"
+sysgen_go
+records sf > "$KPT_TMP/sf"
+sed 's/^/#   /' "$KPT_TMP/sf"
+check_eq "failure records" "$(grep -c '' "$KPT_TMP/sf")" 3
+check_eq "failure record shape" \
+	"$(strip < "$KPT_TMP/sf" | sed -E 's/ a[24-6]=0x[0-9a-f]+//g' | sort -u)" \
+	"return comm=kpt_sysgen ret=-2 nargs=9 a0=0x101 a1=0xffffff9c a3=0x0 s7=ua2:16:/nonexistent/kpt s8=-:0:"
+check_eq "sf str_fault" "$(spec_stat sf str_fault)" 0
+
+# duration=
+sysgen_start getppid:3 sleep:300
+spec_add "s:sd pid=$SG duration=100000000 nr=35,110"
+sysgen_go
+records sd > "$KPT_TMP/sd"
+sed 's/^/#   /' "$KPT_TMP/sd"
+check_eq "duration= records" "$(grep -c '' "$KPT_TMP/sd")" 1
+check_match "duration= record" "$(cat "$KPT_TMP/sd")" \
+	"^return id=[0-9]+ comm=kpt_sysgen ret=0 lat_ns=[0-9]+ nargs=9 a0=0x23 "
+lat=$(sed -En 's/.* lat_ns=([0-9]+) .*/\1/p' "$KPT_TMP/sd")
+[ "${lat:-0}" -ge 299000000 ] ||
+	check_fail "nanosleep(300 ms) took lat_ns=$lat"
+
+# tid= and pid= with threads
+sysgen_start getppid:2 threads:4:3
+spec_add "s:st tid=$SG nr=110"
+spec_add "s:spt pid=$SG nr=110"
+sysgen_go
+records st > "$KPT_TMP/st"
+check_eq "tid= records" "$(grep -c '' "$KPT_TMP/st")" 2
+check_eq "pid= records, 4 threads" \
+	"$(grep -c "^return id=$(spec_field spt id) " "$KPT_TMP/dump")" 14
+
+# comm=
+spec_add 's:sc comm=kpt_sysg* nr=110'
+spec_add 's:sn comm=nomatch* nr=110'
+"$SYSGEN" getppid:7 || fail "kpt_sysgen getppid:7"
+records sc > "$KPT_TMP/sc"
+check_eq "comm= records" "$(grep -c '' "$KPT_TMP/sc")" 7
+check_eq "comm= non-matching records" \
+	"$(grep -c "^return id=$(spec_field sn id) " "$KPT_TMP/dump")" 0
+set -- $(books sn)
+check_eq "comm= non-matching: all filtered, none recorded" \
+	"$1 $2 $4" "$3 $3 0"
+spec_add '-:sc'
+spec_add '-:sn'
+
+# children=
+spec_add "s:sch children=$$ nr=110"
+"$SYSGEN" getppid:2 fork:3 > "$KPT_TMP/pid" || fail "kpt_sysgen fork:3"
+records sch > "$KPT_TMP/sch"
+sed 's/^/#   /' "$KPT_TMP/sch"
+check_eq "children= records" "$(grep -c '' "$KPT_TMP/sch")" 5
+check_eq "children= returning \$\$" \
+	"$(grep -c " ret=$$ " "$KPT_TMP/sch")" 2
+spec_add '-:sch'
+
+# cgroup=
+cg=
+if grep -q ' cgroup2 ' /proc/mounts; then
+	cg=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+else
+	mkdir -p "$KPT_TMP/cg" && mount -t cgroup2 none "$KPT_TMP/cg" &&
+		cg=$KPT_TMP/cg
+fi
+[ -n "$cg" ] || fail "no cgroup v2 hierarchy (mount -t cgroup2 failed)"
+mkdir "$cg/kpt_sys" || fail "mkdir $cg/kpt_sys"
+id=$(stat -c %i "$cg/kpt_sys")
+sysgen_start getppid:4 fork:2
+echo "$SG" > "$cg/kpt_sys/cgroup.procs" || fail "moving $SG to $cg/kpt_sys"
+spec_add "s:scg cgroup=$id nr=110"
+sysgen_go
+records scg > "$KPT_TMP/scg"
+check_eq "cgroup= records" "$(grep -c '' "$KPT_TMP/scg")" 6
+rmdir "$cg/kpt_sys" || check_fail "rmdir $cg/kpt_sys"
+[ "$cg" = "$KPT_TMP/cg" ] && umount "$cg"
+spec_add '-:scg'
+
+# exit_group and execve
+spec_add "s:sx children=$$ nr=59,231"
+sh -c "exec $SYSGEN exit:7"
+check_eq "exit:7's status" "$?" 7
+records sx | grep ' comm=kpt_sysgen ' > "$KPT_TMP/sx"
+sed 's/^/#   /' "$KPT_TMP/sx"
+check_eq "execve/exit_group records" "$(grep -c '' "$KPT_TMP/sx")" 2
+check_match "execve record" "$(grep '^return' "$KPT_TMP/sx")" \
+	"^return id=[0-9]+ comm=kpt_sysgen ret=0 lat_ns=[0-9]+ nargs=9 a0=0x3b .* s7=ua1:${#SYSGEN}:$SYSGEN s8=-:0:\$"
+check_match "exit_group record" "$(grep '^entry' "$KPT_TMP/sx")" \
+	"^entry id=[0-9]+ comm=kpt_sysgen nargs=9 a0=0xe7 a1=0x7 "
+spec_add '-:sx'
+
+# an unselected call keeps no instance
+spec_add 's1:sm comm=kpt_sysg* nr=35,110,230'
+for i in 1 2 3 4; do sleep 1 & done
+sleep 0.2
+"$SYSGEN" getppid:5 || fail "kpt_sysgen getppid:5"
+wait
+records sm > "$KPT_TMP/sm"
+check_eq "s1 records beside 4 unselected sleeps" \
+	"$(grep -c '' "$KPT_TMP/sm")" 5
+check_eq "s1 maxactive_missed" "$(spec_stat sm maxactive_missed)" 0
+spec_add '-:sm'
+
+# the books of the probes left: no call of theirs in flight, and what
+# they recorded is what was read
+for n in sa sp sf sd st spt; do
+	set -- $(books "$n")
+	check_eq "$n calls = events" "$1" "$2"
+	check_eq "$n recorded = records read" "$4" \
+		"$(grep -c "^[a-z]* id=$(spec_field "$n" id) " "$KPT_TMP/all")"
+done
+check_eq "sp recorded" "$(spec_stat sp recorded)" 5
+check_eq "spt recorded" "$(spec_stat spt recorded)" 14
+"$KPT_SPEC" dump > /dev/null
+
+# bad specs
+spec_expect EINVAL 's nr=512'
+check_eq "nr=512 error" "$(spec_err_last | sed -n 's/.*error: \(.*\) (-22)$/\1/p')" \
+	"syscall numbers are 0 to 511, N-M with N <= M"
+spec_expect EINVAL 's pid=0'
+spec_expect EINVAL 's pid=1,2,3,4,5,6,7,8,9'
+spec_expect EINVAL 's pid=1 pid=2'
+spec_expect EINVAL 's comm=0123456789abcdef'
+spec_expect EINVAL 's nr=5-3'
+spec_expect EINVAL 's if nr == 1'
+spec_expect EINVAL 's:sa2 x64_sys_call'
+check_eq "probes after the refused specs" \
+	"$(awk '{ print $1 }' "$KPT_DIR/probes" | tr '\n' ' ')" \
+	"s:kptrace/sa s:kptrace/sp s:kptrace/sf s:kptrace/sd s:kptrace/st s:kptrace/spt "
+for n in sa sp sf sd st spt; do spec_add "-:$n"; done
+kpt_unload
+spec_finish "syscalls probe: pid, tid, comm, children, cgroup, nr, failure, duration, exit_group, execve"
