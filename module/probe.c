@@ -266,6 +266,9 @@ static int kpt_probe_arm(struct kpt_probe *p)
 		kp->addr = (kprobe_opcode_t *)(unsigned long)spec->addr;
 	}
 	ret = p->prog.is_ret ? register_kretprobe(&p->rp) : register_kprobe(&p->kp);
+	/* no x64_sys_call: an s probe takes the raw_syscalls tracepoints */
+	if (ret == -ENOENT && p->prog.syscalls)
+		ret = kpt_sys_tp_arm(p, p->rp.maxactive);
 	/*
 	 * An address with no symbol: the kprobe core says -ENOENT (v5.11+) or
 	 * -EINVAL (v5.10); both mean "not kernel text" here.
@@ -283,7 +286,9 @@ static void kpt_probe_disarm(struct kpt_probe *p)
 {
 	if (p->state != KPT_PROBE_ARMED)
 		return;
-	if (p->prog.is_ret)
+	if (p->sys_tp)
+		kpt_sys_tp_disarm(p);
+	else if (p->prog.is_ret)
 		unregister_kretprobe(&p->rp);
 	else
 		unregister_kprobe(&p->kp);
@@ -295,6 +300,7 @@ static void kpt_probe_free(struct kpt_probe *p)
 	if (!p)
 		return;
 	kpt_hist_free(p->hist);
+	kpt_sys_tp_free(p);
 	free_percpu(p->stats);
 	kfree(p->spec);
 	kfree(p->label);
@@ -835,7 +841,7 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 				  -EINVAL);
 		else if (ret == -ENOENT && p->prog.syscalls)
 			kpt_error(line, -1,
-				  "no x64_sys_call in this kernel (before 6.1.85 and 6.9): s probes cannot attach",
+				  "neither x64_sys_call nor the raw_syscalls tracepoints: s probes cannot attach",
 				  ret);
 		else if (ret == -EINVAL && p->prog.is_ret && spec->offset)
 			kpt_error(line, -1,

@@ -163,6 +163,7 @@ struct kpt_probe {
 	char			*symname;	/* "mod:sym" or "sym" */
 	struct kpt_spec		*spec;
 	struct kpt_hist		*hist;	/* its aggregation, or NULL */
+	struct kpt_sys_tp	*sys_tp;	/* an s probe on tracepoints */
 	struct kpt_probe_stats __percpu *stats;
 	/* the kprobe core's counts before the last re-arm zeroed them */
 	unsigned long		missed_before;
@@ -181,9 +182,12 @@ static inline unsigned long kpt_probe_kp_missed(struct kpt_probe *p)
 	return p->missed_before + kpt_probe_kprobe(p)->nmissed;
 }
 
+unsigned long kpt_sys_tp_missed(const struct kpt_probe *p);
+
 static inline unsigned long kpt_probe_rp_missed(struct kpt_probe *p)
 {
-	return p->prog.is_ret ? p->maxactive_missed_before + p->rp.nmissed : 0;
+	return p->prog.is_ret ? p->maxactive_missed_before + p->rp.nmissed +
+				kpt_sys_tp_missed(p) : 0;
 }
 
 static inline u64 kpt_probe_missed(struct kpt_probe *p)
@@ -244,5 +248,8 @@ void kpt_probe_set_handlers(struct kpt_probe *p);
 #define KPT_SYS_MAXACTIVE	1024	/* its default MAXACTIVE, at least */
 unsigned int kpt_sys_ri_size(void);
 void kpt_sys_set_handlers(struct kpt_probe *p);
+int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive);
+void kpt_sys_tp_disarm(struct kpt_probe *p);
+void kpt_sys_tp_free(struct kpt_probe *p);
 
 #endif /* _KPT_PROBE_H */

@@ -113,6 +113,8 @@ static const char *kpt_probe_mode(struct kpt_probe *p)
 
 	if (p->state == KPT_PROBE_PENDING)
 		return "pending";
+	if (p->sys_tp)
+		return "tracepoint";
 	if (kprobe_disabled(kp))
 		return "disabled";
 	if (kprobe_ftrace(kp))
@@ -146,8 +148,10 @@ void kpt_probes_show(struct seq_file *m, bool hide)
 		seq_printf(m, "%s # id=%u", buf, p->id);
 		if (strcmp(p->label, p->spec->name))
 			seq_printf(m, " label=%s", p->label);
-		if (p->state == KPT_PROBE_ARMED &&
-		    kprobe_gone(kpt_probe_kprobe(p)))
+		if (p->state == KPT_PROBE_ARMED && p->sys_tp)
+			seq_puts(m, " at=raw_syscalls:sys_enter/sys_exit");
+		else if (p->state == KPT_PROBE_ARMED &&
+			 kprobe_gone(kpt_probe_kprobe(p)))
 			/* its module went away: no symbol is left there */
 			seq_printf(m, " at=%s", p->symname ?: "?");
 		else if (p->state == KPT_PROBE_ARMED)
@@ -157,6 +161,7 @@ void kpt_probes_show(struct seq_file *m, bool hide)
 			seq_printf(m, " at=%s:%s", p->spec->mod, p->spec->sym);
 		kpt_probe_sum(p, &sum);
 		seq_printf(m, " %s %s hits=%llu missed=%llu\n",
+			   p->sys_tp ? "syscalls" :
 			   p->prog.is_ret ? "kretprobe" : "kprobe",
 			   kpt_probe_mode(p), kpt_probe_calls(p, &sum),
 			   kpt_probe_missed(p));

@@ -4,12 +4,20 @@
  * a selection, with its arguments, path strings, return value and
  * duration, in one record per call.
  *
- * Attach point: a kretprobe on x64_sys_call(regs, nr), the x86-64
- * dispatcher (v6.9, and 6.1.85+ / 6.6.26+ where the BHI fix brought it):
- * one probe sees every 64-bit call, its number in the second argument and
- * the user's registers behind the first. A kernel without it refuses the
- * probe at registration (-ENOENT: "x64_sys_call not found"). Calls of
- * 32-bit tasks (ia32_sys_call) are not traced.
+ * Attach point, chosen when the probe is armed:
+ *  - a kretprobe on x64_sys_call(regs, nr), the x86-64 dispatcher (v6.9,
+ *    and 6.1.85+ / 6.6.26+ where the BHI fix brought it): one probe sees
+ *    every 64-bit call, its number in the second argument and the user's
+ *    registers behind the first;
+ *  - else (Debian 11's 5.10) the raw_syscalls tracepoints sys_enter and
+ *    sys_exit, found with for_each_kernel_tracepoint(), as the falco
+ *    module does. Registering them sends every task's calls through the
+ *    slow entry path (TIF_SYSCALL_TRACEPOINT), as ftrace's syscall events
+ *    do; the pair is matched by thread id in a table of its own
+ *    (struct kpt_sys_tp) in place of kretprobe instances, and a call
+ *    that finds its bucket full is a missed return.
+ * The probes file says which (at=x64_sys_call... kretprobe, or
+ * at=raw_syscalls tracepoint). Calls of 32-bit tasks are not traced.
  *
  * The selection runs first, in the kretprobe's entry handler, and an
  * unselected call returns nonzero: it keeps no instance, so a task outside
@@ -40,6 +48,9 @@
 #include <linux/sched.h>
 #include <linux/cgroup.h>
 #include <linux/err.h>
+#include <linux/hash.h>
+#include <linux/slab.h>
+#include <linux/tracepoint.h>
 #include "config.h"
 #include "probe.h"
 #include "ring.h"
@@ -230,12 +241,11 @@ static nokprobe_inline bool kpt_sys_selected(const struct kpt_sys_spec *sys,
 	return true;
 }
 
-/* The number and the six argument registers of the call at @regs */
-static nokprobe_inline void kpt_sys_args(struct pt_regs *regs, u64 *vals)
+/* Call @nr's number and six argument registers, of user registers @u */
+static nokprobe_inline void kpt_sys_args(const struct pt_regs *u,
+					 unsigned int nr, u64 *vals)
 {
-	const struct pt_regs *u = (const struct pt_regs *)regs->di;
-
-	vals[0] = (unsigned int)regs->si;
+	vals[0] = nr;
 	vals[1] = u->di;
 	vals[2] = u->si;
 	vals[3] = u->dx;
@@ -302,7 +312,8 @@ static nokprobe_inline unsigned int kpt_sys_size(const u64 *slots,
 
 /* exit and exit_group: an entry record now, as they never return */
 static noinline void kpt_sys_exit_record(struct kpt_probe *p,
-					 struct pt_regs *regs)
+					 const struct pt_regs *u,
+					 unsigned int nr)
 {
 	unsigned int hdr = KPT_ENTRY_SIZE(KPT_SYS_NARGS, 0);
 	struct kpt_event *ev;
@@ -314,73 +325,79 @@ static noinline void kpt_sys_exit_record(struct kpt_probe *p,
 		return;
 	ev = w.ev;
 	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, KPT_SYS_NARGS);
-	kpt_sys_args(regs, ev->data);
+	kpt_sys_args(u, nr, ev->data);
 	ev->data[7] = KPT_STR_SLOT(hdr, 0, 0);
 	ev->data[8] = KPT_STR_SLOT(hdr, 0, 0);
 	kpt_ring_commit(&w, ev, hdr);
 }
 NOKPROBE_SYMBOL(kpt_sys_exit_record);
 
-/* The entry of a call: the selection, then what the return will record */
-static int kpt_sys_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+/* Is call @nr selected? An unselected one is counted, in one count. */
+static nokprobe_inline bool kpt_sys_select(struct kpt_probe *p,
+					   unsigned int nr)
 {
-	struct kpt_sys_data *d = (struct kpt_sys_data *)ri->data;
-	unsigned int nr = (unsigned int)regs->si;
-	struct kpt_probe *p;
-
-	if (unlikely(!kpt_ri_probe(ri, &p)))
-		return 1;	/* being unregistered: no instance */
-	if (!kpt_sys_selected(&p->prog.sys, nr)) {
+	if (likely(!kpt_sys_selected(&p->prog.sys, nr))) {
 		this_cpu_inc(p->stats->unselected);
-		return 1;
+		return false;
 	}
+	return true;
+}
+
+static nokprobe_inline bool kpt_sys_is_exit(unsigned int nr)
+{
+	return nr == KPT_NR_EXIT || nr == KPT_NR_EXIT_GROUP;
+}
+
+/*
+ * The entry of selected call @nr of a task whose registers are at @u:
+ * false if it keeps nothing for a return (exit*, which never return and
+ * need no @d). Else @d is filled for the return.
+ */
+static nokprobe_inline bool kpt_sys_begin(struct kpt_probe *p,
+					  const struct pt_regs *u,
+					  unsigned int nr,
+					  struct kpt_sys_data *d)
+{
 	this_cpu_inc(p->stats->calls);
-	if (unlikely(nr == KPT_NR_EXIT || nr == KPT_NR_EXIT_GROUP)) {
+	if (unlikely(kpt_sys_is_exit(nr))) {
 		/* no return: neither a failure nor a duration */
 		if (p->prog.sys.failure || p->prog.sys.duration_ns) {
 			this_cpu_inc(p->stats->hits);
 			this_cpu_inc(p->stats->filtered);
 		} else {
-			kpt_sys_exit_record(p, regs);
+			kpt_sys_exit_record(p, u, nr);
 		}
-		return 1;
+		return false;
 	}
 	d->entry_ts = kpt_clock_ns();
-	kpt_sys_args(regs, d->vals);
+	kpt_sys_args(u, nr, d->vals);
 	if (nr < KPT_SYS_NR_BITS && kpt_sys_strs[nr])
 		kpt_sys_strs_read(p, d->vals, d->strs, kpt_cfg.strsize);
 	else
 		d->vals[7] = d->vals[8] = 0;
-	return 0;
+	return true;
 }
-NOKPROBE_SYMBOL(kpt_sys_entry);
 
 /* The return of a selected call: failure, duration=, then its record */
-static int kpt_sys_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+static nokprobe_inline void kpt_sys_exit(struct kpt_probe *p,
+					 const struct kpt_sys_data *d,
+					 long retval)
 {
-	struct kpt_sys_data *d = (struct kpt_sys_data *)ri->data;
 	unsigned int hdr = KPT_RET_SIZE + KPT_SYS_NARGS * sizeof(u64);
-	long retval = (long)regs_return_value(regs);
-	const struct kpt_sys_spec *sys;
-	struct kpt_probe *p;
+	const struct kpt_sys_spec *sys = &p->prog.sys;
+	u64 ts = kpt_clock_ns(), lat = kpt_clock_since(d->entry_ts, ts);
 	struct kpt_event *ev;
 	struct kpt_ret *ret;
 	struct kpt_wr w;
-	u64 ts, lat;
 
-	if (unlikely(!kpt_ri_probe(ri, &p)))
-		return 0;
-	ts = kpt_clock_ns();
-	lat = kpt_clock_since(d->entry_ts, ts);
-	sys = &p->prog.sys;
 	this_cpu_inc(p->stats->hits);
 	if ((sys->failure && !IS_ERR_VALUE(retval)) ||
 	    (sys->duration_ns && lat <= sys->duration_ns)) {
 		this_cpu_inc(p->stats->filtered);
-		return 0;
+		return;
 	}
 	if (!kpt_reserve(p, &w, kpt_sys_size(d->vals, hdr)))
-		return 0;
+		return;
 	ev = w.ev;
 	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, KPT_SYS_NARGS);
 	ret = (struct kpt_ret *)ev->data;
@@ -390,12 +407,228 @@ static int kpt_sys_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	memcpy(ev->data + KPT_RET_SLOTS, d->vals, sizeof(d->vals));
 	kpt_ring_commit(&w, ev, kpt_sys_strs_put(ev, ev->data + KPT_RET_SLOTS,
 						 d->strs, hdr));
+}
+
+/* x64_sys_call(regs, nr)'s entry: nonzero keeps no instance */
+static int kpt_sys_kretprobe_entry(struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
+{
+	unsigned int nr = (unsigned int)regs->si;
+	struct kpt_probe *p;
+
+	if (unlikely(!kpt_ri_probe(ri, &p)))
+		return 1;	/* being unregistered: no instance */
+	if (!kpt_sys_select(p, nr))
+		return 1;
+	return !kpt_sys_begin(p, (const struct pt_regs *)regs->di, nr,
+			      (struct kpt_sys_data *)ri->data);
+}
+NOKPROBE_SYMBOL(kpt_sys_kretprobe_entry);
+
+static int kpt_sys_kretprobe_return(struct kretprobe_instance *ri,
+				    struct pt_regs *regs)
+{
+	struct kpt_probe *p;
+
+	if (likely(kpt_ri_probe(ri, &p)))
+		kpt_sys_exit(p, (struct kpt_sys_data *)ri->data,
+			     (long)regs_return_value(regs));
 	return 0;
 }
-NOKPROBE_SYMBOL(kpt_sys_return);
+NOKPROBE_SYMBOL(kpt_sys_kretprobe_return);
+
+/*
+ * The tracepoints' way: the raw_syscalls pair, matched by thread id in
+ * buckets of KPT_SYS_WAYS slots. A slot is a task's from the cmpxchg()
+ * of its tid into it at sys_enter to the release store of 0 at its
+ * sys_exit; only that task touches its data in between (a task makes one
+ * call at a time). A slot left by a call whose sys_exit never came (a
+ * thread that called execve from a non-leader thread takes the leader's
+ * tid) is taken again by its tid's next call, or stays until the probe
+ * goes. live counts the slots taken, so that the sys_exit of an
+ * unselected task looks at nothing while no call is in flight.
+ */
+#define KPT_SYS_WAYS		8
+
+struct kpt_sys_slot {
+	u32			tid;	/* 0: free */
+	u32			__pad;
+	struct kpt_sys_data	d;	/* then the strings */
+};
+
+struct kpt_sys_tp {
+	struct tracepoint	*enter;
+	struct tracepoint	*exit;
+	unsigned int		bits;	/* log2 of the buckets */
+	unsigned int		slot_size;
+	atomic_t		live;
+	atomic_long_t		missed;	/* a bucket was full */
+	char			*slots;
+};
+
+static nokprobe_inline struct kpt_sys_slot *
+kpt_sys_slot_at(struct kpt_sys_tp *tp, u32 tid, unsigned int way)
+{
+	unsigned long i = hash_32(tid, tp->bits) * KPT_SYS_WAYS + way;
+
+	return (struct kpt_sys_slot *)(tp->slots + i * tp->slot_size);
+}
+
+/* @tid's slot, taken for a new call (a stale one of @tid's is reused) */
+static nokprobe_inline struct kpt_sys_slot *
+kpt_sys_slot_take(struct kpt_sys_tp *tp, u32 tid)
+{
+	struct kpt_sys_slot *s;
+	unsigned int way;
+
+	for (way = 0; way < KPT_SYS_WAYS; way++) {
+		s = kpt_sys_slot_at(tp, tid, way);
+		if (READ_ONCE(s->tid) == tid)
+			return s;
+	}
+	for (way = 0; way < KPT_SYS_WAYS; way++) {
+		s = kpt_sys_slot_at(tp, tid, way);
+		if (!READ_ONCE(s->tid) && !cmpxchg(&s->tid, 0, tid)) {
+			atomic_inc(&tp->live);
+			return s;
+		}
+	}
+	return NULL;
+}
+
+static nokprobe_inline struct kpt_sys_slot *
+kpt_sys_slot_find(struct kpt_sys_tp *tp, u32 tid)
+{
+	struct kpt_sys_slot *s;
+	unsigned int way;
+
+	if (!atomic_read(&tp->live))
+		return NULL;
+	for (way = 0; way < KPT_SYS_WAYS; way++) {
+		s = kpt_sys_slot_at(tp, tid, way);
+		if (READ_ONCE(s->tid) == tid)
+			return s;
+	}
+	return NULL;
+}
+
+static void kpt_sys_tp_enter(void *data, struct pt_regs *regs, long id)
+{
+	unsigned int nr = (unsigned int)id;
+	struct kpt_probe *p = data;
+	struct kpt_sys_tp *tp = p->sys_tp;
+	struct kpt_sys_slot *s;
+
+	if (!kpt_sys_select(p, nr))
+		return;
+	if (unlikely(kpt_sys_is_exit(nr))) {
+		kpt_sys_begin(p, regs, nr, NULL);
+		return;
+	}
+	s = kpt_sys_slot_take(tp, current->pid);
+	if (unlikely(!s)) {
+		/* as a kretprobe out of instances: the handler never runs */
+		atomic_long_inc(&tp->missed);
+		return;
+	}
+	kpt_sys_begin(p, regs, nr, &s->d);
+}
+NOKPROBE_SYMBOL(kpt_sys_tp_enter);
+
+static void kpt_sys_tp_exit(void *data, struct pt_regs *regs, long ret)
+{
+	struct kpt_probe *p = data;
+	struct kpt_sys_tp *tp = p->sys_tp;
+	struct kpt_sys_slot *s = kpt_sys_slot_find(tp, current->pid);
+
+	if (!s)
+		return;		/* entered before the probe, or unselected */
+	kpt_sys_exit(p, &s->d, ret);
+	smp_store_release(&s->tid, 0);
+	atomic_dec(&tp->live);
+}
+NOKPROBE_SYMBOL(kpt_sys_tp_exit);
+
+static void kpt_sys_tp_find(struct tracepoint *tp, void *priv)
+{
+	struct kpt_sys_tp *t = priv;
+
+	if (!strcmp(tp->name, "sys_enter"))
+		t->enter = tp;
+	else if (!strcmp(tp->name, "sys_exit"))
+		t->exit = tp;
+}
+
+/*
+ * Arm @p on the raw_syscalls tracepoints, with @maxactive calls in
+ * flight at most. Returns 0 or an error; -ENOENT when the kernel has
+ * neither attach point.
+ */
+int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
+{
+	struct kpt_sys_tp *tp = p->sys_tp;
+	unsigned long nslots;
+	int ret;
+
+	if (!tp) {
+		tp = kzalloc(sizeof(*tp), GFP_KERNEL);
+		if (!tp)
+			return -ENOMEM;
+		for_each_kernel_tracepoint(kpt_sys_tp_find, tp);
+		if (!tp->enter || !tp->exit) {
+			kfree(tp);
+			return -ENOENT;
+		}
+		/* twice the calls in flight, in buckets of KPT_SYS_WAYS */
+		tp->bits = ilog2(roundup_pow_of_two(max_t(unsigned int, 2,
+							  2 * maxactive /
+							  KPT_SYS_WAYS)));
+		tp->slot_size = round_up(sizeof(struct kpt_sys_slot) +
+					 KPT_SYS_NSTR * kpt_cfg.strsize, 8);
+		nslots = (KPT_SYS_WAYS << tp->bits);
+		tp->slots = kvcalloc(nslots, tp->slot_size, GFP_KERNEL);
+		if (!tp->slots) {
+			kfree(tp);
+			return -ENOMEM;
+		}
+		p->sys_tp = tp;
+	}
+	ret = tracepoint_probe_register(tp->enter, kpt_sys_tp_enter, p);
+	if (ret)
+		return ret;
+	ret = tracepoint_probe_register(tp->exit, kpt_sys_tp_exit, p);
+	if (ret) {
+		tracepoint_probe_unregister(tp->enter, kpt_sys_tp_enter, p);
+		tracepoint_synchronize_unregister();
+	}
+	return ret;
+}
+
+/* After this, no handler of @p runs or will run */
+void kpt_sys_tp_disarm(struct kpt_probe *p)
+{
+	tracepoint_probe_unregister(p->sys_tp->enter, kpt_sys_tp_enter, p);
+	tracepoint_probe_unregister(p->sys_tp->exit, kpt_sys_tp_exit, p);
+	tracepoint_synchronize_unregister();
+}
+
+void kpt_sys_tp_free(struct kpt_probe *p)
+{
+	if (!p->sys_tp)
+		return;
+	kvfree(p->sys_tp->slots);
+	kfree(p->sys_tp);
+	p->sys_tp = NULL;
+}
+
+/* Calls the tracepoints' way missed: their bucket was full */
+unsigned long kpt_sys_tp_missed(const struct kpt_probe *p)
+{
+	return p->sys_tp ? atomic_long_read(&p->sys_tp->missed) : 0;
+}
 
 void kpt_sys_set_handlers(struct kpt_probe *p)
 {
-	p->rp.entry_handler = kpt_sys_entry;
-	p->rp.handler = kpt_sys_return;
+	p->rp.entry_handler = kpt_sys_kretprobe_entry;
+	p->rp.handler = kpt_sys_kretprobe_return;
 }
