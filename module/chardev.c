@@ -250,6 +250,35 @@ static long kpt_dev_hist(struct file *file, struct kpt_hist_req __user *ureq)
 	return ret;
 }
 
+/* KPT_IOC_SYSSUM (uapi/kptrace.h): as KPT_IOC_HIST, made under the lock */
+static long kpt_dev_syssum(struct file *file,
+			   struct kpt_syssum_req __user *ureq)
+{
+	struct kpt_syssum_req req;
+	void *blob = NULL;
+	size_t len = 0;
+	long ret;
+
+	if (copy_from_user(&req, ureq, sizeof(req)))
+		return -EFAULT;
+	if (!memchr(req.name, 0, sizeof(req.name)))
+		return -EINVAL;
+	/* it ends an interval: writing, not on a read-only descriptor */
+	if (!(file->f_mode & FMODE_WRITE))
+		return -EBADF;
+	req.nr_entries = 0;
+	req.full = 0;
+	ret = kpt_probes_syssum(req.name, req.len, &req.probe_id,
+				&req.nr_entries, &req.full, &blob, &len);
+	req.size = len;
+	if (!ret && copy_to_user(u64_to_user_ptr(req.buf), blob, len))
+		ret = -EFAULT;
+	kvfree(blob);
+	if (copy_to_user(ureq, &req, sizeof(req)))
+		return -EFAULT;
+	return ret;
+}
+
 static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
@@ -277,6 +306,8 @@ static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 		return kpt_probes_write_user(u64_to_user_ptr(pc.text), pc.len);
 	case KPT_IOC_HIST:
 		return kpt_dev_hist(file, (void __user *)arg);
+	case KPT_IOC_SYSSUM:
+		return kpt_dev_syssum(file, (void __user *)arg);
 	default:
 		return -ENOTTY;
 	}

@@ -301,6 +301,7 @@ static void kpt_probe_free(struct kpt_probe *p)
 		return;
 	kpt_hist_free(p->hist);
 	kpt_sys_tp_free(p);
+	kpt_sys_sum_free(p);
 	free_percpu(p->stats);
 	kfree(p->spec);
 	kfree(p->label);
@@ -332,6 +333,7 @@ void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
 		sum->str_trunc += st->str_trunc;
 		sum->stack_trunc += st->stack_trunc;
 		sum->unselected += st->unselected;
+		sum->sum_full += st->sum_full;
 	}
 	kpt_probe_stats_fold(sum);
 }
@@ -530,7 +532,7 @@ static u64 kpt_probe_ri_mem(const struct kpt_probe *p)
 static u64 kpt_probe_mem(const struct kpt_probe *p)
 {
 	return (p->spec->hist.nkeys ? kpt_hist_bytes(p->spec) : 0) +
-	       kpt_probe_ri_mem(p);
+	       kpt_sys_sum_bytes(p->spec) + kpt_probe_ri_mem(p);
 }
 
 /*
@@ -586,6 +588,8 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 				       spec->sym) :
 			     kstrdup(spec->sym, GFP_KERNEL);
 	if (!p->stats || !p->label || (spec->sym[0] && !p->symname))
+		goto err_free;
+	if (kpt_sys_sum_new(p))
 		goto err_free;
 	if (spec->hist.nkeys) {
 		p->hist = kpt_hist_new(spec, why);

@@ -32,6 +32,7 @@ struct kpt_probe_stats {
 	 * event and a filtered one (kpt_probe_stats_fold())
 	 */
 	u64	unselected;
+	u64	sum_full;	/* an s probe's summary had no room */
 };
 
 /* Counts as shown: an s probe's unselected calls in calls, hits, filtered */
@@ -164,6 +165,7 @@ struct kpt_probe {
 	struct kpt_spec		*spec;
 	struct kpt_hist		*hist;	/* its aggregation, or NULL */
 	struct kpt_sys_tp	*sys_tp;	/* an s probe on tracepoints */
+	struct kpt_sys_sum	*sys_sum;	/* an s probe's summary */
 	struct kpt_probe_stats __percpu *stats;
 	/* the kprobe core's counts before the last re-arm zeroed them */
 	unsigned long		missed_before;
@@ -251,5 +253,10 @@ void kpt_sys_set_handlers(struct kpt_probe *p);
 int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive);
 void kpt_sys_tp_disarm(struct kpt_probe *p);
 void kpt_sys_tp_free(struct kpt_probe *p);
+u64 kpt_sys_sum_bytes(const struct kpt_spec *spec);
+int kpt_sys_sum_new(struct kpt_probe *p);
+void kpt_sys_sum_free(struct kpt_probe *p);
+int kpt_probes_syssum(const char *name, u64 room, u32 *id, u32 *n, u64 *full,
+		      void **out, size_t *len);
 
 #endif /* _KPT_PROBE_H */

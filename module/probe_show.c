@@ -178,9 +178,11 @@ static void kpt_stats_line(struct seq_file *m, const char *who,
 	u64 recorded = events - st->filtered;
 	unsigned int i;
 
-	/* every event was filtered, lost or recorded */
+	/* every event was filtered, lost or recorded (or had no room in */
+	/* an s probe's summary) */
 	for (i = 0; i < KPT_LOST_NR; i++)
 		recorded -= st->lost[i];
+	recorded -= st->sum_full;
 	seq_printf(m, "%s calls=%llu events=%llu filtered=%llu recorded=%llu",
 		   who, kpt_probe_calls(p, st), events, st->filtered,
 		   recorded);
@@ -189,6 +191,8 @@ static void kpt_stats_line(struct seq_file *m, const char *who,
 	seq_printf(m, " num_fault=%llu str_fault=%llu str_trunc=%llu stack_trunc=%llu",
 		   st->num_fault, st->str_fault, st->str_trunc,
 		   st->stack_trunc);
+	if (p->sys_sum)
+		seq_printf(m, " summary_full=%llu", st->sum_full);
 }
 
 /*

@@ -1087,7 +1087,7 @@ static int kpt_parse_sys_nrs(struct kpt_cursor *c, __u64 *bits)
 
 static const char * const kpt_sys_opts[] = {
 	"pid=", "tid=", "children=", "comm=", "cgroup=", "nr=", "failure",
-	"duration=",
+	"duration=", "summary",
 };
 
 /* The options of an s probe, after its head (struct kpt_sys_spec) */
@@ -1108,13 +1108,14 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 		for (i = 0; i < KPT_ARRAY_SIZE(kpt_sys_opts); i++) {
 			len = strlen(kpt_sys_opts[i]);
 			if (!strncmp(c->p, kpt_sys_opts[i], len) &&
-			    (kpt_sys_opts[i][len - 1] == '=' ||
-			     !c->p[len] || kpt_is_space(c->p[len])))
+			    (kpt_sys_opts[i][len - 1] == '=' || !c->p[len] ||
+			     kpt_is_space(c->p[len]) ||
+			     (i == 8 && c->p[len] == '=')))
 				break;
 		}
 		if (i == KPT_ARRAY_SIZE(kpt_sys_opts))
 			return kpt_fail(c, at,
-					"expected pid=, tid=, children=, comm=, cgroup=, nr=, failure or duration=");
+					"expected pid=, tid=, children=, comm=, cgroup=, nr=, failure, duration= or summary");
 		if (seen & (1U << i))
 			return kpt_fail(c, at, "option given twice");
 		seen |= 1U << i;
@@ -1155,8 +1156,19 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 		case 6:
 			sys->failure = 1;
 			break;
-		default:
+		case 7:
 			ret = kpt_parse_u64(c, &sys->duration_ns);
+			break;
+		default:
+			sys->summary = KPT_SYS_SUM_DEF;
+			if (*c->p != '=')
+				break;
+			c->p++;
+			ret = kpt_parse_u64(c, &v);
+			if (!ret && (v < 16 || v > KPT_SYS_SUM_MAX))
+				return kpt_fail(c, at + len + 1,
+						"summary= must be 16 to 65536 entries");
+			sys->summary = (__u32)v;
 			break;
 		}
 		if (ret)
@@ -1358,6 +1370,8 @@ static int kpt_sys_print(const struct kpt_sys_spec *sys, char *buf, int len)
 	if (sys->duration_ns)
 		n += scnprintf(buf + n, len - n, " duration=%llu",
 			       (unsigned long long)sys->duration_ns);
+	if (sys->summary)
+		n += scnprintf(buf + n, len - n, " summary=%u", sys->summary);
 	return n;
 }
 

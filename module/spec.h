@@ -142,8 +142,10 @@ struct kpt_hist_spec {
 
 /*
  * s[MAXACTIVE][:[GRP/]NAME] [pid=P,..] [tid=T,..] [children=PID]
- * [comm=GLOB] [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS]:
- * the selection of a syscalls probe, every option ANDed. Its fetchargs are
+ * [comm=GLOB] [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS]
+ * [summary[=N]]: the selection of a syscalls probe, every option ANDed;
+ * with summary, no record per call but per-CPU counts by process and
+ * call in tables of N entries (syscall.c, KPT_IOC_SYSSUM). Its fetchargs are
  * fixed (KPT_SYS_NARGS: nr, arg0..arg5, str0, str1) and filled in by the
  * parser.
  */
@@ -151,6 +153,8 @@ struct kpt_hist_spec {
 #define KPT_SYS_NR_BITS		512	/* x86-64 numbers nr= can select */
 #define KPT_SYS_NARGS		9
 #define KPT_SYS_NSTR		2	/* string slots */
+#define KPT_SYS_SUM_DEF		1024	/* summary's entries per CPU */
+#define KPT_SYS_SUM_MAX		65536
 
 struct kpt_sys_spec {
 	__u32	pid[KPT_SYS_MAX_IDS];	/* tgids */
@@ -162,6 +166,8 @@ struct kpt_sys_spec {
 	__u8	nr_given;	/* else every number */
 	__u64	cgroup;		/* a cgroup v2 id and its subtree; 0: any */
 	__u64	duration_ns;	/* only calls longer than this; 0: any */
+	__u32	summary;	/* entries per CPU of a summary; 0: records */
+	__u32	__pad;
 	char	comm[KPT_SPEC_GLOB_LEN];	/* empty: any */
 	__u64	nr[KPT_SYS_NR_BITS / 64];
 };

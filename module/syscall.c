@@ -332,6 +332,78 @@ static noinline void kpt_sys_exit_record(struct kpt_probe *p,
 }
 NOKPROBE_SYMBOL(kpt_sys_exit_record);
 
+/*
+ * summary: no record per call, but per CPU a table of KPT_IOC_SYSSUM's
+ * entries by (process, call), in two halves: the handlers add to half
+ * cur, a reader flips cur, waits for the handlers that may still add to
+ * the other (they run with preemption disabled: an RCU read side), reads
+ * it and zeroes it. Only the calls of one CPU, one at a time, touch a
+ * CPU's half: no atomics. A (process, call) that finds no room within
+ * KPT_SYS_SUM_PROBE slots of its hash is counted as full.
+ */
+#define KPT_SYS_SUM_PROBE	16
+
+struct kpt_sys_sum {
+	unsigned int		bits;	/* log2 of the entries per half */
+	unsigned int		cur;	/* the half the handlers add to */
+	u64			*full;	/* [cpu][2] */
+	struct kpt_syssum_entry	*tab;	/* [cpu][2][1 << bits] */
+};
+
+static nokprobe_inline struct kpt_syssum_entry *
+kpt_sys_sum_half(struct kpt_sys_sum *sm, unsigned int cpu, unsigned int half)
+{
+	return sm->tab + (((size_t)cpu * 2 + half) << sm->bits);
+}
+
+/* @w[1]:@w[0] += @v * @v, in 128 bits */
+static nokprobe_inline void kpt_sys_sq_add(u64 *w, u64 v)
+{
+	unsigned __int128 sq = (unsigned __int128)w[1] << 64 | w[0];
+
+	sq += (unsigned __int128)v * v;
+	w[0] = (u64)sq;
+	w[1] = (u64)(sq >> 64);
+}
+
+static noinline void kpt_sys_sum_add(struct kpt_probe *p, unsigned int nr,
+				     long retval, u64 lat)
+{
+	struct kpt_sys_sum *sm = p->sys_sum;
+	unsigned int cpu = smp_processor_id(), half = READ_ONCE(sm->cur);
+	unsigned int mask = (1U << sm->bits) - 1, h, i;
+	struct kpt_syssum_entry *t = kpt_sys_sum_half(sm, cpu, half), *e;
+	struct task_struct *tsk = current;
+	u32 tgid = tsk->tgid;
+
+	h = hash_64((u64)tgid << 32 | nr, sm->bits);
+	for (i = 0; i < KPT_SYS_SUM_PROBE && i <= mask; i++) {
+		e = &t[(h + i) & mask];
+		if (!e->calls) {
+			e->pid = tgid;
+			e->nr = nr;
+			memcpy(e->comm, tsk->comm, sizeof(e->comm));
+			e->comm[sizeof(e->comm) - 1] = '\0';
+			e->min_ns = lat;
+			break;
+		}
+		if (e->pid == tgid && e->nr == nr)
+			break;
+	}
+	if (i == KPT_SYS_SUM_PROBE || i > mask) {
+		sm->full[cpu * 2 + half]++;
+		this_cpu_inc(p->stats->sum_full);
+		return;
+	}
+	e->calls++;
+	e->errors += IS_ERR_VALUE(retval);
+	e->total_ns += lat;
+	e->min_ns = min(e->min_ns, lat);
+	e->max_ns = max(e->max_ns, lat);
+	kpt_sys_sq_add(e->sumsq_ns, lat);
+}
+NOKPROBE_SYMBOL(kpt_sys_sum_add);
+
 /* Is call @nr selected? An unselected one is counted, in one count. */
 static nokprobe_inline bool kpt_sys_select(struct kpt_probe *p,
 					   unsigned int nr)
@@ -364,6 +436,9 @@ static nokprobe_inline bool kpt_sys_begin(struct kpt_probe *p,
 		if (p->prog.sys.failure || p->prog.sys.duration_ns) {
 			this_cpu_inc(p->stats->hits);
 			this_cpu_inc(p->stats->filtered);
+		} else if (p->sys_sum) {
+			this_cpu_inc(p->stats->hits);
+			kpt_sys_sum_add(p, nr, 0, 0);
 		} else {
 			kpt_sys_exit_record(p, u, nr);
 		}
@@ -394,6 +469,10 @@ static nokprobe_inline void kpt_sys_exit(struct kpt_probe *p,
 	if ((sys->failure && !IS_ERR_VALUE(retval)) ||
 	    (sys->duration_ns && lat <= sys->duration_ns)) {
 		this_cpu_inc(p->stats->filtered);
+		return;
+	}
+	if (p->sys_sum) {
+		kpt_sys_sum_add(p, d->vals[0], retval, lat);
 		return;
 	}
 	if (!kpt_reserve(p, &w, kpt_sys_size(d->vals, hdr)))
@@ -544,6 +623,7 @@ static void kpt_sys_tp_exit(void *data, struct pt_regs *regs, long ret)
 	if (!s)
 		return;		/* entered before the probe, or unselected */
 	kpt_sys_exit(p, &s->d, ret);
+	/* the data is read before the slot is free for another task */
 	smp_store_release(&s->tid, 0);
 	atomic_dec(&tp->live);
 }
@@ -631,4 +711,119 @@ void kpt_sys_set_handlers(struct kpt_probe *p)
 {
 	p->rp.entry_handler = kpt_sys_kretprobe_entry;
 	p->rp.handler = kpt_sys_kretprobe_return;
+}
+
+/* The bytes a summary of @spec takes */
+u64 kpt_sys_sum_bytes(const struct kpt_spec *spec)
+{
+	if (spec->kind != KPT_SPEC_SYSCALLS || !spec->sys.summary)
+		return 0;
+	return (u64)nr_cpu_ids * 2 *
+	       (roundup_pow_of_two(spec->sys.summary) *
+		sizeof(struct kpt_syssum_entry) + sizeof(u64));
+}
+
+/* @p's summary, if its spec asks for one */
+int kpt_sys_sum_new(struct kpt_probe *p)
+{
+	unsigned int n = p->spec->sys.summary;
+	struct kpt_sys_sum *sm;
+
+	if (!p->prog.syscalls || !n)
+		return 0;
+	sm = kzalloc(sizeof(*sm), GFP_KERNEL);
+	if (!sm)
+		return -ENOMEM;
+	sm->bits = ilog2(roundup_pow_of_two(n));
+	sm->full = kvcalloc(nr_cpu_ids * 2, sizeof(u64), GFP_KERNEL);
+	sm->tab = kvcalloc((size_t)nr_cpu_ids * 2 << sm->bits,
+			   sizeof(struct kpt_syssum_entry), GFP_KERNEL);
+	if (!sm->full || !sm->tab) {
+		kvfree(sm->full);
+		kvfree(sm->tab);
+		kfree(sm);
+		return -ENOMEM;
+	}
+	p->sys_sum = sm;
+	return 0;
+}
+
+void kpt_sys_sum_free(struct kpt_probe *p)
+{
+	if (!p->sys_sum)
+		return;
+	kvfree(p->sys_sum->full);
+	kvfree(p->sys_sum->tab);
+	kfree(p->sys_sum);
+	p->sys_sum = NULL;
+}
+
+/*
+ * KPT_IOC_SYSSUM: end the interval of s probe @name's summary and return
+ * its entries in a kvmalloc()ed *@out of *@len bytes (the caller copies
+ * them out and frees them), if @room (the caller's buffer) holds every
+ * entry that can be; else -ENOSPC and *@len the room needed.
+ */
+int kpt_probes_syssum(const char *name, u64 room, u32 *id, u32 *n, u64 *full,
+		      void **out, size_t *len)
+{
+	struct kpt_syssum_entry *t, *o;
+	struct kpt_probe *p, *found = NULL;
+	struct kpt_sys_sum *sm;
+	unsigned int cpu, half, i, used = 0;
+	int ret = 0;
+
+	if (mutex_lock_interruptible(&kpt_probes_mutex))
+		return -ERESTARTSYS;
+	list_for_each_entry(p, &kpt_probe_list, list) {
+		if (p->sys_sum && !strcmp(p->spec->name, name)) {
+			found = p;
+			break;
+		}
+	}
+	if (!found) {
+		ret = -ENOENT;
+		goto out;
+	}
+	sm = found->sys_sum;
+	*id = found->id;
+	*len = (size_t)nr_cpu_ids << sm->bits;
+	*len *= sizeof(*t);
+	if (room < *len) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	half = sm->cur;
+	WRITE_ONCE(sm->cur, !half);
+	/* the handlers that may still add to @half run preempt-disabled */
+	synchronize_rcu();
+	*full = 0;
+	for_each_possible_cpu(cpu) {
+		t = kpt_sys_sum_half(sm, cpu, half);
+		for (i = 0; i < 1U << sm->bits; i++)
+			used += !!t[i].calls;
+	}
+	o = kvmalloc_array(max(used, 1U), sizeof(*o), GFP_KERNEL);
+	if (!o) {
+		/* the interval stays in its half, to be read the next time */
+		WRITE_ONCE(sm->cur, half);
+		synchronize_rcu();
+		ret = -ENOMEM;
+		goto out;
+	}
+	*out = o;
+	for_each_possible_cpu(cpu) {
+		t = kpt_sys_sum_half(sm, cpu, half);
+		for (i = 0; i < 1U << sm->bits; i++)
+			if (t[i].calls)
+				*o++ = t[i];
+		memset(t, 0, sizeof(*t) << sm->bits);
+		*full += sm->full[cpu * 2 + half];
+		sm->full[cpu * 2 + half] = 0;
+	}
+	*n = used;
+	*len = used * sizeof(*o);
+out:
+	mutex_unlock(&kpt_probes_mutex);
+	return ret;
 }

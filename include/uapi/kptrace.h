@@ -260,9 +260,50 @@ struct kpt_hist_hdr {
 	__u64	dropped[KPT_HD_NR];	/* by enum kpt_hist_drop */
 };
 
+/*
+ * ioctl(KPT_IOC_SYSSUM): the counts of a syscalls probe with summary
+ * (s ... summary[=N], README "Tracing system calls"), which keeps no
+ * record per call but counts, per CPU, by process and call. Needs
+ * /dev/kptrace open for writing (-EBADF otherwise): each request ends an
+ * interval and returns it, and the next interval counts from zero (the
+ * tool adds them up).
+ *
+ * In: name (the probe's, NUL-terminated), buf and len. len must hold
+ * every entry that can be: nr_cpus (KPT_IOC_INFO) x N entries, else
+ * -ENOSPC with that size in size and nothing ended. Out: size, the bytes
+ * written (nr_entries struct kpt_syssum_entry, unmerged: one per CPU
+ * and (process, call) that had calls); probe_id; full, the calls of the
+ * interval not counted because a CPU's table had no room for their
+ * (process, call) (also in probe_stats, summary_full). -ENOENT: no s
+ * probe NAME with summary.
+ */
+struct kpt_syssum_req {
+	char	name[KPT_HIST_NAME_LEN];	/* in */
+	__u64	buf;		/* in: user pointer */
+	__u64	len;		/* in: its bytes */
+	__u64	size;		/* out: bytes written, or needed */
+	__u32	probe_id;	/* out */
+	__u32	nr_entries;	/* out */
+	__u64	full;		/* out */
+};
+
+struct kpt_syssum_entry {
+	__u32	pid;		/* the process (tgid) */
+	__u32	nr;		/* the call's x86-64 number */
+	char	comm[KPT_COMM_LEN];	/* at its first call of the */
+					/* interval on that CPU, NUL-ended */
+	__u64	calls;
+	__u64	errors;		/* returned -4095..-1 */
+	__u64	total_ns;
+	__u64	min_ns;
+	__u64	max_ns;
+	__u64	sumsq_ns[2];	/* sum of squared ns: low, high words */
+};
+
 #define KPT_IOC_MAGIC		0xb7
 #define KPT_IOC_INFO		_IOR(KPT_IOC_MAGIC, 0, struct kpt_info)
 #define KPT_IOC_PROBE		_IOW(KPT_IOC_MAGIC, 1, struct kpt_probe_cmd)
 #define KPT_IOC_HIST		_IOWR(KPT_IOC_MAGIC, 2, struct kpt_hist_req)
+#define KPT_IOC_SYSSUM		_IOWR(KPT_IOC_MAGIC, 3, struct kpt_syssum_req)
 
 #endif /* _UAPI_KPTRACE_H */

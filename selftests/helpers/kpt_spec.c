@@ -19,6 +19,8 @@
  *   ustrx FILE TEXT    the same, with 63 'x' after the NUL in the same
  *                      write(): the bytes a string read may take in past
  *                      the NUL are not zero
+ *   syssum NAME        ioctl(KPT_IOC_SYSSUM) of s probe NAME: its
+ *                      interval's counts merged by (process, call)
  *   dump [STRARGS]     reads every pending record (O_NONBLOCK, until
  *                      EAGAIN) and prints one line per record:
  *                        entry id=I comm=C nargs=N ARG...
@@ -279,13 +281,68 @@ static int do_dump(const char *strs)
 	return 0;
 }
 
+/*
+ * syssum NAME: ioctl(KPT_IOC_SYSSUM) of s probe NAME, its entries merged
+ * by (process, call), one line each, sorted by the caller:
+ * "pid=P nr=N comm=C calls=C errors=E" (comm with \xNN escapes), then
+ * "full=N entries=N" (the unmerged count); or "errno=ENAME".
+ */
+static int do_syssum(const char *name)
+{
+	struct kpt_syssum_req req;
+	struct kpt_syssum_entry *e, *m;
+	struct kpt_info info;
+	unsigned int i, j, n = 0;
+	int fd = open_or_die(dev, O_RDWR);
+	const char *c;
+
+	if (ioctl(fd, KPT_IOC_INFO, &info))
+		return result(-1, 0);
+	memset(&req, 0, sizeof(req));
+	snprintf(req.name, sizeof(req.name), "%s", name);
+	req.len = (__u64)info.nr_cpus * 65536 * sizeof(*e);
+	e = calloc(1, req.len);
+	m = calloc(1, req.len);
+	if (!e || !m)
+		return 1;
+	req.buf = (uintptr_t)e;
+	if (ioctl(fd, KPT_IOC_SYSSUM, &req))
+		return result(-1, 0);
+	for (i = 0; i < req.nr_entries; i++) {
+		for (j = 0; j < n; j++)
+			if (m[j].pid == e[i].pid && m[j].nr == e[i].nr)
+				break;
+		if (j == n)
+			m[n++] = e[i];
+		else {
+			m[j].calls += e[i].calls;
+			m[j].errors += e[i].errors;
+		}
+	}
+	for (j = 0; j < n; j++) {
+		printf("pid=%u nr=%u comm=", m[j].pid, m[j].nr);
+		for (c = m[j].comm; *c && c < m[j].comm + KPT_COMM_LEN; c++)
+			if (*c >= 0x20 && *c < 0x7f && *c != '\\')
+				putchar(*c);
+			else
+				printf("\\x%02x", (unsigned char)*c);
+		printf(" calls=%llu errors=%llu\n",
+		       (unsigned long long)m[j].calls,
+		       (unsigned long long)m[j].errors);
+	}
+	printf("full=%llu entries=%u\n", (unsigned long long)req.full,
+	       req.nr_entries);
+	close(fd);
+	return 0;
+}
+
 static int usage(void)
 {
 	fprintf(stderr,
 		"usage: kpt_spec write TEXT | debugfs TEXT | ioctl TEXT |\n"
 		"       ioctl-ro TEXT |\n"
 		"       pad N TEXT | ustr FILE TEXT | ustrx FILE TEXT |\n"
-		"       dump [STRARGS]\n");
+		"       dump [STRARGS] | syssum NAME\n");
 	return 2;
 }
 
@@ -307,6 +364,8 @@ int main(int argc, char **argv)
 		return do_write(argv[2], argv[3], strlen(argv[3]) + 1);
 	if (argc == 4 && !strcmp(argv[1], "ustrx"))
 		return do_ustrx(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "syssum"))
+		return do_syssum(argv[2]);
 	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "dump"))
 		return do_dump(argc == 3 ? argv[2] : "");
 	return usage();
