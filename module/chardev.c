@@ -250,12 +250,11 @@ static long kpt_dev_hist(struct file *file, struct kpt_hist_req __user *ureq)
 	return ret;
 }
 
-/* KPT_IOC_SYSSUM (uapi/kptrace.h): as KPT_IOC_HIST, made under the lock */
+/* KPT_IOC_SYSSUM (uapi/kptrace.h): copied out under the probes' lock */
 static long kpt_dev_syssum(struct file *file,
 			   struct kpt_syssum_req __user *ureq)
 {
 	struct kpt_syssum_req req;
-	void *blob = NULL;
 	size_t len = 0;
 	long ret;
 
@@ -268,12 +267,10 @@ static long kpt_dev_syssum(struct file *file,
 		return -EBADF;
 	req.nr_entries = 0;
 	req.full = 0;
-	ret = kpt_probes_syssum(req.name, req.len, &req.probe_id,
-				&req.nr_entries, &req.full, &blob, &len);
+	ret = kpt_probes_syssum(req.name, u64_to_user_ptr(req.buf), req.len,
+				&req.probe_id, &req.nr_entries, &req.full,
+				&len);
 	req.size = len;
-	if (!ret && copy_to_user(u64_to_user_ptr(req.buf), blob, len))
-		ret = -EFAULT;
-	kvfree(blob);
 	if (copy_to_user(ureq, &req, sizeof(req)))
 		return -EFAULT;
 	return ret;

@@ -216,16 +216,16 @@ int kpt_probe_ref_arg(const struct kpt_probe_ref *ref, unsigned int i,
 
 /*
  * Return instances of @p: its MAXACTIVE, else maxactive=; a syscalls
- * probe's at least KPT_SYS_MAXACTIVE, as each traced task blocked in a
- * call holds one.
+ * probe's, as each traced task blocked in a call holds one, as many as
+ * 16 MiB of its data hold, up to KPT_SYS_MAXACTIVE.
  */
 static unsigned int kpt_probe_maxactive(const struct kpt_probe *p)
 {
 	if (p->spec->maxactive)
 		return p->spec->maxactive;
 	if (p->prog.syscalls)
-		return max_t(unsigned int, kpt_cfg.maxactive,
-			     KPT_SYS_MAXACTIVE);
+		return clamp_t(unsigned long, (16UL << 20) / p->prog.ri_size,
+			       kpt_cfg.maxactive, KPT_SYS_MAXACTIVE);
 	return kpt_cfg.maxactive;
 }
 
@@ -266,8 +266,11 @@ static int kpt_probe_arm(struct kpt_probe *p)
 		kp->addr = (kprobe_opcode_t *)(unsigned long)spec->addr;
 	}
 	ret = p->prog.is_ret ? register_kretprobe(&p->rp) : register_kprobe(&p->kp);
-	/* no x64_sys_call: an s probe takes the raw_syscalls tracepoints */
-	if (ret == -ENOENT && p->prog.syscalls)
+	/*
+	 * No x64_sys_call: an s probe takes the raw_syscalls tracepoints
+	 * (kernels before v5.11 say -EINVAL for a symbol that is not there)
+	 */
+	if ((ret == -ENOENT || ret == -EINVAL) && p->prog.syscalls)
 		ret = kpt_sys_tp_arm(p, p->rp.maxactive);
 	/*
 	 * An address with no symbol: the kprobe core says -ENOENT (v5.11+) or
@@ -491,7 +494,7 @@ static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 		g->entry_size = KPT_ENTRY_SIZE(spec->nargs, 0);
 		g->ret_size = KPT_RET_SIZE + spec->nargs * sizeof(u64) +
 			      round_up(strs, 8);
-		g->ri_size = kpt_sys_ri_size();
+		g->ri_size = kpt_sys_ri_size(spec);
 		return;
 	}
 	g->entry_fast = g->regs_only && !nstack;
@@ -523,10 +526,16 @@ static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
  */
 static u64 kpt_probe_ri_mem(const struct kpt_probe *p)
 {
+	u64 ri;
+
 	if (!p->prog.is_ret)
 		return 0;
-	return (u64)kpt_probe_maxactive(p) *
-	       (sizeof(struct kretprobe_instance) + p->prog.ri_size);
+	ri = (u64)kpt_probe_maxactive(p) *
+	     (sizeof(struct kretprobe_instance) + p->prog.ri_size);
+	/* a syscalls probe may take the tracepoints' slots instead */
+	if (p->prog.syscalls)
+		ri = max(ri, kpt_sys_tp_bytes(p->spec, kpt_probe_maxactive(p)));
+	return ri;
 }
 
 static u64 kpt_probe_mem(const struct kpt_probe *p)

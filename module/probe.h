@@ -247,8 +247,8 @@ void kpt_errors_show(struct seq_file *m);
 void kpt_probe_set_handlers(struct kpt_probe *p);
 
 /* syscall.c: an s probe's */
-#define KPT_SYS_MAXACTIVE	1024	/* its default MAXACTIVE, at least */
-unsigned int kpt_sys_ri_size(void);
+#define KPT_SYS_MAXACTIVE	4096	/* its default MAXACTIVE, at most */
+unsigned int kpt_sys_ri_size(const struct kpt_spec *spec);
 void kpt_sys_set_handlers(struct kpt_probe *p);
 int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive);
 void kpt_sys_tp_disarm(struct kpt_probe *p);
@@ -256,7 +256,8 @@ void kpt_sys_tp_free(struct kpt_probe *p);
 u64 kpt_sys_sum_bytes(const struct kpt_spec *spec);
 int kpt_sys_sum_new(struct kpt_probe *p);
 void kpt_sys_sum_free(struct kpt_probe *p);
-int kpt_probes_syssum(const char *name, u64 room, u32 *id, u32 *n, u64 *full,
-		      void **out, size_t *len);
+int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
+		      u32 *n, u64 *full, size_t *len);
+u64 kpt_sys_tp_bytes(const struct kpt_spec *spec, unsigned int maxactive);
 
 #endif /* _KPT_PROBE_H */

@@ -114,7 +114,7 @@ static const char *kpt_probe_mode(struct kpt_probe *p)
 	if (p->state == KPT_PROBE_PENDING)
 		return "pending";
 	if (p->sys_tp)
-		return "tracepoint";
+		return "enabled";
 	if (kprobe_disabled(kp))
 		return "disabled";
 	if (kprobe_ftrace(kp))
@@ -161,7 +161,7 @@ void kpt_probes_show(struct seq_file *m, bool hide)
 			seq_printf(m, " at=%s:%s", p->spec->mod, p->spec->sym);
 		kpt_probe_sum(p, &sum);
 		seq_printf(m, " %s %s hits=%llu missed=%llu\n",
-			   p->sys_tp ? "syscalls" :
+			   p->sys_tp ? "tracepoint" :
 			   p->prog.is_ret ? "kretprobe" : "kprobe",
 			   kpt_probe_mode(p), kpt_probe_calls(p, &sum),
 			   kpt_probe_missed(p));

@@ -1085,9 +1085,18 @@ static int kpt_parse_sys_nrs(struct kpt_cursor *c, __u64 *bits)
 	return 0;
 }
 
-static const char * const kpt_sys_opts[] = {
-	"pid=", "tid=", "children=", "comm=", "cgroup=", "nr=", "failure",
-	"duration=", "summary",
+enum kpt_sys_opt {
+	KPT_SO_PID, KPT_SO_TID, KPT_SO_CHILDREN, KPT_SO_COMM, KPT_SO_CGROUP,
+	KPT_SO_NR, KPT_SO_FAILURE, KPT_SO_DURATION, KPT_SO_SUMMARY, KPT_SO_NR_OPTS
+};
+
+/* ending in '=': takes a value; else a flag (summary: either) */
+static const char * const kpt_sys_opts[KPT_SO_NR_OPTS] = {
+	[KPT_SO_PID] = "pid=", [KPT_SO_TID] = "tid=",
+	[KPT_SO_CHILDREN] = "children=", [KPT_SO_COMM] = "comm=",
+	[KPT_SO_CGROUP] = "cgroup=", [KPT_SO_NR] = "nr=",
+	[KPT_SO_FAILURE] = "failure", [KPT_SO_DURATION] = "duration=",
+	[KPT_SO_SUMMARY] = "summary",
 };
 
 /* The options of an s probe, after its head (struct kpt_sys_spec) */
@@ -1097,7 +1106,7 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 	unsigned int i, seen = 0, n;
 	const char *at;
 	size_t len;
-	__u64 v;
+	__u64 v = 0;
 	int ret;
 
 	for (;;) {
@@ -1110,7 +1119,7 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 			if (!strncmp(c->p, kpt_sys_opts[i], len) &&
 			    (kpt_sys_opts[i][len - 1] == '=' || !c->p[len] ||
 			     kpt_is_space(c->p[len]) ||
-			     (i == 8 && c->p[len] == '=')))
+			     (i == KPT_SO_SUMMARY && c->p[len] == '=')))
 				break;
 		}
 		if (i == KPT_ARRAY_SIZE(kpt_sys_opts))
@@ -1122,19 +1131,19 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 		c->p += len;
 		ret = 0;
 		switch (i) {
-		case 0:
+		case KPT_SO_PID:
 			ret = kpt_parse_sys_ids(c, sys->pid, &sys->npid);
 			break;
-		case 1:
+		case KPT_SO_TID:
 			ret = kpt_parse_sys_ids(c, sys->tid, &sys->ntid);
 			break;
-		case 2:
+		case KPT_SO_CHILDREN:
 			ret = kpt_parse_u64(c, &v);
 			if (!ret && (!v || v > 0x3fffffff))
 				return kpt_fail(c, at + len, "not a pid");
 			sys->children = (__u32)v;
 			break;
-		case 3:
+		case KPT_SO_COMM:
 			for (n = 0; c->p[n] && !kpt_is_space(c->p[n]); n++)
 				if (n == KPT_SPEC_GLOB_LEN - 1)
 					return kpt_fail(c, at + len,
@@ -1144,19 +1153,19 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 			memcpy(sys->comm, c->p, n);
 			c->p += n;
 			break;
-		case 4:
+		case KPT_SO_CGROUP:
 			ret = kpt_parse_u64(c, &sys->cgroup);
 			if (!ret && !sys->cgroup)
 				return kpt_fail(c, at + len, "cgroup id 0");
 			break;
-		case 5:
+		case KPT_SO_NR:
 			sys->nr_given = 1;
 			ret = kpt_parse_sys_nrs(c, sys->nr);
 			break;
-		case 6:
+		case KPT_SO_FAILURE:
 			sys->failure = 1;
 			break;
-		case 7:
+		case KPT_SO_DURATION:
 			ret = kpt_parse_u64(c, &sys->duration_ns);
 			break;
 		default:
@@ -1168,7 +1177,9 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 			if (!ret && (v < 16 || v > KPT_SYS_SUM_MAX))
 				return kpt_fail(c, at + len + 1,
 						"summary= must be 16 to 65536 entries");
-			sys->summary = (__u32)v;
+			/* a power of 2, as the tables are */
+			for (sys->summary = 16; sys->summary < v;)
+				sys->summary *= 2;
 			break;
 		}
 		if (ret)
@@ -1179,7 +1190,7 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 }
 
 /* The fixed fetchargs of an s probe: what its records' args[] hold */
-static void kpt_sys_args(struct kpt_spec *spec)
+static void kpt_sys_fetchargs(struct kpt_spec *spec)
 {
 	static const char * const names[KPT_SYS_NARGS] = {
 		"nr", "arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "str0",
@@ -1246,7 +1257,7 @@ int kpt_spec_parse(const char *line, struct kpt_spec *spec)
 		return 0;
 	}
 	if (spec->kind == KPT_SPEC_SYSCALLS) {
-		kpt_sys_args(spec);
+		kpt_sys_fetchargs(spec);
 		return kpt_parse_sys(&c);
 	}
 	if (!*c.p || *c.p == '#')

@@ -16,8 +16,9 @@
  *    do; the pair is matched by thread id in a table of its own
  *    (struct kpt_sys_tp) in place of kretprobe instances, and a call
  *    that finds its bucket full is a missed return.
- * The probes file says which (at=x64_sys_call... kretprobe, or
- * at=raw_syscalls tracepoint). Calls of 32-bit tasks are not traced.
+ * The probes file says which (at=x64_sys_call+0x0/0x... kretprobe MODE,
+ * or at=raw_syscalls:sys_enter/sys_exit tracepoint enabled). Calls of
+ * 32-bit tasks (ia32, x32) are not traced.
  *
  * The selection runs first, in the kretprobe's entry handler, and an
  * unselected call returns nonzero: it keeps no instance, so a task outside
@@ -43,6 +44,8 @@
  * exit, with preemption disabled: the task's parents and cgroup are read
  * under that RCU read side, nothing sleeps, nothing is allocated.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/sched.h>
@@ -169,9 +172,10 @@ struct kpt_sys_data {
 };
 
 /* The instance data a syscalls probe needs (kpt_prog_compile()) */
-unsigned int kpt_sys_ri_size(void)
+unsigned int kpt_sys_ri_size(const struct kpt_spec *spec)
 {
-	return sizeof(struct kpt_sys_data) + KPT_SYS_NSTR * kpt_cfg.strsize;
+	return sizeof(struct kpt_sys_data) +
+	       (spec->sys.summary ? 0 : KPT_SYS_NSTR * kpt_cfg.strsize);
 }
 
 /* Does process @tgid have the calling task among its descendants? */
@@ -219,10 +223,12 @@ static nokprobe_inline bool kpt_sys_selected(const struct kpt_sys_spec *sys,
 {
 	char comm[TASK_COMM_LEN];
 
-	if (nr >= KPT_SYS_NR_BITS)
-		return !sys->nr_given;
-	if (!(sys->nr[nr / 64] & (1ULL << (nr % 64))))
+	if (nr >= KPT_SYS_NR_BITS) {
+		if (sys->nr_given)
+			return false;
+	} else if (!(sys->nr[nr / 64] & (1ULL << (nr % 64)))) {
 		return false;
+	}
 	if (sys->npid && !kpt_sys_id_in(sys->pid, sys->npid, current->tgid))
 		return false;
 	if (sys->ntid && !kpt_sys_id_in(sys->tid, sys->ntid, current->pid))
@@ -346,14 +352,22 @@ NOKPROBE_SYMBOL(kpt_sys_exit_record);
 struct kpt_sys_sum {
 	unsigned int		bits;	/* log2 of the entries per half */
 	unsigned int		cur;	/* the half the handlers add to */
-	u64			*full;	/* [cpu][2] */
-	struct kpt_syssum_entry	*tab;	/* [cpu][2][1 << bits] */
+	/* per CPU, on its node: [2][1 << bits] entries, then u64 full[2] */
+	struct kpt_syssum_entry	**tab;
 };
 
 static nokprobe_inline struct kpt_syssum_entry *
 kpt_sys_sum_half(struct kpt_sys_sum *sm, unsigned int cpu, unsigned int half)
 {
-	return sm->tab + (((size_t)cpu * 2 + half) << sm->bits);
+	return sm->tab[cpu] + ((size_t)half << sm->bits);
+}
+
+/* The calls of a CPU's half that found no room */
+static nokprobe_inline u64 *kpt_sys_sum_full(struct kpt_sys_sum *sm,
+					     unsigned int cpu,
+					     unsigned int half)
+{
+	return (u64 *)(sm->tab[cpu] + ((size_t)2 << sm->bits)) + half;
 }
 
 /* @w[1]:@w[0] += @v * @v, in 128 bits */
@@ -391,7 +405,7 @@ static noinline void kpt_sys_sum_add(struct kpt_probe *p, unsigned int nr,
 			break;
 	}
 	if (i == KPT_SYS_SUM_PROBE || i > mask) {
-		sm->full[cpu * 2 + half]++;
+		(*kpt_sys_sum_full(sm, cpu, half))++;
 		this_cpu_inc(p->stats->sum_full);
 		return;
 	}
@@ -446,7 +460,8 @@ static nokprobe_inline bool kpt_sys_begin(struct kpt_probe *p,
 	}
 	d->entry_ts = kpt_clock_ns();
 	kpt_sys_args(u, nr, d->vals);
-	if (nr < KPT_SYS_NR_BITS && kpt_sys_strs[nr])
+	/* a summary keeps no strings */
+	if (nr < KPT_SYS_NR_BITS && kpt_sys_strs[nr] && !p->sys_sum)
 		kpt_sys_strs_read(p, d->vals, d->strs, kpt_cfg.strsize);
 	else
 		d->vals[7] = d->vals[8] = 0;
@@ -517,22 +532,31 @@ static int kpt_sys_kretprobe_return(struct kretprobe_instance *ri,
 NOKPROBE_SYMBOL(kpt_sys_kretprobe_return);
 
 /*
- * The tracepoints' way: the raw_syscalls pair, matched by thread id in
- * buckets of KPT_SYS_WAYS slots. A slot is a task's from the cmpxchg()
- * of its tid into it at sys_enter to the release store of 0 at its
- * sys_exit; only that task touches its data in between (a task makes one
- * call at a time). A slot left by a call whose sys_exit never came (a
- * thread that called execve from a non-leader thread takes the leader's
- * tid) is taken again by its tid's next call, or stays until the probe
- * goes. live counts the slots taken, so that the sys_exit of an
- * unselected task looks at nothing while no call is in flight.
+ * The tracepoints' way: the raw_syscalls pair, matched by task in
+ * buckets of KPT_SYS_WAYS slots. A slot is a task's from the cmpxchg() of
+ * its task_struct pointer into it at sys_enter to the release store of 0
+ * at its sys_exit; only that task touches its data in between (a task
+ * makes one call at a time). The task pointer, not the tid, is the key:
+ * a thread that execs from a non-leader thread takes the leader's tid
+ * but stays the same task. The task's start time is kept beside it, so
+ * that a slot left by a call whose sys_exit never came (the probe armed
+ * between the two) is not taken for a later task at the same address:
+ * that task takes it over at its next call. live counts the slots taken,
+ * so that the sys_exit of an unselected task looks at nothing while no
+ * call is in flight.
+ *
+ * The tracepoints fire for 32-bit (ia32, x32) calls too, with their own
+ * numbers and registers: those are left out, as x64_sys_call never sees
+ * them. From 6.13 the syscall tracepoints may fault, and their probes
+ * run preemptible: the handlers disable preemption themselves, as ftrace
+ * and perf do, for the ring, the per-CPU counts and the RCU walks.
  */
 #define KPT_SYS_WAYS		8
 
 struct kpt_sys_slot {
-	u32			tid;	/* 0: free */
-	u32			__pad;
-	struct kpt_sys_data	d;	/* then the strings */
+	unsigned long		task;	/* 0: free */
+	u64			start;	/* the task's start_time */
+	/* then struct kpt_sys_data and its strings */
 };
 
 struct kpt_sys_tp {
@@ -540,92 +564,147 @@ struct kpt_sys_tp {
 	struct tracepoint	*exit;
 	unsigned int		bits;	/* log2 of the buckets */
 	unsigned int		slot_size;
-	atomic_t		live;
-	atomic_long_t		missed;	/* a bucket was full */
 	char			*slots;
+	atomic_long_t		missed;	/* a bucket was full */
+	/* written by every traced call: a line of its own */
+	atomic_t		live ____cacheline_aligned;
 };
 
-static nokprobe_inline struct kpt_sys_slot *
-kpt_sys_slot_at(struct kpt_sys_tp *tp, u32 tid, unsigned int way)
+/* The slots a tracepoints' probe of @maxactive calls in flight has */
+static unsigned long kpt_sys_tp_slots(unsigned int maxactive,
+				      unsigned int *bits)
 {
-	unsigned long i = hash_32(tid, tp->bits) * KPT_SYS_WAYS + way;
+	/* twice the calls in flight, in buckets of KPT_SYS_WAYS */
+	*bits = ilog2(roundup_pow_of_two(max_t(unsigned int, 2,
+					       2 * maxactive / KPT_SYS_WAYS)));
+	return (unsigned long)KPT_SYS_WAYS << *bits;
+}
+
+static unsigned int kpt_sys_slot_size(bool strs)
+{
+	return round_up(sizeof(struct kpt_sys_slot) +
+			sizeof(struct kpt_sys_data) +
+			(strs ? KPT_SYS_NSTR * kpt_cfg.strsize : 0), 8);
+}
+
+/* What the tracepoints' way of @maxactive takes, for the accounting */
+u64 kpt_sys_tp_bytes(const struct kpt_spec *spec, unsigned int maxactive)
+{
+	unsigned int bits;
+
+	return (u64)kpt_sys_tp_slots(maxactive, &bits) *
+	       kpt_sys_slot_size(!spec->sys.summary);
+}
+
+static nokprobe_inline struct kpt_sys_slot *
+kpt_sys_slot_at(struct kpt_sys_tp *tp, unsigned long task, unsigned int way)
+{
+	unsigned long i = hash_long(task, tp->bits) * KPT_SYS_WAYS + way;
 
 	return (struct kpt_sys_slot *)(tp->slots + i * tp->slot_size);
 }
 
-/* @tid's slot, taken for a new call (a stale one of @tid's is reused) */
-static nokprobe_inline struct kpt_sys_slot *
-kpt_sys_slot_take(struct kpt_sys_tp *tp, u32 tid)
+static nokprobe_inline struct kpt_sys_data *
+kpt_sys_slot_data(struct kpt_sys_slot *s)
 {
+	return (struct kpt_sys_data *)(s + 1);
+}
+
+/* The calling task's slot, taken for a new call (a stale one reused) */
+static nokprobe_inline struct kpt_sys_slot *
+kpt_sys_slot_take(struct kpt_sys_tp *tp)
+{
+	unsigned long task = (unsigned long)current;
 	struct kpt_sys_slot *s;
 	unsigned int way;
 
 	for (way = 0; way < KPT_SYS_WAYS; way++) {
-		s = kpt_sys_slot_at(tp, tid, way);
-		if (READ_ONCE(s->tid) == tid)
-			return s;
+		s = kpt_sys_slot_at(tp, task, way);
+		if (READ_ONCE(s->task) == task)
+			goto mine;	/* left by a call without a sys_exit */
 	}
 	for (way = 0; way < KPT_SYS_WAYS; way++) {
-		s = kpt_sys_slot_at(tp, tid, way);
-		if (!READ_ONCE(s->tid) && !cmpxchg(&s->tid, 0, tid)) {
+		s = kpt_sys_slot_at(tp, task, way);
+		if (!READ_ONCE(s->task) && !cmpxchg(&s->task, 0, task)) {
 			atomic_inc(&tp->live);
-			return s;
+			goto mine;
 		}
 	}
 	return NULL;
+mine:
+	s->start = current->start_time;
+	return s;
 }
 
 static nokprobe_inline struct kpt_sys_slot *
-kpt_sys_slot_find(struct kpt_sys_tp *tp, u32 tid)
+kpt_sys_slot_find(struct kpt_sys_tp *tp)
 {
+	unsigned long task = (unsigned long)current;
 	struct kpt_sys_slot *s;
 	unsigned int way;
 
 	if (!atomic_read(&tp->live))
 		return NULL;
 	for (way = 0; way < KPT_SYS_WAYS; way++) {
-		s = kpt_sys_slot_at(tp, tid, way);
-		if (READ_ONCE(s->tid) == tid)
+		s = kpt_sys_slot_at(tp, task, way);
+		if (READ_ONCE(s->task) == task &&
+		    s->start == current->start_time)
 			return s;
 	}
 	return NULL;
 }
 
-static void kpt_sys_tp_enter(void *data, struct pt_regs *regs, long id)
+static nokprobe_inline void kpt_sys_tp_enter_at(struct kpt_probe *p,
+						struct pt_regs *regs,
+						unsigned int nr)
 {
-	unsigned int nr = (unsigned int)id;
-	struct kpt_probe *p = data;
 	struct kpt_sys_tp *tp = p->sys_tp;
 	struct kpt_sys_slot *s;
 
-	if (!kpt_sys_select(p, nr))
+	if (in_compat_syscall() || !kpt_sys_select(p, nr))
 		return;
 	if (unlikely(kpt_sys_is_exit(nr))) {
 		kpt_sys_begin(p, regs, nr, NULL);
 		return;
 	}
-	s = kpt_sys_slot_take(tp, current->pid);
+	s = kpt_sys_slot_take(tp);
 	if (unlikely(!s)) {
 		/* as a kretprobe out of instances: the handler never runs */
 		atomic_long_inc(&tp->missed);
 		return;
 	}
-	kpt_sys_begin(p, regs, nr, &s->d);
+	kpt_sys_begin(p, regs, nr, kpt_sys_slot_data(s));
+}
+
+static void kpt_sys_tp_enter(void *data, struct pt_regs *regs, long id)
+{
+	preempt_disable_notrace();
+	kpt_sys_tp_enter_at(data, regs, (unsigned int)id);
+	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kpt_sys_tp_enter);
 
-static void kpt_sys_tp_exit(void *data, struct pt_regs *regs, long ret)
+static nokprobe_inline void kpt_sys_tp_exit_at(struct kpt_probe *p, long ret)
 {
-	struct kpt_probe *p = data;
 	struct kpt_sys_tp *tp = p->sys_tp;
-	struct kpt_sys_slot *s = kpt_sys_slot_find(tp, current->pid);
+	struct kpt_sys_slot *s;
 
+	if (in_compat_syscall())
+		return;
+	s = kpt_sys_slot_find(tp);
 	if (!s)
 		return;		/* entered before the probe, or unselected */
-	kpt_sys_exit(p, &s->d, ret);
+	kpt_sys_exit(p, kpt_sys_slot_data(s), ret);
 	/* the data is read before the slot is free for another task */
-	smp_store_release(&s->tid, 0);
+	smp_store_release(&s->task, 0);
 	atomic_dec(&tp->live);
+}
+
+static void kpt_sys_tp_exit(void *data, struct pt_regs *regs, long ret)
+{
+	preempt_disable_notrace();
+	kpt_sys_tp_exit_at(data, ret);
+	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kpt_sys_tp_exit);
 
@@ -659,13 +738,8 @@ int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
 			kfree(tp);
 			return -ENOENT;
 		}
-		/* twice the calls in flight, in buckets of KPT_SYS_WAYS */
-		tp->bits = ilog2(roundup_pow_of_two(max_t(unsigned int, 2,
-							  2 * maxactive /
-							  KPT_SYS_WAYS)));
-		tp->slot_size = round_up(sizeof(struct kpt_sys_slot) +
-					 KPT_SYS_NSTR * kpt_cfg.strsize, 8);
-		nslots = (KPT_SYS_WAYS << tp->bits);
+		nslots = kpt_sys_tp_slots(maxactive, &tp->bits);
+		tp->slot_size = kpt_sys_slot_size(!p->prog.sys.summary);
 		tp->slots = kvcalloc(nslots, tp->slot_size, GFP_KERNEL);
 		if (!tp->slots) {
 			kfree(tp);
@@ -673,12 +747,13 @@ int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
 		}
 		p->sys_tp = tp;
 	}
-	ret = tracepoint_probe_register(tp->enter, kpt_sys_tp_enter, p);
+	/* the exit first: no call is entered that no exit would end */
+	ret = tracepoint_probe_register(tp->exit, kpt_sys_tp_exit, p);
 	if (ret)
 		return ret;
-	ret = tracepoint_probe_register(tp->exit, kpt_sys_tp_exit, p);
+	ret = tracepoint_probe_register(tp->enter, kpt_sys_tp_enter, p);
 	if (ret) {
-		tracepoint_probe_unregister(tp->enter, kpt_sys_tp_enter, p);
+		tracepoint_probe_unregister(tp->exit, kpt_sys_tp_exit, p);
 		tracepoint_synchronize_unregister();
 	}
 	return ret;
@@ -687,8 +762,10 @@ int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
 /* After this, no handler of @p runs or will run */
 void kpt_sys_tp_disarm(struct kpt_probe *p)
 {
-	tracepoint_probe_unregister(p->sys_tp->enter, kpt_sys_tp_enter, p);
-	tracepoint_probe_unregister(p->sys_tp->exit, kpt_sys_tp_exit, p);
+	if (tracepoint_probe_unregister(p->sys_tp->enter, kpt_sys_tp_enter, p) ||
+	    tracepoint_probe_unregister(p->sys_tp->exit, kpt_sys_tp_exit, p))
+		pr_warn("%s: the raw_syscalls tracepoints refused an unregister\n",
+			p->spec->name);
 	tracepoint_synchronize_unregister();
 }
 
@@ -707,10 +784,11 @@ unsigned long kpt_sys_tp_missed(const struct kpt_probe *p)
 	return p->sys_tp ? atomic_long_read(&p->sys_tp->missed) : 0;
 }
 
-void kpt_sys_set_handlers(struct kpt_probe *p)
+/* The bytes of one CPU's summary tables */
+static size_t kpt_sys_sum_cpu_bytes(unsigned int bits)
 {
-	p->rp.entry_handler = kpt_sys_kretprobe_entry;
-	p->rp.handler = kpt_sys_kretprobe_return;
+	return ((size_t)2 << bits) * sizeof(struct kpt_syssum_entry) +
+	       2 * sizeof(u64);
 }
 
 /* The bytes a summary of @spec takes */
@@ -718,15 +796,27 @@ u64 kpt_sys_sum_bytes(const struct kpt_spec *spec)
 {
 	if (spec->kind != KPT_SPEC_SYSCALLS || !spec->sys.summary)
 		return 0;
-	return (u64)nr_cpu_ids * 2 *
-	       (roundup_pow_of_two(spec->sys.summary) *
-		sizeof(struct kpt_syssum_entry) + sizeof(u64));
+	return (u64)nr_cpu_ids *
+	       kpt_sys_sum_cpu_bytes(ilog2(roundup_pow_of_two(spec->sys.summary)));
+}
+
+void kpt_sys_sum_free(struct kpt_probe *p)
+{
+	unsigned int cpu;
+
+	if (!p->sys_sum)
+		return;
+	for_each_possible_cpu(cpu)
+		kvfree(p->sys_sum->tab[cpu]);
+	kfree(p->sys_sum->tab);
+	kfree(p->sys_sum);
+	p->sys_sum = NULL;
 }
 
 /* @p's summary, if its spec asks for one */
 int kpt_sys_sum_new(struct kpt_probe *p)
 {
-	unsigned int n = p->spec->sys.summary;
+	unsigned int n = p->spec->sys.summary, cpu;
 	struct kpt_sys_sum *sm;
 
 	if (!p->prog.syscalls || !n)
@@ -734,43 +824,40 @@ int kpt_sys_sum_new(struct kpt_probe *p)
 	sm = kzalloc(sizeof(*sm), GFP_KERNEL);
 	if (!sm)
 		return -ENOMEM;
-	sm->bits = ilog2(roundup_pow_of_two(n));
-	sm->full = kvcalloc(nr_cpu_ids * 2, sizeof(u64), GFP_KERNEL);
-	sm->tab = kvcalloc((size_t)nr_cpu_ids * 2 << sm->bits,
-			   sizeof(struct kpt_syssum_entry), GFP_KERNEL);
-	if (!sm->full || !sm->tab) {
-		kvfree(sm->full);
-		kvfree(sm->tab);
-		kfree(sm);
-		return -ENOMEM;
-	}
 	p->sys_sum = sm;
+	sm->bits = ilog2(roundup_pow_of_two(n));
+	sm->tab = kcalloc(nr_cpu_ids, sizeof(*sm->tab), GFP_KERNEL);
+	if (!sm->tab)
+		goto nomem;
+	for_each_possible_cpu(cpu) {
+		sm->tab[cpu] = kvmalloc_node(kpt_sys_sum_cpu_bytes(sm->bits),
+					     GFP_KERNEL | __GFP_ZERO,
+					     cpu_to_node(cpu));
+		if (!sm->tab[cpu])
+			goto nomem;
+	}
 	return 0;
-}
-
-void kpt_sys_sum_free(struct kpt_probe *p)
-{
-	if (!p->sys_sum)
-		return;
-	kvfree(p->sys_sum->full);
-	kvfree(p->sys_sum->tab);
-	kfree(p->sys_sum);
-	p->sys_sum = NULL;
+nomem:
+	kpt_sys_sum_free(p);
+	return -ENOMEM;
 }
 
 /*
- * KPT_IOC_SYSSUM: end the interval of s probe @name's summary and return
- * its entries in a kvmalloc()ed *@out of *@len bytes (the caller copies
- * them out and frees them), if @room (the caller's buffer) holds every
- * entry that can be; else -ENOSPC and *@len the room needed.
+ * KPT_IOC_SYSSUM: end the interval of s probe @name's summary and copy its
+ * entries to @ubuf, if @room holds every entry that can be (else -ENOSPC,
+ * and *@len the room needed). The copy is made CPU by CPU under the
+ * probes' lock, so that the probe stays while its tables are read: a
+ * caller (CAP_PERFMON) that stalls its own page fault stalls probe
+ * changes meanwhile. A copy that faults loses the interval (-EFAULT).
  */
-int kpt_probes_syssum(const char *name, u64 room, u32 *id, u32 *n, u64 *full,
-		      void **out, size_t *len)
+int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
+		      u32 *n, u64 *full, size_t *len)
 {
-	struct kpt_syssum_entry *t, *o;
+	struct kpt_syssum_entry *t;
 	struct kpt_probe *p, *found = NULL;
 	struct kpt_sys_sum *sm;
-	unsigned int cpu, half, i, used = 0;
+	unsigned int cpu, half, i;
+	size_t used = 0;
 	int ret = 0;
 
 	if (mutex_lock_interruptible(&kpt_probes_mutex))
@@ -787,42 +874,35 @@ int kpt_probes_syssum(const char *name, u64 room, u32 *id, u32 *n, u64 *full,
 	}
 	sm = found->sys_sum;
 	*id = found->id;
-	*len = (size_t)nr_cpu_ids << sm->bits;
-	*len *= sizeof(*t);
+	*len = ((size_t)nr_cpu_ids << sm->bits) * sizeof(*t);
 	if (room < *len) {
 		ret = -ENOSPC;
 		goto out;
 	}
 	half = sm->cur;
 	WRITE_ONCE(sm->cur, !half);
-	/* the handlers that may still add to @half run preempt-disabled */
+	/*
+	 * The handlers that may still add to @half run with preemption
+	 * disabled (a kprobe's; the tracepoints' disable it themselves)
+	 */
 	synchronize_rcu();
 	*full = 0;
 	for_each_possible_cpu(cpu) {
 		t = kpt_sys_sum_half(sm, cpu, half);
-		for (i = 0; i < 1U << sm->bits; i++)
-			used += !!t[i].calls;
-	}
-	o = kvmalloc_array(max(used, 1U), sizeof(*o), GFP_KERNEL);
-	if (!o) {
-		/* the interval stays in its half, to be read the next time */
-		WRITE_ONCE(sm->cur, half);
-		synchronize_rcu();
-		ret = -ENOMEM;
-		goto out;
-	}
-	*out = o;
-	for_each_possible_cpu(cpu) {
-		t = kpt_sys_sum_half(sm, cpu, half);
-		for (i = 0; i < 1U << sm->bits; i++)
-			if (t[i].calls)
-				*o++ = t[i];
+		for (i = 0; i < 1U << sm->bits; i++) {
+			if (!t[i].calls)
+				continue;
+			if (!ret && copy_to_user(ubuf + used * sizeof(*t), &t[i],
+						 sizeof(*t)))
+				ret = -EFAULT;
+			used++;
+		}
 		memset(t, 0, sizeof(*t) << sm->bits);
-		*full += sm->full[cpu * 2 + half];
-		sm->full[cpu * 2 + half] = 0;
+		*full += *kpt_sys_sum_full(sm, cpu, half);
+		*kpt_sys_sum_full(sm, cpu, half) = 0;
 	}
 	*n = used;
-	*len = used * sizeof(*o);
+	*len = used * sizeof(*t);
 out:
 	mutex_unlock(&kpt_probes_mutex);
 	return ret;

@@ -58,7 +58,7 @@ if grep -qw x64_sys_call /proc/kallsyms; then
 	# x64_sys_call, so kpt_entry_off cannot say)
 	at="x64_sys_call\\+0x[04]/0x[0-9a-f]+ kretprobe $SPEC_MODE"
 else
-	at="raw_syscalls:sys_enter/sys_exit syscalls tracepoint"
+	at="raw_syscalls:sys_enter/sys_exit tracepoint enabled"
 fi
 check_match "sa probes line" "$(spec_line sa)" \
 	"^s:kptrace/sa nr=110 # id=[0-9]+ at=$at hits=[0-9]+ missed=0\$"

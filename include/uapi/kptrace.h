@@ -269,8 +269,10 @@ struct kpt_hist_hdr {
  * tool adds them up).
  *
  * In: name (the probe's, NUL-terminated), buf and len. len must hold
- * every entry that can be: nr_cpus (KPT_IOC_INFO) x N entries, else
- * -ENOSPC with that size in size and nothing ended. Out: size, the bytes
+ * every entry that can be: nr_cpus (KPT_IOC_INFO) x N entries (N as the
+ * probes file prints summary=N: a power of 2), else -ENOSPC with that
+ * size in size and nothing ended. A buffer that faults loses the
+ * interval (-EFAULT). Out: size, the bytes
  * written (nr_entries struct kpt_syssum_entry, unmerged: one per CPU
  * and (process, call) that had calls); probe_id; full, the calls of the
  * interval not counted because a CPU's table had no room for their
