@@ -5,7 +5,7 @@
  * file (-r), and prints the module's statistics (-s).
  *
  * This file holds main(): the command dispatch (kptrace probe, kptrace
- * hist), the options and the setup of a run; trace.c reads and handles
+ * hist, kptrace syscalls), the options and the setup of a run; trace.c reads and handles
  * the records, summary.c sums the run up at its end.
  *
  * Data goes to stdout, diagnostics and the summary to stderr. Exit status:
@@ -33,6 +33,7 @@
 #include "pstats.h"
 #include "stats.h"
 #include "summary.h"
+#include "syscalls_cmd.h"
 #include "trace.h"
 
 #define KPTRACE_VERSION	"0.1"
@@ -52,6 +53,7 @@ static const char usage_text[] =
 "       kptrace probe del NAME...\n"
 "       kptrace probe list | clear\n"
 "       kptrace hist [OPTION]... [NAME]\n"
+"       kptrace syscalls [OPTION]... [--] [COMMAND [ARG]...]\n"
 "Print the events recorded by the kptrace kernel module: entries of the\n"
 "probed functions with their arguments and call trace, returns with their\n"
 "value, latency and arguments, and reports of lost events; or add and\n"
@@ -126,6 +128,13 @@ static const char usage_text[] =
 "                         graph SVG or a Prometheus textfile; -i SECS for\n"
 "                         intervals (see kptrace hist --help)\n"
 "\n"
+"SYSTEM CALLS:\n"
+"  syscalls [--] [COMMAND] the system calls of COMMAND and its children, or\n"
+"                         of processes (-p), threads (-t), comms (-c), a\n"
+"                         cgroup (-G), as perf trace prints them; -e picks\n"
+"                         calls, --failure and --duration MS filter, -j for\n"
+"                         JSON (see kptrace syscalls --help)\n"
+"\n"
 "EXAMPLES:\n"
 "    kptrace                    # trace until Ctrl-C\n"
 "    kptrace -n 100 -j          # 100 events as JSON lines\n"
@@ -149,6 +158,9 @@ static const char usage_text[] =
 "    kptrace probe clear        # remove them all\n"
 "    kptrace probe add 'r:lat do_sys_openat2 hist:keys=comm,lat_ns.loglin'\n"
 "    kptrace hist lat           # latency histograms per command\n"
+"    kptrace syscalls -- ls     # the system calls of ls\n"
+"    kptrace syscalls -p 1234 -e 'open*' --failure\n"
+"                               # process 1234's failing opens\n"
 "\n"
 "ENVIRONMENT (for tests):\n"
 "    KPTRACE_DEVICE, KPTRACE_KALLSYMS, KPTRACE_PROBES, KPTRACE_STATS,\n"
@@ -357,6 +369,8 @@ int main(int argc, char **argv)
 		return probecmd__main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "hist"))
 		return hist__main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "syscalls"))
+		return syscalls_cmd__main(argc - 1, argv + 1);
 
 	err = parse_args(argc, argv);
 	if (err >= 0)

@@ -228,7 +228,7 @@ static int add_spec(const char *user, struct lines *out)
 }
 
 /* The last entry of error_log, from its last line starting with '['. */
-static char *error_log__last(void)
+char *probecmd__error_log_last(void)
 {
 	const char *path = path_from_env("KPTRACE_ERROR_LOG", ERROR_LOG_PATH);
 	char buf[8192], *last;
@@ -320,14 +320,14 @@ static int write_lines(const struct lines *l, const char *what)
 			n += len + 1;
 			i++;
 		}
-		before = error_log__last();
+		before = probecmd__error_log_last();
 		w = write(fd, buf, n);
 		if (w == (ssize_t)n) {
 			free(before);
 			continue;
 		}
 		err = w < 0 ? errno : EIO;
-		after = error_log__last();
+		after = probecmd__error_log_last();
 		bad = refused_line(after, l, first, i);
 		if (bad >= 0)
 			fprintf(stderr, "kptrace: the module refused '%s': %s\n",

@@ -146,6 +146,43 @@ int pstats__print_from(FILE *in, FILE *f, const char *before)
 	return 0;
 }
 
+int pstats__read_probe(FILE *in, const char *name, struct pstats_probe *ps)
+{
+	unsigned long long v[PS_NR];
+	char *line = NULL, *rest;
+	size_t cap = 0, len;
+	unsigned int i;
+	int ret = -ENOENT;
+
+	memset(ps, 0, sizeof(*ps));
+	if (fseek(in, 0, SEEK_SET))
+		return -errno;
+	while (ret && getline(&line, &cap, in) > 0) {
+		len = strcspn(line, " \t\n");
+		rest = line + len;
+		rest += strspn(rest, " \t");
+		if (len != strlen(name) || strncmp(line, name, len) ||
+		    (!strncmp(rest, "cpu", 3) && rest[3] >= '0' &&
+		     rest[3] <= '9'))
+			continue;
+		memset(v, 0, sizeof(v));
+		pstats__fields(rest, v);
+		ps->calls = v[PS_CALLS];
+		ps->events = v[PS_EVENTS];
+		ps->filtered = v[PS_FILTERED];
+		ps->recorded = v[PS_RECORDED];
+		for (i = 0; i < KPT_LOST_NR; i++)
+			ps->lost[i] = v[PS_FULL + i];
+		ps->missed = v[PS_MISSED];
+		ps->maxactive_missed = v[PS_MAXACTIVE];
+		ret = 0;
+	}
+	if (ret && ferror(in))
+		ret = -EIO;
+	free(line);
+	return ret;
+}
+
 int pstats__print(const char *path, FILE *f, const char *before)
 {
 	FILE *in = fopen(path, "re");

@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include <uapi/kptrace.h>
+
 /*
  * Prints one line per probe to @f, after @before and a header if there is
  * any probe: calls, events, recorded, filtered, lost (by cause), kprobe
@@ -17,5 +19,19 @@
 int pstats__print(const char *path, FILE *f, const char *before);
 /* The same from @in, an open probe_stats read again from its start. */
 int pstats__print_from(FILE *in, FILE *f, const char *before);
+
+/* One probe's total line (missing fields count 0). */
+struct pstats_probe {
+	unsigned long long calls, events, filtered, recorded;
+	unsigned long long lost[KPT_LOST_NR];	/* by enum kpt_lost_cause */
+	unsigned long long missed;		/* the kprobe's */
+	unsigned long long maxactive_missed;	/* the kretprobe's */
+};
+
+/*
+ * The total line of probe @name from @in, an open probe_stats read again
+ * from its start. Returns 0, -ENOENT when no line is @name's, or -errno.
+ */
+int pstats__read_probe(FILE *in, const char *name, struct pstats_probe *ps);
 
 #endif /* __KPTRACE_PSTATS_H */

@@ -87,7 +87,8 @@ void books__check(const struct books *b)
 		return;
 	taken = trace_counts.entries + trace_counts.returns +
 		trace_counts.filtered + trace_counts.unknown +
-		trace_counts.past_count + trace_stop.after;
+		trace_counts.past_count + trace_stop.after +
+		trace_counts.own;
 	read = b->end->read - b->start->read;
 	if (taken != read)
 		fprintf(stderr,

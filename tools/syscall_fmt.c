@@ -7,20 +7,23 @@
  * 12.400 ( 0.004 ms): ls/9 openat(dfd: CWD, filename: "/x", flags: RDONLY) = -1 ENOENT (No su..
  * Time since the trace began and duration in ms (cut to the µs), comm/tid,
  * then "name: value" per argument: strings quoted ("..." after a cut one,
- * (fault) for an unreadable one), pointers 0x hex or NULL, numbers decimal
+ * (fault) for an unreadable one, (bad) for one whose bytes are not in the
+ * record, as the event reader says), pointers 0x hex or NULL, numbers decimal
  * as their C type is signed or not (0x hex for a type syscalls.c does not
  * know), fds (arguments named *fd) as int, AT_FDCWD in a *dfd as CWD,
  * open's flags, mmap's prot and flags by name, open's mode in octal and
  * only with O_CREAT or O_TMPFILE. Zeros are shown (perf trace needs
  * --show-zeros). Then " = ": an error (-4095..-1) as -1 ENAME (message),
- * ERESTART* included; the addresses of mmap, mremap, brk, shmat in hex.
+ * ERESTART* included; the addresses of mmap, mremap, brk, shmat in hex;
+ * "?" for a call that does not return (exit, exit_group), as perf trace.
  * Untrusted text (comm, strings) as everywhere: event__text_bytes().
  *
  * JSON, an object a line (syscall_fmt__json()): "ts", "dur_ns" (ns),
  * "comm", "pid", "tid", "syscall", "args" {name: raw number (cut or
  * sign-extended to its C type), string (json.c's escapes), or null when
  * unreadable; "NAME_truncated":true after a cut one}, "ret" (signed), and
- * "errno" ("ENOENT") on failure only.
+ * "errno" ("ENOENT") on failure only; neither for a call that does not
+ * return.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -452,7 +455,7 @@ static void print_value_text(FILE *f, const struct syscall_call *c,
 	char buf[256];
 
 	if (s && !s->s) {
-		fputs("(fault)", f);
+		fputs(s->bad ? "(bad)" : "(fault)", f);
 	} else if (s) {
 		putc_unlocked('"', f);
 		event__text_bytes(f, s->s, s->len, '"');
@@ -511,7 +514,9 @@ static void print_line(FILE *f, const struct syscall_call *c)
 		print_value_text(f, c, i, &a, dec);
 	}
 	fputs(") = ", f);
-	if (syscall_fmt__is_error(c->ret)) {
+	if (c->no_return) {
+		putc_unlocked('?', f);
+	} else if (syscall_fmt__is_error(c->ret)) {
 		err = (int)-c->ret;
 		if (syscall_fmt__errno_name(err))
 			fprintf(f, "-1 %s", syscall_fmt__errno_name(err));
@@ -524,6 +529,11 @@ static void print_line(FILE *f, const struct syscall_call *c)
 	} else {
 		fprintf(f, "%lld", (long long)c->ret);
 	}
+}
+
+void syscall_fmt__print(FILE *f, const struct syscall_call *c)
+{
+	print_line(f, c);
 }
 
 int syscall_fmt__line(char *buf, size_t size, const struct syscall_call *c)
@@ -602,8 +612,10 @@ void syscall_fmt__json(FILE *f, const struct syscall_call *c)
 		putc_unlocked(':', f);
 		print_value_json(f, c, i, &a);
 	}
-	fprintf(f, "},\"ret\":%lld", (long long)c->ret);
-	if (syscall_fmt__is_error(c->ret)) {
+	putc_unlocked('}', f);
+	if (!c->no_return)
+		fprintf(f, ",\"ret\":%lld", (long long)c->ret);
+	if (!c->no_return && syscall_fmt__is_error(c->ret)) {
 		name = syscall_fmt__errno_name((int)-c->ret);
 		if (!name) {
 			snprintf(buf, sizeof(buf), "errno_%d", (int)-c->ret);

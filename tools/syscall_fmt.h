@@ -18,9 +18,10 @@
 
 /* A string argument's bytes, as the probe read them. */
 struct syscall_str {
-	const void *s;		/* NULL: not readable (fault) */
+	const void *s;		/* NULL: not readable (fault), or bad */
 	size_t len;		/* without a NUL; may hold NULs */
 	bool trunc;		/* cut: the string goes on */
+	bool bad;		/* with s NULL: its slot is not in the record */
 };
 
 /* One call: entry and exit together. */
@@ -36,6 +37,7 @@ struct syscall_call {
 	const __u64 *vals;	/* nr_args raw register values */
 	const struct syscall_str *strs;	/* per argument, read for STR ones */
 	__s64 ret;
+	bool no_return;		/* exit, exit_group: ret is not known */
 };
 
 /* Is @ret an error, -4095..-1 (the kernel's IS_ERR_VALUE)? */
@@ -61,6 +63,9 @@ char *syscall_fmt__mmap_flags(char *buf, size_t len, __u64 flags);
  * length, or -1 if it did not fit (then @buf holds as much as fitted).
  */
 int syscall_fmt__line(char *buf, size_t size, const struct syscall_call *c);
+
+/* The same line into @f. */
+void syscall_fmt__print(FILE *f, const struct syscall_call *c);
 
 /* The JSON object of @c and a newline. */
 void syscall_fmt__json(FILE *f, const struct syscall_call *c);

@@ -67,6 +67,24 @@ int syscalls__nr(enum syscalls_abi abi, const char *name)
 	return -1;
 }
 
+const char *syscalls__event_name(unsigned int nr)
+{
+	/* syscall_64.tbl's entries whose entry point is not sys_NAME */
+	static const struct {
+		unsigned int nr;
+		const char *event;
+	} renamed[] = {
+		{ 4, "newstat" }, { 5, "newfstat" }, { 6, "newlstat" },
+		{ 40, "sendfile64" }, { 63, "newuname" }, { 166, "umount" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(renamed); i++)
+		if (renamed[i].nr == nr)
+			return renamed[i].event;
+	return syscalls__name(SYSCALLS_64, nr);
+}
+
 /* Sets @sel[nr] to @value for each call @glob matches; false: none. */
 static bool select_glob(const char * const *t, unsigned int count,
 			const char *glob, bool value, bool *sel)

@@ -39,6 +39,14 @@ const char *syscalls__name_fmt(enum syscalls_abi abi, unsigned int nr,
 int syscalls__nr(enum syscalls_abi abi, const char *name);
 
 /*
+ * The NAME of tracefs' events/syscalls/sys_enter_NAME of x86-64 call @nr:
+ * the name the SYSCALL_DEFINE of its entry point gives, which is the
+ * call's but for a few (stat's entry point is sys_newstat: the event is
+ * sys_enter_newstat). NULL for a number the table does not name.
+ */
+const char *syscalls__event_name(unsigned int nr);
+
+/*
  * A selection, as strace's -e trace=: @list is NAME[,NAME...], each a name
  * or a glob ('*', '?': the matcher of comm filters and probe globs,
  * kpt_glob_match()), and a NAME written !NAME excludes what it matches.

@@ -36,15 +36,20 @@ static volatile sig_atomic_t exiting;
 /* SIGINT, SIGTERM, SIGALRM: held except while the reader waits in read() */
 static sigset_t stop_signals;
 
-static void sig_handler(int sig)
+void trace__stop(void)
 {
-	(void)sig;
 	exiting = 1;
 	/*
 	 * A signal that lands between the test of exiting and the read() is
 	 * not seen until read() returns: this alarm interrupts it soon.
 	 */
 	alarm(1);
+}
+
+static void sig_handler(int sig)
+{
+	(void)sig;
+	trace__stop();
 }
 
 int signals__setup(void)
@@ -68,6 +73,23 @@ int signals__setup(void)
 	return 0;
 }
 
+int signals__on_child(void (*handler)(int))
+{
+	struct sigaction sa;
+
+	sigaddset(&stop_signals, SIGCHLD);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_NOCLDSTOP;	/* no SA_RESTART: as the others */
+	if (sigaction(SIGCHLD, &sa, NULL)) {
+		fprintf(stderr, "kptrace: cannot set a SIGCHLD handler: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * While records are handled, printed or saved, the stop signals are held:
  * a write() to a full pipe that a signal cut short (EINTR) would lose the
@@ -82,7 +104,7 @@ int device__open(struct source *src, struct kpt_info *info)
 {
 	const char *path = src->path;
 
-	src->fd = open(path, O_RDONLY | O_CLOEXEC);
+	src->fd = open(path, (src->rdwr ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (src->fd < 0) {
 		switch (errno) {
 		case ENOENT:
@@ -258,7 +280,7 @@ static size_t records__handle(struct sink *sink, char *buf, size_t len,
 {
 	static bool unknown_reported;
 	static __u32 last_id = ~0U;	/* the last probe looked up */
-	size_t off = 0, out = 0;
+	size_t off = 0, out = 0, size;
 	const char *why;
 
 	*bad = false;
@@ -273,14 +295,26 @@ static size_t records__handle(struct sink *sink, char *buf, size_t len,
 			*bad = true;
 			break;
 		}
+		size = e->size;
 		if (stop__after(e)) {
-			off += e->size;
+			off += size;
 			continue;
 		}
 
 		switch (e->type) {
 		case KPT_EV_ENTRY:
 		case KPT_EV_RETURN:
+			if (trace_env.only_probe &&
+			    e->probe_id != trace_env.probe_id) {
+				trace_counts.filtered++;
+				keep = false;
+				break;
+			}
+			if (trace_env.self_pid && e->pid == trace_env.self_pid) {
+				trace_counts.own++;
+				keep = false;
+				break;
+			}
 			if (!event__wanted(e)) {
 				trace_counts.filtered++;
 				keep = false;
@@ -315,7 +349,9 @@ static size_t records__handle(struct sink *sink, char *buf, size_t len,
 		}
 
 		if (keep) {
-			if (sink->fd < 0) {
+			if (sink->fd < 0 && sink->print) {
+				sink->print(e, sink->priv);
+			} else if (sink->fd < 0) {
 				event__print(&sink->fmt, e);
 			} else {
 				/* learns probes added since: for FILE.probes */
@@ -326,12 +362,13 @@ static size_t records__handle(struct sink *sink, char *buf, size_t len,
 						     e->probe_id);
 					last_id = e->probe_id;
 				}
+				/* may overwrite e's header: size is read first */
 				if (out != off)
-					memmove(buf + out, e, e->size);
+					memmove(buf + out, e, size);
 			}
-			out += e->size;
+			out += size;
 		}
-		off += e->size;
+		off += size;
 	}
 	*kept = out;
 	return off;
@@ -385,6 +422,25 @@ static ssize_t source__read(const struct source *src, char *buf, size_t len,
 	signals__hold(true);
 	errno = err;
 	return n;
+}
+
+/*
+ * trace_env.self_pid: a read that brought records of the reader itself and
+ * less than SELF_PAUSE_BYTES is followed by a pause of SELF_PAUSE_NS, the
+ * stop signals let in, so that the reader does not read its own read()s
+ * back one by one, never sleeping.
+ */
+#define SELF_PAUSE_BYTES	(64 * 1024)
+#define SELF_PAUSE_NS		(50 * 1000 * 1000)
+
+static void self__pause(void)
+{
+	struct timespec ts = { 0, SELF_PAUSE_NS };
+
+	signals__hold(false);
+	if (!exiting)
+		nanosleep(&ts, NULL);
+	signals__hold(true);
 }
 
 /*
@@ -523,6 +579,7 @@ int records__pump(struct source *src, struct sink *sink, char *buf,
 
 	signals__hold(true);
 	while (!done) {
+		unsigned long long own = trace_counts.own;
 		const char *why = NULL;
 		size_t used, kept;
 		ssize_t n;
@@ -599,7 +656,7 @@ int records__pump(struct source *src, struct sink *sink, char *buf,
 			have = 0;
 			/* a batch at a time, so pipes see events promptly */
 			if (sink->fd < 0)
-				fflush(stdout);
+				fflush(sink->fmt.out ? sink->fmt.out : stdout);
 			/*
 			 * At least one read: it brings the loss reports
 			 * first, even when no record was left.
@@ -608,6 +665,9 @@ int records__pump(struct source *src, struct sink *sink, char *buf,
 				trace_drain = DRAIN_EMPTY;
 				break;
 			}
+			if (trace_drain == DRAIN_OFF && !done &&
+			    trace_counts.own != own && n < SELF_PAUSE_BYTES)
+				self__pause();
 		} else {
 			memmove(buf, buf + used, have - used);
 			src->offset += used;

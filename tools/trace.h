@@ -31,6 +31,17 @@ struct trace_env {
 	bool trace_opts;		/* an option other than -s and -q */
 	const char *save_path;		/* -w */
 	const char *replay_path;	/* -r */
+	/* kptrace syscalls: the records of its own probe only */
+	bool only_probe;
+	__u32 probe_id;
+	/*
+	 * kptrace syscalls: the tgid of the reader itself (0: none). Its
+	 * records are dropped (trace_counts.own), and a device read that
+	 * brought some and little else is followed by a short pause: each
+	 * read() of the reader is a record that the next read() returns at
+	 * once, which would otherwise never let it sleep.
+	 */
+	__u32 self_pid;
 };
 
 extern struct trace_env trace_env;
@@ -80,6 +91,7 @@ struct trace_counts {
 	unsigned long long dropped;	/* bytes dropped with them */
 	unsigned long long saved;	/* bytes written by -w */
 	unsigned long long past_count;	/* read from the device after -n */
+	unsigned long long own;		/* of trace_env.self_pid, dropped */
 };
 
 extern struct trace_counts trace_counts;
@@ -88,6 +100,7 @@ extern struct trace_counts trace_counts;
 struct source {
 	const char *path;
 	int fd;
+	bool rdwr;		/* open the device for writing specs too */
 	bool device;		/* whole records per read(), else a stream */
 	off_t size;		/* of a replayed regular file, else -1 */
 	unsigned long long offset;	/* of buf[0] in a replayed stream */
@@ -98,6 +111,9 @@ struct sink {
 	const char *path;	/* -w */
 	int fd;			/* -w, else -1: print */
 	struct event_fmt fmt;
+	/* if set, prints the records instead of event__print() */
+	void (*print)(const struct kpt_event *e, void *priv);
+	void *priv;
 };
 
 /*
@@ -105,6 +121,16 @@ struct sink {
  * handled, let in while the reader waits. 0, or -1 with a message.
  */
 int signals__setup(void);
+
+/*
+ * kptrace syscalls -- COMMAND: @handler runs on SIGCHLD, which is held and
+ * let in with the stop signals (it may call trace__stop()). 0, or -1 with
+ * a message.
+ */
+int signals__on_child(void (*handler)(int));
+
+/* Stops the run as a stop signal does: async-signal-safe. */
+void trace__stop(void);
 
 /* /dev/kptrace: opens it and checks what answers (KPT_IOC_INFO). */
 int device__open(struct source *src, struct kpt_info *info);

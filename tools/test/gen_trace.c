@@ -35,6 +35,11 @@
  *			whose comm and string arguments hold terminal
  *			escapes: ESC [2J, the C1 CSI as UTF-8 (\xc2\x9b),
  *			an OSC ended by BEL, a newline, a backslash
+ *	syscalls	records of a syscalls probe (id 42), for kptrace
+ *			syscalls -r: returns of openat (a path, ENOENT, a
+ *			fault), execve, write (a comm with an escape),
+ *			renameat2 (two strings), the entry of exit_group,
+ *			a loss report and an entry of another probe
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +233,86 @@ static void gen_typed(void)
 	typed(3000000100ULL, 4, "kpt_test", test6, 6, NULL, 0, NULL);
 	typed(3000000200ULL, 99, "who", test6, 2, NULL, 0, NULL);
 	typed(3000000300ULL, 8, "many", test6, 6, NULL, 0, NULL);
+}
+
+/* KPT_STR_SYSARG()'s bits of a syscalls probe's string slot: argument n */
+#define SYSARG(n)	((__u16)((n) << 8))
+#define SYS_ID		42
+
+/* A return of the syscalls probe: entry at @entry, @lat long. */
+static void sys_ret(__u64 entry, __u64 lat, __s64 val, const char *comm,
+		    const struct targ *a)
+{
+	struct kpt_ret r = { .ret = val, .lat_ns = lat, .entry_ts_ns = entry };
+
+	typed(entry + lat, SYS_ID, comm, a, 9, NULL, 0, &r);
+}
+
+static void gen_syscalls(void)
+{
+	const struct targ open_ok[] = {
+		{ .num = 257 }, { .num = (__u64)-100LL },
+		{ .num = 0x7ffc00001000 }, { .num = 0x80000 }, { .num = 0 },
+		{ .num = 0x11 }, { .num = 0x22 },
+		{ .str = "/etc/passwd", .len = 11,
+		  .flags = KPT_STR_USER | SYSARG(2) },
+		{ .num = 0 },
+	};
+	const struct targ open_enoent[] = {
+		{ .num = 257 }, { .num = (__u64)-100LL },
+		{ .num = 0x7ffc00001000 }, { .num = 0x241 }, { .num = 0644 },
+		{ .num = 0 }, { .num = 0 },
+		{ .str = "/nonexistent/x", .len = 14,
+		  .flags = KPT_STR_USER | SYSARG(2) },
+		{ .num = 0 },
+	};
+	const struct targ open_fault[] = {
+		{ .num = 257 }, { .num = 3 }, { .num = 0x10 }, { .num = 0 },
+		{ .num = 0 }, { .num = 0 }, { .num = 0 },
+		{ .str = "", .len = 0,
+		  .flags = KPT_STR_USER | KPT_STR_FAULT | SYSARG(2) },
+		{ .num = 0 },
+	};
+	const struct targ execve[] = {
+		{ .num = 59 }, { .num = 0x55d0c0de0010 },
+		{ .num = 0x7ffd00000100 }, { .num = 0x7ffd00000200 },
+		{ .num = 0 }, { .num = 0 }, { .num = 0 },
+		{ .str = "/usr/bin/ls", .len = 11,
+		  .flags = KPT_STR_USER | SYSARG(1) },
+		{ .num = 0 },
+	};
+	const struct targ write[] = {
+		{ .num = 1 }, { .num = 0xffffffff00000001ULL },
+		{ .num = 0x55d0c0de0000 }, { .num = 6 }, { .num = 0 },
+		{ .num = 0 }, { .num = 0 }, { .num = 0 }, { .num = 0 },
+	};
+	const struct targ rename[] = {
+		{ .num = 316 }, { .num = 3 }, { .num = 0x1000 },
+		{ .num = (__u64)-100LL }, { .num = 0x2000 }, { .num = 1 },
+		{ .num = 0 },
+		{ .str = "b\"new", .len = 5, .flags = KPT_STR_USER | SYSARG(4) },
+		{ .str = "a\\old\n", .len = 6,
+		  .flags = KPT_STR_USER | KPT_STR_TRUNC | SYSARG(2) },
+	};
+	const struct targ exit_group[] = {
+		{ .num = 231 }, { .num = 0 }, { .num = 0x1111 },
+		{ .num = 0x2222 }, { .num = 0 }, { .num = 0 }, { .num = 0 },
+		{ .num = 0 }, { .num = 0 },
+	};
+	const struct targ other[] = {
+		{ .num = 1 }, { .num = 2 }, { .num = 3 }, { .num = 4 },
+		{ .num = 5 }, { .num = 6 },
+	};
+
+	sys_ret(1000000000ULL, 12345, 3, "cat", open_ok);
+	sys_ret(1001500000ULL, 4000, -2, "cat", open_enoent);
+	typed(1001600000ULL, 3, "other", other, 6, NULL, 0, NULL);
+	lost(1001700000ULL, 1, KPT_LOST_FULL, 17);
+	sys_ret(1002000000ULL, 1000000, 0, "ls", execve);
+	sys_ret(1003000000ULL, 2000, 6, "\x1b[2J", write);
+	sys_ret(1003100000ULL, 100000, -18, "mv", rename);
+	sys_ret(1003200000ULL, 500, 0, "cat", open_fault);
+	typed(1004000000ULL, SYS_ID, "cat", exit_group, 9, NULL, 0, NULL);
 }
 
 static const __u64 args6[] = {
@@ -459,6 +544,8 @@ int main(int argc, char **argv)
 		gen_names();
 	else if (!strcmp(kind, "evil"))
 		gen_evil();
+	else if (!strcmp(kind, "syscalls"))
+		gen_syscalls();
 	else if (strcmp(kind, "empty"))
 		gen_bad(kind);
 	if (fclose(out)) {

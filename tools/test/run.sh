@@ -37,6 +37,10 @@
 # selections, tracefs format files (test/data/format-*), the decoders, and
 # the lines and JSON objects of `kptrace syscalls`, exact strings; and
 # gen_syscalls.sh must remake the committed uapi/kptrace_syscalls.h.
+# test/test_syscalls_cmd (ASan and UBSan): the command's records of a
+# syscalls probe to lines and JSON, its spec lines, the probe's id, the
+# summary; then `kptrace syscalls -r` of gen_trace's syscalls records
+# against a fake tracefs, --dry-run's spec lines, and its errors.
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -465,6 +469,276 @@ else
 	not_ok "syscalls: gen_syscalls.sh remakes uapi/kptrace_syscalls.h from syscalls/*.tbl" "$(cat "$OUT/gen-syscalls.err"; printf '%s\n' "$d")"
 fi
 
+# --- kptrace syscalls -----------------------------------------------------------
+# test/test_syscalls_cmd (ASan and UBSan): records of a syscalls probe as
+# the module's contract makes them, to lines and JSON; spec lines; the
+# probe's id in a listing; the counters and the summary. Then -r of
+# gen_trace's syscalls records against a fake tracefs, the spec lines of
+# --dry-run, and the errors of the command line, exact.
+
+run syscalls-cmd test/test_syscalls_cmd "$DATA" "$OUT"
+if [ "$rc" = 0 ]; then
+	ok "syscalls cmd: records to lines and JSON, spec lines, probe id, summary, ASan+UBSan ($(tail -1 "$OUT/syscalls-cmd.out"))"
+else
+	not_ok "syscalls cmd: records to lines and JSON, spec lines, probe id, summary, ASan+UBSan" "$(grep -A1 '^not ok' "$OUT/syscalls-cmd.out"; cat "$OUT/syscalls-cmd.err")"
+fi
+
+# a tracefs with the formats of test/data
+for call in openat execve renameat2 write exit_group; do
+	mkdir -p "$OUT/tracefs/events/syscalls/sys_enter_$call"
+	cp "$DATA/format-$call" "$OUT/tracefs/events/syscalls/sys_enter_$call/format"
+done
+test/gen_trace syscalls "$OUT/syscalls.bin"
+check_run syscalls-replay 0 env KPTRACE_TRACEFS=$OUT/tracefs $KPT syscalls -r "$OUT/syscalls.bin"
+check_run syscalls-replay-json 0 env KPTRACE_TRACEFS=$OUT/tracefs $KPT syscalls -r "$OUT/syscalls.bin" -j -q
+# without tracefs: arg0..arg5 in hex, the strings still quoted
+check_run syscalls-replay-noformat 0 env KPTRACE_TRACEFS=/nonexistent $KPT syscalls -r "$OUT/syscalls.bin" -q
+
+d=$(python3 - "$OUT/syscalls-replay-json.out" <<'EOF' 2>&1
+import json, sys
+raw = open(sys.argv[1], "rb").read().splitlines()
+for line in raw:
+    assert all(0x20 <= b < 0x7f for b in line), line
+ev = [json.loads(l) for l in raw]
+assert len(ev) == 8, len(ev)
+assert ev[0]["args"] == {"dfd": -100, "filename": "/etc/passwd",
+                         "flags": 0x80000, "mode": 0}, ev[0]
+assert ev[1]["ret"] == -2 and ev[1]["errno"] == "ENOENT", ev[1]
+assert ev[2] == {"type": "lost", "cpu": 1, "cause": "full", "count": 17}
+assert ev[4]["comm"] == "\x1b[2J", ev[4]
+assert ev[5]["args"]["oldname"] == "a\\old\n" and ev[5]["args"]["oldname_truncated"] is True
+assert ev[6]["args"]["filename"] is None, ev[6]
+assert ev[7]["syscall"] == "exit_group" and "ret" not in ev[7], ev[7]
+assert ev[7]["args"] == {"error_code": 0} and ev[7]["ts"] == 4000000
+EOF
+)
+if [ -z "$d" ]; then
+	ok "syscalls replay json: valid ASCII lines, values, no ret for exit_group"
+else
+	not_ok "syscalls replay json: valid ASCII lines, values, no ret for exit_group" "$d"
+fi
+
+run syscalls-stdin env KPTRACE_TRACEFS=$OUT/tracefs $KPT syscalls -r - <"$OUT/syscalls.bin"
+run syscalls-o env KPTRACE_TRACEFS=$OUT/tracefs $KPT syscalls -r "$OUT/syscalls.bin" -o "$OUT/syscalls-o.txt"
+if [ "$rc" = 0 ] && [ ! -s "$OUT/syscalls-o.out" ] &&
+   cmp -s "$OUT/syscalls-o.txt" "$OUT/syscalls-replay.out" &&
+   cmp -s "$OUT/syscalls-stdin.out" "$OUT/syscalls-replay.out"; then
+	ok "syscalls replay: from stdin, and -o FILE, the same lines"
+else
+	not_ok "syscalls replay: from stdin, and -o FILE, the same lines" "$(cat "$OUT/syscalls-o.err" "$OUT/syscalls-stdin.err")"
+fi
+
+run syscalls-copy $KPT syscalls -r "$OUT/syscalls.bin" -w "$OUT/syscalls-copy.bin"
+if [ "$rc" = 0 ] && cmp -s "$OUT/syscalls.bin" "$OUT/syscalls-copy.bin" &&
+   [ "$(cat "$OUT/syscalls-copy.err")" = "kptrace: 8 records saved, 17 lost (full 17)" ]; then
+	ok "syscalls replay: -w copies the records as they came"
+else
+	not_ok "syscalls replay: -w copies the records as they came" "$(cat "$OUT/syscalls-copy.err")"
+fi
+
+# an output that fails: one error, exit 1; a closed pipe: no message
+run syscalls-full env KPTRACE_TRACEFS=$OUT/tracefs $KPT syscalls -r "$OUT/syscalls.bin" -q -o /dev/full
+if [ "$rc" = 1 ] &&
+   [ "$(cat "$OUT/syscalls-full.err")" = "kptrace: error: cannot write /dev/full: No space left on device" ]; then
+	ok "syscalls replay: a full output is one error, exit 1"
+else
+	not_ok "syscalls replay: a full output is one error, exit 1" "rc=$rc $(cat "$OUT/syscalls-full.err")"
+fi
+python3 -c 'import sys; open(sys.argv[2], "wb").write(open(sys.argv[1], "rb").read() * 2000)' \
+	"$OUT/syscalls.bin" "$OUT/big-syscalls.bin"
+run syscalls-epipe sh -c "KPTRACE_TRACEFS=$OUT/tracefs $KPT syscalls -r $OUT/big-syscalls.bin -q | head -1 >/dev/null"
+if [ ! -s "$OUT/syscalls-epipe.err" ]; then
+	ok "syscalls replay: a closed pipe is not an error message"
+else
+	not_ok "syscalls replay: a closed pipe is not an error message" "$(cat "$OUT/syscalls-epipe.err")"
+fi
+
+# --dry-run: the spec line, TOOLPID as sys_PID
+run syscalls-dry sh -c "$KPT syscalls -n -p 1 -e 'open*,!openat2' --failure --duration 1.5 &&
+	$KPT syscalls -n -t 1 -c 'ng*x' -e '!read,!write' &&
+	$KPT syscalls --dry-run --duration 0 -e 'exit*' -- true &&
+	$KPT syscalls -n"
+sed -E 's/sys_[0-9]+/sys_PID/; s/children=[0-9]+/children=PID/' "$OUT/syscalls-dry.out" >"$OUT/syscalls-dry.sed"
+if [ "$rc" = 0 ] && [ "$(cat "$OUT/syscalls-dry.sed")" = "s:kptrace/sys_PID pid=1 nr=2,257,304,428,467 failure duration=1500000
+s:kptrace/sys_PID tid=1 comm=ng*x nr=2-336,424-471
+s:kptrace/sys_PID children=PID nr=60,231
+s:kptrace/sys_PID" ] &&
+   sed -n 3p "$OUT/syscalls-dry.out" | grep -Eq '^s:kptrace/sys_([0-9]+) children=\1 '; then
+	ok "syscalls --dry-run: the spec lines, children= the tool's own pid"
+else
+	not_ok "syscalls --dry-run: the spec lines, children= the tool's own pid" "$(cat "$OUT/syscalls-dry.out" "$OUT/syscalls-dry.err")"
+fi
+
+# errors: one line (usage errors: and the Try line), nothing armed
+sys_usage()
+{
+	printf 'kptrace: error: %s\nTry '\''kptrace syscalls --help'\'' for more information.' "$1"
+}
+check_msg syscalls-bad-expr 2 "kptrace: error: -e: no system call matches 'nosuch'" $KPT syscalls -e 'read,nosuch'
+check_msg syscalls-empty-expr 2 "kptrace: error: -e: 'open*,!open*' selects no system call" $KPT syscalls -e 'open*,!open*'
+check_msg syscalls-no-pid 1 "kptrace: error: no process 1073741823 (-p)" $KPT syscalls -p 1,1073741823
+check_msg syscalls-no-tid 1 "kptrace: error: no thread 1073741823 (-t)" $KPT syscalls -t 1073741823 -- true
+check_msg syscalls-bad-pid 2 "kptrace: error: -p: invalid id list 'abc': numbers separated by ','" $KPT syscalls -p abc
+check_msg syscalls-pid-zero 2 "kptrace: error: -p: invalid id '0' in '1,0'" $KPT syscalls -p 1,0
+check_msg syscalls-pids-9 2 "kptrace: error: -t: more than 8 ids (the module takes 8)" $KPT syscalls -t 1,2,3,4,5,6,7,8,9
+check_msg syscalls-cgroup-dir 1 "kptrace: error: $OUT is not a cgroup v2 directory" $KPT syscalls -G "$OUT"
+check_msg syscalls-cgroup-none 1 "kptrace: error: /nonexistent: No such file or directory" $KPT syscalls -G /nonexistent
+check_msg syscalls-comm-long 2 "kptrace: error: -c: a comm glob of 1 to 15 bytes, not '0123456789abcdef'" $KPT syscalls -c 0123456789abcdef
+check_msg syscalls-comm-space 2 "kptrace: error: -c: a comm glob without spaces or control characters" $KPT syscalls -c 'a b'
+check_msg syscalls-duration 2 "kptrace: error: invalid --duration '-1': milliseconds >= 0 (0.5: 500 us)" $KPT syscalls --duration -1
+check_msg syscalls-duration-nan 2 "kptrace: error: invalid --duration 'nan': milliseconds >= 0 (0.5: 500 us)" $KPT syscalls --duration nan
+check_msg syscalls-stats 2 "$(sys_usage "-s is not yet supported by kptrace syscalls")" $KPT syscalls -s -- true
+check_msg syscalls-summary 2 "$(sys_usage "-S is not yet supported by kptrace syscalls")" $KPT syscalls -S
+check_msg syscalls-interval 2 "$(sys_usage "-i is not yet supported by kptrace syscalls")" $KPT syscalls -i
+check_msg syscalls-prom 2 "$(sys_usage "--prometheus is not yet supported by kptrace syscalls")" $KPT syscalls --prometheus
+check_msg syscalls-stack 2 "$(sys_usage "--stack is not yet supported by kptrace syscalls")" $KPT syscalls --stack
+check_msg syscalls-flight 2 "$(sys_usage "--flight=x is not yet supported by kptrace syscalls")" $KPT syscalls --flight=x
+check_msg syscalls-option 2 "$(sys_usage "invalid option '-x'")" $KPT syscalls -x
+check_msg syscalls-missing 2 "$(sys_usage "option '-p' needs an argument")" $KPT syscalls -p
+check_msg syscalls-write-json 2 "$(sys_usage "-j and -o are for printing: -w saves the raw records")" $KPT syscalls -w x -j
+check_msg syscalls-replay-sel 2 "$(sys_usage "-r prints a saved trace: the selection and COMMAND are for tracing")" $KPT syscalls -r x -p 1
+check_msg syscalls-replay-cmd 2 "$(sys_usage "-r prints a saved trace: the selection and COMMAND are for tracing")" $KPT syscalls -r x true
+check_msg syscalls-replay-missing 1 "kptrace: cannot open /nonexistent.bin: No such file or directory" $KPT syscalls -r /nonexistent.bin
+
+# no module: the device's error, and COMMAND never runs
+rm -f "$OUT/syscalls-ran"
+check_msg syscalls-nodev 1 \
+	"kptrace: $OUT/no-such-device not found: is the kptrace module loaded? (insmod kptrace.ko name=SYMBOL)" \
+	$KPT syscalls -- touch "$OUT/syscalls-ran"
+if [ ! -e "$OUT/syscalls-ran" ]; then
+	ok "syscalls: COMMAND does not run when the probe cannot be armed"
+else
+	not_ok "syscalls: COMMAND does not run when the probe cannot be armed"
+fi
+check_msg syscalls-notdev 1 \
+	"kptrace: /dev/null is not a kptrace device (it does not answer KPT_IOC_INFO)" \
+	env KPTRACE_DEVICE=/dev/null $KPT syscalls -p 1
+
+run syscalls-help $KPT syscalls --help
+run syscalls-help-main $KPT --help
+if [ "$rc" = 0 ] && grep -q '^EXAMPLES:' "$OUT/syscalls-help.out" &&
+   grep -q 'kptrace syscalls -- ls /tmp' "$OUT/syscalls-help.out" &&
+   grep -q '^SYSTEM CALLS:' "$OUT/syscalls-help-main.out" &&
+   grep -q 'kptrace syscalls \[OPTION\]... \[--\] \[COMMAND \[ARG\]...\]' "$OUT/syscalls-help-main.out" &&
+   [ ! -s "$OUT/syscalls-help.err" ]; then
+	ok "syscalls --help: on stdout, with EXAMPLES; kptrace --help names it"
+else
+	not_ok "syscalls --help: on stdout, with EXAMPLES; kptrace --help names it"
+fi
+
+# The live path on kptrace-dyn with test/fakedev.so in place of the module
+# (LD_PRELOAD): not the kernel, only what the tool sees of it. The probe is
+# written, found by id 42 in the listing, its records printed, deleted at
+# the end whatever ended the run; COMMAND's exit status, exec errors,
+# signals, -w, the summary from probe_stats.
+FAKE_SUMMARY="kptrace: 26 calls seen, 7 shown, 9 filtered, 1 lost (full 1), 1 missed returns, 6 in flight at detach; 2 recorded but not shown (2 left unread)"
+
+# fake_run NAME CMD...: CMD with the fake device, its files in $OUT/NAME.d
+fake_run()
+{
+	local name=$1 dir=$OUT/$1.d
+
+	shift
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	run "$name" env LD_PRELOAD="$PWD/test/fakedev.so" \
+		FAKEDEV_PATH="$dir/dev" FAKEDEV_DIR="$dir" \
+		FAKEDEV_RECORDS="$OUT/syscalls.bin" KPTRACE_DEVICE="$dir/dev" \
+		KPTRACE_PROBES="$dir/probes" \
+		KPTRACE_PROBE_STATS="$dir/probe_stats" \
+		KPTRACE_ERROR_LOG="$dir/error_log" KPTRACE_STATS=/nonexistent \
+		KPTRACE_TRACEFS="$OUT/tracefs" "$@"
+	specs=$(sed -E 's/sys_[0-9]+/sys_PID/; s/children=[0-9]+/children=PID/' "$dir/specs" 2>/dev/null)
+}
+
+if [ ! -x ./kptrace-dyn ] || [ ! -e test/fakedev.so ]; then
+	skip "syscalls live: fake device" "kptrace-dyn or test/fakedev.so not built"
+else
+	fake_run live-cmd ./kptrace-dyn syscalls -- sh -c 'exit 3'
+	if [ "$rc" = 3 ] && cmp -s "$OUT/live-cmd.out" "$EXP/syscalls-replay.out" &&
+	   [ "$(cat "$OUT/live-cmd.err")" = "$FAKE_SUMMARY" ] &&
+	   [ "$specs" = "s:kptrace/sys_PID children=PID
+-:kptrace/sys_PID" ] &&
+	   grep -Eq '^s:kptrace/sys_([0-9]+) children=\1$' "$OUT/live-cmd.d/specs"; then
+		ok "syscalls live: COMMAND's status, its calls, one s line then its delete, the summary"
+	else
+		not_ok "syscalls live: COMMAND's status, its calls, one s line then its delete, the summary" "rc=$rc $(cat "$OUT/live-cmd.err" "$OUT/live-cmd.d/specs")"
+	fi
+
+	fake_run live-noent ./kptrace-dyn syscalls -q -- /nonexistent/cmd
+	noent=$(cat "$OUT/live-noent.err")
+	fake_run live-noexec ./kptrace-dyn syscalls -q -- "$OUT"
+	if [ "$(cat "$OUT/live-noexec.err")" = "kptrace: error: $OUT: Permission denied" ] &&
+	   [ "$rc" = 126 ] &&
+	   [ "$noent" = "kptrace: error: /nonexistent/cmd: No such file or directory" ] &&
+	   [ "$(sed -n 1p "$OUT/live-noent.d/specs")" != "" ] &&
+	   [ "$(sed -n 2p "$OUT/live-noent.d/specs" | cut -c1-2)" = "-:" ]; then
+		ok "syscalls live: exec errors, 127 not found, 126 not runnable, the probe deleted"
+	else
+		not_ok "syscalls live: exec errors, 127 not found, 126 not runnable, the probe deleted" "rc=$rc $noent $(cat "$OUT/live-noexec.err")"
+	fi
+	fake_run live-killed ./kptrace-dyn syscalls -q -- sh -c 'kill -9 $$'
+	if [ "$rc" = 137 ]; then
+		ok "syscalls live: COMMAND killed by SIGKILL: exit 137"
+	else
+		not_ok "syscalls live: COMMAND killed by SIGKILL: exit 137" "rc=$rc"
+	fi
+
+	rm -f "$OUT/live-ran"
+	fake_run live-refused env FAKEDEV_REFUSE=1 ./kptrace-dyn syscalls -- touch "$OUT/live-ran"
+	if [ "$rc" = 1 ] && [ ! -e "$OUT/live-ran" ] && [ -z "$specs" ] &&
+	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/g; s/children=[0-9]+/children=PID/g' "$OUT/live-refused.err")" = "kptrace: error: the module refused 's:kptrace/sys_PID children=PID': Invalid argument
+[    1.000000] kptrace: error: expected p, r, b or - at the start (-22)
+  Command: s:kptrace/sys_PID children=PID
+           ^" ]; then
+		ok "syscalls live: a refused spec: the module's reason, COMMAND never runs, nothing to delete"
+	else
+		not_ok "syscalls live: a refused spec: the module's reason, COMMAND never runs, nothing to delete" "rc=$rc $(cat "$OUT/live-refused.err")"
+	fi
+
+	fake_run live-sigterm timeout --preserve-status -s TERM 1 ./kptrace-dyn syscalls -p 1
+	if [ "$rc" = 0 ] && cmp -s "$OUT/live-sigterm.out" "$EXP/syscalls-replay.out" &&
+	   [ "$specs" = "s:kptrace/sys_PID pid=1
+-:kptrace/sys_PID" ] &&
+	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/' "$OUT/live-sigterm.err")" = "kptrace: tracing system calls (s:kptrace/sys_PID pid=1)... Hit Ctrl-C to end.
+$FAKE_SUMMARY" ]; then
+		ok "syscalls live: SIGTERM ends a run without COMMAND, the probe deleted"
+	else
+		not_ok "syscalls live: SIGTERM ends a run without COMMAND, the probe deleted" "rc=$rc $(cat "$OUT/live-sigterm.err"; echo "$specs")"
+	fi
+
+	t0=$(date +%s)
+	fake_run live-sigterm-cmd timeout --preserve-status -s TERM 1 ./kptrace-dyn syscalls -q -- sleep 20
+	t1=$(date +%s)
+	if [ "$rc" = 143 ] && [ $((t1 - t0)) -lt 10 ] && [ "$specs" = "s:kptrace/sys_PID children=PID
+-:kptrace/sys_PID" ]; then
+		ok "syscalls live: SIGTERM to the tool: COMMAND gets SIGTERM, exit 143, the probe deleted"
+	else
+		not_ok "syscalls live: SIGTERM to the tool: COMMAND gets SIGTERM, exit 143, the probe deleted" "rc=$rc $((t1 - t0)) s $(cat "$OUT/live-sigterm-cmd.err")"
+	fi
+
+	# COMMAND exits, its orphan goes on: the tool does not wait for it
+	t0=$(date +%s)
+	fake_run live-orphan ./kptrace-dyn syscalls -q -- sh -c 'sleep 20 & exit 0'
+	t1=$(date +%s)
+	if [ "$rc" = 0 ] && [ $((t1 - t0)) -lt 10 ]; then
+		ok "syscalls live: COMMAND's exit ends the run, its orphans are not waited for"
+	else
+		not_ok "syscalls live: COMMAND's exit ends the run, its orphans are not waited for" "rc=$rc $((t1 - t0)) s"
+	fi
+
+	fake_run live-save ./kptrace-dyn syscalls -w "$OUT/live-save.bin" -- true
+	run live-save-replay env KPTRACE_TRACEFS="$OUT/tracefs" $KPT syscalls -r "$OUT/live-save.bin" -q
+	if [ "$rc" = 0 ] && cmp -s "$OUT/live-save-replay.out" "$EXP/syscalls-replay.out" &&
+	   grep -Eq '^s:kptrace/sys_([0-9]+) children=\1 # id=42 ' "$OUT/live-save.bin.probes" &&
+	   [ "$(stat -c %a "$OUT/live-save.bin.probes")" = 600 ] &&
+	   [ "$(cat "$OUT/live-save.err")" = "kptrace: 26 calls seen, 7 saved, 9 filtered, 1 lost (full 1), 1 missed returns, 6 in flight at detach; 2 recorded but not saved (2 left unread)" ]; then
+		ok "syscalls live: -w saves the probe's records (not another probe's) and FILE.probes"
+	else
+		not_ok "syscalls live: -w saves the probe's records (not another probe's) and FILE.probes" "$(cat "$OUT/live-save.err" "$OUT/live-save-replay.err")"
+	fi
+fi
+
 # --- typed records -----------------------------------------------------------
 
 test/gen_trace typed "$OUT/typed.bin"
@@ -825,7 +1099,9 @@ else
 		    "-r $OUT/evil.bin" "-r $OUT/evil.bin -j" \
 		    "probe add -n p:x do_sys_openat2 dfd" \
 		    "probe add -n p:x do_sys_openat2 %zz" \
-		    "probe del -n x"; do
+		    "probe del -n x" "syscalls -r $OUT/syscalls.bin" \
+		    "syscalls -r $OUT/syscalls.bin -j" \
+		    "syscalls -n -p 1 -e open*"; do
 		# shellcheck disable=SC2086
 		valgrind -q --error-exitcode=99 --leak-check=full \
 			--show-leak-kinds=all --errors-for-leak-kinds=all \

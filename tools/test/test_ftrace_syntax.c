@@ -53,7 +53,7 @@ struct ftrace_case {
 
 static const struct ftrace_case cases[] = {
 	{ "p^100 vfs_read", "MAXACT_NO_KPROBE",
-	  "MAXACTIVE is for r and b probes", SAME, NULL },
+	  "MAXACTIVE is for r, b and s probes", SAME, NULL },
 	{ "r^1a111 vfs_read", "BAD_MAXACT",
 	  "MAXACTIVE must be 1 to 4096", SAME, NULL },
 	{ "r^100000 vfs_read", "MAXACT_TOO_BIG",

@@ -296,8 +296,8 @@ static void errors(void)
 	char line[KPT_SPEC_LINE_MAX];
 	int i, n;
 
-	bad("", 0, "expected p, r, b or - at the start");
-	bad("x f", 0, "expected p, r, b or - at the start");
+	bad("", 0, "expected p, r, b, s or - at the start");
+	bad("x f", 0, "expected p, r, b, s or - at the start");
 	bad("p", 1, "expected a symbol or an address");
 	bad("p:", 2, "expected a name");
 	bad("p:1e f", 2, "expected a name");
@@ -307,7 +307,7 @@ static void errors(void)
 	bad("p:g.1/e f", 2, "the group name must be a C identifier");
 	bad("p:g/e.1 f", 4, "the event name must be a C identifier");
 	bad("-:g/e! f", 4, "the event name must be a C identifier");
-	bad("p1 f", 1, "MAXACTIVE is for r and b probes");
+	bad("p1 f", 1, "MAXACTIVE is for r, b and s probes");
 	bad("r1a f", 1, "MAXACTIVE must be 1 to 4096");
 	bad("px f", 1, "expected ':' or a space");
 	bad("r0 f", 1, "MAXACTIVE must be 1 to 4096");

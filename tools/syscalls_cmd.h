@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * syscalls_cmd: `kptrace syscalls`, the system calls of a command, of
+ * processes, threads, comms or a cgroup, as perf trace prints them, from
+ * one syscalls probe (s) of the module. The parts the host tests reach
+ * without a kernel are here: the spec line of a selection, the probe's id
+ * in the probes listing, a record as a call (struct syscall_call) and the
+ * printer of the records, the formats cache and the summary.
+ */
+#ifndef __KPTRACE_SYSCALLS_CMD_H
+#define __KPTRACE_SYSCALLS_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+#include <uapi/kptrace.h>
+
+#include "event.h"
+#include "pstats.h"
+#include "syscall_fmt.h"
+#include "syscalls.h"
+
+/*
+ * In a syscalls probe's string slots: the argument the string is, from 1
+ * (0: the slot is unused). uapi/kptrace.h has it from the kernel side's
+ * change on.
+ */
+#ifndef KPT_STR_SYSARG
+#define KPT_STR_SYSARG(flags)	(((flags) >> 8) & 7)
+#endif
+
+#define SYS_MAX_IDS	8	/* pid=, tid=: the module's limit */
+#define SYS_MAX_PID	0x3fffffff	/* the module's: PID_MAX_LIMIT's bound */
+#define SYS_COMM_MAX	15	/* comm=: TASK_COMM_LEN - 1 */
+/* a record's args[]: the number, the six registers, two string slots */
+#define SYS_NARGS	9
+#define SYS_STR_SLOT	7	/* args[7] and args[8] */
+
+/* What the probe is to select: the options of its spec line. */
+struct sys_sel {
+	__u32 pid[SYS_MAX_IDS];		/* tgids */
+	__u32 tid[SYS_MAX_IDS];
+	unsigned int npid, ntid;
+	__u32 children;			/* descendants of this process; 0: any */
+	char comm[SYS_COMM_MAX + 1];	/* a glob; "": any */
+	__u64 cgroup;			/* a cgroup v2 id; 0: any */
+	const bool *nr;		/* per x86-64 number (syscalls__count()); NULL: all */
+	bool failure;
+	__u64 duration_ns;		/* 0: any */
+};
+
+/*
+ * The spec line (no newline) of probe kptrace/sys_@tool_pid for @sel into
+ * @buf: "s:kptrace/sys_PID" and the options, in the module's order, nr= as
+ * ranges. Returns its length, or -1 if it does not fit in @len bytes.
+ */
+int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
+		       size_t len);
+
+/*
+ * The id of probe @group/@name in the probes listing at @path (the
+ * module's "SPEC # id=N ..." lines; a head without a group is in
+ * "kptrace"). Of two lines, the last. Returns the id, or -ENOENT, or
+ * -errno when @path cannot be read.
+ */
+long syscalls_cmd__probe_id(const char *path, const char *group,
+			    const char *name);
+
+/*
+ * The tracefs formats of the calls (names and types of their arguments),
+ * read once per number from ROOT/events/syscalls/sys_enter_NAME/format:
+ * ROOT is @tracefs, else /sys/kernel/tracing, else
+ * /sys/kernel/debug/tracing. A call without one shows arg0..arg5 in hex.
+ */
+struct sys_formats;
+
+struct sys_formats *sys_formats__new(const char *tracefs, bool quiet);
+void sys_formats__free(struct sys_formats *f);
+/* The format of x86-64 call @nr, or NULL. */
+const struct syscall_format *sys_formats__get(struct sys_formats *f,
+					      unsigned int nr);
+/* @fmt as the format of @nr (the tests: no tracefs). 0, or -1. */
+int sys_formats__set(struct sys_formats *f, unsigned int nr,
+		     const struct syscall_format *fmt);
+
+/* One call of a record, with the storage its pointers point to. */
+struct sys_call {
+	struct syscall_call call;
+	__u64 entry_ns;			/* CLOCK_MONOTONIC at entry */
+	__u64 nr;
+	__u64 vals[SYSCALL_MAX_ARGS];
+	struct syscall_str strs[SYSCALL_MAX_ARGS];
+	struct syscall_arg args[SYSCALL_MAX_ARGS];
+	char name[32];
+};
+
+/*
+ * The call of @e, a checked record of a syscalls probe: a return, or the
+ * entry of a call that does not return (exit, exit_group). The arguments
+ * are named by @formats (may be NULL: arg0..arg5), strings come from the
+ * string slots by KPT_STR_SYSARG(); call.ts_ns is the entry's time from
+ * @base_ns (0 if before it). Returns 0, or -1 if @e is not such a record.
+ */
+int sys_call__from_record(struct sys_call *sc, const struct kpt_event *e,
+			  struct sys_formats *formats, __u64 base_ns);
+
+/* Prints the records of a run: trace.c's sink->print. */
+struct sys_printer {
+	FILE *out;
+	bool json;
+	struct sys_formats *formats;
+	struct event_fmt lost_fmt;	/* loss reports: event__print() */
+	bool have_base;
+	__u64 base_ns;			/* the first call's entry */
+	unsigned long long shown;	/* calls printed */
+	unsigned long long other;	/* records not of a syscalls probe */
+	bool out_error;			/* a write failed: the run stops */
+	int out_errno;
+};
+
+void sys_printer__record(const struct kpt_event *e, void *priv);
+
+/*
+ * The summary line at the end of a live run, from the probe's counters
+ * @ps (the module's books: calls, those its handler saw, are recorded,
+ * filtered, lost or in flight; a missed return, a call that found no
+ * kretprobe instance, never reached the handler): calls seen (calls and
+ * misses), @shown (saved with -w: @saved), filtered, lost by cause,
+ * missed returns, the calls in flight when it ended; then what was
+ * recorded but not shown: @own (the tool's own calls) and the rest, left
+ * unread.
+ */
+void syscalls_cmd__summary(FILE *f, const struct pstats_probe *ps,
+			   unsigned long long shown, unsigned long long own,
+			   bool saved);
+
+/* argv[0] is "syscalls". Returns the exit status. */
+int syscalls_cmd__main(int argc, char **argv);
+
+#endif /* __KPTRACE_SYSCALLS_CMD_H */

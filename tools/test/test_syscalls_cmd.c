@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_syscalls_cmd: unit tests of `kptrace syscalls` without a kernel,
+ * under AddressSanitizer and UBSan: records of a syscalls probe, made as
+ * the module's contract says (a return: kpt_ret, args[0] the number,
+ * args[1..6] the registers, args[7..8] string slots naming their argument
+ * with KPT_STR_SYSARG(); exit and exit_group: an entry), turned into calls
+ * (sys_call__from_record()) and printed by the printer of the command
+ * (sys_printer__record()) as lines and JSON; the spec lines of selections;
+ * the probe's id in a probes listing; the probe's counters (pstats) and
+ * the summary line. Exact expected strings only.
+ *
+ *	test_syscalls_cmd DATA_DIR WORK_DIR
+ *
+ * Prints "ok N" / "not ok N" lines, then "N passed, N failed"; exit status
+ * 1 if any failed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pstats.h"
+#include "spec.h"
+#include "syscall_fmt.h"
+#include "syscalls.h"
+#include "syscalls_cmd.h"
+#include "trace.h"
+#include "ktap.h"
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* the reader's options: kptrace.c defines them, which is not linked */
+struct trace_env trace_env = {
+	.pid = -1,
+};
+
+static const char *data_dir, *work_dir;
+
+static void same(const char *name, const char *got, const char *want)
+{
+	int ok = got && want ? !strcmp(got, want) : got == want;
+
+	result(ok, name, "got '%s', expected '%s'", got ? got : "(null)",
+	       want ? want : "(null)");
+}
+
+/* --- records, as the module writes them --------------------------------- */
+
+/* A string of a record: which argument (from 1), its bytes, its flags. */
+struct rstr {
+	unsigned int sysarg;		/* 0: the slot is unused */
+	const char *s;
+	unsigned int len;
+	__u16 flags;			/* KPT_STR_FAULT, _TRUNC, _USER */
+	__u32 bad_off;			/* if not 0: the slot points there */
+};
+
+struct rec {
+	bool entry;			/* exit, exit_group: no return */
+	__u64 ts, entry_ts, lat;
+	__s64 ret;
+	const char *comm;
+	__u32 pid, tid, cpu;
+	__u16 nr_args;			/* 0: 9 */
+	__u64 nr;
+	__u64 regs[6];
+	struct rstr str[2];
+};
+
+static __u64 rec_buf[1024];
+
+/* The record @r in rec_buf, as a checked record of the module. */
+static const struct kpt_event *make(const struct rec *r)
+{
+	struct kpt_event *e = (struct kpt_event *)rec_buf;
+	struct kpt_ret *kr = (struct kpt_ret *)e->data;
+	unsigned int i, off;
+	__u64 *a;
+
+	memset(rec_buf, 0, sizeof(rec_buf));
+	e->magic = KPT_MAGIC;
+	e->type = r->entry ? KPT_EV_ENTRY : KPT_EV_RETURN;
+	e->seq = 1;
+	e->ts_ns = r->ts;
+	e->cpu = r->cpu;
+	e->probe_id = 42;
+	e->pid = r->pid;
+	e->tid = r->tid;
+	memcpy(e->comm, r->comm, strnlen(r->comm, KPT_COMM_LEN));
+	e->nr_args = r->nr_args ? r->nr_args : SYS_NARGS;
+	if (r->entry) {
+		a = e->data;
+	} else {
+		kr->ret = r->ret;
+		kr->lat_ns = r->lat;
+		kr->entry_ts_ns = r->entry_ts;
+		a = e->data + KPT_RET_SLOTS;
+	}
+	a[0] = r->nr;
+	memcpy(a + 1, r->regs, sizeof(r->regs));
+	off = (char *)(a + e->nr_args) - (char *)e;
+	for (i = 0; i < 2 && e->nr_args == SYS_NARGS; i++) {
+		const struct rstr *s = &r->str[i];
+
+		if (!s->sysarg && !s->s) {
+			a[SYS_STR_SLOT + i] = KPT_STR_SLOT(0, 0, 0);
+			continue;
+		}
+		memcpy((char *)e + off, s->s, s->len);
+		a[SYS_STR_SLOT + i] =
+			KPT_STR_SLOT(s->bad_off ? s->bad_off : off, s->len,
+				     s->flags | (s->sysarg << 8));
+		off += s->len;
+	}
+	e->size = (off + 7) & ~7U;
+	return e;
+}
+
+/* --- the printer ------------------------------------------------------------ */
+
+static struct sys_formats *formats;	/* from test/data's format files */
+static struct sys_formats *no_formats;	/* no tracefs at all */
+static char *mem;
+static size_t mem_len;
+static struct sys_printer printer;
+
+static void printer_start(bool json, struct sys_formats *f)
+{
+	memset(&printer, 0, sizeof(printer));
+	free(mem);
+	mem = NULL;
+	printer.out = open_memstream(&mem, &mem_len);
+	printer.json = json;
+	printer.formats = f;
+	printer.lost_fmt.out = printer.out;
+	printer.lost_fmt.json = json;
+}
+
+/* What the printer wrote since printer_start(). */
+static const char *printer_text(void)
+{
+	fflush(printer.out);
+	return mem ? mem : "";
+}
+
+static void printer_end(void)
+{
+	fclose(printer.out);
+	free(mem);
+	mem = NULL;
+}
+
+/* The one line a record prints (without its newline), or JSON object. */
+static const char *print_one(const struct rec *r, bool json,
+			     struct sys_formats *f, __u64 base)
+{
+	static char out[4096];
+
+	printer_start(json, f);
+	printer.have_base = true;
+	printer.base_ns = base;
+	sys_printer__record(make(r), &printer);
+	snprintf(out, sizeof(out), "%s", printer_text());
+	if (!json && out[0])
+		out[strlen(out) - 1] = '\0';	/* the newline */
+	printer_end();
+	return out;
+}
+
+static void load_format(const char *file, unsigned int nr)
+{
+	struct syscall_format fmt;
+	char path[512], err[256];
+
+	snprintf(path, sizeof(path), "%s/%s", data_dir, file);
+	if (syscalls__read_format(path, &fmt, err, sizeof(err)) ||
+	    sys_formats__set(formats, nr, &fmt))
+		result(0, file, "%s", err);
+}
+
+static const char exit_group_format[] =
+	"name: sys_enter_exit_group\n"
+	"ID: 1\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\n"
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int error_code;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"error_code: 0x%08lx\", ((unsigned long)(REC->error_code))\n";
+
+static void setup_formats(void)
+{
+	struct syscall_format fmt;
+	char err[256], root[512];
+
+	formats = sys_formats__new("/nonexistent-tracefs", true);
+	snprintf(root, sizeof(root), "%s/no-tracefs", work_dir);
+	no_formats = sys_formats__new(root, true);
+	if (!formats || !no_formats) {
+		result(0, "sys_formats__new", "out of memory");
+		exit(1);
+	}
+	load_format("format-openat", 257);
+	load_format("format-execve", 59);
+	load_format("format-renameat2", 316);
+	load_format("format-write", 1);
+	load_format("format-mmap", 9);
+	if (syscalls__parse_format(exit_group_format, &fmt, err, sizeof(err)) ||
+	    sys_formats__set(formats, 231, &fmt))
+		result(0, "exit_group's format", "%s", err);
+}
+
+#define OPENAT_REGS	{ 0xffffff9c, 0x7ffc12345678, 0x80000, 0, 0x1111, \
+			  0x2222 }
+
+static void test_lines(void)
+{
+	struct rec r = {
+		.ts = 1000012345, .entry_ts = 1000000000, .lat = 12345,
+		.ret = 3, .comm = "cat", .pid = 215, .tid = 215, .nr = 257,
+		.regs = OPENAT_REGS,
+		.str = { { 2, "/etc/passwd", 11, KPT_STR_USER } },
+	};
+	struct sys_call sc;
+
+	same("line: openat, the first call",
+	     print_one(&r, false, formats, 1000000000),
+	     "0.000 ( 0.012 ms): cat/215 openat(dfd: CWD, filename: \"/etc/passwd\", flags: RDONLY|CLOEXEC) = 3");
+	same("json: openat, the first call",
+	     print_one(&r, true, formats, 1000000000),
+	     "{\"ts\":0,\"dur_ns\":12345,\"comm\":\"cat\",\"pid\":215,\"tid\":215,\"syscall\":\"openat\",\"args\":{\"dfd\":-100,\"filename\":\"/etc/passwd\",\"flags\":524288,\"mode\":0},\"ret\":3}\n");
+
+	/* 1.5 ms later, failing; the header's tid differs from the pid */
+	r.entry_ts += 1500000;
+	r.lat = 4000;
+	r.ret = -2;
+	r.tid = 216;
+	r.str[0] = (struct rstr){ 2, "/nonexistent", 12, KPT_STR_USER, 0 };
+	same("line: openat that failed, 1.5 ms on",
+	     print_one(&r, false, formats, 1000000000),
+	     "1.500 ( 0.004 ms): cat/216 openat(dfd: CWD, filename: \"/nonexistent\", flags: RDONLY|CLOEXEC) = -1 ENOENT (No such file or directory)");
+	same("json: openat that failed, 1.5 ms on",
+	     print_one(&r, true, formats, 1000000000),
+	     "{\"ts\":1500000,\"dur_ns\":4000,\"comm\":\"cat\",\"pid\":215,\"tid\":216,\"syscall\":\"openat\",\"args\":{\"dfd\":-100,\"filename\":\"/nonexistent\",\"flags\":524288,\"mode\":0},\"ret\":-2,\"errno\":\"ENOENT\"}\n");
+
+	/* no tracefs: arg0..arg5 in hex, the string still quoted */
+	r.ret = 3;
+	r.tid = 215;
+	r.str[0] = (struct rstr){ 2, "/etc/passwd", 11, KPT_STR_USER, 0 };
+	same("line: no format: arg0..arg5, the string from its slot",
+	     print_one(&r, false, no_formats, 1000000000),
+	     "1.500 ( 0.004 ms): cat/215 openat(arg0: 0xffffff9c, arg1: \"/etc/passwd\", arg2: 0x80000, arg3: 0x0, arg4: 0x1111, arg5: 0x2222) = 3");
+	same("json: no format: arg0..arg5, the string from its slot",
+	     print_one(&r, true, no_formats, 1000000000),
+	     "{\"ts\":1500000,\"dur_ns\":4000,\"comm\":\"cat\",\"pid\":215,\"tid\":215,\"syscall\":\"openat\",\"args\":{\"arg0\":4294967196,\"arg1\":\"/etc/passwd\",\"arg2\":524288,\"arg3\":0,\"arg4\":4369,\"arg5\":8738},\"ret\":3}\n");
+
+	/* the string faulted, was cut, or its slot is not in the record */
+	r.str[0] = (struct rstr){ 2, "", 0, KPT_STR_USER | KPT_STR_FAULT, 0 };
+	same("line: a string that faulted",
+	     print_one(&r, false, formats, 1000000000),
+	     "1.500 ( 0.004 ms): cat/215 openat(dfd: CWD, filename: (fault), flags: RDONLY|CLOEXEC) = 3");
+	same("json: a string that faulted",
+	     print_one(&r, true, formats, 1000000000),
+	     "{\"ts\":1500000,\"dur_ns\":4000,\"comm\":\"cat\",\"pid\":215,\"tid\":215,\"syscall\":\"openat\",\"args\":{\"dfd\":-100,\"filename\":null,\"flags\":524288,\"mode\":0},\"ret\":3}\n");
+	r.str[0] = (struct rstr){ 2, "/very/long/pa", 13,
+				  KPT_STR_USER | KPT_STR_TRUNC, 0 };
+	same("line: a string cut short",
+	     print_one(&r, false, formats, 1000000000),
+	     "1.500 ( 0.004 ms): cat/215 openat(dfd: CWD, filename: \"/very/long/pa\"..., flags: RDONLY|CLOEXEC) = 3");
+	same("json: a string cut short",
+	     print_one(&r, true, formats, 1000000000),
+	     "{\"ts\":1500000,\"dur_ns\":4000,\"comm\":\"cat\",\"pid\":215,\"tid\":215,\"syscall\":\"openat\",\"args\":{\"dfd\":-100,\"filename\":\"/very/long/pa\",\"filename_truncated\":true,\"flags\":524288,\"mode\":0},\"ret\":3}\n");
+	r.str[0] = (struct rstr){ 2, "x", 1, KPT_STR_USER, 4000 };
+	same("line: a slot out of the record",
+	     print_one(&r, false, formats, 1000000000),
+	     "1.500 ( 0.004 ms): cat/215 openat(dfd: CWD, filename: (bad), flags: RDONLY|CLOEXEC) = 3");
+
+	/* the module gave no string: a pointer, whatever the format says */
+	r.str[0] = (struct rstr){ 0 };
+	same("line: no string slot: the pointer",
+	     print_one(&r, false, formats, 1000000000),
+	     "1.500 ( 0.004 ms): cat/215 openat(dfd: CWD, filename: 0x7ffc12345678, flags: RDONLY|CLOEXEC) = 3");
+	/* a slot naming an argument past the format's: not shown */
+	r.str[0] = (struct rstr){ 6, "zz", 2, KPT_STR_USER, 0 };
+	same("line: a slot past the format's arguments is left out",
+	     print_one(&r, false, formats, 1000000000),
+	     "1.500 ( 0.004 ms): cat/215 openat(dfd: CWD, filename: 0x7ffc12345678, flags: RDONLY|CLOEXEC) = 3");
+
+	/* a call that began before the first one printed: at 0 */
+	r.str[0] = (struct rstr){ 2, "/etc/passwd", 11, KPT_STR_USER, 0 };
+	same("line: an entry before the first call's is at 0",
+	     print_one(&r, false, formats, 1000000000 + 1500001),
+	     "0.000 ( 0.004 ms): cat/215 openat(dfd: CWD, filename: \"/etc/passwd\", flags: RDONLY|CLOEXEC) = 3");
+
+	/* execve: the new comm, one string, argv a pointer */
+	r = (struct rec){
+		.ts = 1100000000, .entry_ts = 1099000000, .lat = 1000000,
+		.ret = 0, .comm = "ls", .pid = 300, .tid = 300, .nr = 59,
+		.regs = { 0x55d0c0de0010, 0x7ffd00000100, 0x7ffd00000200 },
+		.str = { { 1, "/usr/bin/ls", 11, KPT_STR_USER }, { 0 } },
+	};
+	same("line: execve",
+	     print_one(&r, false, formats, 1000000000),
+	     "99.000 ( 1.000 ms): ls/300 execve(filename: \"/usr/bin/ls\", argv: 0x7ffd00000100, envp: 0x7ffd00000200) = 0");
+
+	/* two strings, in the second and fourth arguments, slots reversed */
+	r = (struct rec){
+		.ts = 1000200000, .entry_ts = 1000100000, .lat = 100000,
+		.ret = -18, .comm = "mv", .pid = 7, .tid = 8, .nr = 316,
+		.regs = { 3, 0x1000, (__u64)-100, 0x2000, 1 },
+		.str = { { 4, "b\"new", 5, KPT_STR_USER },
+			 { 2, "a\\old\n", 6, KPT_STR_USER } },
+	};
+	same("line: renameat2, two strings",
+	     print_one(&r, false, formats, 1000000000),
+	     "0.100 ( 0.100 ms): mv/8 renameat2(olddfd: 3, oldname: \"a\\\\old\\x0a\", newdfd: CWD, newname: \"b\\\"new\", flags: 1) = -1 EXDEV (Invalid cross-device link)");
+	same("json: renameat2, two strings",
+	     print_one(&r, true, formats, 1000000000),
+	     "{\"ts\":100000,\"dur_ns\":100000,\"comm\":\"mv\",\"pid\":7,\"tid\":8,\"syscall\":\"renameat2\",\"args\":{\"olddfd\":3,\"oldname\":\"a\\\\old\\u000a\",\"newdfd\":-100,\"newname\":\"b\\\"new\",\"flags\":1},\"ret\":-18,\"errno\":\"EXDEV\"}\n");
+
+	/* exit_group: an entry record, no return */
+	r = (struct rec){
+		.entry = true, .ts = 1002000000, .comm = "cat", .pid = 215,
+		.tid = 215, .nr = 231, .regs = { 0, 0x1111, 0x2222 },
+	};
+	same("line: exit_group, which does not return",
+	     print_one(&r, false, formats, 1000000000),
+	     "2.000 ( 0.000 ms): cat/215 exit_group(error_code: 0) = ?");
+	same("json: exit_group, which does not return",
+	     print_one(&r, true, formats, 1000000000),
+	     "{\"ts\":2000000,\"dur_ns\":0,\"comm\":\"cat\",\"pid\":215,\"tid\":215,\"syscall\":\"exit_group\",\"args\":{\"error_code\":0}}\n");
+	r.regs[0] = 0xffffffff;		/* exit_group(-1) */
+	same("line: exit_group(-1)",
+	     print_one(&r, false, formats, 1000000000),
+	     "2.000 ( 0.000 ms): cat/215 exit_group(error_code: -1) = ?");
+
+	/* numbers no table names, a 16-byte comm */
+	r = (struct rec){
+		.ts = 1000000100, .entry_ts = 1000000000, .lat = 100,
+		.ret = -38, .comm = "0123456789abcdefXY", .pid = 1, .tid = 1,
+		.nr = 999, .regs = { 1, 2, 3, 4, 5, 6 },
+	};
+	same("line: an unknown number, ENOSYS, a 16-byte comm",
+	     print_one(&r, false, formats, 1000000000),
+	     "0.000 ( 0.000 ms): 0123456789abcdef/1 syscall_999(arg0: 0x1, arg1: 0x2, arg2: 0x3, arg3: 0x4, arg4: 0x5, arg5: 0x6) = -1 ENOSYS (Function not implemented)");
+	r.nr = 0x100000000ULL;
+	same("line: a number over 32 bits",
+	     print_one(&r, false, formats, 1000000000),
+	     "0.000 ( 0.000 ms): 0123456789abcdef/1 syscall_4294967296(arg0: 0x1, arg1: 0x2, arg2: 0x3, arg3: 0x4, arg4: 0x5, arg5: 0x6) = -1 ENOSYS (Function not implemented)");
+
+	/* mmap: its address back, in hex */
+	r = (struct rec){
+		.ts = 1000000100, .entry_ts = 1000000000, .lat = 100,
+		.ret = 0x7f0123456000LL, .comm = "cat", .pid = 5, .tid = 5,
+		.nr = 9, .regs = { 0, 8192, 3, 0x22, (__u64)-1, 0 },
+	};
+	same("line: mmap",
+	     print_one(&r, false, formats, 1000000000),
+	     "0.000 ( 0.000 ms): cat/5 mmap(addr: 0, len: 8192, prot: READ|WRITE, flags: PRIVATE|ANONYMOUS, fd: -1, off: 0) = 0x7f0123456000");
+
+	/* not a syscalls probe's record: -1, counted, nothing printed */
+	r.nr_args = 6;
+	result(sys_call__from_record(&sc, make(&r), formats, 0) == -1,
+	       "a record of 6 args is not a call", "");
+	same("printer: nothing for a record of another probe",
+	     print_one(&r, false, formats, 0), "");
+	r.nr_args = 0;
+	result(sys_call__from_record(&sc, make(&r), formats, 0) == 0 &&
+	       sc.nr == 9 && sc.entry_ns == 1000000000 && sc.call.dur_ns == 100,
+	       "sys_call__from_record: nr, entry, duration", "nr %llu",
+	       (unsigned long long)sc.nr);
+}
+
+/* Several records through one printer: the base, lost reports, counts. */
+static void test_printer(void)
+{
+	struct rec r1 = {
+		.ts = 5000002000, .entry_ts = 5000001000, .lat = 1000,
+		.ret = 6, .comm = "echo", .pid = 9, .tid = 9, .nr = 1,
+		.regs = { 1, 0x55d0c0de0000, 6 },
+	};
+	struct rec r2 = {
+		.entry = true, .ts = 5000500000, .comm = "echo", .pid = 9,
+		.tid = 9, .nr = 231,
+	};
+	__u64 lost[(sizeof(struct kpt_event) + sizeof(struct kpt_lost)) / 8];
+	struct kpt_event *e = (struct kpt_event *)lost;
+	struct kpt_lost *l = (struct kpt_lost *)e->data;
+
+	memset(lost, 0, sizeof(lost));
+	e->magic = KPT_MAGIC;
+	e->type = KPT_EV_LOST;
+	e->size = sizeof(lost);
+	e->cpu = 1;
+	l->cause = KPT_LOST_FULL;
+	l->count = 17;
+
+	printer_start(false, formats);
+	sys_printer__record(make(&r1), &printer);
+	sys_printer__record(e, &printer);
+	sys_printer__record(make(&r2), &printer);
+	r1.nr_args = 6;
+	sys_printer__record(make(&r1), &printer);
+	same("printer: the first call at 0, a loss report, exit_group",
+	     printer_text(),
+	     "0.000 ( 0.001 ms): echo/9 write(fd: 1, buf: 0x55d0c0de0000, count: 6) = 6\n"
+	     "CPU:1 [LOST 17 EVENTS: full]\n"
+	     "0.499 ( 0.000 ms): echo/9 exit_group(error_code: 0) = ?\n");
+	result(printer.shown == 2 && printer.other == 1 &&
+	       printer.base_ns == 5000001000ULL, "printer: counts and base",
+	       "shown %llu other %llu", printer.shown, printer.other);
+	printer_end();
+
+	printer_start(true, formats);
+	sys_printer__record(e, &printer);
+	same("printer json: a loss report as the reader's",
+	     printer_text(),
+	     "{\"type\":\"lost\",\"cpu\":1,\"cause\":\"full\",\"count\":17}\n");
+	printer_end();
+}
+
+/* --- spec lines ------------------------------------------------------------- */
+
+static const char *spec_of(const struct sys_sel *sel, pid_t pid)
+{
+	static char buf[4096];
+
+	if (syscalls_cmd__spec(sel, pid, buf, sizeof(buf)) != (int)strlen(buf))
+		return "(syscalls_cmd__spec failed)";
+	return buf;
+}
+
+/*
+ * The module's own parser (module/spec.c, built in) takes @line, and
+ * prints it back the same: the tool speaks the kernel side's language.
+ */
+static void spec_round_trip(const char *what, const char *line)
+{
+	struct kpt_spec *spec = calloc(1, sizeof(*spec));
+	char back[4096];
+	int ret;
+
+	if (!spec)
+		return;
+	ret = kpt_spec_parse(line, spec);
+	if (!ret)
+		kpt_spec_print(spec, 0, back, sizeof(back));
+	result(!ret && spec->kind == 's' && !strcmp(back, line), what,
+	       "'%s': %s", line, ret ? spec->err_msg : back);
+	free(spec);
+}
+
+static void test_spec(void)
+{
+	static const unsigned int picked[] = { 0, 1, 2, 5, 7, 8 };
+	unsigned int i, count = syscalls__count(SYSCALLS_64);
+	bool *nr = calloc(count, sizeof(*nr));
+	struct sys_sel sel = { 0 };
+	char err[128], small[24];
+
+	if (!nr)
+		return;
+	same("spec: nothing selected", spec_of(&sel, 4242),
+	     "s:kptrace/sys_4242");
+	sel.children = 4242;
+	same("spec: COMMAND", spec_of(&sel, 4242),
+	     "s:kptrace/sys_4242 children=4242");
+	sel = (struct sys_sel){
+		.pid = { 1, 22 }, .npid = 2, .tid = { 333 }, .ntid = 1,
+		.children = 7, .comm = "ng*x?", .cgroup = 123456789012ULL,
+		.nr = nr, .failure = true, .duration_ns = 500000,
+	};
+	for (i = 0; i < ARRAY_LEN(picked); i++)
+		nr[picked[i]] = true;
+	nr[count - 1] = true;
+	same("spec: every option, in the module's order", spec_of(&sel, 9),
+	     "s:kptrace/sys_9 pid=1,22 tid=333 children=7 comm=ng*x? cgroup=123456789012 nr=0-2,5,7-8,471 failure duration=500000");
+	spec_round_trip("spec: every option, as module/spec.c parses and prints it",
+			spec_of(&sel, 9));
+	for (i = 2; i < SYS_MAX_IDS; i++)
+		sel.pid[i] = 100 + i;
+	sel.pid[SYS_MAX_IDS - 1] = SYS_MAX_PID;
+	sel.npid = SYS_MAX_IDS;
+	spec_round_trip("spec: 8 pids, the largest, module/spec.c",
+			spec_of(&sel, SYS_MAX_PID));
+	sel = (struct sys_sel){ 0 };
+	spec_round_trip("spec: nothing selected, module/spec.c",
+			spec_of(&sel, 4242));
+
+	sel = (struct sys_sel){ .nr = nr };
+	syscalls__select(SYSCALLS_64, "open*,!openat2", nr, err, sizeof(err));
+	same("spec: -e 'open*,!openat2'", spec_of(&sel, 9),
+	     "s:kptrace/sys_9 nr=2,257,304,428,467");
+	syscalls__select(SYSCALLS_64, "!read,!write", nr, err, sizeof(err));
+	same("spec: -e '!read,!write': the numbers named, as ranges",
+	     spec_of(&sel, 9), "s:kptrace/sys_9 nr=2-336,424-471");
+	spec_round_trip("spec: -e '!read,!write', module/spec.c",
+			spec_of(&sel, 9));
+	syscalls__select(SYSCALLS_64, "exit*", nr, err, sizeof(err));
+	sel.pid[0] = 100;
+	sel.npid = 1;
+	sel.failure = true;
+	same("spec: -p 100 -e 'exit*' --failure", spec_of(&sel, 9),
+	     "s:kptrace/sys_9 pid=100 nr=60,231 failure");
+	result(syscalls_cmd__spec(&sel, 9, small, sizeof(small)) == -1,
+	       "spec: a buffer too small is -1", "");
+	free(nr);
+}
+
+/* --- the probe's id ------------------------------------------------------ */
+
+static void test_probe_id(void)
+{
+	static const char listing[] =
+		"p:kptrace/sys_100 do_sys_openat2 # id=1 at=do_sys_openat2+0x0/0x1a0 kprobe ftrace hits=0 missed=0\n"
+		"s:other/sys_100 children=100 # id=2 at=x64_sys_call kretprobe - hits=0 missed=0\n"
+		"s:kptrace/sys_1000 # id=3 at=x64_sys_call kretprobe - hits=0 missed=0\n"
+		"s:kptrace/sys_100 children=100 nr=0-2 # id=7 at=x64_sys_call kretprobe - hits=5 missed=0\n"
+		"s:sys_200 pid=1 # id=8 label=x at=x64_sys_call kretprobe - hits=0 missed=0\n"
+		"s16:kptrace/sys_300 # id=9 at=x64_sys_call kretprobe - hits=0 missed=0\n"
+		"s:kptrace/sys_300 # id=12 at=x64_sys_call kretprobe - hits=0 missed=0\n";
+	char path[512];
+	long id;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/syscalls-probes", work_dir);
+	f = fopen(path, "w");
+	if (!f) {
+		result(0, "probe id: listing", "cannot create %s", path);
+		return;
+	}
+	fputs(listing, f);
+	fclose(f);
+	id = syscalls_cmd__probe_id(path, "kptrace", "sys_100");
+	result(id == 7, "probe id: s:kptrace/sys_100 (not p:, not other/)",
+	       "got %ld", id);
+	id = syscalls_cmd__probe_id(path, "kptrace", "sys_200");
+	result(id == 8, "probe id: a head without a group is kptrace's",
+	       "got %ld", id);
+	id = syscalls_cmd__probe_id(path, "kptrace", "sys_300");
+	result(id == 12, "probe id: MAXACTIVE skipped, the last line wins",
+	       "got %ld", id);
+	id = syscalls_cmd__probe_id(path, "kptrace", "sys_10");
+	result(id == -ENOENT, "probe id: no such probe", "got %ld", id);
+	id = syscalls_cmd__probe_id("/nonexistent", "kptrace", "sys_100");
+	result(id == -ENOENT, "probe id: no listing", "got %ld", id);
+}
+
+/* --- counters and the summary -------------------------------------------- */
+
+static const char *summary_of(const struct pstats_probe *ps,
+			      unsigned long long shown,
+			      unsigned long long own, bool saved)
+{
+	static char out[1024];
+	char *m = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&m, &n);
+
+	if (!f)
+		return "(open_memstream failed)";
+	syscalls_cmd__summary(f, ps, shown, own, saved);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s", m);
+	free(m);
+	return out;
+}
+
+static void test_summary(void)
+{
+	struct pstats_probe ps = { 0 };
+	char path[512];
+	FILE *f;
+	int ret;
+
+	same("summary: nothing at all", summary_of(&ps, 0, 0, false),
+	     "kptrace: 0 calls seen, 0 shown, 0 filtered, 0 lost, 0 missed returns\n");
+	/* 97 seen by the handler, 3 without an instance */
+	ps = (struct pstats_probe){
+		.calls = 97, .recorded = 10, .filtered = 80,
+		.lost = { [KPT_LOST_FULL] = 2, [KPT_LOST_OVERWRITTEN] = 1 },
+		.maxactive_missed = 3,
+	};
+	same("summary: lost by cause, in flight, recorded but not shown",
+	     summary_of(&ps, 8, 1, false),
+	     "kptrace: 100 calls seen, 8 shown, 80 filtered, 3 lost (full 2, overwritten 1), 3 missed returns, 4 in flight at detach; 2 recorded but not shown (1 of kptrace itself, 1 left unread)\n");
+	ps.calls = 93;
+	ps.missed = 2;
+	same("summary: -w, all accounted, kprobe misses",
+	     summary_of(&ps, 10, 0, true),
+	     "kptrace: 98 calls seen, 10 saved, 80 filtered, 3 lost (full 2, overwritten 1), 3 missed returns, 2 missed by the kprobe\n");
+	ps.calls = 92;
+	ps.missed = 0;
+	same("summary: counters past the calls",
+	     summary_of(&ps, 9, 0, false),
+	     "kptrace: 95 calls seen, 9 shown, 80 filtered, 3 lost (full 2, overwritten 1), 3 missed returns (the counters add up to 1 more than seen); 1 recorded but not shown (1 left unread)\n");
+
+	snprintf(path, sizeof(path), "%s/probe_stats", data_dir);
+	f = fopen(path, "re");
+	if (!f) {
+		result(0, "pstats: test/data/probe_stats", "cannot open");
+		return;
+	}
+	ret = pstats__read_probe(f, "open", &ps);
+	result(!ret && ps.calls == 10 && ps.events == 10 && ps.filtered == 2 &&
+	       ps.recorded == 7 && ps.lost[KPT_LOST_FULL] == 1 &&
+	       ps.missed == 3 && !ps.maxactive_missed,
+	       "pstats: the total line of open, not its cpu lines",
+	       "ret %d calls %llu recorded %llu", ret, ps.calls, ps.recorded);
+	ret = pstats__read_probe(f, "ropen", &ps);
+	result(!ret && ps.calls == 4 && ps.recorded == 4 &&
+	       ps.maxactive_missed == 1, "pstats: ropen, read again",
+	       "ret %d", ret);
+	ret = pstats__read_probe(f, "ope", &ps);
+	result(ret == -ENOENT && !ps.calls, "pstats: no such probe",
+	       "ret %d", ret);
+	fclose(f);
+}
+
+static void test_event_names(void)
+{
+	same("event name of 4 (sys_newstat)", syscalls__event_name(4),
+	     "newstat");
+	same("event name of 166 (sys_umount)", syscalls__event_name(166),
+	     "umount");
+	same("event name of 257", syscalls__event_name(257), "openat");
+	same("event name of 400: none", syscalls__event_name(400), NULL);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: test_syscalls_cmd DATA_DIR WORK_DIR\n");
+		return 2;
+	}
+	data_dir = argv[1];
+	work_dir = argv[2];
+	setup_formats();
+	test_lines();
+	test_printer();
+	test_spec();
+	test_probe_id();
+	test_summary();
+	test_event_names();
+	sys_formats__free(formats);
+	sys_formats__free(no_formats);
+	printf("%d passed, %d failed\n", nr - failed, failed);
+	return failed ? 1 : 0;
+}
