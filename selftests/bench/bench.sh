@@ -48,7 +48,9 @@
 #
 # Steps: copy this tree's sources into the chroot, build kptrace.ko,
 # kpt_bench.ko and kpt_floor.ko there with the kernel's own compiler
-# (gcc-14) and the static tools/kptrace on the host, build insn_plugin.so
+# (gcc-14), and the static kpt_sysloop (the system-call arms' user-space
+# loop of getppid() between the same markers), the static tools/kptrace
+# on the host, build insn_plugin.so
 # (below) in the chroot, boot the chroot's kernel with virtme-ng
 # (vng --disable-kvm, 2 CPUs, 1 GiB, 9p root) and run guest.sh in it.
 # Logs: console.log (the kernel console), output.log (the guest's output),
@@ -60,8 +62,10 @@
 # nanoseconds mean nothing, only ratios between arms of one boot do. What
 # is exact is the number of guest instructions: the chroot's QEMU loads
 # insn_plugin.so (-plugin, -d plugin -D insn.log), which logs the count of
-# the loop's vCPU at the markers kpt_bench.c puts around its loop, and
-# report.py gives every micro arm its instructions per call. The plugin's
+# the loop's vCPU at the markers kpt_bench.c puts around its loop (and
+# kpt_sysloop.c around its system calls: the plugin counts user-mode
+# instructions too), and report.py gives every micro arm its instructions
+# per call. The plugin's
 # header, include/qemu/qemu-plugin.h, is not in any binary package: it is
 # taken from the source package of the chroot's qemu-system-x86 (exactly
 # its version, fetched with a private apt state, the host's sources
@@ -209,7 +213,9 @@ say "building for $kver in $chroot_dir (gcc-14)"
 kdir=/lib/modules/$kver/build
 if ! in_chroot sh -c "cd $work/src &&
 	make -s -C $kdir M=\$PWD modules &&
-	make -s -C $kdir M=\$PWD/selftests/bench modules" \
+	make -s -C $kdir M=\$PWD/selftests/bench modules &&
+	gcc -O2 -static -Wall -o selftests/bench/kpt_sysloop \
+		selftests/bench/kpt_sysloop.c" \
 	>"$logdir/build.log" 2>&1; then
 	tail -n 30 "$logdir/build.log"
 	die "build failed (log: $logdir/build.log)"

@@ -12,6 +12,16 @@
 # rounds: round 0 is the warm-up (every arm once, discarded), then
 # BENCH_REPS rounds, each in a fresh random order. The kernel loop is
 # pinned to CPU 0, the tracers' readers to CPU 1.
+#
+# The system-call arms: sys_* (micro) time and count kpt_sysloop, a
+# user-space loop of N getppid() on CPU 0 between the plugin's markers,
+# under an empty kprobe and kretprobe on x64_sys_call (the floors),
+# ftrace's raw_syscalls events filtered to the loop's pid or to another
+# (pid 1) with a trace_pipe reader, and kptrace's syscalls probe (s)
+# selecting another task, the loop's (with a -w reader) or the loop's with
+# summary (no record). e2e_sys_* run dd under strace -f, perf trace,
+# perf trace -s, a bpftrace syscount and kptrace (`kptrace syscalls -w`
+# once the reader has it, else an s probe with comm=dd and -w).
 set -u
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,6 +36,7 @@ KO=$src/kptrace.ko
 KPTRACE=$src/tools/kptrace
 BENCH_KO=$src/selftests/bench/kpt_bench.ko
 FLOOR_KO=$src/selftests/bench/kpt_floor.ko
+SYSLOOP=$src/selftests/bench/kpt_sysloop
 T=/sys/kernel/tracing
 D=/sys/kernel/debug
 RUN=$D/kpt_bench/run
@@ -84,6 +95,9 @@ stop_reader()
 
 	kill -"$sig" "$(cat "$tmp/$name.pid")" 2>/dev/null
 	wait "$(cat "$tmp/$name.sub")" 2>/dev/null
+	# in a command substitution wait returns at once: the reader has
+	# exited (its output is complete) once its CPU time is written
+	wait_for $WAIT test -s "$tmp/$name.cpu"
 	cat "$tmp/$name.cpu" 2>/dev/null || echo -1
 }
 
@@ -301,6 +315,115 @@ bpf_lost()
 		awk '/Lost [0-9]+ events/ { for (i = 1; i <= NF; i++) if ($i == "Lost") s += $(i + 1) } END { print s + 0 }'
 }
 
+# ------------------------------------------------------ system calls --
+
+# The sys_* arms' loop: kpt_sysloop, N getppid() in user space on CPU 0
+# between insn_plugin's markers. Its runs are numbered from SYS_RUN_BASE,
+# apart from kpt_bench's (1, 2, ...), in the same "run" field.
+SYS_RUN_BASE=1000000
+sys_runs=0
+# instances of a return probe on x64_sys_call: kptrace's default for a
+# syscalls probe (KPT_SYS_MAXACTIVE), the empty kretprobe's too
+SYS_MAXACTIVE=1024
+
+sys_stopped() { [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = T ]; }
+
+# sys_start: kpt_sysloop -s in the background, pinned to CPU 0 and stopped
+# before its loop, so that its pid (SYS_PID) can be selected; no call of
+# it is in flight while it waits.
+sys_start()
+{
+	sys_runs=$((sys_runs + 1))
+	SYS_RUN=$((SYS_RUN_BASE + sys_runs))
+	rm -f "$tmp/sysloop.out"
+	"$SYSLOOP" -s "$calls" "$SYS_RUN" >"$tmp/sysloop.out" \
+		2>"$tmp/sysloop.err" &
+	SYS_PID=$!
+	wait_for 10 sys_stopped "$SYS_PID" && return 0
+	say "kpt_sysloop did not stop: $(cat "$tmp/sysloop.err")"
+	sys_abort
+	return 1
+}
+
+sys_abort()
+{
+	kill -KILL "$SYS_PID" 2>/dev/null
+	wait "$SYS_PID" 2>/dev/null
+}
+
+# sys_go: lets the loop run and waits for it; r: "calls ns chunk_ns chunk
+# run", as run_loop prints it.
+sys_go()
+{
+	local line
+
+	# --profile: the symbols of this run's modules, as run_loop takes them
+	[ "${BENCH_PROFILE:-0}" = 0 ] ||
+		awk '$4 ~ /^\[(kptrace|kpt_bench|kpt_floor|bpf|__builtin__(ftrace|kprobes))\]$/' \
+			/proc/kallsyms >"$out/ksyms.$SYS_RUN"
+	kill -CONT "$SYS_PID"
+	wait "$SYS_PID" || { say "kpt_sysloop exited $?: $(cat "$tmp/sysloop.err")"; return 1; }
+	line=$(cat "$tmp/sysloop.out")
+	set -- $line
+	[ "${1%%=*}" = calls ] && [ "${5#run=}" = "$SYS_RUN" ] ||
+		{ say "kpt_sysloop printed '$line'"; return 1; }
+	r="${1#calls=} ${2#ns=} ${3#chunk_ns=} ${4#chunk=} ${5#run=}"
+}
+
+# ftrace's raw_syscalls events, both filtered on common_pid == $1
+sysft_setup()
+{
+	local e
+
+	ftrace_clear
+	for e in sys_enter sys_exit; do
+		echo "common_pid == $1" >$T/events/raw_syscalls/$e/filter ||
+			return 1
+	done
+	echo >$T/trace
+	echo 1 >$T/events/raw_syscalls/enable
+}
+
+sysft_clear()
+{
+	local e
+
+	echo 0 >$T/events/raw_syscalls/enable
+	for e in sys_enter sys_exit; do
+		echo 0 >$T/events/raw_syscalls/$e/filter
+	done
+	ftrace_clear
+}
+
+# kptrace's syscalls probe: kptrace.ko loaded with SPEC written to probes
+sys_kpt_load()
+{
+	kpt_load stack=0 || return 1
+	if ! echo "$1" >$D/kptrace/probes; then
+		say "'$1' refused: $(tail -n 3 $D/kptrace/error_log 2>/dev/null)"
+		rmmod kptrace
+		return 1
+	fi
+	kpt_probes=$(tr ' ' '_' <$D/kptrace/probes | tr '\n' ';')
+}
+
+# The probe_stats total line of probe $1, as key=value fields
+sys_kpt_pstats()
+{
+	awk -v n="$1" '$1 == n && $2 !~ /^cpu[0-9]+$/ {
+		$1 = ""; sub(/^ /, ""); print }' $D/kptrace/probe_stats
+}
+
+# One field of that line
+sys_kpt_pfield() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+# `kptrace syscalls` writing raw records (-w), once the reader has it
+kpt_has_syscalls_cmd()
+{
+	"$KPTRACE" syscalls --help 2>&1 | grep -q '^Usage: kptrace syscalls' &&
+		"$KPTRACE" syscalls --help 2>&1 | grep -q -- '-w'
+}
+
 # -------------------------------------------------------- micro arms --
 
 ARGS4='a=%di b=%si c=%dx d=%cx'
@@ -461,6 +584,92 @@ micro()
 		lost=$(awk '/^    Dropped: / { print $2 }' $T/events/kptb/kptb_f/hist)
 		echo "!hist:keys=$key" >$T/events/kptb/kptb_f/trigger
 		ftrace_clear ;;
+	sys_none)
+		sys_start || return 1
+		sys_go || return 1 ;;
+	sys_floor_kprobe|sys_floor_kretprobe)
+		local kr=0
+
+		[ "$arm" = sys_floor_kprobe ] || kr=1
+		sys_start || return 1
+		insmod "$FLOOR_KO" symbol=x64_sys_call kretprobe=$kr \
+			maxactive=$SYS_MAXACTIVE || { sys_abort; return 1; }
+		extra="mech=$(grep x64_sys_call $D/kprobes/list | tr -d ' \t' | head -n 1)"
+		sys_go || { rmmod kpt_floor; return 1; }
+		# calls the probe did not handle (no free instance): these
+		# ran cheaper
+		lost=$(cat /sys/module/kpt_floor/parameters/missed)
+		rmmod kpt_floor ;;
+	sys_ftrace_task|sys_ftrace_other)
+		local pid=1 ov0
+
+		sys_start || return 1
+		[ "$arm" = sys_ftrace_other ] || pid=$SYS_PID
+		sysft_setup "$pid" || { sys_abort; sysft_clear; return 1; }
+		ov0=$(ftrace_sum_stat overrun)
+		ftrace_reader_start
+		sys_go || { ftrace_reader_stop; sysft_clear; return 1; }
+		ftrace_reader_stop
+		# the loop's getppid()s, entry and exit: the task arm's 2N
+		del=$(grep -cE ' sys_(enter: NR 110 |exit: NR 110 = )' "$tmp/ft.txt")
+		exp=$((2 * calls))
+		[ "$arm" = sys_ftrace_task ] || exp=0
+		cpu=$ft_cpu
+		bytes=$(stat -c %s "$tmp/ft.txt")
+		lost=$(($(ftrace_sum_stat overrun) - ov0))
+		extra="all_events=$(grep -cE ' sys_(enter|exit): ' "$tmp/ft.txt")"
+		extra+=" entries_left=$(ftrace_sum_stat entries)"
+		extra+=" selected_pid=$pid"
+		sysft_clear
+		rm -f "$tmp/ft.txt" ;;
+	sys_kpt_sum)
+		# the summary (s ... summary, what kptrace syscalls -s reads):
+		# counts by (process, call) in the kernel, no record, no
+		# reader; its books count the loop's calls
+		local ps
+
+		sys_start || return 1
+		sys_kpt_load "s:kptrace/kb pid=$SYS_PID summary" ||
+			{ sys_abort; return 1; }
+		sys_go || { rmmod kptrace; return 1; }
+		ps=$(sys_kpt_pstats kb)
+		# counted: the loop's N and the few calls after its SIGCONT
+		local counted
+		counted=$(sys_kpt_pfield "$ps" recorded)
+		lost=$(sys_kpt_pfield "$ps" summary_full)
+		extra="counted=$counted around=$((counted - calls))"
+		extra+=" pstats=$(printf '%s' "$ps" | tr ' ' ',')"
+		extra+=" probes=$kpt_probes"
+		rmmod kptrace ;;
+	sys_kpt_other|sys_kpt_task)
+		local pid=1 ps
+
+		sys_start || return 1
+		[ "$arm" = sys_kpt_other ] || pid=$SYS_PID
+		sys_kpt_load "s:kptrace/kb pid=$pid" || { sys_abort; return 1; }
+		kpt_reader_start || { say "kptrace reader did not start"; sys_abort; rmmod kptrace; return 1; }
+		sys_go || { kpt_reader_stop_unload; return 1; }
+		# the books before the reader stops (unloading drops them)
+		wait_for $WAIT kpt_drained || say "kptrace rings not drained"
+		ps=$(sys_kpt_pstats kb)
+		kpt_reader_stop_unload
+		set -- $(kpt_count "$tmp/kpt.bin" -p "$SYS_PID")
+		# the loop's task: its N getppid() (nr 110, delivered) and
+		# the few calls after its SIGCONT (kpt_sysloop.c)
+		del=$("$KPTRACE" -r "$tmp/kpt.bin" -j -q --no-stack -p "$SYS_PID" |
+			grep -c '"type":"return".*"args":\[110,')
+		exp=$calls
+		[ "$arm" = sys_kpt_task ] || exp=0
+		extra="records=$(($1 + $2)) around=$(($1 + $2 - del))"
+		# events = filtered + recorded + lost by every cause
+		lost=$(($(sys_kpt_pfield "$ps" events) - $(sys_kpt_pfield "$ps" filtered) - $(sys_kpt_pfield "$ps" recorded)))
+		cpu=$kpt_cpu
+		bytes=$(stat -c %s "$tmp/kpt.bin")
+		extra+=" all_records=$(kpt_count "$tmp/kpt.bin" | awk '{ print $1 + $2 }')"
+		extra+=" lost_records=$3 $kpt_fields selected_pid=$pid"
+		extra+=" pstats=$(printf '%s' "$ps" | tr ' ' ',')"
+		extra+=" probes=$kpt_probes"
+		rm -f "$tmp/kpt.bin" "$tmp/kpt.bin.probes" ;;
 	*)	say "unknown arm $arm"; return 1 ;;
 	esac
 	set -- $r
@@ -484,7 +693,7 @@ e2e()
 	local rd=$E2E_READ wr=$E2E_WRITE
 
 	case $arm in
-	e2e_none)
+	e2e_none|e2e_sys_none)
 		taskset -c 0 "${dd[@]}" 2>"$tmp/dd.err" ;;
 	e2e_kptrace)
 		kpt_load "name=$rd,$wr" args=3 stack=0 || return 1
@@ -533,11 +742,117 @@ e2e()
 		del=$(grep -cE '^([0-9]+ +)?(read|write)\(' "$tmp/strace.out")
 		lost=0
 		rm -f "$tmp/strace.out" ;;
+	e2e_sys_*)
+		e2e_sys "$arm" || return 1 ;;
 	*)	say "unknown arm $arm"; return 1 ;;
 	esac
 	result "phase=e2e arm=$arm rep=$rep warm=$warm count=$dd_count" \
 		"secs=$(dd_secs "$tmp/dd.err") delivered=$del lost=$lost" \
 		"reader_ticks=$cpu $extra"
+}
+
+# The system-call tracers of e2e(), each tracing every call of dd: the
+# tool on CPU 1 (a command: its child taskset moves dd to CPU 0, and the
+# tool sees taskset's few calls before dd's exec too), dd on CPU 0. Sets
+# e2e()'s del (the calls the tool reported), lost, cpu and extra; the
+# first measured repetition's output goes to OUTDIR/ARM.sample (its first
+# and last 40 lines).
+e2e_sys()
+{
+	local arm=$1 f=$tmp/$1.out ps
+	local dd0=(taskset -c 0 "${dd[@]}")
+
+	rm -f "$f"
+	case $arm in
+	e2e_sys_strace)
+		taskset -c 1 strace -f -o "$f" "${dd0[@]}" 2>"$tmp/dd.err"
+		# a call's line starts with its name ("PID name(" with -f);
+		# "<... name resumed>" continues one, "+++"/"---" are not calls
+		del=$(grep -cE '^([0-9]+ +)?[a-z_0-9]+\(' "$f")
+		lost=0 ;;
+	e2e_sys_perf_trace)
+		taskset -c 1 perf trace -o "$f" -- "${dd0[@]}" 2>"$tmp/dd.err"
+		del=$(grep -cE '^ *[0-9]+\.[0-9]+ .*[a-z_0-9]+\(' "$f")
+		lost=$(grep -ciE 'lost|dropped' "$f") ;;
+	e2e_sys_perf_trace_s)
+		taskset -c 1 perf trace -s -o "$f" -- "${dd0[@]}" \
+			2>"$tmp/dd.err"
+		# the summary's "calls" column: the rows after its "---" line
+		del=$(awk '/^ *-+ +-+/ { t = 1; next }
+			t && NF >= 3 && $2 ~ /^[0-9]+$/ { s += $2; next }
+			{ t = 0 }
+			END { print s + 0 }' "$f")
+		lost=$(grep -ciE 'lost|dropped' "$f") ;;
+	e2e_sys_bpftrace)
+		# syscount: calls per number, counted in the kernel
+		start_reader bpf bpftrace -o "$f" -e \
+			'tracepoint:raw_syscalls:sys_enter /comm == "dd"/ { @[args.id] = count(); }' \
+			2>"$tmp/bpf.err"
+		# bpftrace needs 20-60 s to start under TCG
+		if ! wait_for 300 grep -q Attaching "$f" ||
+		   ! wait_for $WAIT has_open "$(cat "$tmp/bpf.pid")" perf_event; then
+			say "bpftrace did not attach: $(tail -n 3 "$tmp/bpf.err")"
+			stop_reader bpf INT >/dev/null
+			return 1
+		fi
+		sleep 1
+		"${dd0[@]}" 2>"$tmp/dd.err"
+		cpu=$(stop_reader bpf INT)
+		del=$(awk '/^@\[[0-9]+\]: [0-9]+$/ { s += $2 } END { print s + 0 }' "$f")
+		lost=$(cat "$f" "$tmp/bpf.err" | awk '/Lost [0-9]+ events/ {
+			for (i = 1; i <= NF; i++) if ($i == "Lost") s += $(i + 1) }
+			END { print s + 0 }') ;;
+	e2e_sys_kptrace)
+		if kpt_has_syscalls_cmd; then
+			# the command: its probe selects its descendants
+			# (children=), its summary line goes to stderr
+			kpt_load stack=0 || return 1
+			taskset -c 1 "$KPTRACE" syscalls -w "$f" -- "${dd0[@]}" \
+				2>"$tmp/dd.err"
+			# all its calls, as perf trace's and strace's (dd's
+			# and taskset's before its exec)
+			del=$("$KPTRACE" syscalls -r "$f" -j -q | grep -c '"syscall"')
+			lost=$(sed -n 's/^kptrace: .* \([0-9]*\) lost.*/\1/p' \
+				"$tmp/dd.err" | tail -n 1)
+			: "${lost:=-1}"
+			extra="how=kptrace_syscalls_-w"
+			extra+=" dd_calls=$("$KPTRACE" syscalls -r "$f" -j -q | grep -c '"comm":"dd"')"
+			extra+=" summary=$(grep '^kptrace: ' "$tmp/dd.err" | tail -n 1 | tr ' ' '_')"
+			extra+=" hits=$(kpt_stat hits) recorded=$(kpt_stat recorded)"
+			extra+=" read=$(kpt_stat read)"
+			rmmod kptrace
+		else
+			# until then: its probe, selecting dd by comm, and -w
+			sys_kpt_load "s:kptrace/kb comm=dd" || return 1
+			kpt_reader_start || { rmmod kptrace; return 1; }
+			"${dd0[@]}" 2>"$tmp/dd.err"
+			wait_for $WAIT kpt_drained || say "kptrace rings not drained"
+			ps=$(sys_kpt_pstats kb)
+			kpt_reader_stop_unload
+			mv "$tmp/kpt.bin" "$f"
+			mv "$tmp/kpt.bin.probes" "$f.probes" 2>/dev/null
+			set -- $(kpt_count "$f" -c dd)
+			del=$(($1 + $2))
+			lost=$(($(sys_kpt_pfield "$ps" events) - $(sys_kpt_pfield "$ps" filtered) - $(sys_kpt_pfield "$ps" recorded)))
+			cpu=$kpt_cpu
+			extra="how=probe_s_comm=dd_and_-w $kpt_fields"
+			extra+=" pstats=$(printf '%s' "$ps" | tr ' ' ',')"
+		fi ;;
+	*)	say "unknown arm $arm"; return 1 ;;
+	esac
+	if [ "$warm" = 0 ] && [ ! -s "$out/$arm.sample" ]; then
+		if [[ $extra == how=kptrace_syscalls* ]]; then
+			"$KPTRACE" syscalls -r "$f" -q 2>&1
+		elif [ "$arm" = e2e_sys_kptrace ]; then
+			"$KPTRACE" -r "$f" -q --no-stack 2>&1
+		else
+			cat "$f"
+		fi | awk 'NR <= 40 { print; next } { t[NR % 40] = $0 }
+			END { if (NR > 40) print "..."
+			      for (i = (NR > 80 ? NR - 39 : 41); i <= NR; i++)
+				      print t[i % 40] }' >"$out/$arm.sample"
+	fi
+	rm -f "$f" "$f.probes" "$tmp/kpt.bin.probes"
 }
 
 # ---------------------------------------------------- reader decoding --
@@ -599,8 +914,13 @@ micro_arms=(baseline floor_kprobe floor_kretprobe
 	    kpt_args kpt_stack kpt_ret kpt_ret1 kpt_cond
 	    agg_kpt_comm agg_kpt_lat agg_kpt_stack agg_kpt_num
 	    agg_bpf_comm agg_bpf_lat agg_bpf_stack
-	    agg_ftrace_comm agg_ftrace_stack)
-e2e_arms=(e2e_none e2e_kptrace e2e_ftrace e2e_bpftrace e2e_perf e2e_strace)
+	    agg_ftrace_comm agg_ftrace_stack
+	    sys_none sys_floor_kprobe sys_floor_kretprobe
+	    sys_ftrace_task sys_ftrace_other sys_kpt_other sys_kpt_task
+	    sys_kpt_sum)
+e2e_arms=(e2e_none e2e_kptrace e2e_ftrace e2e_bpftrace e2e_perf e2e_strace
+	  e2e_sys_none e2e_sys_strace e2e_sys_perf_trace e2e_sys_perf_trace_s
+	  e2e_sys_bpftrace e2e_sys_kptrace)
 
 # Tools that are missing skip their arms, and say so.
 have_perf=1
@@ -609,18 +929,28 @@ want()
 {
 	[[ $1 =~ $arms_re ]] || return 1
 	case $1 in
-	bpf_*|agg_bpf_*|e2e_bpftrace) command -v bpftrace >/dev/null ;;
-	e2e_perf) [ "$have_perf" = 1 ] ;;
-	e2e_strace) command -v strace >/dev/null ;;
+	bpf_*|agg_bpf_*|e2e_bpftrace|e2e_sys_bpftrace)
+		command -v bpftrace >/dev/null ;;
+	e2e_perf|e2e_sys_perf_trace*) [ "$have_perf" = 1 ] ;;
+	e2e_strace|e2e_sys_strace) command -v strace >/dev/null ;;
+	sys_*) [ -x "$SYSLOOP" ] && grep -qw x64_sys_call /proc/kallsyms ;;
 	esac
 }
 sel_micro=()
 for a in "${micro_arms[@]}"; do
-	if want "$a"; then sel_micro+=("$a"); else meta "skipped=$a"; fi
+	if want "$a"; then
+		sel_micro+=("$a")
+	elif [[ $a =~ $arms_re ]]; then
+		meta "skipped=$a"
+	fi
 done
 sel_e2e=()
 for a in "${e2e_arms[@]}"; do
-	if want "$a"; then sel_e2e+=("$a"); else meta "skipped=$a"; fi
+	if want "$a"; then
+		sel_e2e+=("$a")
+	elif [[ $a =~ $arms_re ]]; then
+		meta "skipped=$a"
+	fi
 done
 
 meta "kernel=$(uname -r) cpus=$(nproc) mem_kb=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"

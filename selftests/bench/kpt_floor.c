@@ -9,6 +9,13 @@
  *                 return handler, and 8 bytes of per-instance data: the
  *                 same mechanism kptrace's retprobe=1 uses
  *
+ * symbol=x64_sys_call is the floor of a system-call tracer (make bench's
+ * sys_floor_* arms): there every task's calls hit it, and each call
+ * blocked in the kernel holds an instance, so maxactive= (the kernel's
+ * default when 0) should match the tracer's. The missed parameter reads
+ * the calls the probe did not handle: the kprobe's nmissed, plus the
+ * kretprobe's for want of a free instance.
+ *
  * A tracer cannot be cheaper than this; its overhead over the floor is what
  * its recording costs.
  */
@@ -18,6 +25,7 @@
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/sysfs.h>
 
 static bool kretprobe;
 module_param(kretprobe, bool, 0444);
@@ -26,6 +34,10 @@ MODULE_PARM_DESC(kretprobe, "0: empty kprobe pre_handler, 1: empty kretprobe han
 static char *symbol = "kpt_bench_func";
 module_param(symbol, charp, 0444);
 MODULE_PARM_DESC(symbol, "the function to probe (default kpt_bench_func)");
+
+static int maxactive;
+module_param(maxactive, int, 0444);
+MODULE_PARM_DESC(maxactive, "kretprobe instances (default 0: the kernel's)");
 
 static int kpt_floor_pre(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -58,12 +70,28 @@ static struct kretprobe kpt_floor_rp = {
 	.data_size	= sizeof(u64),
 };
 
+static int kpt_floor_missed_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned long n = kpt_floor_kp.nmissed;
+
+	if (kretprobe)
+		n = kpt_floor_rp.kp.nmissed + kpt_floor_rp.nmissed;
+	return sysfs_emit(buf, "%lu\n", n);
+}
+
+static const struct kernel_param_ops kpt_floor_missed_ops = {
+	.get	= kpt_floor_missed_get,
+};
+module_param_cb(missed, &kpt_floor_missed_ops, NULL, 0444);
+MODULE_PARM_DESC(missed, "calls the probe did not handle (read only)");
+
 static int __init kpt_floor_init(void)
 {
 	int ret;
 
 	if (kretprobe) {
 		kpt_floor_rp.kp.symbol_name = symbol;
+		kpt_floor_rp.maxactive = maxactive;
 		ret = register_kretprobe(&kpt_floor_rp);
 	} else {
 		kpt_floor_kp.symbol_name = symbol;

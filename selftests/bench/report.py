@@ -19,6 +19,13 @@ instruction count of the loop's vCPU before (mark 1) and after (mark 2)
 the kernel loop of run R. Each micro repetition then gets its exact guest
 instructions per call, and each arm the same overhead and ratios as in
 time, in instructions.
+
+System calls (the sys_* and e2e_sys_* arms): instructions per getppid()
+made from a user-space loop (kpt_sysloop.c), the tracer's cost over the
+untraced call and its ratios to the empty kprobe and kretprobe on
+x64_sys_call and to ftrace's raw_syscalls pair; dd's slowdown under each
+system-call tracer against the untraced dd and perf trace's; then the
+system-call targets.
 """
 import argparse
 import json
@@ -96,6 +103,32 @@ E2E = [
     ("e2e_bpftrace", "bpftrace printf comm,tid,3 args"),
     ("e2e_perf", "perf trace -e read,write"),
     ("e2e_strace", "strace -e trace=read,write"),
+]
+
+# The system-call arms (guest.sh sys_*): kpt_sysloop's loop of getppid()
+# in user space between the plugin's markers, so that an instruction count
+# is a whole system call, kernel entry and exit included, with whatever is
+# attached to x64_sys_call or to raw_syscalls. "other": the tracer
+# selects another task (pid 1), this one only pays for the test.
+SYS = [
+    ("sys_none", "getppid(), untraced"),
+    ("sys_floor_kprobe", "empty kprobe on x64_sys_call"),
+    ("sys_floor_kretprobe", "empty kretprobe on x64_sys_call"),
+    ("sys_ftrace_task", "ftrace raw_syscalls, this task"),
+    ("sys_ftrace_other", "ftrace raw_syscalls, other task"),
+    ("sys_kpt_other", "kptrace s pid=, other task"),
+    ("sys_kpt_task", "kptrace s pid=, this task, -w"),
+    ("sys_kpt_sum", "kptrace s pid= summary, this task"),
+]
+
+# dd under the system-call tracers, every call of dd traced
+E2E_SYS = [
+    ("e2e_sys_none", "dd, untraced"),
+    ("e2e_sys_strace", "strace -f -o FILE"),
+    ("e2e_sys_perf_trace", "perf trace -o FILE"),
+    ("e2e_sys_perf_trace_s", "perf trace -s"),
+    ("e2e_sys_bpftrace", "bpftrace syscount (comm == dd)"),
+    ("e2e_sys_kptrace", "kptrace syscalls -w FILE"),
 ]
 
 
@@ -279,9 +312,11 @@ def micro_stats(rows):
     return out
 
 
-def e2e_stats(rows):
+def e2e_stats(rows, arms=E2E, base_arm="e2e_none", calls_arm="e2e_strace"):
+    """dd's seconds per arm of @arms, its slowdown against @base_arm (else
+    e2e_none), its events against the calls @calls_arm saw."""
     out = {}
-    for arm, label in E2E:
+    for arm, label in arms:
         rs = [r for r in rows if r.get("phase") == "e2e" and
               r.get("arm") == arm and r.get("warm") == "0" and
               "failed" not in r and num(r.get("secs")) is not None]
@@ -296,12 +331,19 @@ def e2e_stats(rows):
         if all(x >= 0 for x in lost):
             s["lost_total"] = int(sum(lost))
         s["count"] = int(num(rs[0].get("count"), 0))
+        for k in ("how",):
+            if k in rs[-1]:
+                s[k] = rs[-1][k]
         out[arm] = s
-    base = out.get("e2e_none", {}).get("secs", {}).get("median")
-    # dd's read()+write() calls: strace sees every one of them.
+    base = out.get(base_arm, {}).get("secs", {}).get("median")
+    if base is None and base_arm != "e2e_none":
+        base = e2e_stats(rows).get("e2e_none", {}).get("secs",
+                                                       {}).get("median")
+    # dd's read()+write() calls (e2e_strace; e2e_sys_strace: all its
+    # calls): strace sees every one of them.
     calls = None
-    if "e2e_strace" in out and "delivered" in out["e2e_strace"]:
-        calls = out["e2e_strace"]["delivered"]["median"]
+    if calls_arm in out and "delivered" in out[calls_arm]:
+        calls = out[calls_arm]["delivered"]["median"]
     for arm, s in out.items():
         if base:
             s["slowdown"] = s["secs"]["median"] / base
@@ -309,7 +351,7 @@ def e2e_stats(rows):
             s["slowdown_max"] = s["secs"]["max"] / base
         exp = calls if calls else 2 * s["count"]
         s["expected_events"] = exp
-        if "delivered" in s and arm != "e2e_none":
+        if "delivered" in s and arm != base_arm:
             s["delivered_fraction_min"] = s["delivered"]["min"] / exp
             s["delivered_fraction_median"] = s["delivered"]["median"] / exp
     return out
@@ -501,6 +543,207 @@ def insn_table(micro, rows, meta):
           % ", ".join(bad))
 
 
+def sys_stats(rows):
+    """The sys_* arms: instructions per getppid() (median over the
+    repetitions), the tracer's cost over the untraced call, and its ratios
+    to the floors and to ftrace's raw_syscalls pair."""
+    insns, _ = insn_runs(rows)
+    out = {}
+    for arm, label in SYS:
+        rs = [r for r in rows if r.get("phase") == "micro" and
+              r.get("arm") == arm and r.get("warm") == "0" and
+              "failed" not in r and num(r.get("calls"))]
+        failed = sum(1 for r in rows if r.get("phase") == "micro" and
+                     r.get("arm") == arm and "failed" in r)
+        if not rs:
+            if failed:
+                out[arm] = {"label": label, "failed": failed}
+            continue
+        s = {"label": label, "reps": len(rs), "failed": failed,
+             "ns_per_call": summary([num(r["ns"]) / num(r["calls"])
+                                     for r in rs])}
+        ipc = [insns[r["run"]] / num(r["calls"]) for r in rs
+               if r.get("run") in insns]
+        if ipc:
+            s["insn_per_call"] = summary(ipc)
+            s["insn_per_call_all"] = ipc
+        if len(ipc) < len(rs):
+            s["insn_reps_missing"] = len(rs) - len(ipc)
+        dels = [(num(r.get("delivered"), -1), num(r.get("expected"), 0))
+                for r in rs]
+        if all(d >= 0 and e > 0 for d, e in dels):
+            fr = [d / e for d, e in dels]
+            s["delivered"] = {"min_fraction": min(fr),
+                              "total": int(sum(d for d, _ in dels)),
+                              "expected": int(sum(e for _, e in dels))}
+        lost = [num(r.get("lost"), -1) for r in rs]
+        if all(x >= 0 for x in lost):
+            s["lost_total"] = int(sum(lost))
+        for k in ("records", "counted", "around", "all_records",
+                  "all_events", "mech",
+                  "selected_pid", "probes", "pstats"):
+            if k in rs[-1]:
+                s[k] = rs[-1][k]
+        out[arm] = s
+    base = out.get("sys_none", {}).get("insn_per_call", {}).get("median")
+    nbase = out.get("sys_none", {}).get("ns_per_call", {}).get("median")
+    for arm, s in out.items():
+        if "insn_per_call" in s and base is not None:
+            s["insn_overhead"] = s["insn_per_call"]["median"] - base
+        if "ns_per_call" in s and nbase is not None:
+            s["overhead_ns"] = s["ns_per_call"]["median"] - nbase
+    for arm, s in out.items():
+        if "insn_overhead" not in s or arm == "sys_none":
+            continue
+        for key, ref in (("x_floor_kprobe", "sys_floor_kprobe"),
+                         ("x_floor_kretprobe", "sys_floor_kretprobe"),
+                         ("x_ftrace_task", "sys_ftrace_task"),
+                         ("x_ftrace_other", "sys_ftrace_other")):
+            if ref != arm and out.get(ref, {}).get("insn_overhead"):
+                s[key] = s["insn_overhead"] / out[ref]["insn_overhead"]
+    return out
+
+
+def sys_targets(sysd, e2e_sys):
+    """The system-call targets: costs in exact instructions per call over
+    the untraced getppid(); dd's slowdowns of the same boot."""
+    t = []
+
+    def cost(a):
+        return sysd.get(a, {}).get("insn_overhead")
+
+    def ratio(name, a, b, limit):
+        v = (cost(a) / cost(b) if cost(a) is not None and cost(b)
+             else None)
+        t.append({"target": name, "value": v, "limit": limit,
+                  "met": None if v is None else v <= limit,
+                  "how": "instructions over sys_none: %s / %s" % (a, b),
+                  "num": cost(a), "den": cost(b)})
+
+    ratio("a task outside the selection <= 1.5x one empty kprobe",
+          "sys_kpt_other", "sys_floor_kprobe", 1.5)
+    ratio("a recorded call <= 1.5x the empty kretprobe",
+          "sys_kpt_task", "sys_floor_kretprobe", 1.5)
+    ratio("a recorded call <= 0.5x ftrace's raw_syscalls pair",
+          "sys_kpt_task", "sys_ftrace_task", 0.5)
+    ratio("the summary (-s) <= a recorded call",
+          "sys_kpt_sum", "sys_kpt_task", 1.0)
+    s = sysd.get("sys_kpt_task")
+    if s:
+        d = s.get("delivered")
+        f = d["min_fraction"] if d else None
+        t.append({"target": "every getppid() of the task recorded, none "
+                            "lost (sys_kpt_task)",
+                  "value": f, "limit": 1.0,
+                  "met": (f is not None and f >= 1.0 and
+                          s.get("lost_total", 1) == 0),
+                  "how": "worst repetition's loop records / N; lost %s"
+                         % s.get("lost_total", "?")})
+    k = e2e_sys.get("e2e_sys_kptrace", {}).get("slowdown")
+    pt = e2e_sys.get("e2e_sys_perf_trace", {}).get("slowdown")
+    v = k / pt if k and pt else None
+    ex = (k - 1) / (pt - 1) if k and pt and pt > 1 else None
+    t.append({"target": "dd under kptrace syscalls <= 1/5 of perf trace's "
+                        "slowdown",
+              "value": v, "limit": 0.2,
+              "met": None if v is None else v <= 0.2,
+              "how": "slowdown (secs / untraced secs) ratio; of the time "
+                     "added: %s" % fmt(ex, "%.3f"),
+              "added_time_ratio": ex})
+    return t
+
+
+def sys_tables(sysd, e2e_sys, sys_tg, meta):
+    """The system-call tables: instructions per getppid(), dd, targets."""
+    p = print
+    p("")
+    p("System calls: getppid() from a user-space loop (kpt_sysloop, pinned "
+      "to CPU 0), %s calls per repetition; exact guest instructions per "
+      "call between the plugin's markers, user loop, kernel entry and exit "
+      "included; median [min..max] of the repetitions" % meta.get("calls"))
+    hdr = "%-36s %9s %17s %8s %8s %8s %8s %8s %9s %s" % (
+        "arm", "insn/call", "[min..max]", "cost", "x kprobe", "x kretpr",
+        "x ftr tk", "ns/call", "delivered", "lost")
+    p(hdr)
+    p("-" * len(hdr))
+    for arm, _ in SYS:
+        s = sysd.get(arm)
+        if not s:
+            continue
+        if "ns_per_call" not in s:
+            p("%-36s FAILED (%d)" % (s["label"], s.get("failed", 0)))
+            continue
+        i = s.get("insn_per_call")
+        d = s.get("delivered")
+        p("%-36s %9s %17s %8s %8s %8s %8s %8.0f %9s %s" % (
+            s["label"], fmt(i and i["median"], "%.1f"),
+            "[%.1f..%.1f]" % (i["min"], i["max"]) if i else "-",
+            fmt(s.get("insn_overhead"), "%.1f"),
+            fmt(s.get("x_floor_kprobe"), "%.2f"),
+            fmt(s.get("x_floor_kretprobe"), "%.2f"),
+            fmt(s.get("x_ftrace_task"), "%.2f"),
+            s["ns_per_call"]["median"],
+            pct(d["min_fraction"]) if d else "-",
+            s.get("lost_total", "-")))
+    p("cost: insn/call - the untraced getppid()'s, the tracer's "
+      "instructions per call. x kprobe, x kretpr, x ftr tk: cost / the "
+      "empty kprobe's, the empty kretprobe's, ftrace raw_syscalls' for the "
+      "task (sys_enter + sys_exit). other task: the tracer selects pid 1, "
+      "the loop only pays for the test. delivered: the loop's getppid() "
+      "calls in the reader's file / N, worst repetition (%s). lost: the "
+      "floors' calls missed (no instance), ftrace's overruns, kptrace's "
+      "lost records, the summary's calls without room (summary_full)." %
+      ", ".join("%s: %s %s, %s beyond the loop's" % (
+          a, sysd[a].get(k, "?"), k, sysd[a].get("around", "?"))
+          for a, k in (("sys_kpt_task", "records"),
+                       ("sys_kpt_sum", "counted")) if a in sysd))
+    for arm, _ in SYS:
+        s = sysd.get(arm, {})
+        if s.get("insn_reps_missing"):
+            p("%s: %d repetitions without instruction counts" % (
+                arm, s["insn_reps_missing"]))
+    if e2e_sys:
+        p("")
+        p("System calls end to end: dd if=/dev/zero of=/dev/null bs=1 "
+          "count=%s on CPU 0, every call of dd traced, the tool on CPU 1; "
+          "dd's own seconds" % meta.get("dd_count"))
+        hdr = "%-36s %8s %19s %9s %9s %9s %s" % (
+            "tool", "secs", "[min..max]", "slowdown", "x perf tr",
+            "calls", "lost")
+        p(hdr)
+        p("-" * len(hdr))
+        pt = e2e_sys.get("e2e_sys_perf_trace", {}).get("slowdown")
+        for arm, label in E2E_SYS:
+            s = e2e_sys.get(arm)
+            if not s:
+                continue
+            if arm == "e2e_sys_kptrace" and s.get("how", "").startswith(
+                    "probe_s"):
+                label = "kptrace s comm=dd, -w FILE"
+            sl = s.get("slowdown")
+            p("%-36s %8.3f %19s %9s %9s %9s %s" % (
+                label, s["secs"]["median"],
+                "[%.3f..%.3f]" % (s["secs"]["min"], s["secs"]["max"]),
+                fmt(sl, "%.2fx"),
+                fmt(sl / pt if sl and pt and arm != "e2e_sys_none"
+                    else None, "%.3f"),
+                fmt(s.get("delivered", {}).get("median"))
+                if arm != "e2e_sys_none" else "-",
+                s.get("lost_total", "-") if arm != "e2e_sys_none" else "-"))
+        p("slowdown: dd's median seconds / the untraced dd's; x perf tr: / "
+          "perf trace's slowdown. calls: the calls the tool reported "
+          "(median; strace, perf trace, its -s summary and kptrace "
+          "syscalls count taskset's few before it execs dd, bpftrace and "
+          "an s probe with comm=dd only dd's)")
+    p("")
+    p("System-call targets (instructions exact; dd's times of this boot)")
+    for x in sys_tg:
+        v = x["value"]
+        p("  %-4s %-62s %6s %s" % (
+            "n/a" if v is None else "MET" if x["met"] else "MISS",
+            x["target"], "-" if v is None else "%.3f" % v, x["how"]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("results")
@@ -517,6 +760,9 @@ def main():
     e2e = e2e_stats(rows)
     dec = decode_stats(rows)
     tg = targets(micro, e2e, rows)
+    sysd = sys_stats(rows)
+    e2e_sys = e2e_stats(rows, E2E_SYS, "e2e_sys_none", "e2e_sys_strace")
+    sys_tg = sys_targets(sysd, e2e_sys)
 
     p = print
     p("kptrace make bench: %s" % a.command)
@@ -533,6 +779,33 @@ def main():
       "ratios between arms of this one boot do.")
     if meta.get("skipped"):
         p("skipped (tool missing): %s" % ", ".join(meta["skipped"]))
+    if micro or e2e or dec:
+        kpt_tables(micro, e2e, dec, tg, rows, meta)
+    if sysd or e2e_sys:
+        sys_tables(sysd, e2e_sys, sys_tg, meta)
+
+    if a.json:
+        good, bad = insn_runs(rows)
+        doc = {"command": a.command, "source": a.source, "meta": meta,
+               "caveat": "QEMU TCG: only ratios within one boot mean "
+                         "anything; absolute ns do not. insn_* figures "
+                         "are exact guest instructions per call (the loop's "
+                         "vCPU, interrupts included).",
+               "insn": {"runs_counted": len(good), "runs_rejected": bad},
+               "micro": micro, "e2e": e2e, "decode": dec, "targets": tg,
+               "sys": sysd, "e2e_sys": e2e_sys, "sys_targets": sys_tg,
+               "raw": rows}
+        with open(a.json, "w") as f:
+            json.dump(doc, f, indent=1, sort_keys=True)
+        p("")
+        p("JSON: %s" % (a.json_shown or a.json))
+    return 0
+
+
+def kpt_tables(micro, e2e, dec, tg, rows, meta):
+    """The tables of the kernel-loop (micro), dd (e2e), reader and target
+    arms."""
+    p = print
     p("")
     p("Micro: kpt_bench_func(a, b, c, d) from a kernel loop; ns per call "
       "median [min..max], overhead = median - baseline median")
@@ -645,22 +918,6 @@ def main():
         p("  %-4s %-60s %6s %s" % (
             "n/a" if v is None else "MET" if x["met"] else "MISS",
             x["target"], "-" if v is None else "%.3f" % v, extra))
-
-    if a.json:
-        good, bad = insn_runs(rows)
-        doc = {"command": a.command, "source": a.source, "meta": meta,
-               "caveat": "QEMU TCG: only ratios within one boot mean "
-                         "anything; absolute ns do not. insn_* figures "
-                         "are exact guest instructions per call (the loop's "
-                         "vCPU, interrupts included).",
-               "insn": {"runs_counted": len(good), "runs_rejected": bad},
-               "micro": micro, "e2e": e2e, "decode": dec, "targets": tg,
-               "raw": rows}
-        with open(a.json, "w") as f:
-            json.dump(doc, f, indent=1, sort_keys=True)
-        p("")
-        p("JSON: %s" % (a.json_shown or a.json))
-    return 0
 
 
 if __name__ == "__main__":
