@@ -1087,7 +1087,8 @@ static int kpt_parse_sys_nrs(struct kpt_cursor *c, __u64 *bits)
 
 enum kpt_sys_opt {
 	KPT_SO_PID, KPT_SO_TID, KPT_SO_CHILDREN, KPT_SO_COMM, KPT_SO_CGROUP,
-	KPT_SO_NR, KPT_SO_FAILURE, KPT_SO_DURATION, KPT_SO_SUMMARY, KPT_SO_NR_OPTS
+	KPT_SO_NR, KPT_SO_FAILURE, KPT_SO_DURATION, KPT_SO_SUMMARY,
+	KPT_SO_EXCLUDE, KPT_SO_NR_OPTS
 };
 
 /* ending in '=': takes a value; else a flag (summary: either) */
@@ -1096,7 +1097,7 @@ static const char * const kpt_sys_opts[KPT_SO_NR_OPTS] = {
 	[KPT_SO_CHILDREN] = "children=", [KPT_SO_COMM] = "comm=",
 	[KPT_SO_CGROUP] = "cgroup=", [KPT_SO_NR] = "nr=",
 	[KPT_SO_FAILURE] = "failure", [KPT_SO_DURATION] = "duration=",
-	[KPT_SO_SUMMARY] = "summary",
+	[KPT_SO_SUMMARY] = "summary", [KPT_SO_EXCLUDE] = "exclude=",
 };
 
 /* The options of an s probe, after its head (struct kpt_sys_spec) */
@@ -1124,7 +1125,7 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 		}
 		if (i == KPT_ARRAY_SIZE(kpt_sys_opts))
 			return kpt_fail(c, at,
-					"expected pid=, tid=, children=, comm=, cgroup=, nr=, failure, duration= or summary");
+					"expected pid=, tid=, children=, exclude=, comm=, cgroup=, nr=, failure, duration= or summary");
 		if (seen & (1U << i))
 			return kpt_fail(c, at, "option given twice");
 		seen |= 1U << i;
@@ -1138,10 +1139,14 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 			ret = kpt_parse_sys_ids(c, sys->tid, &sys->ntid);
 			break;
 		case KPT_SO_CHILDREN:
+		case KPT_SO_EXCLUDE:
 			ret = kpt_parse_u64(c, &v);
 			if (!ret && (!v || v > 0x3fffffff))
 				return kpt_fail(c, at + len, "not a pid");
-			sys->children = (__u32)v;
+			if (i == KPT_SO_CHILDREN)
+				sys->children = (__u32)v;
+			else
+				sys->exclude = (__u32)v;
 			break;
 		case KPT_SO_COMM:
 			for (n = 0; c->p[n] && !kpt_is_space(c->p[n]); n++)
@@ -1357,6 +1362,8 @@ static int kpt_sys_print(const struct kpt_sys_spec *sys, char *buf, int len)
 			       sys->tid[i]);
 	if (sys->children)
 		n += scnprintf(buf + n, len - n, " children=%u", sys->children);
+	if (sys->exclude)
+		n += scnprintf(buf + n, len - n, " exclude=%u", sys->exclude);
 	if (sys->comm[0])
 		n += scnprintf(buf + n, len - n, " comm=%s", sys->comm);
 	if (sys->cgroup)

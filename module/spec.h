@@ -142,7 +142,7 @@ struct kpt_hist_spec {
 
 /*
  * s[MAXACTIVE][:[GRP/]NAME] [pid=P,..] [tid=T,..] [children=PID]
- * [comm=GLOB] [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS]
+ * [exclude=PID] [comm=GLOB] [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS]
  * [summary[=N]]: the selection of a syscalls probe, every option ANDed;
  * with summary, no record per call but per-CPU counts by process and
  * call in tables of N entries (syscall.c, KPT_IOC_SYSSUM). Its fetchargs are
@@ -167,7 +167,7 @@ struct kpt_sys_spec {
 	__u64	cgroup;		/* a cgroup v2 id and its subtree; 0: any */
 	__u64	duration_ns;	/* only calls longer than this; 0: any */
 	__u32	summary;	/* entries per CPU of a summary; 0: records */
-	__u32	__pad;
+	__u32	exclude;	/* a process left out (a tool's own); 0: none */
 	char	comm[KPT_SPEC_GLOB_LEN];	/* empty: any */
 	__u64	nr[KPT_SYS_NR_BITS / 64];
 };

@@ -229,6 +229,8 @@ static nokprobe_inline bool kpt_sys_selected(const struct kpt_sys_spec *sys,
 	} else if (!(sys->nr[nr / 64] & (1ULL << (nr % 64)))) {
 		return false;
 	}
+	if (sys->exclude && current->tgid == sys->exclude)
+		return false;
 	if (sys->npid && !kpt_sys_id_in(sys->pid, sys->npid, current->tgid))
 		return false;
 	if (sys->ntid && !kpt_sys_id_in(sys->tid, sys->ntid, current->pid))
@@ -782,6 +784,12 @@ void kpt_sys_tp_free(struct kpt_probe *p)
 unsigned long kpt_sys_tp_missed(const struct kpt_probe *p)
 {
 	return p->sys_tp ? atomic_long_read(&p->sys_tp->missed) : 0;
+}
+
+void kpt_sys_set_handlers(struct kpt_probe *p)
+{
+	p->rp.entry_handler = kpt_sys_kretprobe_entry;
+	p->rp.handler = kpt_sys_kretprobe_return;
 }
 
 /* The bytes of one CPU's summary tables */

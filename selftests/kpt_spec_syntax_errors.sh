@@ -58,7 +58,7 @@ fi
 [ -n "$BL" ] || BL=kprobe_int3_handler
 
 cat > "$KPT_TMP/table" <<EOF
-0 ;; EINVAL ;; expected p, r, b or - at the start ;; x:bad kpt_test_func
+0 ;; EINVAL ;; expected p, r, b, s or - at the start ;; x:bad kpt_test_func
 5 ;; EINVAL ;; expected a symbol or an address ;; p:bad
 2 ;; EINVAL ;; expected a name ;; p:1bad kpt_test_func
 6 ;; EINVAL ;; expected a name after the group ;; p:grp/ kpt_test_func

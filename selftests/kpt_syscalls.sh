@@ -23,6 +23,8 @@
 #   pid=P 14.
 # - comm=: getppid:7 -> "comm=kpt_sysg*" 7, "comm=nomatch*" none (every
 #   call it saw filtered).
+# - exclude=P with comm=kpt_sysg*: P's getppid:3 left out, another
+#   kpt_sysgen's getppid:2 in.
 # - children=$$: getppid:2 fork:3 -> 5: 2 returning $$, 3 returning P.
 # - cgroup= (a cgroup v2 directory made here, P moved into it before it
 #   runs): getppid:4 fork:2 -> 6 (children inherit the cgroup).
@@ -164,6 +166,15 @@ check_eq "comm= non-matching: all filtered, none recorded" \
 	"$1 $2 $4" "$3 $3 0"
 spec_add '-:sc'
 spec_add '-:sn'
+
+# exclude=: one process of that comm left out
+sysgen_start getppid:3
+spec_add "s:sxe comm=kpt_sysg* exclude=$SG nr=110"
+sysgen_go
+"$SYSGEN" getppid:2 || fail "kpt_sysgen getppid:2"
+records sxe > "$KPT_TMP/sxe"
+check_eq "exclude= records" "$(grep -c '' "$KPT_TMP/sxe")" 2
+spec_add '-:sxe'
 
 # children=
 spec_add "s:sch children=$$ nr=110"

@@ -104,6 +104,9 @@ int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
 	spec_ids(buf, len, &pos, " tid=", sel->tid, sel->ntid);
 	if (sel->children)
 		spec_add(buf, len, &pos, " children=%u", sel->children);
+	else if (!sel->npid && !sel->ntid)
+		/* its own calls: tracing them would never end */
+		spec_add(buf, len, &pos, " exclude=%d", (int)tool_pid);
 	if (sel->comm[0])
 		spec_add(buf, len, &pos, " comm=%s", sel->comm);
 	if (sel->cgroup)

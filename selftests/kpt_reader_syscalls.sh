@@ -1,0 +1,221 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: `kptrace syscalls`, as a user runs it: a command and all it
+#   forks, or processes, comms and cgroups until Ctrl-C; exact counts,
+#   perf trace's line, JSON, the exit status, the accounting, bad input,
+#   untrusted comms escaped, -w/-r
+# requires: root, debugfs, kptrace.ko, tools/kptrace, helpers/kpt_sysgen
+# timeout: 300
+#
+# - dd if=/dev/zero of=/dev/null bs=1 count=300 under `kptrace syscalls
+#   -j --`: exactly 300 reads and 300 writes returning 1, all from one
+#   process, and every JSON line valid.
+# - the text line of a failing open, exact but for times and pid:
+#   "T ( D ms): cat/P openat(dfd: CWD, filename: "/nonexistent/kpt_x",
+#   flags: RDONLY) = -1 ENOENT (No such file or directory)"; the exit
+#   status is COMMAND's (3).
+# - exit_group at entry: "exit_group(error_code: 5) = ?"; JSON without
+#   "ret".
+# - --failure, --duration: kpt_sysgen fail:2 getppid:3 with -e
+#   openat,getppid --failure: 2 lines; sleep:300 getppid:2 with
+#   --duration 100: 1 line, nanosleep.
+# - -p PID, -c GLOB, -G DIR without COMMAND: the tool armed (its banner),
+#   then the calls, then SIGINT: exactly the calls of the selection (5,
+#   4 + 3, 4 + 2 forked).
+# - the summary: calls seen = shown + filtered + lost + missed returns,
+#   shown = the lines printed; nothing left in the probes file.
+# - an untrusted comm (ESC, newline) escaped: \x1b and \x0a in text,
+#   \u001b and \u000a in JSON, no raw control byte in either.
+# - -w FILE then -r FILE -j: the same JSON as live.
+# - bad input, one line each and nothing left armed: an unknown syscall
+#   (exit 2), a pid that does not exist, a cgroup that is not cgroup v2,
+#   a COMMAND not found (127) or not executable (126).
+
+. "$(dirname "$0")/lib.sh"
+kpt_setup
+require_kptrace
+SYSGEN=$(kpt_first "$KPT_SELFTESTS/helpers/kpt_sysgen" /bin/kpt_sysgen)
+[ -n "$SYSGEN" ] && [ -x "$SYSGEN" ] ||
+	skip "helpers/kpt_sysgen not built (make -C selftests helpers)"
+kpt_tracefs > /dev/null 2>&1
+kpt_load
+
+FAILS=0
+check() # WHAT GOT EXPECTED
+{
+	[ "$2" = "$3" ] && return 0
+	echo "# FAIL: $1: expected '$3', got '$2'"
+	FAILS=$((FAILS + 1))
+}
+
+check_re() # WHAT TEXT ERE
+{
+	printf '%s\n' "$2" | grep -Eq -- "$3" && return 0
+	echo "# FAIL: $1: '$2' does not match /$3/"
+	FAILS=$((FAILS + 1))
+}
+
+# summary_books FILE: "seen=shown+filtered+lost+missed" of the summary line
+summary_books()
+{
+	sed -En 's/^kptrace: ([0-9]+) calls seen, ([0-9]+) shown, ([0-9]+) filtered, ([0-9]+) lost.*, ([0-9]+) missed returns.*/\1 \2 \3 \4 \5/p' "$1" |
+		awk '{ print ($1 == $2 + $3 + $4 + $5) ? "ok " $2 : "bad " $0 }'
+}
+
+no_probes() # WHAT
+{
+	check "$1: probes left" "$(grep -c '' "$KPT_DIR/probes")" 0
+}
+
+# dd, exact
+"$KPTRACE" syscalls -j -- dd if=/dev/zero of=/dev/null bs=1 count=300 \
+	> "$KPT_TMP/dd.json" 2> "$KPT_TMP/dd.err"
+check "dd exit status" "$?" 0
+sed 's/^/#   /' "$KPT_TMP/dd.err"
+kpt_json_check "$KPT_TMP/dd.json"
+check "dd reads of 1" \
+	"$(grep -c '"syscall":"read",.*"ret":1}$' "$KPT_TMP/dd.json")" 300
+check "dd writes of 1" \
+	"$(grep -c '"syscall":"write",.*"ret":1}$' "$KPT_TMP/dd.json")" 300
+check "dd: one process" "$(grep '"syscall":"\(read\|write\)",.*"ret":1}$' \
+	"$KPT_TMP/dd.json" | sed -E 's/.*"pid":([0-9]+),.*/\1/' | sort -u |
+	grep -c '')" 1
+check "dd books" "$(summary_books "$KPT_TMP/dd.err")" \
+	"ok $(grep -c '' "$KPT_TMP/dd.json")"
+no_probes dd
+
+# the line of a failing open, and the exit status
+"$KPTRACE" syscalls -e openat -- sh -c 'cat /nonexistent/kpt_x; exit 3' \
+	> "$KPT_TMP/open.txt" 2> "$KPT_TMP/open.err"
+check "exit status is COMMAND's" "$?" 3
+sed 's/^/#   /' "$KPT_TMP/open.txt"
+check_re "openat line" "$(grep '/nonexistent/kpt_x' "$KPT_TMP/open.txt")" \
+	'^[0-9]+\.[0-9]{3} \( *[0-9]+\.[0-9]{3} ms\): cat/[0-9]+ openat\(dfd: CWD, filename: "/nonexistent/kpt_x", flags: RDONLY\) = -1 ENOENT \(No such file or directory\)$'
+
+# exit_group
+"$KPTRACE" syscalls -e exit_group -- "$SYSGEN" exit:5 > "$KPT_TMP/exit.txt" \
+	2> "$KPT_TMP/exit.err"
+check "exit:5 status" "$?" 5
+check_re "exit_group line" "$(cat "$KPT_TMP/exit.txt")" \
+	'^[0-9]+\.[0-9]{3} \( *0\.000 ms\): kpt_sysgen/[0-9]+ exit_group\(error_code: 5\) = \?$'
+"$KPTRACE" syscalls -j -e exit_group -- "$SYSGEN" exit:5 > "$KPT_TMP/exit.json" \
+	2> /dev/null
+check_re "exit_group JSON" "$(cat "$KPT_TMP/exit.json")" \
+	'^\{"ts":[0-9]+,"dur_ns":0,"comm":"kpt_sysgen","pid":[0-9]+,"tid":[0-9]+,"syscall":"exit_group","args":\{"error_code":5\}\}$'
+
+# --failure, --duration
+"$KPTRACE" syscalls -e openat,getppid --failure -- "$SYSGEN" fail:2 getppid:3 \
+	> "$KPT_TMP/fail.txt" 2> /dev/null
+check "--failure lines" "$(grep -c '' "$KPT_TMP/fail.txt")" 2
+check "--failure: openat" "$(grep -c ' openat(.* = -1 ENOENT ' "$KPT_TMP/fail.txt")" 2
+"$KPTRACE" syscalls -e nanosleep,getppid --duration 100 -- "$SYSGEN" sleep:300 \
+	getppid:2 > "$KPT_TMP/dur.txt" 2> /dev/null
+check "--duration lines" "$(grep -c '' "$KPT_TMP/dur.txt")" 1
+check_re "--duration: nanosleep" "$(cat "$KPT_TMP/dur.txt")" \
+	'\( *[0-9]{3,}\.[0-9]{3} ms\): kpt_sysgen/[0-9]+ nanosleep\(.*\) = 0$'
+
+# trace_bg ARGS...: the tool in the background until armed (its banner)
+trace_bg()
+{
+	# (not the last run's banner: the shell truncates in the child)
+	rm -f "$KPT_TMP/bg.out" "$KPT_TMP/bg.err"
+	"$KPTRACE" syscalls "$@" > "$KPT_TMP/bg.out" 2> "$KPT_TMP/bg.err" &
+	TR=$!
+	i=0
+	until grep -q 'Hit Ctrl-C' "$KPT_TMP/bg.err" 2> /dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "kptrace syscalls $* did not arm: $(cat "$KPT_TMP/bg.err")"
+		sleep 0.1
+	done
+}
+
+trace_end() # WHAT EXPECTED_LINES
+{
+	kill -INT "$TR"
+	wait "$TR"
+	check "$1: exit status" "$?" 0
+	sed 's/^/#   /' "$KPT_TMP/bg.err"
+	check "$1: lines" "$(grep -c '' "$KPT_TMP/bg.out")" "$2"
+	check "$1: books" "$(summary_books "$KPT_TMP/bg.err")" "ok $2"
+	no_probes "$1"
+}
+
+GO=$KPT_TMP/go
+rm -f "$GO"; mkfifo "$GO"
+"$SYSGEN" -w getppid:5 < "$GO" &
+SG=$!
+trace_bg -p "$SG" -e getppid
+echo > "$GO"
+wait "$SG"
+trace_end "-p" 5
+
+trace_bg -c 'kpt_sysg*' -e getppid -j
+"$SYSGEN" getppid:4
+"$SYSGEN" getppid:3
+trace_end "-c" 7
+kpt_json_check "$KPT_TMP/bg.out"
+
+cg=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ -z "$cg" ]; then
+	mkdir -p "$KPT_TMP/cg" && mount -t cgroup2 none "$KPT_TMP/cg" &&
+		cg=$KPT_TMP/cg
+fi
+[ -n "$cg" ] || fail "no cgroup v2 hierarchy"
+mkdir "$cg/kpt_rsys" || fail "mkdir $cg/kpt_rsys"
+rm -f "$GO"; mkfifo "$GO"
+"$SYSGEN" -w getppid:4 fork:2 < "$GO" &
+SG=$!
+echo "$SG" > "$cg/kpt_rsys/cgroup.procs" || fail "moving $SG"
+trace_bg -G "$cg/kpt_rsys" -e getppid
+echo > "$GO"
+wait "$SG"
+trace_end "-G" 6
+rmdir "$cg/kpt_rsys"
+[ "$cg" = "$KPT_TMP/cg" ] && umount "$cg"
+
+# an untrusted comm, in text and JSON
+comm_sh='printf "a\033b\nc" > /proc/$$/comm; read x < /dev/null; exit 0'
+"$KPTRACE" syscalls -e read -- sh -c "$comm_sh" > "$KPT_TMP/comm.txt" 2> /dev/null
+"$KPTRACE" syscalls -j -e read -- sh -c "$comm_sh" > "$KPT_TMP/comm.json" 2> /dev/null
+check_re "comm escaped in text" "$(cat "$KPT_TMP/comm.txt")" \
+	'^[0-9.]+ \( *[0-9.]+ ms\): a\\x1bb\\x0ac/[0-9]+ read\('
+check_re "comm escaped in JSON" "$(cat "$KPT_TMP/comm.json")" \
+	'"comm":"a\\u001bb\\u000ac"'
+check "no control byte in text" \
+	"$(tr -d '\n' < "$KPT_TMP/comm.txt" | tr -d '\040-\176' | wc -c)" 0
+kpt_json_check "$KPT_TMP/comm.json"
+
+# -w, then -r
+"$KPTRACE" syscalls -w "$KPT_TMP/dd.bin" -- dd if=/dev/zero of=/dev/null bs=1 \
+	count=7 2> /dev/null
+check "-w exit status" "$?" 0
+"$KPTRACE" syscalls -r "$KPT_TMP/dd.bin" -j > "$KPT_TMP/ddr.json" 2> /dev/null
+check "-r exit status" "$?" 0
+check "-r: reads of 1" \
+	"$(grep -c '"syscall":"read",.*"ret":1}$' "$KPT_TMP/ddr.json")" 7
+
+# bad input
+"$KPTRACE" syscalls -e nosuchcall -- true > /dev/null 2> "$KPT_TMP/bad1"
+check "unknown syscall: status" "$?" 2
+check "unknown syscall: message" "$(cat "$KPT_TMP/bad1")" \
+	"kptrace: error: -e: no system call matches 'nosuchcall'"
+"$KPTRACE" syscalls -p 4000000 > /dev/null 2> "$KPT_TMP/bad2"
+check "no such pid: status" "$?" 1
+check "no such pid: one line" "$(grep -c '' "$KPT_TMP/bad2")" 1
+"$KPTRACE" syscalls -G /proc > /dev/null 2> "$KPT_TMP/bad3"
+check "not cgroup v2: status" "$?" 1
+check "not cgroup v2: message" "$(cat "$KPT_TMP/bad3")" \
+	"kptrace: error: /proc is not a cgroup v2 directory"
+"$KPTRACE" syscalls -- /nonexistent/kpt_cmd > /dev/null 2> "$KPT_TMP/bad4"
+check "command not found: status" "$?" 127
+check_re "command not found: message" "$(cat "$KPT_TMP/bad4")" \
+	"kptrace: error: /nonexistent/kpt_cmd: No such file or directory"
+printf 'x' > "$KPT_TMP/noexec"
+chmod 644 "$KPT_TMP/noexec"
+"$KPTRACE" syscalls -- "$KPT_TMP/noexec" > /dev/null 2> /dev/null
+check "command not executable: status" "$?" 126
+no_probes "bad input"
+
+kpt_unload
+[ "$FAILS" = 0 ] || fail "$FAILS check(s) failed (see the FAIL lines above)"
+info "kptrace syscalls: dd exact, lines, JSON, filters, books, escaping, -w/-r, bad input"
