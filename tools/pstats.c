@@ -5,8 +5,10 @@
  *
  *	"NAME calls=N events=N filtered=N recorded=N full=N overwritten=N
  *	 nested=N too_big=N num_fault=N str_fault=N str_trunc=N
- *	 stack_trunc=N missed=N maxactive_missed=N"
+ *	 stack_trunc=N [summary_full=N] missed=N maxactive_missed=N"
  *
+ * (summary_full: an s probe with summary, the calls its tables had no
+ * room for)
  * then "NAME cpuK calls=..." lines, which the summary leaves out. Fields
  * this reader does not know are ignored, and missing ones count 0.
  */
@@ -26,7 +28,7 @@ enum {
 	/* then one per enum kpt_lost_cause, in its order (uapi/kptrace.h) */
 	PS_FULL, PS_OVERWRITTEN, PS_NESTED, PS_TOO_BIG,
 	PS_NUM_FAULT, PS_STR_FAULT, PS_STR_TRUNC, PS_STACK_TRUNC, PS_MISSED,
-	PS_MAXACTIVE, PS_NR
+	PS_MAXACTIVE, PS_SUM_FULL, PS_NR
 };
 
 static_assert(PS_NUM_FAULT - PS_FULL == KPT_LOST_NR,
@@ -38,7 +40,7 @@ static const char *ps_name(unsigned int i)
 	static const char * const names[PS_NR] = {
 		"calls", "events", "filtered", "recorded",
 		[PS_NUM_FAULT] = "num_fault", "str_fault", "str_trunc",
-		"stack_trunc", "missed", "maxactive_missed",
+		"stack_trunc", "missed", "maxactive_missed", "summary_full",
 	};
 
 	if (i >= PS_FULL && i < PS_NUM_FAULT)
@@ -108,6 +110,8 @@ static void pstats__line(FILE *f, const char *name, const unsigned long long *v)
 	for (i = PS_NUM_FAULT; i <= PS_STACK_TRUNC; i++)
 		if (v[i])
 			fprintf(f, " %s=%llu", ps_name(i), v[i]);
+	if (v[PS_SUM_FULL])
+		fprintf(f, " %s=%llu", ps_name(PS_SUM_FULL), v[PS_SUM_FULL]);
 	fputc('\n', f);
 }
 
@@ -175,6 +179,7 @@ int pstats__read_probe(FILE *in, const char *name, struct pstats_probe *ps)
 			ps->lost[i] = v[PS_FULL + i];
 		ps->missed = v[PS_MISSED];
 		ps->maxactive_missed = v[PS_MAXACTIVE];
+		ps->summary_full = v[PS_SUM_FULL];
 		ret = 0;
 	}
 	if (ret && ferror(in))

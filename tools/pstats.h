@@ -26,6 +26,8 @@ struct pstats_probe {
 	unsigned long long lost[KPT_LOST_NR];	/* by enum kpt_lost_cause */
 	unsigned long long missed;		/* the kprobe's */
 	unsigned long long maxactive_missed;	/* the kretprobe's */
+	/* an s probe's summary: calls its tables had no room for */
+	unsigned long long summary_full;
 };
 
 /*

@@ -26,6 +26,16 @@
  * selects children=TOOLPID (every descendant of the tool, itself left
  * out), and stops when COMMAND exits: it drains what was recorded until
  * then, and exits with COMMAND's status.
+ *
+ * -s puts " summary" at the end of the spec line: the probe keeps no
+ * record but counts, per CPU, by (process, call), and the tool reads
+ * those counts with ioctl(KPT_IOC_SYSSUM) every second (each read ends
+ * the kernel's interval), adds them up in a struct sys_sum (and one per
+ * -i interval), and prints perf trace -s's tables at the end. It reads no
+ * record then: it waits in sigtimedwait() for the stop signals and
+ * SIGCHLD, held from the start. -S, and -s of a saved trace (-r), count
+ * the calls of the records in the same struct sys_sum instead, with one
+ * probe as without them.
  */
 #define _GNU_SOURCE	/* pipe2() */
 #include <ctype.h>
@@ -34,16 +44,20 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <uapi/kptrace_record.h>
 
+#include "json.h"
 #include "paths.h"
 #include "probecmd.h"
 #include "probes.h"
@@ -57,6 +71,9 @@
 #define SYS_LINE_MAX		4096	/* the module's KPT_SPEC_LINE_MAX */
 #define SYS_READ_BUF		(1024 * 1024)
 #define SYS_OUT_BUF		(1024 * 1024)
+#define SYS_MAX_INTERVAL	86400	/* -i: a day */
+#define SYS_SUM_ENTRIES		1024	/* summary's per CPU, the default */
+#define SYS_SUM_BUF_MAX		(1024ULL * 1024 * 1024)	/* KPT_IOC_SYSSUM's */
 #define CGROUP2_SUPER_MAGIC_	0x63677270
 #define TRACEFS_PATH		"/sys/kernel/tracing"
 #define TRACEFS_PATH2		"/sys/kernel/debug/tracing"
@@ -129,6 +146,8 @@ int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
 	if (sel->duration_ns)
 		spec_add(buf, len, &pos, " duration=%llu",
 			 (unsigned long long)sel->duration_ns);
+	if (sel->summary)
+		spec_add(buf, len, &pos, " summary");
 	return pos < len ? (int)pos : -1;
 }
 
@@ -379,7 +398,8 @@ void sys_printer__record(const struct kpt_event *e, void *priv)
 	struct sys_call sc;
 
 	if (e->type == KPT_EV_LOST) {
-		event__print(&p->lost_fmt, e);
+		if (!p->no_lines)
+			event__print(&p->lost_fmt, e);
 	} else if (sys_call__from_record(&sc, e, p->formats,
 					 p->have_base ? p->base_ns : 0)) {
 		p->other++;
@@ -389,19 +409,369 @@ void sys_printer__record(const struct kpt_event *e, void *priv)
 			p->base_ns = sc.entry_ns;
 			sc.call.ts_ns = 0;
 		}
-		if (p->json) {
+		if (!p->no_lines && p->json) {
 			syscall_fmt__json(p->out, &sc.call);
-		} else {
+		} else if (!p->no_lines) {
 			syscall_fmt__print(p->out, &sc.call);
 			putc_unlocked('\n', p->out);
 		}
 		p->shown++;
+		if (p->sum && sys_sum__add_call(p->sum, &sc.call, sc.nr) &&
+		    !p->no_memory) {
+			p->no_memory = true;
+			trace__stop();
+		}
 	}
 	if (ferror(p->out) && !p->out_error) {
 		p->out_error = true;
 		p->out_errno = errno;
 		trace__stop();		/* nowhere to print: end the run */
 	}
+}
+
+/* --- the counts of -s and -S ---------------------------------------------- */
+
+struct sys_sum_row {
+	__u64 nr;			/* the call's number */
+	__u32 pid;			/* the process (tgid) */
+	__u64 calls;			/* 0: a free slot */
+	__u64 errors, total_ns, min_ns, max_ns;
+	__u64 sumsq[2];			/* of the ns of each call: low, high */
+	char comm[KPT_COMM_LEN];	/* untrusted; see comm_gen */
+	/* the batch comm is from, and the calls of its entry there */
+	unsigned long long comm_gen;
+	__u64 comm_calls;
+};
+
+/* An open-addressing table by (pid, nr), a power of 2 slots, half used. */
+struct sys_sum {
+	struct sys_sum_row *tab;
+	size_t cap, used;
+	unsigned long long gen;		/* batches, sys_sum__next() */
+	unsigned long long calls;
+};
+
+#define SYS_SUM_MIN_CAP		64
+
+struct sys_sum *sys_sum__new(void)
+{
+	return calloc(1, sizeof(struct sys_sum));
+}
+
+void sys_sum__free(struct sys_sum *s)
+{
+	if (s)
+		free(s->tab);
+	free(s);
+}
+
+void sys_sum__clear(struct sys_sum *s)
+{
+	if (s->tab)
+		memset(s->tab, 0, s->cap * sizeof(*s->tab));
+	s->used = 0;
+	s->calls = 0;
+}
+
+void sys_sum__next(struct sys_sum *s)
+{
+	s->gen++;
+}
+
+unsigned long long sys_sum__calls(const struct sys_sum *s)
+{
+	return s->calls;
+}
+
+static struct sys_sum_row *sum_slot(struct sys_sum_row *tab, size_t cap,
+				    __u32 pid, __u64 nr)
+{
+	__u64 h = (((__u64)pid << 32) ^ nr) * 0x9e3779b97f4a7c15ULL;
+	size_t i = (size_t)(h >> 32) & (cap - 1);
+
+	while (tab[i].calls && (tab[i].pid != pid || tab[i].nr != nr))
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+static int sum_grow(struct sys_sum *s)
+{
+	size_t cap = s->cap ? s->cap * 2 : SYS_SUM_MIN_CAP, i;
+	struct sys_sum_row *tab;
+
+	if (cap > SIZE_MAX / 2 / sizeof(*tab))
+		return -1;
+	tab = calloc(cap, sizeof(*tab));
+	if (!tab)
+		return -1;
+	for (i = 0; i < s->cap; i++)
+		if (s->tab[i].calls)
+			*sum_slot(tab, cap, s->tab[i].pid, s->tab[i].nr) =
+				s->tab[i];
+	free(s->tab);
+	s->tab = tab;
+	s->cap = cap;
+	return 0;
+}
+
+/* Adds @in (pid, nr, comm and the counts) to its row. */
+static int sum_add(struct sys_sum *s, const struct sys_sum_row *in)
+{
+	struct sys_sum_row *r;
+
+	if (!in->calls)
+		return 0;
+	if ((s->used + 1) * 2 > s->cap && sum_grow(s))
+		return -1;
+	r = sum_slot(s->tab, s->cap, in->pid, in->nr);
+	if (!r->calls) {
+		r->pid = in->pid;
+		r->nr = in->nr;
+		r->min_ns = in->min_ns;
+		s->used++;
+	}
+	/* the comm of the entry with the most calls of the latest batch */
+	if (r->comm_gen != s->gen || in->calls > r->comm_calls) {
+		memcpy(r->comm, in->comm, sizeof(r->comm));
+		r->comm_gen = s->gen;
+		r->comm_calls = in->calls;
+	}
+	r->calls += in->calls;
+	r->errors += in->errors;
+	r->total_ns += in->total_ns;
+	if (in->min_ns < r->min_ns)
+		r->min_ns = in->min_ns;
+	if (in->max_ns > r->max_ns)
+		r->max_ns = in->max_ns;
+	/* 128 bits: the low words' carry into the high */
+	r->sumsq[0] += in->sumsq[0];
+	r->sumsq[1] += in->sumsq[1] + (r->sumsq[0] < in->sumsq[0]);
+	s->calls += in->calls;
+	return 0;
+}
+
+int sys_sum__add(struct sys_sum *s, const struct kpt_syssum_entry *e)
+{
+	struct sys_sum_row in = {
+		.nr = e->nr, .pid = e->pid, .calls = e->calls,
+		.errors = e->errors, .total_ns = e->total_ns,
+		.min_ns = e->min_ns, .max_ns = e->max_ns,
+		.sumsq = { e->sumsq_ns[0], e->sumsq_ns[1] },
+	};
+
+	memcpy(in.comm, e->comm, sizeof(in.comm));
+	return sum_add(s, &in);
+}
+
+int sys_sum__add_call(struct sys_sum *s, const struct syscall_call *c,
+		      __u64 nr)
+{
+	__u64 ns = c->no_return ? 0 : c->dur_ns;
+	struct sys_sum_row in = {
+		.nr = nr, .pid = c->pid, .calls = 1,
+		.errors = !c->no_return && syscall_fmt__is_error(c->ret),
+		.total_ns = ns, .min_ns = ns, .max_ns = ns,
+		.sumsq = { (__u64)((__uint128_t)ns * ns),
+			   (__u64)(((__uint128_t)ns * ns) >> 64) },
+	};
+
+	memcpy(in.comm, c->comm, strnlen(c->comm, KPT_COMM_LEN));
+	sys_sum__next(s);
+	return sum_add(s, &in);
+}
+
+/* sqrt() without libm: Newton's steps down from above, until they stop. */
+static long double sum_sqrt(long double v)
+{
+	long double x, y;
+
+	if (!(v > 0))
+		return 0;
+	x = v > 1 ? v : 1;
+	for (;;) {
+		y = (x + v / x) / 2;
+		if (!(y < x))	/* no step down left (or not a number) */
+			return x;
+		x = y;
+	}
+}
+
+/*
+ * The sample standard deviation of a row's durations in % of their
+ * average: s^2 = (sum of squares - sum^2 / n) / (n - 1), in long double
+ * (64-bit mantissa: the 128-bit sum of squares loses its low bits only).
+ */
+static double sum_stddev_pct(const struct sys_sum_row *r)
+{
+	long double n = r->calls, sum = r->total_ns, sq, var;
+
+	if (r->calls < 2 || !r->total_ns)
+		return 0;
+	sq = (long double)r->sumsq[1] * 18446744073709551616.0L +
+	     (long double)r->sumsq[0];
+	var = (sq - sum * sum / n) / (n - 1);
+	return (double)(100 * sum_sqrt(var) / (sum / n));
+}
+
+/* perf trace's, as it prints them */
+static const char sum_head[] =
+	"   syscall            calls  errors  total       min       avg       max       stddev\n"
+	"                                     (msec)    (msec)    (msec)    (msec)        (%)\n"
+	"   --------------- --------  ------ -------- --------- --------- ---------     ------\n";
+
+/* A process of a table: its rows, and the comm of one of them. */
+struct sum_proc {
+	__u32 pid;
+	unsigned long long events;
+	const struct sys_sum_row *comm_row;
+	const struct sys_sum_row **rows;
+	size_t n;
+};
+
+static int sum_row_by_pid(const void *a, const void *b)
+{
+	const struct sys_sum_row *x = *(const struct sys_sum_row * const *)a;
+	const struct sys_sum_row *y = *(const struct sys_sum_row * const *)b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->nr != y->nr)
+		return x->nr < y->nr ? -1 : 1;
+	return 0;
+}
+
+/* perf trace's order: the longest total first; then most calls, nr */
+static int sum_row_by_total(const void *a, const void *b)
+{
+	const struct sys_sum_row *x = *(const struct sys_sum_row * const *)a;
+	const struct sys_sum_row *y = *(const struct sys_sum_row * const *)b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	if (x->nr != y->nr)
+		return x->nr < y->nr ? -1 : 1;
+	return 0;
+}
+
+static int sum_proc_by_events(const void *a, const void *b)
+{
+	const struct sum_proc *x = a, *y = b;
+
+	if (x->events != y->events)
+		return x->events > y->events ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return 0;
+}
+
+static const char *sum_name(const struct sys_sum_row *r, char *buf,
+			    size_t len)
+{
+	if (r->nr > 0xffffffffULL) {
+		snprintf(buf, len, "syscall_%llu", (unsigned long long)r->nr);
+		return buf;
+	}
+	return syscalls__name_fmt(SYSCALLS_64, (unsigned int)r->nr, buf, len);
+}
+
+static void sum_print_row(FILE *f, const struct sum_proc *p,
+			  const struct sys_sum_row *r, bool json,
+			  long interval)
+{
+	double pct = sum_stddev_pct(r);
+	const char *name;
+	char buf[32];
+
+	name = sum_name(r, buf, sizeof(buf));
+	if (!json) {
+		fprintf(f, "   %-15s %8llu %6llu %9.3f %9.3f %9.3f %9.3f %9.2f%%\n",
+			name, (unsigned long long)r->calls,
+			(unsigned long long)r->errors, r->total_ns / 1e6,
+			r->min_ns / 1e6,
+			(double)((long double)r->total_ns / r->calls / 1e6L),
+			r->max_ns / 1e6, pct);
+		return;
+	}
+	if (interval >= 0)
+		fprintf(f, "{\"interval\":%ld,", interval);
+	else
+		putc_unlocked('{', f);
+	fprintf(f, "\"pid\":%u,\"comm\":", p->pid);
+	json__str(f, p->comm_row->comm, KPT_COMM_LEN);
+	fputs(",\"syscall\":", f);
+	json__str(f, name, strlen(name));
+	fprintf(f, ",\"calls\":%llu,\"errors\":%llu,\"total_ns\":%llu",
+		(unsigned long long)r->calls, (unsigned long long)r->errors,
+		(unsigned long long)r->total_ns);
+	fprintf(f, ",\"min_ns\":%llu,\"max_ns\":%llu,\"stddev_pct\":%.2f}\n",
+		(unsigned long long)r->min_ns, (unsigned long long)r->max_ns,
+		pct);
+}
+
+static void sum_print_proc(FILE *f, const struct sum_proc *p,
+			   unsigned long long all, bool json, long interval)
+{
+	size_t i;
+
+	if (!json) {
+		putc_unlocked(' ', f);
+		event__text_comm(f, p->comm_row->comm);
+		fprintf(f, " (%u), %llu events, %.1f%%\n\n", p->pid, p->events,
+			100.0 * p->events / all);
+		fputs(sum_head, f);
+	}
+	for (i = 0; i < p->n; i++)
+		sum_print_row(f, p, p->rows[i], json, interval);
+	if (!json)
+		fputs("\n\n", f);
+}
+
+int sys_sum__print(FILE *f, const struct sys_sum *s, bool json,
+		   const char *title, long interval)
+{
+	const struct sys_sum_row **rows;
+	struct sum_proc *procs;
+	size_t i, j, n = 0, np = 0;
+
+	rows = calloc(s->used ? s->used : 1, sizeof(*rows));
+	procs = calloc(s->used ? s->used : 1, sizeof(*procs));
+	if (!rows || !procs) {
+		free(rows);
+		free(procs);
+		return -1;
+	}
+	for (i = 0; i < s->cap; i++)
+		if (s->tab[i].calls)
+			rows[n++] = &s->tab[i];
+	qsort(rows, n, sizeof(*rows), sum_row_by_pid);
+	for (i = 0; i < n; i = j) {
+		struct sum_proc *p = &procs[np++];
+
+		p->pid = rows[i]->pid;
+		p->rows = &rows[i];
+		p->comm_row = rows[i];
+		for (j = i; j < n && rows[j]->pid == p->pid; j++) {
+			const struct sys_sum_row *r = rows[j];
+
+			p->events += r->calls;
+			if (r->comm_gen > p->comm_row->comm_gen ||
+			    (r->comm_gen == p->comm_row->comm_gen &&
+			     r->comm_calls > p->comm_row->comm_calls))
+				p->comm_row = r;
+		}
+		p->n = j - i;
+		qsort(p->rows, p->n, sizeof(*rows), sum_row_by_total);
+	}
+	qsort(procs, np, sizeof(*procs), sum_proc_by_events);
+	if (!json)
+		fprintf(f, "\n %s:\n\n%s", title, np ? "" : " no system calls\n\n");
+	for (i = 0; i < np; i++)
+		sum_print_proc(f, &procs[i], s->calls, json, interval);
+	free(rows);
+	free(procs);
+	return 0;
 }
 
 /* --- the summary ----------------------------------------------------------- */
@@ -459,6 +829,53 @@ void syscalls_cmd__summary(FILE *f, const struct pstats_probe *ps,
 	fputc('\n', f);
 }
 
+void syscalls_cmd__sum_summary(FILE *f, const struct pstats_probe *ps,
+			       unsigned long long read,
+			       unsigned long long own)
+{
+	unsigned long long lost = 0, seen, decided;
+	const char *sep = " (";
+	unsigned int i;
+
+	for (i = 0; i < KPT_LOST_NR; i++)
+		lost += ps->lost[i];
+	seen = ps->calls + ps->maxactive_missed + ps->missed;
+	fprintf(f, "kptrace: %llu calls seen, %llu counted in the kernel",
+		seen, ps->recorded);
+	/* what every KPT_IOC_SYSSUM gave, against the module's count */
+	if (read == ps->recorded)
+		fputs(" (all read)", f);
+	else if (read < ps->recorded)
+		fprintf(f, " (%llu read: %llu counted after the last read)",
+			read, ps->recorded - read);
+	else
+		fprintf(f, " (%llu read: %llu more than counted)", read,
+			read - ps->recorded);
+	fprintf(f, ", %llu filtered, %llu lost", ps->filtered, lost);
+	for (i = 0; i < KPT_LOST_NR; i++) {
+		if (!ps->lost[i])
+			continue;
+		fprintf(f, "%s%s %llu", sep, event__lost_cause(i), ps->lost[i]);
+		sep = ", ";
+	}
+	if (lost)
+		fputc(')', f);
+	fprintf(f, ", %llu not counted (summary table full)",
+		ps->summary_full);
+	fprintf(f, ", %llu missed returns", ps->maxactive_missed);
+	if (ps->missed)
+		fprintf(f, ", %llu missed by the kprobe", ps->missed);
+	decided = ps->recorded + ps->filtered + lost + ps->summary_full;
+	if (ps->calls > decided)
+		fprintf(f, ", %llu in flight at detach", ps->calls - decided);
+	else if (ps->calls < decided)
+		fprintf(f, " (the counters add up to %llu more than seen)",
+			decided - ps->calls);
+	if (own)
+		fprintf(f, "; %llu of kptrace itself, not in the tables", own);
+	fputc('\n', f);
+}
+
 /* --- the command ----------------------------------------------------------- */
 
 static const char usage_text[] =
@@ -483,8 +900,23 @@ static const char usage_text[] =
 "      --duration=MS          only calls that took longer than MS ms (0.5:\n"
 "                             500 us)\n"
 "\n"
+"Summary:\n"
+"  -s, --summary              no line per call: the calls are counted in the\n"
+"                             kernel by process and call, and at the end a\n"
+"                             table per process is printed as perf trace -s\n"
+"                             does (see below; with -r, of the saved calls)\n"
+"  -S, --with-summary         the lines, and at the end the same table, which\n"
+"                             the tool counts from the calls it printed (one\n"
+"                             probe with records: a call lost in a ring is in\n"
+"                             neither); with -r too\n"
+"  -i, --interval=SECS        with -s: every SECS seconds the table of those\n"
+"                             seconds, after a line with their span (from\n"
+"                             the start); at the end the last interval's, then\n"
+"                             the whole run's\n"
+"\n"
 "Output:\n"
-"  -j, --json                 one JSON object per line\n"
+"  -j, --json                 one JSON object per line (with -s and -S, one per\n"
+"                             row of the tables too)\n"
 "  -o, --output=FILE          print to FILE instead of the standard output\n"
 "  -w, --write=FILE           save the raw records to FILE ('-': stdout)\n"
 "                             instead of printing them\n"
@@ -496,7 +928,7 @@ static const char usage_text[] =
 "\n"
 "How: the tool adds one syscalls probe, written to /dev/kptrace as\n"
 "  s:kptrace/sys_PID [pid=..] [tid=..] [children=PID] [comm=GLOB]\n"
-"    [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS]\n"
+"    [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS] [summary]\n"
 "(PID the tool's own; with COMMAND, children=PID: its descendants), reads\n"
 "the probe's records and deletes the probe when it ends, whatever ends it\n"
 "(a signal, an error, COMMAND's exit). Only 64-bit tasks are traced. The\n"
@@ -519,7 +951,24 @@ static const char usage_text[] =
 "filtered out, lost (by cause), missed returns, and those in flight when\n"
 "the probe went away.\n"
 "\n"
-"Not yet: -s, -S, -i, --prometheus, --stack, --flight.\n"
+"-s: the probe gets \" summary\" at the end of its spec line and keeps no\n"
+"record: per CPU, it counts each (process, call)'s calls, errors\n"
+"(-4095..-1), total, min and max time and the sum of their squares (exit\n"
+"and exit_group with 0 ns). The tool reads and resets these counts every\n"
+"second (ioctl KPT_IOC_SYSSUM: a CPU's table holds 1024 (process, call)s,\n"
+"a second's worth) and adds them up. A table per process, the one with the\n"
+"most calls (\"events\") first, named by the comm of its busiest call in\n"
+"the last read that had it; in it, the calls with the longest total first.\n"
+"stddev is the sample standard deviation of the call's times in % of their\n"
+"average (perf trace prints that of the average, smaller by the square\n"
+"root of calls). With -j, one object per row: pid, comm, syscall, calls,\n"
+"errors, total_ns, min_ns, max_ns, stddev_pct; with -i, \"interval\" first:\n"
+"the interval's number from 1, 0 for the whole run. The line on stderr:\n"
+"calls seen, counted in the kernel (and whether the tool read them all),\n"
+"filtered, lost, not counted because a table was full, missed returns, in\n"
+"flight. With -r, -s counts the saved calls, as -S does.\n"
+"\n"
+"Not yet: --prometheus, --stack, --flight.\n"
 "\n"
 "EXAMPLES:\n"
 "    kptrace syscalls -- ls /tmp         # ls, and all that it runs\n"
@@ -535,6 +984,9 @@ static const char usage_text[] =
 "    kptrace syscalls -w calls.bin -- ./test.sh\n"
 "    kptrace syscalls -r calls.bin       # later, anywhere\n"
 "    kptrace syscalls -n -p 1 -e 'read*' # the spec line it would write\n"
+"    kptrace syscalls -s -- make         # the calls of a build, counted\n"
+"    kptrace syscalls -s -i 10 -c nginx  # nginx's, every 10 s\n"
+"    kptrace syscalls -S -- ls           # the lines, then the table\n"
 "\n"
 "ENVIRONMENT (for tests): KPTRACE_TRACEFS replaces /sys/kernel/tracing,\n"
 "    and the variables of kptrace --help, the files of the module.\n"
@@ -564,6 +1016,9 @@ static const struct option sys_opts[] = {
 	{ "dry-run",	no_argument,		NULL, 'n' },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "help",	no_argument,		NULL, 'h' },
+	{ "summary",	no_argument,		NULL, 's' },
+	{ "with-summary", no_argument,		NULL, 'S' },
+	{ "interval",	required_argument,	NULL, 'i' },
 	/* not yet */
 	{ "prometheus",	optional_argument,	NULL, OPT_PROMETHEUS },
 	{ "stack",	optional_argument,	NULL, OPT_STACK },
@@ -578,6 +1033,8 @@ struct sys_env {
 	char *expr;		/* -e's lists, joined by ',' */
 	const char *cgroup_path;
 	bool json, dry_run, quiet, selecting;
+	bool summary_only, with_summary;	/* -s, -S */
+	unsigned int interval;			/* -i SECS, 0: none */
 	const char *output, *save_path, *replay_path;
 	char **command;		/* NULL: none */
 };
@@ -655,6 +1112,23 @@ static int parse_duration(const char *arg, __u64 *ns)
 	return 0;
 }
 
+/* -i SECS: whole seconds, 1 to a day. */
+static int parse_interval(const char *arg, unsigned int *secs)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || errno || *end || !v ||
+	    v > SYS_MAX_INTERVAL)
+		return sys_error(EXIT_USAGE,
+				 "invalid -i '%s': whole seconds, 1 to %d",
+				 arg, SYS_MAX_INTERVAL);
+	*secs = (unsigned int)v;
+	return 0;
+}
+
 /* -c GLOB: what the spec line can carry. */
 static int check_comm(const char *arg)
 {
@@ -691,7 +1165,7 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 
 	optind = 0;	/* glibc: start again */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:p:t:c:G:e:jo:w:r:nqhsSi",
+	while ((opt = getopt_long(argc, argv, "+:p:t:c:G:e:jo:w:r:nqhsSi:",
 				  sys_opts, NULL)) != -1) {
 		ret = 0;
 		switch (opt) {
@@ -753,10 +1227,14 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 			fputs(usage_text, stdout);
 			return 0;
 		case 's':
+			env->summary_only = true;
+			break;
 		case 'S':
+			env->with_summary = true;
+			break;
 		case 'i':
-			return sys_usage("-%c is not yet supported by kptrace syscalls",
-					 opt);
+			ret = parse_interval(optarg, &env->interval);
+			break;
 		case OPT_PROMETHEUS:
 		case OPT_STACK:
 		case OPT_FLIGHT:
@@ -783,6 +1261,17 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 				 "the selection and COMMAND are for tracing");
 	if (env->replay_path && env->dry_run)
 		return sys_usage("-n prints the spec line of a trace: not with -r");
+	if (env->summary_only && env->with_summary)
+		return sys_usage("-s (the table) or -S (the lines, the table)");
+	if (env->interval && !env->summary_only)
+		return sys_usage("-i prints the table of -s every SECS seconds: it needs -s");
+	if (env->interval && env->replay_path)
+		return sys_usage("-i is for a live run: not with -r");
+	if ((env->summary_only || env->with_summary) && env->save_path)
+		return sys_usage("-%c prints a table: -w saves the raw records",
+				 env->summary_only ? 's' : 'S');
+	/* live -s: counts in the kernel; on records (-r), counted here */
+	env->sel.summary = env->summary_only && !env->replay_path;
 	return -1;
 }
 
@@ -1098,6 +1587,19 @@ struct sys_run {
 	char name[32];		/* sys_PID */
 	bool armed;
 	struct child child;
+	/* -s and -S: the whole run's counts; -i: the interval's too */
+	struct sys_sum *sum, *interval;
+	/* -s: KPT_IOC_SYSSUM's buffer, and what the reads gave */
+	struct kpt_syssum_entry *sum_buf;
+	size_t sum_len;
+	unsigned int nr_cpus;
+	unsigned long long sum_read;	/* calls of every read */
+	unsigned long long sum_own;	/* of them, the tool's own */
+	unsigned long intervals;	/* -i: printed */
+	unsigned long long next_interval;	/* -i: at this second */
+	struct timespec t0;		/* armed */
+	struct timespec t_read;		/* the last read */
+	struct timespec t_interval;	/* the interval's start */
 };
 
 /* -o FILE, or stdout; buffered as the main reader's */
@@ -1139,9 +1641,13 @@ static int run_sink(struct sys_run *run)
 		return -1;
 	run->printer.out = run->out;
 	run->printer.json = env->json;
-	run->printer.formats = sys_formats__new(getenv("KPTRACE_TRACEFS"),
-						env->quiet);
-	if (!run->printer.formats)
+	run->printer.no_lines = env->summary_only;
+	if (env->summary_only || env->with_summary)
+		run->printer.sum = run->sum;
+	/* -s on records: no line, no argument to name */
+	run->printer.formats = env->summary_only ? NULL :
+		sys_formats__new(getenv("KPTRACE_TRACEFS"), env->quiet);
+	if (!run->printer.formats && !env->summary_only)
 		return sys_error(-1, "out of memory");
 	run->printer.lost_fmt.out = run->out;
 	run->printer.lost_fmt.json = env->json;
@@ -1167,6 +1673,7 @@ static int run_arm(struct sys_run *run)
 	run->src.rdwr = true;
 	if (device__open(&run->src, &info))
 		return -1;
+	run->nr_cpus = info.nr_cpus ? info.nr_cpus : 1;
 	/* kept open: read at the end without an open() (see kptrace.c) */
 	run->stats_file = fopen(stats__path(), "re");
 	run->src.stats = run->stats_file;
@@ -1192,8 +1699,8 @@ static int run_arm(struct sys_run *run)
 	if (run->env->save_path)
 		probe_save_listing(run->env->save_path, (__u32)id);
 	if (!run->env->quiet && !run->env->command)
-		fprintf(stderr, "kptrace: tracing system calls (%s)... Hit Ctrl-C to end.\n",
-			line);
+		fprintf(stderr, "kptrace: %s system calls (%s)... Hit Ctrl-C to end.\n",
+			run->env->sel.summary ? "counting" : "tracing", line);
 	return 0;
 }
 
@@ -1206,6 +1713,19 @@ static void run_summary(struct sys_run *run, const struct pstats_probe *ps,
 		trace_counts.entries + trace_counts.returns :
 		run->printer.shown;
 
+	if (run->env->sel.summary) {
+		if (!ps_err)
+			syscalls_cmd__sum_summary(stderr, ps, run->sum_read,
+						  run->sum_own);
+		else
+			fprintf(stderr, "kptrace: %llu calls read (no counters of %s in %s: %s)\n",
+				run->sum_read, run->name,
+				path_from_env("KPTRACE_PROBE_STATS",
+					      PROBE_STATS_PATH),
+				ps_err == -ENOENT ? "no such line" :
+				strerror(-ps_err));
+		return;
+	}
 	drain__report(&run->books);
 	if (!ps_err) {
 		syscalls_cmd__summary(stderr, ps, shown, trace_counts.own,
@@ -1230,7 +1750,8 @@ static void replay_summary(const struct sys_run *run)
 		lost += trace_counts.lost[i];
 	fprintf(stderr, "kptrace: %llu %s, %llu lost",
 		saved ? trace_counts.entries + trace_counts.returns :
-		run->printer.shown, saved ? "records saved" : "calls shown",
+		run->printer.shown, saved ? "records saved" :
+		run->printer.no_lines ? "calls counted" : "calls shown",
 		lost);
 	for (i = 0; i <= KPT_LOST_NR; i++) {
 		if (!trace_counts.lost[i])
@@ -1283,6 +1804,226 @@ static int run_close_output(struct sys_run *run)
 	return err;
 }
 
+/* --- -s: the counts of the kernel ------------------------------------------ */
+
+/* The stop signals and SIGCHLD, held during a -s run: sigtimedwait() */
+static sigset_t sum_signals;
+
+static double ts_since(const struct timespec *t, const struct timespec *t0)
+{
+	return (double)(t->tv_sec - t0->tv_sec) +
+	       (t->tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* A write to the output failed: the run stops, as the printer's does. */
+static int sum_out_check(struct sys_run *run)
+{
+	if (!ferror(run->out))
+		return 0;
+	if (!run->printer.out_error) {
+		run->printer.out_error = true;
+		run->printer.out_errno = errno;
+	}
+	return -1;
+}
+
+/*
+ * One ioctl(KPT_IOC_SYSSUM): ends the kernel's interval and adds its
+ * entries (one per CPU and (process, call)) to the run's counts and, with
+ * -i, to the interval's; the tool's own calls are counted apart. The
+ * buffer grows to the size an -ENOSPC asks for (nothing was ended then).
+ * 0, or -1 with a message.
+ */
+static int sum_read(struct sys_run *run)
+{
+	const struct kpt_syssum_entry *e;
+	struct kpt_syssum_req req;
+	__u32 self = (__u32)getpid();
+	unsigned int tries = 0;
+	size_t i;
+	void *buf;
+
+	for (;;) {
+		memset(&req, 0, sizeof(req));
+		snprintf(req.name, sizeof(req.name), "%s", run->name);
+		req.buf = (__u64)(uintptr_t)run->sum_buf;
+		req.len = run->sum_len;
+		if (!ioctl(run->src.fd, KPT_IOC_SYSSUM, &req))
+			break;
+		if (errno == EINTR && ++tries < 100)
+			continue;
+		if (errno == ENOTTY)
+			return sys_error(-1, "%s has no KPT_IOC_SYSSUM: an older module",
+					 run->src.path);
+		if (errno != ENOSPC || req.size <= run->sum_len ||
+		    req.size > SYS_SUM_BUF_MAX || ++tries > 3)
+			return sys_error(-1, "KPT_IOC_SYSSUM of %s/%s: %s",
+					 SYS_GROUP, run->name,
+					 strerror(errno));
+		buf = realloc(run->sum_buf, req.size);
+		if (!buf)
+			return sys_error(-1, "out of memory");
+		run->sum_buf = buf;
+		run->sum_len = req.size;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &run->t_read);
+	if (req.size > run->sum_len ||
+	    req.size != (__u64)req.nr_entries * sizeof(*e))
+		return sys_error(-1, "KPT_IOC_SYSSUM of %s/%s: %u entries in %llu bytes",
+				 SYS_GROUP, run->name, req.nr_entries,
+				 (unsigned long long)req.size);
+	sys_sum__next(run->sum);
+	if (run->interval)
+		sys_sum__next(run->interval);
+	for (i = 0; i < req.nr_entries; i++) {
+		e = &run->sum_buf[i];
+		run->sum_read += e->calls;
+		if (e->pid == self) {
+			run->sum_own += e->calls;
+			continue;
+		}
+		if (sys_sum__add(run->sum, e) ||
+		    (run->interval && sys_sum__add(run->interval, e)))
+			return sys_error(-1, "out of memory");
+	}
+	return 0;
+}
+
+/* -i: prints the interval that the last read ended, and starts the next. */
+static int sum_interval(struct sys_run *run)
+{
+	char title[128];
+
+	run->intervals++;
+	snprintf(title, sizeof(title),
+		 "Summary of events, interval %lu (%.3f to %.3f s)",
+		 run->intervals, ts_since(&run->t_interval, &run->t0),
+		 ts_since(&run->t_read, &run->t0));
+	if (sys_sum__print(run->out, run->interval, run->env->json, title,
+			   run->env->json ? (long)run->intervals : -1))
+		return sys_error(-1, "out of memory");
+	sys_sum__clear(run->interval);
+	run->t_interval = run->t_read;
+	fflush(run->out);
+	return sum_out_check(run);
+}
+
+/*
+ * -s: waits for the stop (SIGINT, SIGTERM, COMMAND's exit), the signals
+ * held and taken by sigtimedwait(); reads the counts every second, so that
+ * each CPU's table needs room for a second's (process, call)s only, and
+ * with -i prints an interval every SECS seconds. 0, or -1 on an error.
+ */
+static int sum_loop(struct sys_run *run)
+{
+	unsigned int secs = run->env->interval;
+	struct timespec next = run->t0, now, left;
+	unsigned long long tick;
+	siginfo_t si;
+	int sig;
+
+	run->next_interval = secs;
+	next.tv_sec++;
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > next.tv_sec ||
+		    (now.tv_sec == next.tv_sec && now.tv_nsec >= next.tv_nsec)) {
+			/* whole seconds since t0: a late tick skips the missed */
+			tick = (unsigned long long)ts_since(&now, &run->t0);
+			if (sum_read(run))
+				return -1;
+			if (secs && tick >= run->next_interval) {
+				run->next_interval = (tick / secs + 1) * secs;
+				if (sum_interval(run))
+					return -1;
+			}
+			next = run->t0;
+			next.tv_sec += (time_t)tick + 1;
+			continue;
+		}
+		left.tv_sec = next.tv_sec - now.tv_sec;
+		left.tv_nsec = next.tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0) {
+			left.tv_sec--;
+			left.tv_nsec += 1000000000L;
+		}
+		sig = sigtimedwait(&sum_signals, &si, &left);
+		if (sig < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (sig < 0)
+			return sys_error(-1, "sigtimedwait: %s", strerror(errno));
+		if (sig != SIGCHLD)
+			return 0;	/* SIGINT, SIGTERM; SIGALRM: a stop */
+		on_child(sig);
+		if (cmd_done)
+			return 0;
+	}
+}
+
+/* -s: the tables at the end: the last interval's (-i), the whole run's. */
+static int sum_tables(struct sys_run *run)
+{
+	char title[128];
+
+	if (run->env->interval && sum_interval(run))
+		return -1;
+	if (run->env->interval)
+		snprintf(title, sizeof(title),
+			 "Summary of events, the whole run (0.000 to %.3f s, %lu interval%s)",
+			 ts_since(&run->t_read, &run->t0), run->intervals,
+			 run->intervals == 1 ? "" : "s");
+	else
+		snprintf(title, sizeof(title), "Summary of events");
+	if (sys_sum__print(run->out, run->sum, run->env->json, title,
+			   run->env->interval ? 0 : -1))
+		return sys_error(-1, "out of memory");
+	return sum_out_check(run);
+}
+
+/* -s: holds the signals sum_loop() takes, from the start of the run. */
+static void sum_hold_signals(void)
+{
+	sigemptyset(&sum_signals);
+	sigaddset(&sum_signals, SIGINT);
+	sigaddset(&sum_signals, SIGTERM);
+	sigaddset(&sum_signals, SIGALRM);
+	sigaddset(&sum_signals, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &sum_signals, NULL);
+}
+
+/* -s: the buffer of a read, for the module's default table size. */
+static int sum_start(struct sys_run *run)
+{
+	run->sum_len = (size_t)run->nr_cpus * SYS_SUM_ENTRIES *
+		       sizeof(*run->sum_buf);
+	run->sum_buf = malloc(run->sum_len);
+	if (!run->sum_buf)
+		return sys_error(-1, "out of memory");
+	clock_gettime(CLOCK_MONOTONIC, &run->t0);
+	run->t_interval = run->t0;
+	run->t_read = run->t0;
+	return 0;
+}
+
+/*
+ * The table(s) at the end, unless the output already failed: -s live,
+ * the kernel's counts (sum_tables()); -S, or -s on records (-r), the
+ * calls of the records. 0, or -1 with a message.
+ */
+static int run_table(struct sys_run *run)
+{
+	if (!run->sum || !run->out || run->printer.out_error)
+		return 0;
+	if (run->env->sel.summary)
+		return sum_tables(run);
+	if (run->printer.no_memory)
+		return sys_error(-1, "out of memory: the table is not printed");
+	if (sys_sum__print(run->out, run->sum, run->env->json,
+			   "Summary of events", -1))
+		return sys_error(-1, "out of memory");
+	return sum_out_check(run);
+}
+
 static int sys_run(struct sys_env *env)
 {
 	struct sys_run run = {
@@ -1300,7 +2041,12 @@ static int sys_run(struct sys_env *env)
 	/* a closed pipe must not kill the tool with its probe armed */
 	signal(SIGPIPE, SIG_IGN);
 	buf = malloc(SYS_READ_BUF);
-	if (!buf) {
+	if (env->summary_only || env->with_summary)
+		run.sum = sys_sum__new();
+	if (env->interval)
+		run.interval = sys_sum__new();
+	if (!buf || ((env->summary_only || env->with_summary) && !run.sum) ||
+	    (env->interval && !run.interval)) {
 		sys_error(0, "out of memory");
 		goto out;
 	}
@@ -1310,6 +2056,8 @@ static int sys_run(struct sys_env *env)
 			goto out;
 		err = records__pump(&run.src, &run.sink, buf, SYS_READ_BUF) ?
 		      1 : 0;
+		if (run_table(&run))
+			err = 1;
 		if (run_close_output(&run))
 			err = 1;
 		if (!env->quiet)
@@ -1317,6 +2065,8 @@ static int sys_run(struct sys_env *env)
 		goto out;
 	}
 
+	if (env->sel.summary)
+		sum_hold_signals();
 	if (env->command) {
 		if (signals__on_child(on_child))
 			goto out;
@@ -1328,13 +2078,23 @@ static int sys_run(struct sys_env *env)
 		if (child_fork(&run.child, env->command))
 			goto out;
 	}
-	if (run_sink(&run) || run_arm(&run))
+	if ((env->sel.summary ? run_output(&run) : run_sink(&run)) ||
+	    run_arm(&run) || (env->sel.summary && sum_start(&run)))
 		goto end;
 	child_go(&run.child);
 
-	err = records__pump(&run.src, &run.sink, buf, SYS_READ_BUF) ? 1 : 0;
+	if (env->sel.summary) {
+		err = sum_loop(&run) ? 1 : 0;
+		alarm(0);	/* trace__stop()'s, from on_child() */
+	} else {
+		err = records__pump(&run.src, &run.sink, buf, SYS_READ_BUF) ?
+		      1 : 0;
+	}
 	if (env->command)
 		status = child_end(&run.child, env->command);
+	/* -s: the last read, after COMMAND's end, before the counters */
+	if (env->sel.summary && !err && sum_read(&run))
+		err = 1;
 	/* after the drain, before the probe goes: its last counters */
 	if (!run.pstats_file)
 		run.pstats_file = fopen(path_from_env("KPTRACE_PROBE_STATS",
@@ -1343,16 +2103,25 @@ static int sys_run(struct sys_env *env)
 		ps_err = pstats__read_probe(run.pstats_file, run.name, &ps);
 	else
 		ps_err = -errno;
-	if (run.stats_file && !stats__read_from(run.stats_file, &run.end))
+	if (!env->sel.summary && run.stats_file &&
+	    !stats__read_from(run.stats_file, &run.end))
 		run.books.end = &run.end;
+	/* -s: nothing more to read: the probe goes before the tables */
+	if (env->sel.summary && probe_delete(run.src.fd, run.name))
+		err = 1;
+	if (env->sel.summary)
+		run.armed = false;
+	if (run_table(&run))
+		err = 1;
 	if (run_close_output(&run))
 		err = 1;
-	if (probe_delete(run.src.fd, run.name))
+	if (run.armed && probe_delete(run.src.fd, run.name))
 		err = 1;
 	run.armed = false;
 	if (!env->quiet) {
 		run_summary(&run, &ps, ps_err);
-		books__check(&run.books);
+		if (!env->sel.summary)
+			books__check(&run.books);
 	}
 end:
 	if (run.armed && probe_delete(run.src.fd, run.name))
@@ -1372,6 +2141,9 @@ out:
 	stats__free(&run.end);
 	free(trace_stop.bound);
 	sys_formats__free(run.printer.formats);
+	sys_sum__free(run.sum);
+	sys_sum__free(run.interval);
+	free(run.sum_buf);
 	free(buf);
 	return err;
 }

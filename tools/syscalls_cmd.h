@@ -5,7 +5,8 @@
  * one syscalls probe (s) of the module. The parts the host tests reach
  * without a kernel are here: the spec line of a selection, the probe's id
  * in the probes listing, a record as a call (struct syscall_call) and the
- * printer of the records, the formats cache and the summary.
+ * printer of the records, the formats cache, the tables of -s and -S
+ * (struct sys_sum) and the summary lines.
  */
 #ifndef __KPTRACE_SYSCALLS_CMD_H
 #define __KPTRACE_SYSCALLS_CMD_H
@@ -50,12 +51,14 @@ struct sys_sel {
 	const bool *nr;		/* per x86-64 number (syscalls__count()); NULL: all */
 	bool failure;
 	__u64 duration_ns;		/* 0: any */
+	bool summary;			/* counts in the kernel, no records */
 };
 
 /*
  * The spec line (no newline) of probe kptrace/sys_@tool_pid for @sel into
  * @buf: "s:kptrace/sys_PID" and the options, in the module's order, nr= as
- * ranges. Returns its length, or -1 if it does not fit in @len bytes.
+ * ranges, " summary" last. Returns its length, or -1 if it does not fit in
+ * @len bytes.
  */
 int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
 		       size_t len);
@@ -107,18 +110,62 @@ struct sys_call {
 int sys_call__from_record(struct sys_call *sc, const struct kpt_event *e,
 			  struct sys_formats *formats, __u64 base_ns);
 
+/*
+ * The counts of (process, call)s, as perf trace -s prints them: the
+ * entries of KPT_IOC_SYSSUM (one per CPU and (process, call)) merged, or
+ * the calls of records. A process's comm is that of its entry with the
+ * most calls in the latest batch (sys_sum__next()) that had one: the name
+ * it ran under last, mostly (an exec changes it).
+ */
+struct sys_sum;
+
+struct sys_sum *sys_sum__new(void);
+void sys_sum__free(struct sys_sum *s);
+/* Empty again: the next interval. */
+void sys_sum__clear(struct sys_sum *s);
+/* A new batch (a KPT_IOC_SYSSUM read): its comms come before the older. */
+void sys_sum__next(struct sys_sum *s);
+/* Adds entry @e (calls 0: nothing) to the batch. 0, or -1: no memory. */
+int sys_sum__add(struct sys_sum *s, const struct kpt_syssum_entry *e);
+/*
+ * Adds call @c of number @nr as a batch of one: an error if it returned
+ * -4095..-1, and 0 ns if it does not return (exit, exit_group), as the
+ * kernel counts them. 0, or -1.
+ */
+int sys_sum__add_call(struct sys_sum *s, const struct syscall_call *c,
+		      __u64 nr);
+/* The calls counted in @s. */
+unsigned long long sys_sum__calls(const struct sys_sum *s);
+
+/*
+ * Prints @s as perf trace -s does: "\n @title:\n\n", then per process,
+ * most calls ("events") first, " COMM (PID), N events, P%" (of all the
+ * calls of @s) and a table of its calls, the longest total first: calls,
+ * errors, total, min, avg and max in ms, and the sample standard deviation
+ * in % of the average (100 * s / avg, s from the sum of squares). With
+ * @json, one object per (process, call) in the same order instead:
+ * {"pid","comm","syscall","calls","errors","total_ns","min_ns","max_ns",
+ * "stddev_pct"}, with "interval":@interval first when @interval >= 0.
+ * Returns 0, or -1 if out of memory.
+ */
+int sys_sum__print(FILE *f, const struct sys_sum *s, bool json,
+		   const char *title, long interval);
+
 /* Prints the records of a run: trace.c's sink->print. */
 struct sys_printer {
 	FILE *out;
 	bool json;
+	bool no_lines;			/* -s on records: the table only */
+	struct sys_sum *sum;		/* if set, counts the calls shown */
 	struct sys_formats *formats;
 	struct event_fmt lost_fmt;	/* loss reports: event__print() */
 	bool have_base;
 	__u64 base_ns;			/* the first call's entry */
-	unsigned long long shown;	/* calls printed */
+	unsigned long long shown;	/* calls printed (counted: no_lines) */
 	unsigned long long other;	/* records not of a syscalls probe */
 	bool out_error;			/* a write failed: the run stops */
 	int out_errno;
+	bool no_memory;			/* sum could not grow: it stops */
 };
 
 void sys_printer__record(const struct kpt_event *e, void *priv);
@@ -136,6 +183,18 @@ void sys_printer__record(const struct kpt_event *e, void *priv);
 void syscalls_cmd__summary(FILE *f, const struct pstats_probe *ps,
 			   unsigned long long shown, unsigned long long own,
 			   bool saved);
+
+/*
+ * The summary line of a run with -s, from the counters @ps of its summary
+ * probe (recorded: the calls counted in the kernel; summary_full: those
+ * its tables had no room for): calls seen, counted, and whether the
+ * tool read them all (@read: the calls of every KPT_IOC_SYSSUM, @own of
+ * them the tool's own, left out of the tables), filtered, lost, not
+ * counted, missed returns, in flight.
+ */
+void syscalls_cmd__sum_summary(FILE *f, const struct pstats_probe *ps,
+			       unsigned long long read,
+			       unsigned long long own);
 
 /* argv[0] is "syscalls". Returns the exit status. */
 int syscalls_cmd__main(int argc, char **argv);

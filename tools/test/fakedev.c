@@ -16,7 +16,15 @@
  *
  * The device is the read end of a pipe nobody writes: a read() with
  * nothing to give blocks until a signal, or fails with EAGAIN once the
- * reader set O_NONBLOCK, as the module's. KPT_IOC_INFO answers.
+ * reader set O_NONBLOCK, as the module's. KPT_IOC_INFO answers (2 CPUs).
+ *
+ * An s line with summary gets no records but KPT_IOC_SYSSUM, as if its
+ * tables were summary=2048 (so the tool's first request, sized for the
+ * default 1024, gets -ENOSPC and the size): the first answer is canned
+ * set 1, the second set 2, then nothing (struct kpt_syssum_entry, one per
+ * CPU and (process, call)); each answer rewrites probe_stats, recorded
+ * the calls given so far, summary_full their full; FAKEDEV_DIR/syssum
+ * logs every request.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,8 +39,52 @@
 
 #include <uapi/kptrace.h>
 
-static int dev_fd = -1, dev_w = -1;
+static int dev_fd = -1, dev_w = -1, dev_rdwr;
 static int armed, served;
+
+/* the armed s probe with summary: its name, the answers given */
+static int summary;
+static char sum_name[KPT_HIST_NAME_LEN];
+static unsigned int sum_answers;
+static unsigned long long sum_calls, sum_full;
+
+#define SUM_ROOM	(2 * 2048 * sizeof(struct kpt_syssum_entry))
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Two processes over two CPUs, a 128-bit sum of squares, comm escapes */
+static const struct kpt_syssum_entry sum_set1[] = {
+	{ .pid = 1234, .nr = 0, .comm = "dd", .calls = 3, .total_ns = 3000,
+	  .min_ns = 500, .max_ns = 1500, .sumsq_ns = { 3500000 } },
+	{ .pid = 1234, .nr = 1, .comm = "dd", .calls = 4, .errors = 1,
+	  .total_ns = 20000, .min_ns = 1000, .max_ns = 10000,
+	  .sumsq_ns = { 142000000 } },
+	{ .pid = 1234, .nr = 231, .comm = "dd", .calls = 1 },
+	{ .pid = 99, .nr = 257, .comm = "c\\at\x1b[2J", .calls = 1,
+	  .errors = 1, .total_ns = 5000, .min_ns = 5000, .max_ns = 5000,
+	  .sumsq_ns = { 25000000 } },
+	/* CPU 1 */
+	{ .pid = 1234, .nr = 0, .comm = "dd", .calls = 2, .total_ns = 5000,
+	  .min_ns = 2000, .max_ns = 3000, .sumsq_ns = { 13000000 } },
+	/* 4 s and 6 s: 52e18 = 2 * 2^64 + 15106511852580896768 */
+	{ .pid = 1234, .nr = 35, .comm = "dd", .calls = 2,
+	  .total_ns = 10000000000ULL, .min_ns = 4000000000ULL,
+	  .max_ns = 6000000000ULL,
+	  .sumsq_ns = { 15106511852580896768ULL, 2 } },
+	{ .pid = 99, .nr = 59, .comm = "sh", .calls = 1, .total_ns = 200000,
+	  .min_ns = 200000, .max_ns = 200000,
+	  .sumsq_ns = { 40000000000ULL } },
+	{ .pid = 99, .nr = 257, .comm = "c\\at\x1b[2J", .calls = 6,
+	  .errors = 2, .total_ns = 12000, .min_ns = 1000, .max_ns = 3000,
+	  .sumsq_ns = { 28000000 } },
+};
+
+static const struct kpt_syssum_entry sum_set2[] = {
+	{ .pid = 1234, .nr = 0, .comm = "dd", .calls = 1, .total_ns = 700,
+	  .min_ns = 700, .max_ns = 700, .sumsq_ns = { 490000 } },
+	{ .pid = 7, .nr = 230, .comm = "sleep", .calls = 1,
+	  .total_ns = 1000000000, .min_ns = 1000000000,
+	  .max_ns = 1000000000, .sumsq_ns = { 1000000000000000000ULL } },
+};
 
 static int (*real_open)(const char *path, int flags, ...);
 static ssize_t (*real_read)(int fd, void *buf, size_t len);
@@ -77,6 +129,7 @@ static int fake_open(const char *path, int flags)
 		return -1;
 	dev_fd = p[0];
 	dev_w = p[1];
+	dev_rdwr = (flags & O_ACCMODE) == O_RDWR;
 	if (flags & O_NONBLOCK)
 		fcntl(dev_fd, F_SETFL, O_NONBLOCK);
 	return dev_fd;
@@ -116,6 +169,69 @@ int open64(const char *path, int flags, ...)
 	return fd;
 }
 
+/* probe_stats of the summary probe: recorded, the calls given so far */
+static void sum_stats(void)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text),
+		 "%s calls=%llu events=%llu filtered=5 recorded=%llu full=0 overwritten=0 nested=0 too_big=0 num_fault=0 str_fault=0 str_trunc=0 stack_trunc=0 summary_full=%llu missed=0 maxactive_missed=1\n",
+		 sum_name, sum_calls + 5 + sum_full + 2,
+		 sum_calls + 5 + sum_full, sum_calls, sum_full);
+	fake_file("probe_stats", "w", text);
+}
+
+static int fake_syssum(struct kpt_syssum_req *req)
+{
+	const struct kpt_syssum_entry *set = NULL;
+	unsigned int i, n = 0;
+	char text[256];
+	__u64 full = 0;
+
+	if (!dev_rdwr) {
+		errno = EBADF;
+		return -1;
+	}
+	if (!summary || strncmp(req->name, sum_name, sizeof(req->name))) {
+		errno = ENOENT;
+		return -1;
+	}
+	req->probe_id = 42;
+	req->nr_entries = 0;
+	req->full = 0;
+	if (req->len < SUM_ROOM) {
+		req->size = SUM_ROOM;
+		snprintf(text, sizeof(text), "len=%llu ENOSPC size=%llu\n",
+			 (unsigned long long)req->len,
+			 (unsigned long long)req->size);
+		fake_file("syssum", "a", text);
+		errno = ENOSPC;
+		return -1;
+	}
+	if (sum_answers == 0) {
+		set = sum_set1;
+		n = ARRAY_LEN(sum_set1);
+		full = 2;
+	} else if (sum_answers == 1) {
+		set = sum_set2;
+		n = ARRAY_LEN(sum_set2);
+	}
+	sum_answers++;
+	if (n)
+		memcpy((void *)(unsigned long)req->buf, set, n * sizeof(*set));
+	for (i = 0; i < n; i++)
+		sum_calls += set[i].calls;
+	sum_full += full;
+	req->size = n * sizeof(*set);
+	req->nr_entries = n;
+	req->full = full;
+	snprintf(text, sizeof(text), "len=%llu entries=%u full=%llu\n",
+		 (unsigned long long)req->len, n, (unsigned long long)full);
+	fake_file("syssum", "a", text);
+	sum_stats();
+	return 0;
+}
+
 int ioctl(int fd, unsigned long req, ...)
 {
 	struct kpt_info *info;
@@ -128,6 +244,8 @@ int ioctl(int fd, unsigned long req, ...)
 	va_end(ap);
 	if (fd != dev_fd || dev_fd < 0)
 		return real_ioctl(fd, req, arg);
+	if (req == KPT_IOC_SYSSUM)
+		return fake_syssum(arg);
 	if (req != KPT_IOC_INFO) {
 		errno = ENOTTY;
 		return -1;
@@ -150,7 +268,8 @@ ssize_t read(int fd, void *buf, size_t len)
 	FILE *f;
 
 	fake_init();
-	if (fd != dev_fd || dev_fd < 0 || !armed || served || !path)
+	if (fd != dev_fd || dev_fd < 0 || !armed || served || !path ||
+	    summary)
 		return real_read(fd, buf, len);
 	served = 1;
 	f = fopen(path, "re");
@@ -182,7 +301,18 @@ ssize_t write(int fd, const void *buf, size_t len)
 	}
 	snprintf(text, sizeof(text), "%s\n", line);
 	fake_file("specs", "a", text);
-	if (line[0] == 's') {
+	if (line[0] == 's' && strstr(line, " summary")) {
+		/* the module prints the size it made */
+		snprintf(text, sizeof(text),
+			 "%s=2048 # id=42 at=x64_sys_call+0x0/0x2000 kretprobe - hits=0 missed=0\n",
+			 line);
+		fake_file("probes", "w", text);
+		snprintf(sum_name, sizeof(sum_name), "%.*s",
+			 (int)strcspn(line + 10, " "), line + 10);
+		summary = 1;
+		sum_stats();
+		armed = 1;
+	} else if (line[0] == 's') {
 		snprintf(text, sizeof(text),
 			 "%s # id=42 at=x64_sys_call+0x0/0x2000 kretprobe - hits=0 missed=0\n",
 			 line);

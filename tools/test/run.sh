@@ -39,8 +39,9 @@
 # gen_syscalls.sh must remake the committed uapi/kptrace_syscalls.h.
 # test/test_syscalls_cmd (ASan and UBSan): the command's records of a
 # syscalls probe to lines and JSON, its spec lines, the probe's id, the
-# summary; then `kptrace syscalls -r` of gen_trace's syscalls records
-# against a fake tracefs, --dry-run's spec lines, and its errors.
+# summary, the tables of -s and -S; then `kptrace syscalls -r` of
+# gen_trace's syscalls records against a fake tracefs, --dry-run's spec
+# lines, its errors, and its live path on test/fakedev.so (LD_PRELOAD).
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -472,9 +473,10 @@ fi
 # --- kptrace syscalls -----------------------------------------------------------
 # test/test_syscalls_cmd (ASan and UBSan): records of a syscalls probe as
 # the module's contract makes them, to lines and JSON; spec lines; the
-# probe's id in a listing; the counters and the summary. Then -r of
-# gen_trace's syscalls records against a fake tracefs, the spec lines of
-# --dry-run, and the errors of the command line, exact.
+# probe's id in a listing; the counters and the summary; the tables of -s
+# and -S from KPT_IOC_SYSSUM's entries and from records. Then -r of
+# gen_trace's syscalls records against a fake tracefs (-S and -s too), the
+# spec lines of --dry-run, and the errors of the command line, exact.
 
 run syscalls-cmd test/test_syscalls_cmd "$DATA" "$OUT"
 if [ "$rc" = 0 ]; then
@@ -587,9 +589,14 @@ check_msg syscalls-comm-long 2 "kptrace: error: -c: a comm glob of 1 to 15 bytes
 check_msg syscalls-comm-space 2 "kptrace: error: -c: a comm glob without spaces or control characters" $KPT syscalls -c 'a b'
 check_msg syscalls-duration 2 "kptrace: error: invalid --duration '-1': milliseconds >= 0 (0.5: 500 us)" $KPT syscalls --duration -1
 check_msg syscalls-duration-nan 2 "kptrace: error: invalid --duration 'nan': milliseconds >= 0 (0.5: 500 us)" $KPT syscalls --duration nan
-check_msg syscalls-stats 2 "$(sys_usage "-s is not yet supported by kptrace syscalls")" $KPT syscalls -s -- true
-check_msg syscalls-summary 2 "$(sys_usage "-S is not yet supported by kptrace syscalls")" $KPT syscalls -S
-check_msg syscalls-interval 2 "$(sys_usage "-i is not yet supported by kptrace syscalls")" $KPT syscalls -i
+check_msg syscalls-sum-both 2 "$(sys_usage "-s (the table) or -S (the lines, the table)")" $KPT syscalls -s -S -- true
+check_msg syscalls-interval 2 "$(sys_usage "-i prints the table of -s every SECS seconds: it needs -s")" $KPT syscalls -S -i 1
+check_msg syscalls-interval-zero 2 "kptrace: error: invalid -i '0': whole seconds, 1 to 86400" $KPT syscalls -s -i 0
+check_msg syscalls-interval-frac 2 "kptrace: error: invalid -i '1.5': whole seconds, 1 to 86400" $KPT syscalls -s -i 1.5
+check_msg syscalls-interval-missing 2 "$(sys_usage "option '-i' needs an argument")" $KPT syscalls -s -i
+check_msg syscalls-interval-replay 2 "$(sys_usage "-i is for a live run: not with -r")" $KPT syscalls -s -i 1 -r x
+check_msg syscalls-sum-write 2 "$(sys_usage "-s prints a table: -w saves the raw records")" $KPT syscalls -s -w x
+check_msg syscalls-with-sum-write 2 "$(sys_usage "-S prints a table: -w saves the raw records")" $KPT syscalls --with-summary -w x
 check_msg syscalls-prom 2 "$(sys_usage "--prometheus is not yet supported by kptrace syscalls")" $KPT syscalls --prometheus
 check_msg syscalls-stack 2 "$(sys_usage "--stack is not yet supported by kptrace syscalls")" $KPT syscalls --stack
 check_msg syscalls-flight 2 "$(sys_usage "--flight=x is not yet supported by kptrace syscalls")" $KPT syscalls --flight=x
@@ -614,6 +621,24 @@ check_msg syscalls-notdev 1 \
 	"kptrace: /dev/null is not a kptrace device (it does not answer KPT_IOC_INFO)" \
 	env KPTRACE_DEVICE=/dev/null $KPT syscalls -p 1
 
+# -s on records: the table alone, of the calls -S prints; -n: " summary"
+check_run syscalls-replay-sum 0 env KPTRACE_TRACEFS=$OUT/tracefs $KPT syscalls -r "$OUT/syscalls.bin" -S -q
+run syscalls-replay-sum-only env KPTRACE_TRACEFS=/nonexistent $KPT syscalls --summary -r "$OUT/syscalls.bin"
+if [ "$rc" = 0 ] &&
+   cmp -s "$OUT/syscalls-replay-sum-only.out" <(sed -n '/^ Summary of events:$/,$p' "$EXP/syscalls-replay-sum.out" | sed '1s/^/\n/') &&
+   [ "$(cat "$OUT/syscalls-replay-sum-only.err")" = "kptrace: 7 calls counted, 17 lost (full 17), 1 record not of a syscalls probe skipped" ]; then
+	ok "syscalls -s -r: the table of the records alone, no tracefs note"
+else
+	not_ok "syscalls -s -r: the table of the records alone, no tracefs note" "rc=$rc $(cat "$OUT/syscalls-replay-sum-only.err")"
+fi
+run syscalls-dry-sum $KPT syscalls -n -s -p 1 -e read
+if [ "$rc" = 0 ] &&
+   [ "$(sed -E 's/sys_[0-9]+/sys_PID/' "$OUT/syscalls-dry-sum.out")" = "s:kptrace/sys_PID pid=1 nr=0 summary" ]; then
+	ok "syscalls -s --dry-run: summary at the end of the spec line"
+else
+	not_ok "syscalls -s --dry-run: summary at the end of the spec line" "$(cat "$OUT/syscalls-dry-sum.out" "$OUT/syscalls-dry-sum.err")"
+fi
+
 run syscalls-help $KPT syscalls --help
 run syscalls-help-main $KPT --help
 if [ "$rc" = 0 ] && grep -q '^EXAMPLES:' "$OUT/syscalls-help.out" &&
@@ -630,7 +655,8 @@ fi
 # (LD_PRELOAD): not the kernel, only what the tool sees of it. The probe is
 # written, found by id 42 in the listing, its records printed, deleted at
 # the end whatever ended the run; COMMAND's exit status, exec errors,
-# signals, -w, the summary from probe_stats.
+# signals, -w, the summary from probe_stats; -s on fakedev's canned
+# KPT_IOC_SYSSUM answers (its -ENOSPC, -i's intervals, -j), -S.
 FAKE_SUMMARY="kptrace: 26 calls seen, 7 shown, 9 filtered, 1 lost (full 1), 1 missed returns, 6 in flight at detach; 2 recorded but not shown (2 left unread)"
 
 # fake_run NAME CMD...: CMD with the fake device, its files in $OUT/NAME.d
@@ -725,6 +751,90 @@ $FAKE_SUMMARY" ]; then
 		ok "syscalls live: COMMAND's exit ends the run, its orphans are not waited for"
 	else
 		not_ok "syscalls live: COMMAND's exit ends the run, its orphans are not waited for" "rc=$rc $((t1 - t0)) s"
+	fi
+
+	# -s: KPT_IOC_SYSSUM's canned entries (fakedev.c, set 1), after one
+	# -ENOSPC; the table as an independent computation made it
+	SUM_LINE="kptrace: 30 calls seen, 20 counted in the kernel (all read), 5 filtered, 0 lost, 2 not counted (summary table full), 1 missed returns, 2 in flight at detach"
+	fake_run live-sum ./kptrace-dyn syscalls -s -- true
+	if [ "$rc" = 0 ] && cmp -s "$OUT/live-sum.out" "$EXP/syscalls-sum.out" &&
+	   [ "$(cat "$OUT/live-sum.err")" = "$SUM_LINE" ] &&
+	   [ "$specs" = "s:kptrace/sys_PID children=PID summary
+-:kptrace/sys_PID" ] &&
+	   [ "$(cat "$OUT/live-sum.d/syssum")" = "len=163840 ENOSPC size=327680
+len=327680 entries=8 full=2" ]; then
+		ok "syscalls live -s: the table of the kernel's counts, -ENOSPC retried, all read, the probe deleted"
+	else
+		not_ok "syscalls live -s: the table of the kernel's counts, -ENOSPC retried, all read, the probe deleted" "rc=$rc $(diff "$EXP/syscalls-sum.out" "$OUT/live-sum.out"; cat "$OUT/live-sum.err" "$OUT/live-sum.d/syssum"; echo "$specs")"
+	fi
+
+	# -i 1 for 1.2 s: interval 1 (set 1), the last (set 2), the whole run
+	fake_run live-sum-interval ./kptrace-dyn syscalls -s -i 1 -- sleep 1.2
+	sed -E 's/\([0-9]+\.[0-9]{3} to [0-9]+\.[0-9]{3} s/(T0 to T1 s/' "$OUT/live-sum-interval.out" >"$OUT/live-sum-interval.sed"
+	if [ "$rc" = 0 ] && cmp -s "$OUT/live-sum-interval.sed" "$EXP/syscalls-sum-interval.out" &&
+	   [ "$(cat "$OUT/live-sum-interval.err")" = "kptrace: 32 calls seen, 22 counted in the kernel (all read), 5 filtered, 0 lost, 2 not counted (summary table full), 1 missed returns, 2 in flight at detach" ] &&
+	   grep -Eq '^ Summary of events, interval 2 \(1\.[0-9]{3} to 1\.[0-9]{3} s\):$' "$OUT/live-sum-interval.out"; then
+		ok "syscalls live -s -i 1: two intervals, then the whole run's table"
+	else
+		not_ok "syscalls live -s -i 1: two intervals, then the whole run's table" "rc=$rc $(diff "$EXP/syscalls-sum-interval.out" "$OUT/live-sum-interval.sed"; cat "$OUT/live-sum-interval.err")"
+	fi
+
+	fake_run live-sum-json ./kptrace-dyn syscalls -s -j -i 1 -q -- sleep 1.2
+	d=$(python3 - "$OUT/live-sum-json.out" <<'EOF' 2>&1
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1], "rb")]
+keys = ["interval", "pid", "comm", "syscall", "calls", "errors", "total_ns",
+        "min_ns", "max_ns", "stddev_pct"]
+assert all(list(r) == keys for r in rows), rows
+assert [r["interval"] for r in rows] == [1] * 6 + [2] * 2 + [0] * 7, rows
+calls = {}
+for r in rows:
+    k = (r["interval"] > 0, r["pid"], r["syscall"])
+    calls[k] = calls.get(k, 0) + r["calls"]
+assert all(calls[(True,) + k[1:]] == v for k, v in calls.items()
+           if not k[0]), calls
+read = [r for r in rows if r["interval"] == 0 and r["syscall"] == "read"]
+assert read == [dict(interval=0, pid=1234, comm="dd", syscall="read",
+                     calls=6, errors=0, total_ns=8700, min_ns=500,
+                     max_ns=3000, stddev_pct=64.51)], read
+assert rows[4]["comm"] == "c\\at\x1b[2J", rows[4]
+EOF
+)
+	if [ "$rc" = 0 ] && [ -z "$d" ] && [ ! -s "$OUT/live-sum-json.err" ]; then
+		ok "syscalls live -s -j -i 1: the rows of each interval, then the whole run's (0)"
+	else
+		not_ok "syscalls live -s -j -i 1: the rows of each interval, then the whole run's (0)" "rc=$rc $d $(cat "$OUT/live-sum-json.err")"
+	fi
+
+	fake_run live-sum-sigterm timeout --preserve-status -s TERM 0.5 ./kptrace-dyn syscalls -s -p 1
+	if [ "$rc" = 0 ] && cmp -s "$OUT/live-sum-sigterm.out" "$EXP/syscalls-sum.out" &&
+	   [ "$specs" = "s:kptrace/sys_PID pid=1 summary
+-:kptrace/sys_PID" ] &&
+	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/' "$OUT/live-sum-sigterm.err")" = "kptrace: counting system calls (s:kptrace/sys_PID pid=1 summary)... Hit Ctrl-C to end.
+$SUM_LINE" ]; then
+		ok "syscalls live -s: SIGTERM ends a run without COMMAND, the table, the probe deleted"
+	else
+		not_ok "syscalls live -s: SIGTERM ends a run without COMMAND, the table, the probe deleted" "rc=$rc $(cat "$OUT/live-sum-sigterm.err"; echo "$specs")"
+	fi
+
+	fake_run live-sum-full ./kptrace-dyn syscalls -s -q -o /dev/full -- true
+	if [ "$rc" = 1 ] && [ "$specs" = "s:kptrace/sys_PID children=PID summary
+-:kptrace/sys_PID" ] &&
+	   [ "$(cat "$OUT/live-sum-full.err")" = "kptrace: error: cannot write /dev/full: No space left on device" ]; then
+		ok "syscalls live -s: a full output is one error, exit 1, the probe deleted"
+	else
+		not_ok "syscalls live -s: a full output is one error, exit 1, the probe deleted" "rc=$rc $(cat "$OUT/live-sum-full.err")"
+	fi
+
+	# -S: the lines, then the table the tool counts from them
+	fake_run live-with-sum ./kptrace-dyn syscalls -S -- sh -c 'exit 3'
+	if [ "$rc" = 3 ] && cmp -s "$OUT/live-with-sum.out" "$EXP/syscalls-replay-sum.out" &&
+	   [ "$(cat "$OUT/live-with-sum.err")" = "$FAKE_SUMMARY" ] &&
+	   [ "$specs" = "s:kptrace/sys_PID children=PID
+-:kptrace/sys_PID" ]; then
+		ok "syscalls live -S: one probe with records, the lines, then their table"
+	else
+		not_ok "syscalls live -S: one probe with records, the lines, then their table" "rc=$rc $(cat "$OUT/live-with-sum.err"; echo "$specs")"
 	fi
 
 	fake_run live-save ./kptrace-dyn syscalls -w "$OUT/live-save.bin" -- true

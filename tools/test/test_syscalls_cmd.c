@@ -8,7 +8,9 @@
  * (sys_call__from_record()) and printed by the printer of the command
  * (sys_printer__record()) as lines and JSON; the spec lines of selections;
  * the probe's id in a probes listing; the probe's counters (pstats) and
- * the summary line. Exact expected strings only.
+ * the summary line; the tables of -s and -S (struct sys_sum) from
+ * KPT_IOC_SYSSUM's entries and from records, their JSON rows, and the
+ * summary line of -s. Exact expected strings only.
  *
  *	test_syscalls_cmd DATA_DIR WORK_DIR
  *
@@ -436,7 +438,8 @@ static const char *spec_of(const struct sys_sel *sel, pid_t pid)
  * The module's own parser (module/spec.c, built in) takes @line, and
  * prints it back the same: the tool speaks the kernel side's language.
  */
-static void spec_round_trip(const char *what, const char *line)
+static void spec_round_trip_to(const char *what, const char *line,
+			       const char *want)
 {
 	struct kpt_spec *spec = calloc(1, sizeof(*spec));
 	char back[4096];
@@ -447,9 +450,14 @@ static void spec_round_trip(const char *what, const char *line)
 	ret = kpt_spec_parse(line, spec);
 	if (!ret)
 		kpt_spec_print(spec, 0, back, sizeof(back));
-	result(!ret && spec->kind == 's' && !strcmp(back, line), what,
+	result(!ret && spec->kind == 's' && !strcmp(back, want), what,
 	       "'%s': %s", line, ret ? spec->err_msg : back);
 	free(spec);
+}
+
+static void spec_round_trip(const char *what, const char *line)
+{
+	spec_round_trip_to(what, line, line);
 }
 
 static void test_spec(void)
@@ -504,6 +512,17 @@ static void test_spec(void)
 	sel.failure = true;
 	same("spec: -p 100 -e 'exit*' --failure", spec_of(&sel, 9),
 	     "s:kptrace/sys_9 pid=100 nr=60,231 failure");
+	/* -s: summary last; the module prints the size it took */
+	sel.summary = true;
+	sel.duration_ns = 2000000;
+	same("spec: -s: summary after every option", spec_of(&sel, 9),
+	     "s:kptrace/sys_9 pid=100 nr=60,231 failure duration=2000000 summary");
+	spec_round_trip_to("spec: -s, as module/spec.c parses and prints it",
+			   spec_of(&sel, 9),
+			   "s:kptrace/sys_9 pid=100 nr=60,231 failure duration=2000000 summary=1024");
+	sel = (struct sys_sel){ .children = 9, .summary = true };
+	same("spec: -s -- COMMAND", spec_of(&sel, 9),
+	     "s:kptrace/sys_9 children=9 summary");
 	result(syscalls_cmd__spec(&sel, 9, small, sizeof(small)) == -1,
 	       "spec: a buffer too small is -1", "");
 	free(nr);
@@ -619,6 +638,291 @@ static void test_summary(void)
 	fclose(f);
 }
 
+/* --- the tables of -s and -S ---------------------------------------------- */
+
+/* KPT_IOC_SYSSUM's entries of one read: two CPUs, two processes */
+static const struct kpt_syssum_entry sum_set[] = {
+	{ .pid = 1234, .nr = 0, .comm = "dd", .calls = 3, .total_ns = 3000,
+	  .min_ns = 500, .max_ns = 1500, .sumsq_ns = { 3500000 } },
+	{ .pid = 1234, .nr = 1, .comm = "dd", .calls = 4, .errors = 1,
+	  .total_ns = 20000, .min_ns = 1000, .max_ns = 10000,
+	  .sumsq_ns = { 142000000 } },
+	{ .pid = 1234, .nr = 231, .comm = "dd", .calls = 1 },
+	{ .pid = 99, .nr = 257, .comm = "c\\at\x1b[2J", .calls = 1,
+	  .errors = 1, .total_ns = 5000, .min_ns = 5000, .max_ns = 5000,
+	  .sumsq_ns = { 25000000 } },
+	/* CPU 1: read again, merged with CPU 0's */
+	{ .pid = 1234, .nr = 0, .comm = "dd", .calls = 2, .total_ns = 5000,
+	  .min_ns = 2000, .max_ns = 3000, .sumsq_ns = { 13000000 } },
+	/* 4 s and 6 s: 52e18 = 2 * 2^64 + 15106511852580896768 */
+	{ .pid = 1234, .nr = 35, .comm = "dd", .calls = 2,
+	  .total_ns = 10000000000ULL, .min_ns = 4000000000ULL,
+	  .max_ns = 6000000000ULL,
+	  .sumsq_ns = { 15106511852580896768ULL, 2 } },
+	{ .pid = 99, .nr = 59, .comm = "sh", .calls = 1, .total_ns = 200000,
+	  .min_ns = 200000, .max_ns = 200000,
+	  .sumsq_ns = { 40000000000ULL } },
+	{ .pid = 99, .nr = 257, .comm = "c\\at\x1b[2J", .calls = 6,
+	  .errors = 2, .total_ns = 12000, .min_ns = 1000, .max_ns = 3000,
+	  .sumsq_ns = { 28000000 } },
+	/* no calls: a slot the module would not give; ignored */
+	{ .pid = 5, .nr = 0, .comm = "zero" },
+};
+
+#define SUM_HEAD \
+	"   syscall            calls  errors  total       min       avg       max       stddev\n" \
+	"                                     (msec)    (msec)    (msec)    (msec)        (%)\n" \
+	"   --------------- --------  ------ -------- --------- --------- ---------     ------\n"
+
+/*
+ * The table of sum_set, checked against an independent computation
+ * (Python's decimal, 60 digits) of the sample standard deviations: read
+ * 5 calls, 8000 ns, 16.5e6 ns^2: s = sqrt(925000) = 961.77, 60.11% of
+ * 1600; nanosleep s = sqrt(2e18), 28.28% of 5e9 (its sum of squares
+ * needs the high word); openat 7 calls of 17000 ns, 53e6 ns^2: 57.53%.
+ */
+static const char sum_table[] =
+	"\n"
+	" Summary of events:\n"
+	"\n"
+	" dd (1234), 12 events, 60.0%\n"
+	"\n"
+	SUM_HEAD
+	"   nanosleep              2      0 10000.000  4000.000  5000.000  6000.000     28.28%\n"
+	"   write                  4      1     0.020     0.001     0.005     0.010     74.83%\n"
+	"   read                   5      0     0.008     0.001     0.002     0.003     60.11%\n"
+	"   exit_group             1      0     0.000     0.000     0.000     0.000      0.00%\n"
+	"\n"
+	"\n"
+	" c\\\\at\\x1b[2J (99), 8 events, 40.0%\n"
+	"\n"
+	SUM_HEAD
+	"   execve                 1      0     0.200     0.200     0.200     0.200      0.00%\n"
+	"   openat                 7      3     0.017     0.001     0.002     0.005     57.53%\n"
+	"\n"
+	"\n";
+
+static const char sum_rows[] =
+	"{\"pid\":1234,\"comm\":\"dd\",\"syscall\":\"nanosleep\",\"calls\":2,\"errors\":0,\"total_ns\":10000000000,\"min_ns\":4000000000,\"max_ns\":6000000000,\"stddev_pct\":28.28}\n"
+	"{\"pid\":1234,\"comm\":\"dd\",\"syscall\":\"write\",\"calls\":4,\"errors\":1,\"total_ns\":20000,\"min_ns\":1000,\"max_ns\":10000,\"stddev_pct\":74.83}\n"
+	"{\"pid\":1234,\"comm\":\"dd\",\"syscall\":\"read\",\"calls\":5,\"errors\":0,\"total_ns\":8000,\"min_ns\":500,\"max_ns\":3000,\"stddev_pct\":60.11}\n"
+	"{\"pid\":1234,\"comm\":\"dd\",\"syscall\":\"exit_group\",\"calls\":1,\"errors\":0,\"total_ns\":0,\"min_ns\":0,\"max_ns\":0,\"stddev_pct\":0.00}\n"
+	"{\"pid\":99,\"comm\":\"c\\\\at\\u001b[2J\",\"syscall\":\"execve\",\"calls\":1,\"errors\":0,\"total_ns\":200000,\"min_ns\":200000,\"max_ns\":200000,\"stddev_pct\":0.00}\n"
+	"{\"pid\":99,\"comm\":\"c\\\\at\\u001b[2J\","
+	"\"syscall\":\"openat\",\"calls\":7,\"errors\":3,\"total_ns\":17000,\"min_ns\":1000,\"max_ns\":5000,"
+	"\"stddev_pct\":57.53}\n";
+
+static const char *sum_text(const struct sys_sum *s, bool json,
+			    const char *title, long interval)
+{
+	static char out[8192];
+	char *m = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&m, &n);
+	int ret;
+
+	if (!f)
+		return "(open_memstream failed)";
+	ret = sys_sum__print(f, s, json, title, interval);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s", ret ? "(sys_sum__print failed)" : m);
+	free(m);
+	return out;
+}
+
+static void sum_add_set(struct sys_sum *s)
+{
+	size_t i;
+
+	sys_sum__next(s);
+	for (i = 0; i < ARRAY_LEN(sum_set); i++)
+		if (sys_sum__add(s, &sum_set[i]))
+			result(0, "sum: add", "out of memory");
+}
+
+static void test_sum(void)
+{
+	struct kpt_syssum_entry later = {
+		.pid = 99, .nr = 3, .comm = "cat", .calls = 1, .total_ns = 100,
+		.min_ns = 100, .max_ns = 100, .sumsq_ns = { 10000 },
+	};
+	static const char want_iv[] =
+		"{\"interval\":3,\"pid\":1234,\"comm\":\"dd\",\"syscall\":\"nanosleep\",";
+	static const char want_title[] =
+		"\n Summary of events, interval 2 (1.000 to 2.000 s):\n\n"
+		" dd (1234), 12 events, 57.1%\n";
+	static const char want_close[] =
+		"   close                  1      0     0.000     0.000     0.000     0.000"
+		"      0.00%\n";
+	static const char want_read[] =
+		"   read                  10      0     0.016     0.001     0.002     0.003"
+		"     56.67%\n";
+	struct sys_sum *s = sys_sum__new();
+	const char *t;
+	int i;
+
+	if (!s)
+		return;
+	same("sum: the table, two CPUs merged, stddev from 128 bits",
+	     sum_text(s, false, "Summary of events", -1),
+	     "\n Summary of events:\n\n no system calls\n\n");
+	sum_add_set(s);
+	result(sys_sum__calls(s) == 20, "sum: the calls of the entries",
+	       "%llu", sys_sum__calls(s));
+	same("sum: the table of two processes, two CPUs merged, 128-bit squares",
+	     sum_text(s, false, "Summary of events", -1), sum_table);
+	same("sum: -j, one row each, in the table's order",
+	     sum_text(s, true, "Summary of events", -1), sum_rows);
+	t = sum_text(s, true, "x", 3);
+	result(!strncmp(t, want_iv, strlen(want_iv)),
+	       "sum: -j -i: \"interval\" first", "%s", t);
+
+	/* a later read: its comm wins for pid 99 though it has fewer calls */
+	sys_sum__next(s);
+	sys_sum__add(s, &later);
+	t = sum_text(s, false, "Summary of events, interval 2 (1.000 to 2.000 s)",
+		     -1);
+	result(strstr(t, want_title) && strstr(t, "\n cat (99), 9 events, 42.9%\n") &&
+	       strstr(t, want_close),
+	       "sum: the comm of the latest read; the title", "%s", t);
+	/* the same read twice: 10 reads of read, s^2 = 7.4e6 / 9: 56.67% */
+	sys_sum__clear(s);
+	sum_add_set(s);
+	sum_add_set(s);
+	t = sum_text(s, false, "Summary of events", -1);
+	result(strstr(t, " dd (1234), 24 events, 60.0%\n") && strstr(t, want_read),
+	       "sum: two reads added up", "%s", t);
+
+	/* records (-S): errors -4095..-1, exit's 0 ns, the latest comm */
+	sys_sum__clear(s);
+	{
+		struct syscall_call c = {
+			.comm = "cat", .pid = 501, .dur_ns = 4000, .ret = -2,
+		};
+
+		sys_sum__add_call(s, &c, 257);
+		c.ret = -4096;
+		c.dur_ns = 2000;
+		sys_sum__add_call(s, &c, 257);
+		c.comm = "0123456789abcdef";	/* no NUL in 16 bytes */
+		c.no_return = true;
+		c.ret = -1;
+		sys_sum__add_call(s, &c, 231);
+		for (i = 0; i < 3; i++)
+			sys_sum__add_call(s, &c, 1ULL << 33);
+	}
+	same("sum: records: errors, exit_group's 0 ns, a number past 32 bits",
+	     sum_text(s, false, "Summary of events", -1),
+	     "\n Summary of events:\n\n"
+	     " 0123456789abcdef (501), 6 events, 100.0%\n\n"
+	     SUM_HEAD
+	     "   openat                 2      1     0.006     0.002     0.003     0.004     47.14%\n"
+	     "   syscall_8589934592        3      0     0.000     0.000     0.000     0.000      0.00%\n"
+	     "   exit_group             1      0     0.000     0.000     0.000     0.000      0.00%\n"
+	     "\n\n");
+	sys_sum__free(s);
+}
+
+/* Records through the printer with -s (no lines) and -S (lines): counted. */
+static void test_printer_sum(void)
+{
+	struct rec r = {
+		.ts = 5000002000, .entry_ts = 5000001000, .lat = 1000,
+		.ret = 6, .comm = "echo", .pid = 9, .tid = 10, .nr = 1,
+		.regs = { 1, 0x55d0c0de0000, 6 },
+	};
+	struct sys_sum *s = sys_sum__new();
+
+	if (!s)
+		return;
+	printer_start(false, formats);
+	printer.sum = s;
+	printer.no_lines = true;
+	sys_printer__record(make(&r), &printer);
+	r.lat = 3000;
+	sys_printer__record(make(&r), &printer);
+	result(!*printer_text() && printer.shown == 2 &&
+	       sys_sum__calls(s) == 2, "printer -s: no line, two calls counted",
+	       "'%s' %llu", printer_text(), printer.shown);
+	printer_end();
+	printer_start(false, formats);
+	printer.sum = s;
+	sys_printer__record(make(&r), &printer);
+	result(!strncmp(printer_text(), "0.000 ( 0.003 ms): echo/10 write(", 33) &&
+	       sys_sum__calls(s) == 3, "printer -S: the line, and counted",
+	       "'%s'", printer_text());
+	printer_end();
+	same("printer -S: the table of the records (pid, not tid)",
+	     sum_text(s, false, "Summary of events", -1),
+	     "\n Summary of events:\n\n"
+	     " echo (9), 3 events, 100.0%\n\n"
+	     SUM_HEAD
+	     "   write                  3      0     0.007     0.001     0.002     0.003     49.49%\n"
+	     "\n\n");
+	sys_sum__free(s);
+}
+
+static const char *sum_summary_of(const struct pstats_probe *ps,
+				  unsigned long long read,
+				  unsigned long long own)
+{
+	static char out[1024];
+	char *m = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&m, &n);
+
+	if (!f)
+		return "(open_memstream failed)";
+	syscalls_cmd__sum_summary(f, ps, read, own);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s", m);
+	free(m);
+	return out;
+}
+
+static void test_sum_summary(void)
+{
+	struct pstats_probe ps = {
+		.calls = 27, .filtered = 5, .recorded = 20, .summary_full = 2,
+		.maxactive_missed = 1,
+	};
+	char path[512];
+	FILE *f;
+	int ret;
+
+	same("-s summary: all read, every call accounted",
+	     sum_summary_of(&ps, 20, 0),
+	     "kptrace: 28 calls seen, 20 counted in the kernel (all read), 5 filtered, 0 lost, 2 not counted (summary table full), 1 missed returns\n");
+	ps.calls = 29;
+	same("-s summary: counted after the last read, in flight",
+	     sum_summary_of(&ps, 17, 0),
+	     "kptrace: 30 calls seen, 20 counted in the kernel (17 read: 3 counted after the last read), 5 filtered, 0 lost, 2 not counted (summary table full), 1 missed returns, 2 in flight at detach\n");
+	ps.calls = 20;
+	ps.missed = 4;
+	ps.lost[KPT_LOST_NESTED] = 1;
+	same("-s summary: more read than counted, the tool's own, past the calls",
+	     sum_summary_of(&ps, 21, 4),
+	     "kptrace: 25 calls seen, 20 counted in the kernel (21 read: 1 more than counted), 5 filtered, 1 lost (nested 1), 2 not counted (summary table full), 1 missed returns, 4 missed by the kprobe (the counters add up to 8 more than seen); 4 of kptrace itself, not in the tables\n");
+
+	snprintf(path, sizeof(path), "%s/probe_stats-summary", work_dir);
+	f = fopen(path, "w+e");
+	if (!f) {
+		result(0, "pstats: summary_full", "cannot create %s", path);
+		return;
+	}
+	fputs("sys_1 calls=29 events=29 filtered=5 recorded=20 full=0 overwritten=0"
+	      " nested=0 too_big=0 num_fault=0 str_fault=0 str_trunc=0"
+	      " stack_trunc=0 summary_full=2 missed=0 maxactive_missed=1\n"
+	      "sys_1 cpu0 calls=29 events=29 filtered=5 recorded=20 full=0"
+	      " overwritten=0 nested=0 too_big=0 num_fault=0 str_fault=0"
+	      " str_trunc=0 stack_trunc=0 summary_full=7\n", f);
+	ret = pstats__read_probe(f, "sys_1", &ps);
+	result(!ret && ps.summary_full == 2 && ps.recorded == 20 &&
+	       ps.maxactive_missed == 1, "pstats: summary_full of the total line",
+	       "ret %d summary_full %llu", ret, ps.summary_full);
+	fclose(f);
+}
+
 static void test_event_names(void)
 {
 	same("event name of 4 (sys_newstat)", syscalls__event_name(4),
@@ -643,6 +947,9 @@ int main(int argc, char **argv)
 	test_spec();
 	test_probe_id();
 	test_summary();
+	test_sum();
+	test_printer_sum();
+	test_sum_summary();
 	test_event_names();
 	sys_formats__free(formats);
 	sys_formats__free(no_formats);
