@@ -26,6 +26,9 @@
 #   shown = the lines printed; nothing left in the probes file.
 # - an untrusted comm (ESC, newline) escaped: \x1b and \x0a in text,
 #   \u001b and \u000a in JSON, no raw control byte in either.
+# - -s: fail:3 getppid:5 -> two JSON rows, openat calls 3 errors 3,
+#   getppid calls 5 errors 0; the books line "8 counted in the kernel (all
+#   read)"; the table's getppid row and process line (4 events, 100.0%).
 # - -w FILE then -r FILE -j: the same JSON as live.
 # - bad input, one line each and nothing left armed: an unknown syscall
 #   (exit 2), a pid that does not exist, a cgroup that is not cgroup v2,
@@ -184,6 +187,26 @@ check_re "comm escaped in JSON" "$(cat "$KPT_TMP/comm.json")" \
 check "no control byte in text" \
 	"$(tr -d '\n' < "$KPT_TMP/comm.txt" | tr -d '\040-\176' | wc -c)" 0
 kpt_json_check "$KPT_TMP/comm.json"
+
+# -s: counted in the kernel, one row per (process, call)
+"$KPTRACE" syscalls -s -j -e getppid,openat -- "$SYSGEN" fail:3 getppid:5 \
+	> "$KPT_TMP/sum.json" 2> "$KPT_TMP/sum.err"
+check "-s exit status" "$?" 0
+sed 's/^/#   /' "$KPT_TMP/sum.json" "$KPT_TMP/sum.err"
+check "-s rows" "$(grep -c '' "$KPT_TMP/sum.json")" 2
+check_re "-s openat row" "$(grep '"openat"' "$KPT_TMP/sum.json")" \
+	'^\{"pid":[0-9]+,"comm":"kpt_sysgen","syscall":"openat","calls":3,"errors":3,"total_ns":[0-9]+,"min_ns":[0-9]+,"max_ns":[0-9]+,"stddev_pct":[0-9.]+\}$'
+check_re "-s getppid row" "$(grep '"getppid"' "$KPT_TMP/sum.json")" \
+	'"syscall":"getppid","calls":5,"errors":0,'
+check_re "-s books" "$(cat "$KPT_TMP/sum.err")" \
+	'^kptrace: ([0-9]+) calls seen, 8 counted in the kernel \(all read\), ([0-9]+) filtered, 0 lost, 0 not counted \(summary table full\), 0 missed returns$'
+"$KPTRACE" syscalls -s -e getppid -- "$SYSGEN" getppid:4 > "$KPT_TMP/sum.txt" \
+	2> /dev/null
+check_re "-s table row" "$(grep ' getppid ' "$KPT_TMP/sum.txt")" \
+	'^   getppid +4 +0 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{2}%$'
+check_re "-s process line" "$(grep 'events' "$KPT_TMP/sum.txt")" \
+	'^ kpt_sysgen \([0-9]+\), 4 events, 100\.0%$'
+no_probes "-s"
 
 # -w, then -r
 "$KPTRACE" syscalls -w "$KPT_TMP/dd.bin" -- dd if=/dev/zero of=/dev/null bs=1 \
