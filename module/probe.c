@@ -490,7 +490,8 @@ static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 		g->sys = spec->sys;
 		if (!g->sys.nr_given)
 			memset(g->sys.nr, 0xff, sizeof(g->sys.nr));
-		g->nargs = g->ret_nargs = spec->nargs;
+		g->nargs = spec->nargs;
+		g->ret_nargs = spec->nargs;
 		g->entry_size = KPT_ENTRY_SIZE(spec->nargs, 0);
 		g->ret_size = KPT_RET_SIZE + spec->nargs * sizeof(u64) +
 			      round_up(strs, 8);

@@ -466,7 +466,7 @@ static nokprobe_inline bool kpt_sys_begin(struct kpt_probe *p,
 	if (nr < KPT_SYS_NR_BITS && kpt_sys_strs[nr] && !p->sys_sum)
 		kpt_sys_strs_read(p, d->vals, d->strs, kpt_cfg.strsize);
 	else
-		d->vals[7] = d->vals[8] = 0;
+		memset(&d->vals[7], 0, KPT_SYS_NSTR * sizeof(u64));
 	return true;
 }
 
