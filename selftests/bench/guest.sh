@@ -19,9 +19,10 @@
 # ftrace's raw_syscalls events filtered to the loop's pid or to another
 # (pid 1) with a trace_pipe reader, and kptrace's syscalls probe (s)
 # selecting another task, the loop's (with a -w reader) or the loop's with
-# summary (no record). e2e_sys_* run dd under strace -f, perf trace,
-# perf trace -s, a bpftrace syscount and kptrace (`kptrace syscalls -w`
-# once the reader has it, else an s probe with comm=dd and -w).
+# summary (no record). e2e_sys_* run dd under strace -f, perf trace (and
+# with -m 32M), perf trace -s, a bpftrace syscount and kptrace (`kptrace
+# syscalls -w` once the reader has it, else an s probe with comm=dd and
+# -w; and `kptrace syscalls -s` once it has that).
 set -u
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -751,6 +752,19 @@ e2e()
 		"reader_ticks=$cpu $extra"
 }
 
+# perf trace's "LOST N events!" lines: the events it lost (a call is two)
+perf_lost() { awk '/LOST [0-9]+ events/ { s += $2 } END { print s + 0 }' "$1"; }
+
+# The "calls" column of perf trace -s's tables (kptrace syscalls -s's
+# too): the rows after each "---" line
+sum_calls()
+{
+	awk '/^ *-+ +-+/ { t = 1; next }
+		t && NF >= 3 && $2 ~ /^[0-9]+$/ { s += $2; next }
+		{ t = 0 }
+		END { print s + 0 }' "$1"
+}
+
 # The system-call tracers of e2e(), each tracing every call of dd: the
 # tool on CPU 1 (a command: its child taskset moves dd to CPU 0, and the
 # tool sees taskset's few calls before dd's exec too), dd on CPU 0. Sets
@@ -770,19 +784,32 @@ e2e_sys()
 		# "<... name resumed>" continues one, "+++"/"---" are not calls
 		del=$(grep -cE '^([0-9]+ +)?[a-z_0-9]+\(' "$f")
 		lost=0 ;;
-	e2e_sys_perf_trace)
-		taskset -c 1 perf trace -o "$f" -- "${dd0[@]}" 2>"$tmp/dd.err"
+	e2e_sys_perf_trace|e2e_sys_perf_trace_m)
+		# _m: a buffer that holds every event of the run (the
+		# default one loses most of them under TCG)
+		local m=()
+
+		[ "$arm" = e2e_sys_perf_trace ] || m=(-m 32M)
+		taskset -c 1 perf trace "${m[@]}" -o "$f" -- "${dd0[@]}" \
+			2>"$tmp/dd.err"
 		del=$(grep -cE '^ *[0-9]+\.[0-9]+ .*[a-z_0-9]+\(' "$f")
-		lost=$(grep -ciE 'lost|dropped' "$f") ;;
+		lost=$(perf_lost "$f") ;;
 	e2e_sys_perf_trace_s)
 		taskset -c 1 perf trace -s -o "$f" -- "${dd0[@]}" \
 			2>"$tmp/dd.err"
-		# the summary's "calls" column: the rows after its "---" line
-		del=$(awk '/^ *-+ +-+/ { t = 1; next }
-			t && NF >= 3 && $2 ~ /^[0-9]+$/ { s += $2; next }
-			{ t = 0 }
-			END { print s + 0 }' "$f")
-		lost=$(grep -ciE 'lost|dropped' "$f") ;;
+		del=$(sum_calls "$f")
+		lost=$(perf_lost "$f") ;;
+	e2e_sys_kptrace_s)
+		# the summary: counted in the kernel, no record
+		kpt_load stack=0 || return 1
+		taskset -c 1 "$KPTRACE" syscalls -s -o "$f" -- "${dd0[@]}" \
+			2>"$tmp/dd.err"
+		del=$(sum_calls "$f")
+		lost=$(sed -n 's/^kptrace: .* \([0-9]*\) lost.*/\1/p' \
+			"$tmp/dd.err" | tail -n 1)
+		: "${lost:=-1}"
+		extra="summary=$(grep '^kptrace: ' "$tmp/dd.err" | tail -n 1 | tr ' ' '_')"
+		rmmod kptrace ;;
 	e2e_sys_bpftrace)
 		# syscount: calls per number, counted in the kernel
 		start_reader bpf bpftrace -o "$f" -e \
@@ -919,8 +946,9 @@ micro_arms=(baseline floor_kprobe floor_kretprobe
 	    sys_ftrace_task sys_ftrace_other sys_kpt_other sys_kpt_task
 	    sys_kpt_sum)
 e2e_arms=(e2e_none e2e_kptrace e2e_ftrace e2e_bpftrace e2e_perf e2e_strace
-	  e2e_sys_none e2e_sys_strace e2e_sys_perf_trace e2e_sys_perf_trace_s
-	  e2e_sys_bpftrace e2e_sys_kptrace)
+	  e2e_sys_none e2e_sys_strace e2e_sys_perf_trace e2e_sys_perf_trace_m
+	  e2e_sys_perf_trace_s e2e_sys_bpftrace e2e_sys_kptrace
+	  e2e_sys_kptrace_s)
 
 # Tools that are missing skip their arms, and say so.
 have_perf=1
@@ -934,6 +962,9 @@ want()
 	e2e_perf|e2e_sys_perf_trace*) [ "$have_perf" = 1 ] ;;
 	e2e_strace|e2e_sys_strace) command -v strace >/dev/null ;;
 	sys_*) [ -x "$SYSLOOP" ] && grep -qw x64_sys_call /proc/kallsyms ;;
+	e2e_sys_kptrace_s)
+		kpt_has_syscalls_cmd &&
+			"$KPTRACE" syscalls --help 2>&1 | grep -q -- '--summary' ;;
 	esac
 }
 sel_micro=()
