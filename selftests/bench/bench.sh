@@ -182,8 +182,10 @@ work=$(mktemp -d "$chroot_dir/root/kptrace-bench.XXXXXX")
 work=${work#"$chroot_dir"}
 # Whatever ends the run, the plugin's log and the guest's results so far
 # are kept in the log directory.
+# (|| true: under set -e a failing cp, no insn.log after a failed build,
+# would end the trap before the rm)
 trap 'cp -a "$chroot_dir$work/insn.log" "$chroot_dir$work/out/." "$logdir/" \
-	2>/dev/null; rm -rf "${chroot_dir:?}$work"' EXIT
+	2>/dev/null || true; rm -rf "${chroot_dir:?}$work"' EXIT
 mkdir -p "$chroot_dir$work/src" "$chroot_dir$work/out"
 if [ -n "$src_rev" ]; then
 	git -C "$repo" archive --format=tar "$src_rev" |
