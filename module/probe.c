@@ -266,6 +266,11 @@ static int kpt_probe_arm(struct kpt_probe *p)
 		kp->addr = (kprobe_opcode_t *)(unsigned long)spec->addr;
 	}
 	ret = p->prog.is_ret ? register_kretprobe(&p->rp) : register_kprobe(&p->kp);
+	if (!ret && p->prog.syscalls) {
+		ret = kpt_sys_kretprobe_wrap(p);
+		if (ret)
+			unregister_kretprobe(&p->rp);
+	}
 	/*
 	 * No x64_sys_call: an s probe takes the raw_syscalls tracepoints
 	 * (kernels before v5.11 say -EINVAL for a symbol that is not there)

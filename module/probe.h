@@ -166,6 +166,8 @@ struct kpt_probe {
 	struct kpt_hist		*hist;	/* its aggregation, or NULL */
 	struct kpt_sys_tp	*sys_tp;	/* an s probe on tracepoints */
 	struct kpt_sys_sum	*sys_sum;	/* an s probe's summary */
+	/* an s probe's kretprobe pre-handler, behind its selection */
+	kprobe_pre_handler_t	sys_pre;
 	struct kpt_probe_stats __percpu *stats;
 	/* the kprobe core's counts before the last re-arm zeroed them */
 	unsigned long		missed_before;
@@ -250,6 +252,7 @@ void kpt_probe_set_handlers(struct kpt_probe *p);
 #define KPT_SYS_MAXACTIVE	4096	/* its default MAXACTIVE, at most */
 unsigned int kpt_sys_ri_size(const struct kpt_spec *spec);
 void kpt_sys_set_handlers(struct kpt_probe *p);
+int kpt_sys_kretprobe_wrap(struct kpt_probe *p);
 int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive);
 void kpt_sys_tp_disarm(struct kpt_probe *p);
 void kpt_sys_tp_free(struct kpt_probe *p);

@@ -20,11 +20,12 @@
  * or at=raw_syscalls:sys_enter/sys_exit tracepoint enabled). Calls of
  * 32-bit tasks (ia32, x32) are not traced.
  *
- * The selection runs first, in the kretprobe's entry handler, and an
- * unselected call returns nonzero: it keeps no instance, so a task outside
- * the selection that blocks for hours in futex or epoll holds none, and
- * its cost is the kretprobe's pre-handler, the test of the number's bit
- * and of what the spec selects on. A selected call keeps its entry time,
+ * The selection runs first, in the kretprobe's kprobe, ahead of the
+ * pre-handler that takes an instance (kpt_sys_kretprobe_wrap()): an
+ * unselected call takes none, so a task outside the selection that
+ * blocks for hours in futex or epoll holds none, and its cost is the
+ * kprobe's, the test of the number's bit and of what the spec selects
+ * on. (The kprobes list in debugfs so shows the kretprobe as "k".) A selected call keeps its entry time,
  * number, six arguments and path strings (read from user memory without
  * faulting, "(fault)" when not resident) in the instance; the return
  * handler applies failure and duration= and writes one KPT_EV_RETURN
@@ -505,18 +506,33 @@ static nokprobe_inline void kpt_sys_exit(struct kpt_probe *p,
 						 d->strs, hdr));
 }
 
-/* x64_sys_call(regs, nr)'s entry: nonzero keeps no instance */
+/*
+ * x64_sys_call(regs, nr)'s kprobe: the selection, and only for a selected
+ * call the kretprobe's own pre-handler (p->sys_pre), which takes an
+ * instance and calls kpt_sys_kretprobe_entry(). An unselected call so
+ * pays the kprobe and the selection, not the instance's get and put
+ * (two atomics on the pool, a third of its cost before).
+ */
+static int kpt_sys_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kpt_probe *p = container_of(kp, struct kpt_probe, rp.kp);
+
+	if (!kpt_sys_select(p, (unsigned int)regs->si))
+		return 0;
+	return p->sys_pre(kp, regs);
+}
+NOKPROBE_SYMBOL(kpt_sys_kprobe_pre);
+
+/* A selected call's entry, with an instance: nonzero gives it back */
 static int kpt_sys_kretprobe_entry(struct kretprobe_instance *ri,
 				   struct pt_regs *regs)
 {
-	unsigned int nr = (unsigned int)regs->si;
 	struct kpt_probe *p;
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 1;	/* being unregistered: no instance */
-	if (!kpt_sys_select(p, nr))
-		return 1;
-	return !kpt_sys_begin(p, (const struct pt_regs *)regs->di, nr,
+	return !kpt_sys_begin(p, (const struct pt_regs *)regs->di,
+			      (unsigned int)regs->si,
 			      (struct kpt_sys_data *)ri->data);
 }
 NOKPROBE_SYMBOL(kpt_sys_kretprobe_entry);
@@ -790,6 +806,22 @@ void kpt_sys_set_handlers(struct kpt_probe *p)
 {
 	p->rp.entry_handler = kpt_sys_kretprobe_entry;
 	p->rp.handler = kpt_sys_kretprobe_return;
+	/* kpt_sys_kretprobe_wrap() puts the selection first, then arms */
+	p->rp.kp.flags = KPROBE_FLAG_DISABLED;
+}
+
+/*
+ * Put the selection ahead of the pre-handler register_kretprobe() gave
+ * @p's kprobe (every kernel gives a kretprobe's kprobe one, which takes
+ * the instance and calls the entry handler), then arm it. The kprobe was
+ * registered disabled: no handler has run, and arming orders these
+ * stores before the first hit. Unregistering is the kretprobe's as ever.
+ */
+int kpt_sys_kretprobe_wrap(struct kpt_probe *p)
+{
+	p->sys_pre = p->rp.kp.pre_handler;
+	p->rp.kp.pre_handler = kpt_sys_kprobe_pre;
+	return enable_kretprobe(&p->rp);
 }
 
 /* The bytes of one CPU's summary tables */
