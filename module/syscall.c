@@ -418,6 +418,8 @@ static noinline void kpt_sys_sum_add(struct kpt_probe *p, unsigned int nr,
 	e->min_ns = min(e->min_ns, lat);
 	e->max_ns = max(e->max_ns, lat);
 	kpt_sys_sq_add(e->sumsq_ns, lat);
+	e->lat_log2[min_t(unsigned int, fls64(lat >> KPT_SYS_SUM_SHIFT),
+			  KPT_SYS_SUM_BUCKETS - 1)]++;
 }
 NOKPROBE_SYMBOL(kpt_sys_sum_add);
 

@@ -236,18 +236,36 @@ spec_add '-:sm'
 
 # summary: counts by (process, call), no record; each read ends an
 # interval
-sysgen_start fail:3 getppid:5
+sysgen_start fail:3 getppid:5 sleep:40
 spec_add "s:ss pid=$SG summary=64"
 check_match "ss probes line" "$(spec_line ss)" "^s:kptrace/ss pid=$SG summary=64 # "
 sysgen_go
 "$KPT_SPEC" syssum ss > "$KPT_TMP/ss" || fail "kpt_spec syssum ss"
 sed 's/^/#   /' "$KPT_TMP/ss"
-check_eq "summary: getppid" "$(grep " nr=110 " "$KPT_TMP/ss")" \
+# a row without its latency buckets
+sum_row() {
+	grep " nr=$1 " "$KPT_TMP/ss" | sed 's/ lat=.*//'
+}
+check_eq "summary: getppid" "$(sum_row 110)" \
 	"pid=$SG nr=110 comm=kpt_sysgen calls=5 errors=0"
-check_eq "summary: openat" "$(grep " nr=257 " "$KPT_TMP/ss")" \
+check_eq "summary: openat" "$(sum_row 257)" \
 	"pid=$SG nr=257 comm=kpt_sysgen calls=3 errors=3"
-check_eq "summary: exit_group" "$(grep " nr=231 " "$KPT_TMP/ss")" \
+check_eq "summary: nanosleep" "$(sum_row 35)" \
+	"pid=$SG nr=35 comm=kpt_sysgen calls=1 errors=0"
+check_eq "summary: exit_group" "$(sum_row 231)" \
 	"pid=$SG nr=231 comm=kpt_sysgen calls=1 errors=0"
+# the latency buckets: every call in one; 40 ms is in [2^25, 2^26) ns,
+# bucket 16 (the timer's slack would have to pass 27 ms to leave it);
+# exit_group, recorded at entry, takes 0 ns
+check_eq "summary: nanosleep's bucket" "$(grep " nr=35 " "$KPT_TMP/ss" |
+	sed 's/.* lat=//')" "16:1"
+check_eq "summary: exit_group's bucket" "$(grep " nr=231 " "$KPT_TMP/ss" |
+	sed 's/.* lat=//')" "0:1"
+check_eq "summary: buckets = calls, every row" "$(awk '/^pid=/ {
+	split($0, c, "calls="); split(c[2], n, " ")
+	split($0, l, "lat="); k = split(l[2], b, ","); t = 0
+	for (i = 1; i <= k; i++) { split(b[i], v, ":"); t += v[2] }
+	if (t != n[1]) bad++ } END { print bad + 0 }' "$KPT_TMP/ss")" 0
 check_eq "summary: full" "$(grep -c '^full=0 ' "$KPT_TMP/ss")" 1
 counted=$(awk -F'calls=' '/^pid=/ { split($2, a, " "); n += a[1] } END { print n + 0 }' \
 	"$KPT_TMP/ss")

@@ -289,6 +289,9 @@ struct kpt_syssum_req {
 	__u64	full;		/* out */
 };
 
+#define KPT_SYS_SUM_BUCKETS	32	/* lat_log2[] */
+#define KPT_SYS_SUM_SHIFT	10	/* [0] is under 2^10 ns */
+
 struct kpt_syssum_entry {
 	__u32	pid;		/* the process (tgid) */
 	__u32	nr;		/* the call's x86-64 number */
@@ -300,6 +303,13 @@ struct kpt_syssum_entry {
 	__u64	min_ns;
 	__u64	max_ns;
 	__u64	sumsq_ns[2];	/* sum of squared ns: low, high words */
+	/*
+	 * Calls by latency, log2: [0] under 1024 ns, [b] from 2^(9+b) to
+	 * under 2^(10+b) ns, [31] from 2^40 ns on. 32 bits, as a reader
+	 * ends an interval before one CPU makes 2^32 calls of a (process,
+	 * call): kptrace syscalls does every second.
+	 */
+	__u32	lat_log2[KPT_SYS_SUM_BUCKETS];
 };
 
 #define KPT_IOC_MAGIC		0xb7

@@ -284,7 +284,8 @@ static int do_dump(const char *strs)
 /*
  * syssum NAME: ioctl(KPT_IOC_SYSSUM) of s probe NAME, its entries merged
  * by (process, call), one line each, sorted by the caller:
- * "pid=P nr=N comm=C calls=C errors=E" (comm with \xNN escapes), then
+ * "pid=P nr=N comm=C calls=C errors=E lat=B:N,..." (comm with \xNN
+ * escapes; lat= the non-empty latency buckets, KPT_SYS_SUM_SHIFT), then
  * "full=N entries=N" (the unmerged count); or "errno=ENAME".
  */
 static int do_syssum(const char *name)
@@ -292,8 +293,9 @@ static int do_syssum(const char *name)
 	struct kpt_syssum_req req;
 	struct kpt_syssum_entry *e, *m;
 	struct kpt_info info;
-	unsigned int i, j, n = 0;
+	unsigned int i, j, k, n = 0;
 	int fd = open_or_die(dev, O_RDWR);
+	const char *sep;
 	const char *c;
 
 	if (ioctl(fd, KPT_IOC_INFO, &info))
@@ -317,6 +319,8 @@ static int do_syssum(const char *name)
 		else {
 			m[j].calls += e[i].calls;
 			m[j].errors += e[i].errors;
+			for (k = 0; k < KPT_SYS_SUM_BUCKETS; k++)
+				m[j].lat_log2[k] += e[i].lat_log2[k];
 		}
 	}
 	for (j = 0; j < n; j++) {
@@ -326,9 +330,16 @@ static int do_syssum(const char *name)
 				putchar(*c);
 			else
 				printf("\\x%02x", (unsigned char)*c);
-		printf(" calls=%llu errors=%llu\n",
+		printf(" calls=%llu errors=%llu lat=",
 		       (unsigned long long)m[j].calls,
 		       (unsigned long long)m[j].errors);
+		for (k = 0, sep = ""; k < KPT_SYS_SUM_BUCKETS; k++) {
+			if (!m[j].lat_log2[k])
+				continue;
+			printf("%s%u:%u", sep, k, m[j].lat_log2[k]);
+			sep = ",";
+		}
+		putchar('\n');
 	}
 	printf("full=%llu entries=%u\n", (unsigned long long)req.full,
 	       req.nr_entries);

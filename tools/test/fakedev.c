@@ -201,9 +201,9 @@ static int fake_syssum(struct kpt_syssum_req *req)
 	req->full = 0;
 	if (req->len < SUM_ROOM) {
 		req->size = SUM_ROOM;
-		snprintf(text, sizeof(text), "len=%llu ENOSPC size=%llu\n",
-			 (unsigned long long)req->len,
-			 (unsigned long long)req->size);
+		snprintf(text, sizeof(text), "len=%llue ENOSPC size=%llue\n",
+			 (unsigned long long)(req->len / sizeof(*set)),
+			 (unsigned long long)(req->size / sizeof(*set)));
 		fake_file("syssum", "a", text);
 		errno = ENOSPC;
 		return -1;
@@ -225,8 +225,9 @@ static int fake_syssum(struct kpt_syssum_req *req)
 	req->size = n * sizeof(*set);
 	req->nr_entries = n;
 	req->full = full;
-	snprintf(text, sizeof(text), "len=%llu entries=%u full=%llu\n",
-		 (unsigned long long)req->len, n, (unsigned long long)full);
+	snprintf(text, sizeof(text), "len=%llue entries=%u full=%llu\n",
+		 (unsigned long long)(req->len / sizeof(*set)), n,
+		 (unsigned long long)full);
 	fake_file("syssum", "a", text);
 	sum_stats();
 	return 0;

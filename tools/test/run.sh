@@ -761,8 +761,8 @@ $FAKE_SUMMARY" ]; then
 	   [ "$(cat "$OUT/live-sum.err")" = "$SUM_LINE" ] &&
 	   [ "$specs" = "s:kptrace/sys_PID children=PID summary
 -:kptrace/sys_PID" ] &&
-	   [ "$(cat "$OUT/live-sum.d/syssum")" = "len=163840 ENOSPC size=327680
-len=327680 entries=8 full=2" ]; then
+	   [ "$(cat "$OUT/live-sum.d/syssum")" = "len=2048e ENOSPC size=4096e
+len=4096e entries=8 full=2" ]; then
 		ok "syscalls live -s: the table of the kernel's counts, -ENOSPC retried, all read, the probe deleted"
 	else
 		not_ok "syscalls live -s: the table of the kernel's counts, -ENOSPC retried, all read, the probe deleted" "rc=$rc $(diff "$EXP/syscalls-sum.out" "$OUT/live-sum.out"; cat "$OUT/live-sum.err" "$OUT/live-sum.d/syssum"; echo "$specs")"
