@@ -218,12 +218,25 @@ static nokprobe_inline bool kpt_sys_id_in(const u32 *ids, unsigned int n,
 	return false;
 }
 
+/*
+ * Does the calling task's comm match @glob? Out of line: its copy would
+ * cost every call of the selection a stack canary.
+ */
+static noinline bool kpt_sys_comm_match(const char *glob)
+{
+	char comm[TASK_COMM_LEN];
+
+	/* a rename may be under way: a comm that ends */
+	memcpy(comm, current->comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = '\0';
+	return kpt_glob_match(glob, comm);
+}
+NOKPROBE_SYMBOL(kpt_sys_comm_match);
+
 /* The selection, cheapest test first */
 static nokprobe_inline bool kpt_sys_selected(const struct kpt_sys_spec *sys,
 					     unsigned int nr)
 {
-	char comm[TASK_COMM_LEN];
-
 	if (nr >= KPT_SYS_NR_BITS) {
 		if (sys->nr_given)
 			return false;
@@ -236,13 +249,8 @@ static nokprobe_inline bool kpt_sys_selected(const struct kpt_sys_spec *sys,
 		return false;
 	if (sys->ntid && !kpt_sys_id_in(sys->tid, sys->ntid, current->pid))
 		return false;
-	if (sys->comm[0]) {
-		/* a rename may be under way: a comm that ends */
-		memcpy(comm, current->comm, sizeof(comm));
-		comm[sizeof(comm) - 1] = '\0';
-		if (!kpt_glob_match(sys->comm, comm))
-			return false;
-	}
+	if (sys->comm[0] && !kpt_sys_comm_match(sys->comm))
+		return false;
 	if (sys->cgroup && !kpt_sys_in_cgroup(sys->cgroup))
 		return false;
 	if (sys->children && !kpt_sys_child_of(sys->children))
@@ -265,9 +273,10 @@ static nokprobe_inline void kpt_sys_args(const struct pt_regs *u,
 
 /*
  * The path strings of call @vals[0] into @dst, KPT_SYS_NSTR slots of
- * @max bytes, their slots (offsets from @dst) in vals[7] and [8].
+ * @max bytes, their slots (offsets from @dst) in vals[7] and [8]. Out of
+ * line: its frame and stack canary would cost the calls without strings.
  */
-static nokprobe_inline void kpt_sys_strs_read(struct kpt_probe *p, u64 *vals,
+static noinline void kpt_sys_strs_read(struct kpt_probe *p, u64 *vals,
 					      char *dst, unsigned int max)
 {
 	unsigned int i, arg, len, which = kpt_sys_strs[vals[0]];
@@ -289,6 +298,7 @@ static nokprobe_inline void kpt_sys_strs_read(struct kpt_probe *p, u64 *vals,
 		vals[7 + i] = KPT_STR_SLOT(i * max, len, flags);
 	}
 }
+NOKPROBE_SYMBOL(kpt_sys_strs_read);
 
 /*
  * The strings of @vals (offsets in @src) after the slots of the record at
@@ -304,7 +314,10 @@ static nokprobe_inline unsigned int kpt_sys_strs_put(struct kpt_event *ev,
 
 	for (i = 7; i < KPT_SYS_NARGS; i++) {
 		len = KPT_STR_LEN(slots[i]);
-		memcpy((char *)ev + used, src + KPT_STR_OFF(slots[i]), len);
+		/* most calls have none: no call of memcpy() for nothing */
+		if (len)
+			memcpy((char *)ev + used, src + KPT_STR_OFF(slots[i]),
+			       len);
 		slots[i] = KPT_STR_SLOT(used, len, KPT_STR_FLAGS(slots[i]));
 		used += len;
 	}
