@@ -16,13 +16,28 @@
  *   fork:K           K children, each one getppid() then _exit(0); the
  *                    parent waits for each
  *   exit:CODE        exit_group(CODE) (nr 231), the last action
+ *   park:T:MS        T threads that each wait MS ms at a time until the
+ *                    process is killed: the even ones in futex(FUTEX_WAIT)
+ *                    with a timeout of MS (nr 202), the odd ones in
+ *                    nanosleep(MS) (nr 35), each in a loop of that one
+ *                    call; once all are started the main thread prints
+ *                    "parked T" and waits in pause() (nr 34): the last
+ *                    action. (With a long MS each thread makes one call
+ *                    and sits in it.)
+ *   spin:SECS        getppid() as fast as it can for SECS seconds (0: no
+ *                    limit), or until SIGUSR1; then prints
+ *                    "spin getppid=N ms=M", the calls made and the time
+ *                    they took
  *
  * Calls are made with syscall(2), so that libc adds none of its own
- * between them. Exit status 0, or 1 on a usage error.
+ * between them. Exit status 0, or 1 on a usage error or when a thread
+ * cannot be started.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +46,12 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A parked thread's stack: it only loops on one call */
+#define PARK_STACK	(64 * 1024)
+
 static long calls_per_thread;
+static long park_ms;
+static volatile sig_atomic_t spin_stop;
 
 static void getppids(long n)
 {
@@ -43,6 +63,88 @@ static void *thread_fn(void *arg)
 {
 	getppids(calls_per_thread);
 	return arg;
+}
+
+static void park_timeout(struct timespec *ts)
+{
+	ts->tv_sec = park_ms / 1000;
+	ts->tv_nsec = (park_ms % 1000) * 1000000L;
+}
+
+static void *park_futex(void *arg)
+{
+	struct timespec ts;
+	int word = 0;
+
+	for (;;) {
+		park_timeout(&ts);
+		syscall(SYS_futex, &word, FUTEX_WAIT, 0, &ts, NULL, 0);
+	}
+	return arg;
+}
+
+static void *park_sleep(void *arg)
+{
+	struct timespec ts;
+
+	for (;;) {
+		park_timeout(&ts);
+		syscall(SYS_nanosleep, &ts, NULL);
+	}
+	return arg;
+}
+
+/* T threads parked, then the main thread waits to be killed */
+static int park_threads(long t)
+{
+	pthread_attr_t attr;
+	pthread_t tid;
+	long i;
+	int err;
+
+	if (pthread_attr_init(&attr) ||
+	    pthread_attr_setstacksize(&attr, PARK_STACK))
+		return 1;
+	for (i = 0; i < t; i++) {
+		err = pthread_create(&tid, &attr, i % 2 ? park_sleep :
+				     park_futex, NULL);
+		if (err) {
+			fprintf(stderr, "kpt_sysgen: park: thread %ld: %s\n",
+				i, strerror(err));
+			return 1;
+		}
+	}
+	printf("parked %ld\n", t);
+	fflush(stdout);
+	for (;;)
+		syscall(SYS_pause);
+}
+
+static void spin_end(int sig)
+{
+	spin_stop = 1;
+}
+
+/* getppid() until SECS passed or SIGUSR1 */
+static void spin_getppid(long secs)
+{
+	struct sigaction sa = { .sa_handler = spin_end };
+	struct timespec t0, t1;
+	unsigned long n = 0;
+
+	sigaction(SIGALRM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	alarm(secs);
+	while (!spin_stop) {
+		syscall(SYS_getppid);
+		n++;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("spin getppid=%lu ms=%ld\n", n,
+	       (t1.tv_sec - t0.tv_sec) * 1000L +
+	       (t1.tv_nsec - t0.tv_nsec) / 1000000L);
+	fflush(stdout);
 }
 
 static int usage(const char *what)
@@ -110,6 +212,11 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(act, "exit")) {
 			syscall(SYS_exit_group, (int)a);
+		} else if (!strcmp(act, "park")) {
+			park_ms = b;
+			return park_threads(a);
+		} else if (!strcmp(act, "spin")) {
+			spin_getppid(a);
 		} else {
 			*colon = ':';
 			return usage(act);
