@@ -18,6 +18,11 @@
 #   make bench          kptrace vs ftrace, bpftrace, perf, strace in one QEMU
 #                       guest (trixie 6.12 chroot, virtme-ng); BENCH_ARGS=
 #                       passes options to selftests/bench/bench.sh (--help)
+#   make check-strace   kptrace syscalls against strace in the bench guest:
+#                       per-thread (call, return) sequences and -s counts
+#                       of kpt_sysgen runs (selftests/bench/strace_diff.sh;
+#                       STRACE_ARGS= passes bench.sh options, e.g. --rev
+#                       HEAD). Not in CI: about 2 minutes
 #   make check-kernels  every kernel of the matrix (5.10 6.1 6.1-rt 6.12
 #                       6.12-rt 7.2), each in a fresh test box of its suite
 #                       (mmdebstrap chroots in KPT_CACHE=/var/cache/kptrace):
@@ -183,7 +188,11 @@ check-mutants: vm-deps
 bench:
 	$(Q)selftests/bench/bench.sh $(BENCH_ARGS)
 
+# strace in the same guest: the differential tests of kptrace syscalls.
+check-strace:
+	$(Q)selftests/bench/strace_diff.sh --boot $(STRACE_ARGS)
+
 .PHONY: all kdir-ok module tools test-module selftests-helpers install \
 	clean style vm-deps vm-build check run dkms-check bench hazard-module \
 	check-debug check-kernels check-mutants \
-	build-kernels dkms-check-kernels
+	build-kernels dkms-check-kernels check-strace
