@@ -165,6 +165,11 @@ static const u8 kpt_sys_strs[KPT_SYS_NR_BITS] = {
 #undef S1
 #undef S2
 
+/* The fixed part of a call's return record: its strings follow */
+#define KPT_SYS_RET_HDR	(KPT_RET_SIZE + KPT_SYS_NARGS * sizeof(u64))
+/* A string slot of no bytes, as a return record holds it */
+#define KPT_SYS_NO_STR	KPT_STR_SLOT(KPT_SYS_RET_HDR, 0, 0)
+
 /* What a selected call keeps in its instance until it returns */
 struct kpt_sys_data {
 	u64	entry_ts;
@@ -285,7 +290,7 @@ static noinline void kpt_sys_strs_read(struct kpt_probe *p, u64 *vals,
 	for (i = 0; i < KPT_SYS_NSTR; i++, which >>= 4) {
 		arg = which & 0xf;
 		if (!arg) {
-			vals[7 + i] = 0;
+			vals[7 + i] = KPT_SYS_NO_STR;
 			continue;
 		}
 		flags = KPT_STR_SYSARG_SET(arg);
@@ -295,7 +300,9 @@ static noinline void kpt_sys_strs_read(struct kpt_probe *p, u64 *vals,
 			this_cpu_inc(p->stats->str_fault);
 		if (flags & KPT_STR_TRUNC)
 			this_cpu_inc(p->stats->str_trunc);
-		vals[7 + i] = KPT_STR_SLOT(i * max, len, flags);
+		/* no bytes: where the return record has them, as is */
+		vals[7 + i] = KPT_STR_SLOT(len ? i * max : KPT_SYS_RET_HDR,
+					   len, flags);
 	}
 }
 NOKPROBE_SYMBOL(kpt_sys_strs_read);
@@ -479,10 +486,12 @@ static nokprobe_inline bool kpt_sys_begin(struct kpt_probe *p,
 	d->entry_ts = kpt_clock_ns();
 	kpt_sys_args(u, nr, d->vals);
 	/* a summary keeps no strings */
-	if (nr < KPT_SYS_NR_BITS && kpt_sys_strs[nr] && !p->sys_sum)
+	if (nr < KPT_SYS_NR_BITS && kpt_sys_strs[nr] && !p->sys_sum) {
 		kpt_sys_strs_read(p, d->vals, d->strs, kpt_cfg.strsize);
-	else
-		memset(&d->vals[7], 0, KPT_SYS_NSTR * sizeof(u64));
+	} else {
+		d->vals[7] = KPT_SYS_NO_STR;
+		d->vals[8] = KPT_SYS_NO_STR;
+	}
 	return true;
 }
 
@@ -491,12 +500,13 @@ static nokprobe_inline void kpt_sys_exit(struct kpt_probe *p,
 					 const struct kpt_sys_data *d,
 					 long retval)
 {
-	unsigned int hdr = KPT_RET_SIZE + KPT_SYS_NARGS * sizeof(u64);
 	const struct kpt_sys_spec *sys = &p->prog.sys;
 	u64 ts = kpt_clock_ns(), lat = kpt_clock_since(d->entry_ts, ts);
+	unsigned int size = KPT_SYS_RET_HDR;
 	struct kpt_event *ev;
 	struct kpt_ret *ret;
 	struct kpt_wr w;
+	bool strs;
 
 	this_cpu_inc(p->stats->hits);
 	if ((sys->failure && !IS_ERR_VALUE(retval)) ||
@@ -508,7 +518,11 @@ static nokprobe_inline void kpt_sys_exit(struct kpt_probe *p,
 		kpt_sys_sum_add(p, d->vals[0], retval, lat);
 		return;
 	}
-	if (!kpt_reserve(p, &w, kpt_sys_size(d->vals, hdr)))
+	/* most calls have no string: their slots are as the record's */
+	strs = KPT_STR_LEN(d->vals[7]) | KPT_STR_LEN(d->vals[8]);
+	if (strs)
+		size = kpt_sys_size(d->vals, size);
+	if (!kpt_reserve(p, &w, size))
 		return;
 	ev = w.ev;
 	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, KPT_SYS_NARGS);
@@ -517,8 +531,10 @@ static nokprobe_inline void kpt_sys_exit(struct kpt_probe *p,
 	ret->lat_ns = lat;
 	ret->entry_ts_ns = d->entry_ts;
 	memcpy(ev->data + KPT_RET_SLOTS, d->vals, sizeof(d->vals));
-	kpt_ring_commit(&w, ev, kpt_sys_strs_put(ev, ev->data + KPT_RET_SLOTS,
-						 d->strs, hdr));
+	if (strs)
+		size = kpt_sys_strs_put(ev, ev->data + KPT_RET_SLOTS, d->strs,
+					KPT_SYS_RET_HDR);
+	kpt_ring_commit(&w, ev, size);
 }
 
 /*
