@@ -396,39 +396,60 @@ static nokprobe_inline u64 *kpt_sys_sum_full(struct kpt_sys_sum *sm,
 /* @w[1]:@w[0] += @v * @v, in 128 bits */
 static nokprobe_inline void kpt_sys_sq_add(u64 *w, u64 v)
 {
-	unsigned __int128 sq = (unsigned __int128)w[1] << 64 | w[0];
+	unsigned __int128 sq = (unsigned __int128)v * v;
+	u64 lo = (u64)sq;
 
-	sq += (unsigned __int128)v * v;
-	w[0] = (u64)sq;
-	w[1] = (u64)(sq >> 64);
+	w[0] += lo;
+	w[1] += (u64)(sq >> 64) + (w[0] < lo);
+}
+
+/* A free entry @e taken by (@tgid, @nr): out of line, once an interval */
+static noinline void kpt_sys_sum_claim(struct kpt_syssum_entry *e, u32 tgid,
+				       unsigned int nr)
+{
+	e->pid = tgid;
+	e->nr = nr;
+	memcpy(e->comm, current->comm, sizeof(e->comm));
+	e->comm[sizeof(e->comm) - 1] = '\0';
+	e->min_ns = U64_MAX;
+}
+NOKPROBE_SYMBOL(kpt_sys_sum_claim);
+
+/*
+ * The entry of (@tgid, @nr) in this CPU's half: found, or a free one
+ * taken, within KPT_SYS_SUM_PROBE slots of its hash (a table has 16 at
+ * least: summary= is 16 to 65536); NULL when none is left.
+ */
+static nokprobe_inline struct kpt_syssum_entry *
+kpt_sys_sum_entry(struct kpt_sys_sum *sm, u32 tgid, unsigned int nr)
+{
+	struct kpt_syssum_entry *t, *e;
+	unsigned int mask = (1U << sm->bits) - 1, h, i;
+
+	t = kpt_sys_sum_half(sm, smp_processor_id(), READ_ONCE(sm->cur));
+	h = hash_64((u64)tgid << 32 | nr, sm->bits);
+	for (i = 0; i < KPT_SYS_SUM_PROBE; i++) {
+		e = &t[(h + i) & mask];
+		if (likely(e->pid == tgid && e->nr == nr && e->calls))
+			return e;
+		if (!e->calls) {
+			kpt_sys_sum_claim(e, tgid, nr);
+			return e;
+		}
+	}
+	return NULL;
 }
 
 static noinline void kpt_sys_sum_add(struct kpt_probe *p, unsigned int nr,
 				     long retval, u64 lat)
 {
 	struct kpt_sys_sum *sm = p->sys_sum;
-	unsigned int cpu = smp_processor_id(), half = READ_ONCE(sm->cur);
-	unsigned int mask = (1U << sm->bits) - 1, h, i;
-	struct kpt_syssum_entry *t = kpt_sys_sum_half(sm, cpu, half), *e;
-	struct task_struct *tsk = current;
-	u32 tgid = tsk->tgid;
+	struct kpt_syssum_entry *e;
 
-	h = hash_64((u64)tgid << 32 | nr, sm->bits);
-	for (i = 0; i < KPT_SYS_SUM_PROBE && i <= mask; i++) {
-		e = &t[(h + i) & mask];
-		if (!e->calls) {
-			e->pid = tgid;
-			e->nr = nr;
-			memcpy(e->comm, tsk->comm, sizeof(e->comm));
-			e->comm[sizeof(e->comm) - 1] = '\0';
-			e->min_ns = lat;
-			break;
-		}
-		if (e->pid == tgid && e->nr == nr)
-			break;
-	}
-	if (i == KPT_SYS_SUM_PROBE || i > mask) {
-		(*kpt_sys_sum_full(sm, cpu, half))++;
+	e = kpt_sys_sum_entry(sm, current->tgid, nr);
+	if (unlikely(!e)) {
+		(*kpt_sys_sum_full(sm, smp_processor_id(),
+				   READ_ONCE(sm->cur)))++;
 		this_cpu_inc(p->stats->sum_full);
 		return;
 	}
