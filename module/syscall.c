@@ -393,14 +393,17 @@ static nokprobe_inline u64 *kpt_sys_sum_full(struct kpt_sys_sum *sm,
 	return (u64 *)(sm->tab[cpu] + ((size_t)2 << sm->bits)) + half;
 }
 
-/* @w[1]:@w[0] += @v * @v, in 128 bits */
+/*
+ * @w[1]:@w[0] += @v * @v, in 128 bits: one mulq, as an unsigned __int128
+ * would have its handler realign the stack for a 16-byte spill
+ */
 static nokprobe_inline void kpt_sys_sq_add(u64 *w, u64 v)
 {
-	unsigned __int128 sq = (unsigned __int128)v * v;
-	u64 lo = (u64)sq;
+	u64 lo, hi;
 
+	asm("mulq %[v]" : "=a" (lo), "=d" (hi) : "a" (v), [v] "rm" (v));
 	w[0] += lo;
-	w[1] += (u64)(sq >> 64) + (w[0] < lo);
+	w[1] += hi + (w[0] < lo);
 }
 
 /* A free entry @e taken by (@tgid, @nr): out of line, once an interval */
@@ -440,7 +443,7 @@ kpt_sys_sum_entry(struct kpt_sys_sum *sm, u32 tgid, unsigned int nr)
 	return NULL;
 }
 
-static noinline void kpt_sys_sum_add(struct kpt_probe *p, unsigned int nr,
+static nokprobe_inline void kpt_sys_sum_add(struct kpt_probe *p, unsigned int nr,
 				     long retval, u64 lat)
 {
 	struct kpt_sys_sum *sm = p->sys_sum;
@@ -462,7 +465,6 @@ static noinline void kpt_sys_sum_add(struct kpt_probe *p, unsigned int nr,
 	e->lat_log2[min_t(unsigned int, fls64(lat >> KPT_SYS_SUM_SHIFT),
 			  KPT_SYS_SUM_BUCKETS - 1)]++;
 }
-NOKPROBE_SYMBOL(kpt_sys_sum_add);
 
 /* Is call @nr selected? An unselected one is counted, in one count. */
 static nokprobe_inline bool kpt_sys_select(struct kpt_probe *p,
