@@ -479,7 +479,6 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 	u64 lat = kpt_clock_since(d->entry_ts, ts);
 	u64 vals[KPT_SPEC_MAX_ARGS];
 	struct kpt_event *ev;
-	struct kpt_ret *ret;
 	struct kpt_wr w;
 	const struct kpt_phase *ph = &p->prog.phase[KPT_AT_ENTRY];
 	const struct kpt_step *f = &p->prog.step[ph->first];
@@ -503,11 +502,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 	if (!kpt_reserve(p, &w, p->prog.ret_size))
 		return;
 	ev = w.ev;
-	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, nargs);
-	ret = (struct kpt_ret *)ev->data;
-	ret->ret = retval;
-	ret->lat_ns = lat;
-	ret->entry_ts_ns = d->entry_ts;
+	kpt_fill_return(ev, p, ts, nargs, retval, lat, d->entry_ts);
 	hdr = KPT_RET_SIZE + nargs * sizeof(u64);
 	memcpy(ev->data + KPT_RET_SLOTS, vals, nargs * sizeof(u64));
 	if (nargs && p->prog.nstr) {
@@ -547,13 +542,9 @@ static nokprobe_inline void kpt_return_fast_write(struct kpt_probe *p,
 	unsigned int nargs = p->prog.ret_nargs;
 	u64 retval = regs_return_value(regs), entry_ts = d->entry_ts;
 	struct kpt_event *ev = w->ev;
-	struct kpt_ret *ret;
 
-	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, nargs);
-	ret = (struct kpt_ret *)ev->data;
-	ret->ret = retval;
-	ret->lat_ns = kpt_clock_since(entry_ts, ts);
-	ret->entry_ts_ns = entry_ts;
+	kpt_fill_return(ev, p, ts, nargs, retval,
+			kpt_clock_since(entry_ts, ts), entry_ts);
 	/* (a b probe keeps no values in the instance) */
 	if (nargs)
 		kpt_copy_slots(ev->data + KPT_RET_SLOTS, d->vals);

@@ -142,6 +142,23 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 }
 
 /*
+ * A return record's header and struct kpt_ret: @retval, the call's
+ * latency @lat and its entry time; its args follow at KPT_RET_SLOTS.
+ */
+static nokprobe_inline void kpt_fill_return(struct kpt_event *ev,
+					    const struct kpt_probe *p, u64 ts,
+					    unsigned int nargs, s64 retval,
+					    u64 lat, u64 entry_ts)
+{
+	struct kpt_ret *ret = (struct kpt_ret *)ev->data;
+
+	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, nargs);
+	ret->ret = retval;
+	ret->lat_ns = lat;
+	ret->entry_ts_ns = entry_ts;
+}
+
+/*
  * Zero the record's padding: the bytes from @end, where its last string
  * ends, to the next multiple of 8. They would hold what the chunked read
  * of a string took in past its NUL (kpt_copy_str()), or an older record's

@@ -527,7 +527,6 @@ static nokprobe_inline void kpt_sys_exit(struct kpt_probe *p,
 	u64 ts = kpt_clock_ns(), lat = kpt_clock_since(d->entry_ts, ts);
 	unsigned int size = KPT_SYS_RET_HDR;
 	struct kpt_event *ev;
-	struct kpt_ret *ret;
 	struct kpt_wr w;
 	bool strs;
 
@@ -548,11 +547,7 @@ static nokprobe_inline void kpt_sys_exit(struct kpt_probe *p,
 	if (!kpt_reserve(p, &w, size))
 		return;
 	ev = w.ev;
-	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, KPT_SYS_NARGS);
-	ret = (struct kpt_ret *)ev->data;
-	ret->ret = retval;
-	ret->lat_ns = lat;
-	ret->entry_ts_ns = d->entry_ts;
+	kpt_fill_return(ev, p, ts, KPT_SYS_NARGS, retval, lat, d->entry_ts);
 	memcpy(ev->data + KPT_RET_SLOTS, d->vals, sizeof(d->vals));
 	if (strs)
 		size = kpt_sys_strs_put(ev, ev->data + KPT_RET_SLOTS, d->strs,
