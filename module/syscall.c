@@ -25,10 +25,10 @@
  * unselected call takes none, so a task outside the selection that
  * blocks for hours in futex or epoll holds none, and its cost is the
  * kprobe's, the test of the number's bit and of what the spec selects
- * on. (The kprobes list in debugfs so shows the kretprobe as "k".) A selected call keeps its entry time,
- * number, six arguments and path strings (read from user memory without
- * faulting, "(fault)" when not resident) in the instance; the return
- * handler applies failure and duration= and writes one KPT_EV_RETURN
+ * on. (The kprobes list in debugfs so shows the kretprobe as "k".) A
+ * selected call keeps its entry time, number, six arguments and path
+ * strings (read from user memory without faulting, "(fault)" when not
+ * resident) in the instance; the return handler applies failure and duration= and writes one KPT_EV_RETURN
  * record (args: nr, arg0..arg5, str0, str1, probe.h KPT_SYS_NARGS). exit
  * and exit_group, which never return, are recorded at entry, as a
  * KPT_EV_ENTRY record of the same args.
@@ -282,7 +282,7 @@ static nokprobe_inline void kpt_sys_args(const struct pt_regs *u,
  * line: its frame and stack canary would cost the calls without strings.
  */
 static noinline void kpt_sys_strs_read(struct kpt_probe *p, u64 *vals,
-					      char *dst, unsigned int max)
+				       char *dst, unsigned int max)
 {
 	unsigned int i, arg, len, which = kpt_sys_strs[vals[0]];
 	u16 flags;
@@ -443,8 +443,9 @@ kpt_sys_sum_entry(struct kpt_sys_sum *sm, u32 tgid, unsigned int nr)
 	return NULL;
 }
 
-static nokprobe_inline void kpt_sys_sum_add(struct kpt_probe *p, unsigned int nr,
-				     long retval, u64 lat)
+static nokprobe_inline void kpt_sys_sum_add(struct kpt_probe *p,
+					    unsigned int nr, long retval,
+					    u64 lat)
 {
 	struct kpt_sys_sum *sm = p->sys_sum;
 	struct kpt_syssum_entry *e;
