@@ -28,10 +28,11 @@
  * on. (The kprobes list in debugfs so shows the kretprobe as "k".) A
  * selected call keeps its entry time, number, six arguments and path
  * strings (read from user memory without faulting, "(fault)" when not
- * resident) in the instance; the return handler applies failure and duration= and writes one KPT_EV_RETURN
- * record (args: nr, arg0..arg5, str0, str1, probe.h KPT_SYS_NARGS). exit
- * and exit_group, which never return, are recorded at entry, as a
- * KPT_EV_ENTRY record of the same args.
+ * resident) in the instance; the return handler applies failure and
+ * duration= and writes one KPT_EV_RETURN record (args: nr, arg0..arg5,
+ * str0, str1, probe.h KPT_SYS_NARGS). exit and exit_group, which never
+ * return, are recorded at entry, as a KPT_EV_ENTRY record of the same
+ * args.
  *
  * The books of a syscalls probe: calls, the calls its handler saw; hits,
  * those decided (at entry when unselected or exit*, else at return);
