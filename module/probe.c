@@ -266,17 +266,17 @@ static int kpt_probe_arm(struct kpt_probe *p)
 		kp->addr = (kprobe_opcode_t *)(unsigned long)spec->addr;
 	}
 	ret = p->prog.is_ret ? register_kretprobe(&p->rp) : register_kprobe(&p->kp);
-	if (!ret && p->prog.syscalls) {
-		ret = kpt_sys_kretprobe_wrap(p);
-		if (ret)
-			unregister_kretprobe(&p->rp);
-	}
+	if (!ret && p->prog.syscalls)
+		kpt_sys_kretprobe_wrap(p);
 	/*
 	 * No x64_sys_call: an s probe takes the raw_syscalls tracepoints
 	 * (kernels before v5.11 say -EINVAL for a symbol that is not there)
 	 */
-	if ((ret == -ENOENT || ret == -EINVAL) && p->prog.syscalls)
+	if ((ret == -ENOENT || ret == -EINVAL) && p->prog.syscalls) {
+		pr_info("%s: no kretprobe on x64_sys_call (%d): on the raw_syscalls tracepoints\n",
+			spec->name, ret);
 		ret = kpt_sys_tp_arm(p, p->rp.maxactive);
+	}
 	/*
 	 * An address with no symbol: the kprobe core says -ENOENT (v5.11+) or
 	 * -EINVAL (v5.10); both mean "not kernel text" here.

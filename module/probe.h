@@ -252,7 +252,7 @@ void kpt_probe_set_handlers(struct kpt_probe *p);
 #define KPT_SYS_MAXACTIVE	4096	/* its default MAXACTIVE, at most */
 unsigned int kpt_sys_ri_size(const struct kpt_spec *spec);
 void kpt_sys_set_handlers(struct kpt_probe *p);
-int kpt_sys_kretprobe_wrap(struct kpt_probe *p);
+void kpt_sys_kretprobe_wrap(struct kpt_probe *p);
 int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive);
 void kpt_sys_tp_disarm(struct kpt_probe *p);
 void kpt_sys_tp_free(struct kpt_probe *p);

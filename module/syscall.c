@@ -22,17 +22,17 @@
  *
  * The selection runs first, in the kretprobe's kprobe, ahead of the
  * pre-handler that takes an instance (kpt_sys_kretprobe_wrap()): an
- * unselected call takes none, so a task outside the selection that
- * blocks for hours in futex or epoll holds none, and its cost is the
- * kprobe's, the test of the number's bit and of what the spec selects
- * on. (The kprobes list in debugfs so shows the kretprobe as "k".) A
- * selected call keeps its entry time, number, six arguments and path
- * strings (read from user memory without faulting, "(fault)" when not
- * resident) in the instance; the return handler applies failure and
- * duration= and writes one KPT_EV_RETURN record (args: nr, arg0..arg5,
- * str0, str1, probe.h KPT_SYS_NARGS). exit and exit_group, which never
- * return, are recorded at entry, as a KPT_EV_ENTRY record of the same
- * args.
+ * unselected call, or exit and exit_group (recorded there), takes none, so
+ * a task outside the selection that blocks for hours in futex or epoll
+ * holds none, and its cost is the kprobe's, the test of the number's bit
+ * and of what the spec selects on. (The kprobes list in debugfs so shows
+ * the kretprobe as "k".) A selected call keeps its entry time, number, six
+ * arguments and path strings (read from user memory without faulting,
+ * "(fault)" when not resident) in the instance; the return handler applies
+ * failure and duration= and writes one KPT_EV_RETURN record (args: nr,
+ * arg0..arg5, str0, str1, probe.h KPT_SYS_NARGS). exit and exit_group,
+ * which never return, are recorded at entry, as a KPT_EV_ENTRY record of
+ * the same args.
  *
  * The books of a syscalls probe: calls, the calls its handler saw; hits,
  * those decided (at entry when unselected or exit*, else at return);
@@ -425,13 +425,13 @@ NOKPROBE_SYMBOL(kpt_sys_sum_claim);
  * least: summary= is 16 to 65536); NULL when none is left.
  */
 static nokprobe_inline struct kpt_syssum_entry *
-kpt_sys_sum_entry(struct kpt_sys_sum *sm, u32 tgid, unsigned int nr)
+kpt_sys_sum_entry(struct kpt_syssum_entry *t, unsigned int bits, u32 tgid,
+		  unsigned int nr)
 {
-	struct kpt_syssum_entry *t, *e;
-	unsigned int mask = (1U << sm->bits) - 1, h, i;
+	unsigned int mask = (1U << bits) - 1, h, i;
+	struct kpt_syssum_entry *e;
 
-	t = kpt_sys_sum_half(sm, smp_processor_id(), READ_ONCE(sm->cur));
-	h = hash_64((u64)tgid << 32 | nr, sm->bits);
+	h = hash_64((u64)tgid << 32 | nr, bits);
 	for (i = 0; i < KPT_SYS_SUM_PROBE; i++) {
 		e = &t[(h + i) & mask];
 		if (likely(e->pid == tgid && e->nr == nr && e->calls))
@@ -449,12 +449,14 @@ static nokprobe_inline void kpt_sys_sum_add(struct kpt_probe *p,
 					    u64 lat)
 {
 	struct kpt_sys_sum *sm = p->sys_sum;
+	unsigned int cpu = smp_processor_id(), half = READ_ONCE(sm->cur);
 	struct kpt_syssum_entry *e;
 
-	e = kpt_sys_sum_entry(sm, current->tgid, nr);
+	/* one half for both: a reader may flip cur meanwhile */
+	e = kpt_sys_sum_entry(kpt_sys_sum_half(sm, cpu, half), sm->bits,
+			      current->tgid, nr);
 	if (unlikely(!e)) {
-		(*kpt_sys_sum_full(sm, smp_processor_id(),
-				   READ_ONCE(sm->cur)))++;
+		(*kpt_sys_sum_full(sm, cpu, half))++;
 		this_cpu_inc(p->stats->sum_full);
 		return;
 	}
@@ -558,32 +560,59 @@ static nokprobe_inline void kpt_sys_exit(struct kpt_probe *p,
 }
 
 /*
+ * Set while kpt_sys_kprobe_pre() runs the kretprobe's pre-handler for a
+ * call it selected: the entry handler then need not select again. Kprobe
+ * handlers do not nest on a CPU (a hit inside one is a miss), so the
+ * flag is this call's.
+ */
+static DEFINE_PER_CPU(bool, kpt_sys_preselected);
+
+/*
  * x64_sys_call(regs, nr)'s kprobe: the selection, and only for a selected
  * call the kretprobe's own pre-handler (p->sys_pre), which takes an
  * instance and calls kpt_sys_kretprobe_entry(). An unselected call so
  * pays the kprobe and the selection, not the instance's get and put
- * (two atomics on the pool, a third of its cost before).
+ * (two atomics on the pool, a third of its cost before); exit and
+ * exit_group, which never return, are recorded here and take none.
  */
 static int kpt_sys_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kpt_probe *p = container_of(kp, struct kpt_probe, rp.kp);
+	unsigned int nr = (unsigned int)regs->si;
+	kprobe_pre_handler_t pre;
+	int ret;
 
-	if (!kpt_sys_select(p, (unsigned int)regs->si))
+	if (!kpt_sys_select(p, nr))
 		return 0;
-	return p->sys_pre(kp, regs);
+	if (unlikely(kpt_sys_is_exit(nr))) {
+		kpt_sys_begin(p, (const struct pt_regs *)regs->di, nr, NULL);
+		return 0;
+	}
+	pre = READ_ONCE(p->sys_pre);
+	__this_cpu_write(kpt_sys_preselected, true);
+	ret = pre(kp, regs);
+	__this_cpu_write(kpt_sys_preselected, false);
+	return ret;
 }
 NOKPROBE_SYMBOL(kpt_sys_kprobe_pre);
 
-/* A selected call's entry, with an instance: nonzero gives it back */
+/*
+ * A call's entry, with an instance: nonzero gives it back. A call that
+ * came through the kretprobe's pre-handler alone (armed, not yet
+ * wrapped: kpt_sys_kretprobe_wrap()) is selected here.
+ */
 static int kpt_sys_kretprobe_entry(struct kretprobe_instance *ri,
 				   struct pt_regs *regs)
 {
+	unsigned int nr = (unsigned int)regs->si;
 	struct kpt_probe *p;
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 1;	/* being unregistered: no instance */
-	return !kpt_sys_begin(p, (const struct pt_regs *)regs->di,
-			      (unsigned int)regs->si,
+	if (unlikely(!__this_cpu_read(kpt_sys_preselected)) &&
+	    !kpt_sys_select(p, nr))
+		return 1;
+	return !kpt_sys_begin(p, (const struct pt_regs *)regs->di, nr,
 			      (struct kpt_sys_data *)ri->data);
 }
 NOKPROBE_SYMBOL(kpt_sys_kretprobe_entry);
@@ -857,22 +886,24 @@ void kpt_sys_set_handlers(struct kpt_probe *p)
 {
 	p->rp.entry_handler = kpt_sys_kretprobe_entry;
 	p->rp.handler = kpt_sys_kretprobe_return;
-	/* kpt_sys_kretprobe_wrap() puts the selection first, then arms */
-	p->rp.kp.flags = KPROBE_FLAG_DISABLED;
 }
 
 /*
  * Put the selection ahead of the pre-handler register_kretprobe() gave
  * @p's kprobe (every kernel gives a kretprobe's kprobe one, which takes
- * the instance and calls the entry handler), then arm it. The kprobe was
- * registered disabled: no handler has run, and arming orders these
- * stores before the first hit. Unregistering is the kretprobe's as ever.
+ * the instance and calls the entry handler). The kprobe is armed already
+ * (registering it disabled would leave it so while kprobes are disarmed
+ * globally, debugfs kprobes/enabled): a hit that still finds the old
+ * pre-handler, here or on another CPU, is selected by the entry handler.
+ * sys_pre is stored before the wrapper that reads it. Unregistering is
+ * the kretprobe's as ever.
  */
-int kpt_sys_kretprobe_wrap(struct kpt_probe *p)
+void kpt_sys_kretprobe_wrap(struct kpt_probe *p)
 {
-	p->sys_pre = p->rp.kp.pre_handler;
-	p->rp.kp.pre_handler = kpt_sys_kprobe_pre;
-	return enable_kretprobe(&p->rp);
+	WRITE_ONCE(p->sys_pre, p->rp.kp.pre_handler);
+	/* sys_pre before the wrapper: pairs with the hit's call of it */
+	smp_wmb();
+	WRITE_ONCE(p->rp.kp.pre_handler, kpt_sys_kprobe_pre);
 }
 
 /* The bytes of one CPU's summary tables */
@@ -987,8 +1018,9 @@ int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
 						 sizeof(*t)))
 				ret = -EFAULT;
 			used++;
+			/* an entry without calls is all zero: only these */
+			memset(&t[i], 0, sizeof(*t));
 		}
-		memset(t, 0, sizeof(*t) << sm->bits);
 		*full += *kpt_sys_sum_full(sm, cpu, half);
 		*kpt_sys_sum_full(sm, cpu, half) = 0;
 	}

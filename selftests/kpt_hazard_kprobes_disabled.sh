@@ -16,6 +16,11 @@
 # 3. Under a flood on every CPU (call_all), enabled goes 0/1 ROUNDS times
 #    (KPT_HAZ_TOGGLE_ROUNDS, default 20): stats invariants hold after and
 #    hits + missed <= calls.
+# 4. An s probe (comm=kpt_sysgen nr=110) added while disarmed: 5
+#    getppid() calls give no record; enabled=1: 7 give exactly 7 (its
+#    kretprobe is armed as any probe, the selection put ahead after; on
+#    5.10's raw_syscalls tracepoints, which the switch does not disarm,
+#    5 and 12).
 # enabled is set back to 1 at the end, even on failure.
 
 . "$(dirname "$0")/lib.sh"
@@ -92,3 +97,24 @@ missed=$(kpt_stat missed)
 	fail "hits $hits + missed $missed > calls $calls"
 assert_ge "hits under the flood" "$hits" 1
 info "$ROUNDS toggles under a flood: calls=$calls hits=$hits missed=$missed (the rest while disarmed)"
+
+. "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
+SYSGEN=$(kpt_first "$KPT_SELFTESTS/helpers/kpt_sysgen" /bin/kpt_sysgen)
+if [ -n "$KPT_SPEC" ] && [ -x "$KPT_SPEC" ] && [ -x "$SYSGEN" ]; then
+	kpt_unload
+	kpt_load
+	echo 0 > "$EN"
+	assert_eq "s probe added while disarmed" \
+		"$(spec_write 's:sd comm=kpt_sysgen nr=110')" ok
+	# (on the raw_syscalls tracepoints, 5.10, the switch is not theirs)
+	off=0
+	grep -qw x64_sys_call /proc/kallsyms || off=5
+	"$SYSGEN" getppid:5 || fail "kpt_sysgen getppid:5"
+	assert_eq "s probe records while disarmed" "$(spec_stat sd recorded)" $off
+	echo 1 > "$EN"
+	"$SYSGEN" getppid:7 || fail "kpt_sysgen getppid:7"
+	assert_eq "s probe records once enabled" "$(spec_stat sd recorded)" \
+		$((off + 7))
+else
+	info "case 4 not run: helpers/kpt_spec or kpt_sysgen not built"
+fi
