@@ -29,6 +29,15 @@
 # - -s: fail:3 getppid:5 -> two JSON rows, openat calls 3 errors 3,
 #   getppid calls 5 errors 0; the books line "8 counted in the kernel (all
 #   read)"; the table's getppid row and process line (4 events, 100.0%).
+# - -s -i 1 --prometheus DIR: getppid:5 sleep:1500 fail:3 -> the file
+#   written at the first interval (getppid 5, no openat yet) and again at
+#   the end, a new file each time, nothing else left in DIR, nothing on
+#   stdout; at the end, kpt_sysgen's series exact: getppid calls_total 5
+#   errors_total 0, openat calls_total 3 errors_total 3, their histograms'
+#   le="+Inf" and _count equal to calls; for every series +Inf = _count =
+#   calls_total and the buckets cumulative; the books: recorded_total =
+#   the sum of calls_total, seen_total = the stderr line's calls seen and
+#   = recorded + filtered + lost + table_full + missed; printable ASCII.
 # - -w FILE then -r FILE -j: the same JSON as live.
 # - bad input, one line each and nothing left armed: an unknown syscall
 #   (exit 2), a pid that does not exist, a cgroup that is not cgroup v2,
@@ -208,6 +217,113 @@ check_re "-s process line" "$(grep 'events' "$KPT_TMP/sum.txt")" \
 	'^ kpt_sysgen \([0-9]+\), 4 events, 100\.0%$'
 no_probes "-s"
 
+# -s --prometheus: the whole run's counters, the file swapped every -i
+PD=$KPT_TMP/prom
+rm -rf "$PD"
+mkdir -p "$PD"
+P=$PD/kptrace_syscalls.prom
+"$KPTRACE" syscalls -s -i 1 --prometheus "$PD" -- "$SYSGEN" getppid:5 \
+	sleep:1500 fail:3 > "$KPT_TMP/prom.out" 2> "$KPT_TMP/prom.err" &
+TR=$!
+last=
+versions=0
+while :; do
+	running=
+	kill -0 "$TR" 2> /dev/null && running=1
+	ino=$(ls -i "$P" 2> /dev/null | awk '{ print $1 }')
+	if [ -n "$ino" ] && [ "$ino" != "$last" ] &&
+	   cp "$P" "$KPT_TMP/prom.v$((versions + 1))" 2> /dev/null; then
+		versions=$((versions + 1))
+		last=$ino
+	fi
+	[ -n "$running" ] || break
+	sleep 0.05
+done
+wait "$TR"
+check "--prometheus exit status" "$?" 0
+sed 's/^/#   /' "$KPT_TMP/prom.err"
+check "--prometheus: nothing on stdout" "$(grep -c '' "$KPT_TMP/prom.out")" 0
+check "--prometheus: only the file in DIR" "$(ls -A "$PD")" \
+	kptrace_syscalls.prom
+[ "$versions" -ge 2 ] || check "--prometheus: files written (2 or more)" \
+	"$versions" "2 or more"
+grep -E '^kptrace_syscall_(calls|errors)_total\{.*comm="kpt_sysgen"' "$P" |
+	sed 's/^/#   /'
+
+# prom_val FILE METRIC SYSCALL [LE]: kpt_sysgen's series' value
+prom_val()
+{
+	awk -v m="$2" -v c="$3" -v le="$4" '
+		{
+			n = $0; sub(/\{.*/, "", n)
+			if (n != m || index($0, "{syscall=\"" c "\",") != length(n) + 1 ||
+			    index($0, ",comm=\"kpt_sysgen\"") == 0)
+				next
+			if (le != "" && index($0, ",le=\"" le "\"}") == 0)
+				next
+			print $NF
+		}' "$1"
+}
+V1=$KPT_TMP/prom.v1
+check "--prometheus, interval 1: getppid calls" \
+	"$(prom_val "$V1" kptrace_syscall_calls_total getppid)" 5
+check "--prometheus, interval 1: no openat yet" \
+	"$(prom_val "$V1" kptrace_syscall_calls_total openat)" ""
+check "--prometheus: getppid calls_total" \
+	"$(prom_val "$P" kptrace_syscall_calls_total getppid)" 5
+check "--prometheus: getppid errors_total" \
+	"$(prom_val "$P" kptrace_syscall_errors_total getppid)" 0
+check "--prometheus: getppid +Inf" \
+	"$(prom_val "$P" kptrace_syscall_latency_seconds_bucket getppid +Inf)" 5
+check "--prometheus: getppid _count" \
+	"$(prom_val "$P" kptrace_syscall_latency_seconds_count getppid)" 5
+check "--prometheus: openat calls_total" \
+	"$(prom_val "$P" kptrace_syscall_calls_total openat)" 3
+check "--prometheus: openat errors_total" \
+	"$(prom_val "$P" kptrace_syscall_errors_total openat)" 3
+check "--prometheus: openat +Inf" \
+	"$(prom_val "$P" kptrace_syscall_latency_seconds_bucket openat +Inf)" 3
+check "--prometheus: openat _count" \
+	"$(prom_val "$P" kptrace_syscall_latency_seconds_count openat)" 3
+# every series: buckets cumulative up to +Inf = _count = calls_total; the
+# books add up; one HELP and TYPE per family
+check "--prometheus: every histogram consistent, the books add up" "$(awk '
+	/^# TYPE / { if (fam[$3]++) print "TYPE twice: " $3; next }
+	/^#/ { next }
+	{
+		n = $0; sub(/[{ ].*/, "", n)
+		l = $0; sub(/^[^{]*/, "", l); sub(/ [^ ]*$/, "", l)
+		v = $NF
+		if (n == "kptrace_syscall_calls_total") { calls[l] = v; sum += v }
+		else if (n == "kptrace_syscall_latency_seconds_bucket") {
+			k = l; sub(/,le="[^"]*"\}$/, "}", k)
+			if (v < prev[k]) print "not cumulative: " $0
+			prev[k] = v
+			if (l ~ /le="\+Inf"/) inf[k] = v
+		}
+		else if (n == "kptrace_syscall_latency_seconds_count") cnt[l] = v
+		else if (n ~ /^kptrace_syscall_(lost|missed)_total$/) book[n] += v
+		else if (n ~ /^kptrace_syscall_/) book[n] = v
+	}
+	END {
+		for (l in calls)
+			if (inf[l] != calls[l] || cnt[l] != calls[l])
+				print "series " l ": calls " calls[l] ", +Inf " inf[l] ", count " cnt[l]
+		if (book["kptrace_syscall_recorded_total"] != sum)
+			print "recorded " book["kptrace_syscall_recorded_total"] " != calls " sum
+		d = book["kptrace_syscall_recorded_total"] + book["kptrace_syscall_filtered_total"] + \
+		    book["kptrace_syscall_lost_total"] + book["kptrace_syscall_table_full_total"] + \
+		    book["kptrace_syscall_missed_total"]
+		if (book["kptrace_syscall_seen_total"] != d)
+			print "seen " book["kptrace_syscall_seen_total"] " != " d
+		print "seen " book["kptrace_syscall_seen_total"]
+	}' "$P")" "seen $(sed -n 's/^kptrace: \([0-9]*\) calls seen, .*/\1/p' "$KPT_TMP/prom.err")"
+check "--prometheus: printable ASCII only" \
+	"$(tr -d '\n\040-\176' < "$P" | wc -c | tr -d ' ')" 0
+check_re "--prometheus: all read" "$(cat "$KPT_TMP/prom.err")" \
+	' counted in the kernel \(all read\), '
+no_probes "--prometheus"
+
 # -w, then -r
 "$KPTRACE" syscalls -w "$KPT_TMP/dd.bin" -- dd if=/dev/zero of=/dev/null bs=1 \
 	count=7 2> /dev/null
@@ -241,4 +357,4 @@ no_probes "bad input"
 
 kpt_unload
 [ "$FAILS" = 0 ] || fail "$FAILS check(s) failed (see the FAIL lines above)"
-info "kptrace syscalls: dd exact, lines, JSON, filters, books, escaping, -w/-r, bad input"
+info "kptrace syscalls: dd exact, lines, JSON, filters, books, escaping, -s, --prometheus, -w/-r, bad input"

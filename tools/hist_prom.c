@@ -29,7 +29,8 @@
  * name starts with key_ or __ is labelled key_NAME. A label value is
  * untrusted text: '"' as \", and what kpt_byte_escaped() names (the one
  * rule, uapi/kptrace_record.h: a backslash too) as \\xHH, so that the
- * value reads \xHH: comm "a\nb" is comm="a\\x0ab".
+ * value reads \xHH: comm "a\nb" is comm="a\\x0ab" (prom__value(), prom.c,
+ * shared with kptrace syscalls -s --prometheus).
  *
  * Counters never go back. They are not the table's counts but the tool's
  * running totals of them, kept in struct hist_prom from read to read: each
@@ -45,16 +46,13 @@
  * its total, and after a clear counts from 0. A probe of another spec
  * under the same name starts them again. Gauges are as read.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <uapi/kptrace_record.h>
 
 #include "hist.h"
+#include "prom.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -78,21 +76,6 @@ static FILE *memstream(char **buf, size_t *len)
 		exit(1);
 	}
 	return m;
-}
-
-/* A label value: '"' as \", what kpt_byte_escaped() names as \\xHH. */
-static void prom_value(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"')
-			fputs("\\\"", f);
-		else if (kpt_byte_escaped(ch))
-			fprintf(f, "\\\\x%02x", ch);
-		else
-			putc(ch, f);
-	}
 }
 
 /* A key's label name: its own (an identifier), key_NAME if taken. */
@@ -146,12 +129,12 @@ static struct hist_prom_row *read_rows(const struct hist *h, int bk,
 			prom_label(m, kd->name);
 			fputs("=\"", m);
 			if (kd->kind == HK_STR || kd->kind == HK_SYM) {
-				prom_value(m, e->keys[i].str);
+				prom__value(m, e->keys[i].str, SIZE_MAX);
 			} else {
 				nm = memstream(&num, &len);
 				hist__put_key(nm, kd, &e->keys[i]);
 				fclose(nm);
-				prom_value(m, num);
+				prom__value(m, num, SIZE_MAX);
 				free(num);
 				num = NULL;
 			}
@@ -272,24 +255,17 @@ static void prom_update(struct hist_prom *p, const struct hist *h)
 	p->nr = n;
 }
 
-static void prom_head(FILE *f, const char *metric, const char *type,
-		      const char *help)
-{
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", metric, help, metric,
-		type);
-}
-
 static void prom_hist(FILE *f, const struct hist *h)
 {
 	fputs("hist=\"", f);
-	prom_value(f, h->name);
+	prom__value(f, h->name, SIZE_MAX);
 	putc('"', f);
 }
 
 static void prom_book(FILE *f, const struct hist_prom *p, const struct hist *h,
 		      const char *metric, const char *help, unsigned int t)
 {
-	prom_head(f, metric, "counter", help);
+	prom__head(f, metric, "counter", help);
 	fprintf(f, "%s{", metric);
 	prom_hist(f, h);
 	fprintf(f, "} %llu\n", p->books[t]);
@@ -320,7 +296,7 @@ static void prom_sums(FILE *f, const struct hist_prom *p,
 		if ((int)i == kv || h->val_signed[i] != s)
 			continue;
 		if (!head)
-			prom_head(f, metric, s ? "gauge" : "counter", s ?
+			prom__head(f, metric, s ? "gauge" : "counter", s ?
 				  "The sum of a signed value (val) per key." :
 				  "The sum of a value (val) per key.");
 		head = true;
@@ -354,22 +330,22 @@ static void prom_text(FILE *f, const struct hist_prom *p,
 		  "Events counted in an entry.", HT_AGGREGATED);
 	prom_book(f, p, h, "kptrace_hist_filtered_total",
 		  "Events filtered out before the aggregation.", HT_FILTERED);
-	prom_head(f, "kptrace_hist_dropped_total", "counter",
-		  "Events dropped, by cause.");
+	prom__head(f, "kptrace_hist_dropped_total", "counter",
+		   "Events dropped, by cause.");
 	for (i = 0; i < KPT_HD_NR; i++) {
 		fputs("kptrace_hist_dropped_total{", f);
 		prom_hist(f, h);
 		fprintf(f, ",cause=\"%s\"} %llu\n", hist__drop_names[i],
 			p->books[HT_TABLE_FULL + i]);
 	}
-	prom_head(f, "kptrace_hist_entries", "gauge", "Entries in the table.");
+	prom__head(f, "kptrace_hist_entries", "gauge", "Entries in the table.");
 	fputs("kptrace_hist_entries{", f);
 	prom_hist(f, h);
 	fprintf(f, "} %llu\n", h->totals[HT_ENTRIES]);
 
 	if (bk < 0 && p->nr) {
-		prom_head(f, "kptrace_hist_hitcount_total", "counter",
-			  "Events per key.");
+		prom__head(f, "kptrace_hist_hitcount_total", "counter",
+			   "Events per key.");
 		for (n = 0; n < p->nr; n++) {
 			fputs("kptrace_hist_hitcount_total{", f);
 			prom_hist(f, h);
@@ -377,8 +353,8 @@ static void prom_text(FILE *f, const struct hist_prom *p,
 				p->rows[n].count);
 		}
 	} else if (p->nr) {
-		prom_head(f, dist, "histogram",
-			  "Events per bucket of the bucketed key (field).");
+		prom__head(f, dist, "histogram",
+			   "Events per bucket of the bucketed key (field).");
 	}
 	for (start = 0; bk >= 0 && start < p->nr; start = end) {
 		end = group_end(p, start);
@@ -422,47 +398,18 @@ static void prom_text(FILE *f, const struct hist_prom *p,
 int hist_prom__write(struct hist_prom *p, const char *dir, const char *name,
 		     const struct hist *h)
 {
-	char tmp[PATH_MAX], path[PATH_MAX];
+	char file[NAME_MAX + 1];
 	char *text = NULL;
-	size_t len = 0, done = 0;
-	ssize_t w;
+	size_t len = 0;
 	FILE *m;
-	int fd;
+	int ret;
 
 	prom_update(p, h);
-	snprintf(tmp, sizeof(tmp), "%s/.kptrace_%s.prom.tmp", dir, name);
-	snprintf(path, sizeof(path), "%s/kptrace_%s.prom", dir, name);
+	snprintf(file, sizeof(file), "kptrace_%s.prom", name);
 	m = memstream(&text, &len);
 	prom_text(m, p, h);
 	fclose(m);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		goto fail;
-	while (done < len) {
-		w = write(fd, text + done, len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			goto fail_close;
-		done += (size_t)w;
-	}
-	if (fsync(fd))
-		goto fail_close;
-	if (close(fd)) {
-		fd = -1;
-		goto fail_close;
-	}
-	if (rename(tmp, path))
-		goto fail;
+	ret = prom__write(dir, file, text, len);
 	free(text);
-	return 0;
-fail_close:
-	if (fd >= 0)
-		close(fd);
-fail:
-	fprintf(stderr, "kptrace: cannot write %s: %s\n", path,
-		strerror(errno));
-	unlink(tmp);
-	free(text);
-	return -1;
+	return ret;
 }

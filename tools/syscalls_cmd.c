@@ -36,6 +36,11 @@
  * SIGCHLD, held from the start. -S, and -s of a saved trace (-r), count
  * the calls of the records in the same struct sys_sum instead, with one
  * probe as without them.
+ *
+ * --prometheus DIR (with -s or -S) counts the same entries or calls once
+ * more, in a struct sys_sum by (process, comm, call) of the whole run,
+ * and writes it with the probe's books as DIR/kptrace_syscalls.prom
+ * (sys_sum__prom(), prom__write()) after each -i interval and at the end.
  */
 #define _GNU_SOURCE	/* pipe2() */
 #include <ctype.h>
@@ -59,6 +64,7 @@
 
 #include "json.h"
 #include "paths.h"
+#include "prom.h"
 #include "probecmd.h"
 #include "probes.h"
 #include "stats.h"
@@ -74,6 +80,7 @@
 #define SYS_MAX_INTERVAL	86400	/* -i: a day */
 #define SYS_SUM_ENTRIES		1024	/* summary's per CPU, the default */
 #define SYS_SUM_BUF_MAX		(1024ULL * 1024 * 1024)	/* KPT_IOC_SYSSUM's */
+#define SYS_PROM_FILE		"kptrace_syscalls.prom"	/* in --prometheus DIR */
 #define CGROUP2_SUPER_MAGIC_	0x63677270
 #define TRACEFS_PATH		"/sys/kernel/tracing"
 #define TRACEFS_PATH2		"/sys/kernel/debug/tracing"
@@ -416,7 +423,10 @@ void sys_printer__record(const struct kpt_event *e, void *priv)
 			putc_unlocked('\n', p->out);
 		}
 		p->shown++;
-		if (p->sum && sys_sum__add_call(p->sum, &sc.call, sc.nr) &&
+		if (p->sum && (sys_sum__add_call(p->sum, &sc.call, sc.nr) ||
+			       (p->by_comm &&
+				sys_sum__add_call(p->by_comm, &sc.call,
+						  sc.nr))) &&
 		    !p->no_memory) {
 			p->no_memory = true;
 			trace__stop();
@@ -437,16 +447,21 @@ struct sys_sum_row {
 	__u64 calls;			/* 0: a free slot */
 	__u64 errors, total_ns, min_ns, max_ns;
 	__u64 sumsq[2];			/* of the ns of each call: low, high */
+	__u64 lat[KPT_SYS_SUM_BUCKETS];	/* calls by log2 of ns, as lat_log2 */
 	char comm[KPT_COMM_LEN];	/* untrusted; see comm_gen */
 	/* the batch comm is from, and the calls of its entry there */
 	unsigned long long comm_gen;
 	__u64 comm_calls;
 };
 
-/* An open-addressing table by (pid, nr), a power of 2 slots, half used. */
+/*
+ * An open-addressing table by (pid, nr), or (pid, comm, nr) if by_comm, a
+ * power of 2 slots, half used.
+ */
 struct sys_sum {
 	struct sys_sum_row *tab;
 	size_t cap, used;
+	bool by_comm;
 	unsigned long long gen;		/* batches, sys_sum__next() */
 	unsigned long long calls;
 };
@@ -456,6 +471,15 @@ struct sys_sum {
 struct sys_sum *sys_sum__new(void)
 {
 	return calloc(1, sizeof(struct sys_sum));
+}
+
+struct sys_sum *sys_sum__new_by_comm(void)
+{
+	struct sys_sum *s = sys_sum__new();
+
+	if (s)
+		s->by_comm = true;
+	return s;
 }
 
 void sys_sum__free(struct sys_sum *s)
@@ -483,13 +507,26 @@ unsigned long long sys_sum__calls(const struct sys_sum *s)
 	return s->calls;
 }
 
-static struct sys_sum_row *sum_slot(struct sys_sum_row *tab, size_t cap,
-				    __u32 pid, __u64 nr)
+/* Is row @r that of @key: its (pid, nr), and its comm if @by_comm? */
+static bool sum_same(const struct sys_sum_row *r,
+		     const struct sys_sum_row *key, bool by_comm)
 {
-	__u64 h = (((__u64)pid << 32) ^ nr) * 0x9e3779b97f4a7c15ULL;
-	size_t i = (size_t)(h >> 32) & (cap - 1);
+	return r->pid == key->pid && r->nr == key->nr &&
+	       (!by_comm || !strncmp(r->comm, key->comm, KPT_COMM_LEN));
+}
 
-	while (tab[i].calls && (tab[i].pid != pid || tab[i].nr != nr))
+static struct sys_sum_row *sum_slot(struct sys_sum_row *tab, size_t cap,
+				    const struct sys_sum_row *key,
+				    bool by_comm)
+{
+	__u64 h = ((__u64)key->pid << 32) ^ key->nr;
+	size_t i;
+
+	for (i = 0; by_comm && i < KPT_COMM_LEN && key->comm[i]; i++)
+		h = (h ^ (unsigned char)key->comm[i]) * 0x100000001b3ULL;
+	h *= 0x9e3779b97f4a7c15ULL;
+	i = (size_t)(h >> 32) & (cap - 1);
+	while (tab[i].calls && !sum_same(&tab[i], key, by_comm))
 		i = (i + 1) & (cap - 1);
 	return &tab[i];
 }
@@ -506,7 +543,7 @@ static int sum_grow(struct sys_sum *s)
 		return -1;
 	for (i = 0; i < s->cap; i++)
 		if (s->tab[i].calls)
-			*sum_slot(tab, cap, s->tab[i].pid, s->tab[i].nr) =
+			*sum_slot(tab, cap, &s->tab[i], s->by_comm) =
 				s->tab[i];
 	free(s->tab);
 	s->tab = tab;
@@ -518,12 +555,13 @@ static int sum_grow(struct sys_sum *s)
 static int sum_add(struct sys_sum *s, const struct sys_sum_row *in)
 {
 	struct sys_sum_row *r;
+	unsigned int b;
 
 	if (!in->calls)
 		return 0;
 	if ((s->used + 1) * 2 > s->cap && sum_grow(s))
 		return -1;
-	r = sum_slot(s->tab, s->cap, in->pid, in->nr);
+	r = sum_slot(s->tab, s->cap, in, s->by_comm);
 	if (!r->calls) {
 		r->pid = in->pid;
 		r->nr = in->nr;
@@ -546,6 +584,8 @@ static int sum_add(struct sys_sum *s, const struct sys_sum_row *in)
 	/* 128 bits: the low words' carry into the high */
 	r->sumsq[0] += in->sumsq[0];
 	r->sumsq[1] += in->sumsq[1] + (r->sumsq[0] < in->sumsq[0]);
+	for (b = 0; b < KPT_SYS_SUM_BUCKETS; b++)
+		r->lat[b] += in->lat[b];
 	s->calls += in->calls;
 	return 0;
 }
@@ -558,7 +598,10 @@ int sys_sum__add(struct sys_sum *s, const struct kpt_syssum_entry *e)
 		.min_ns = e->min_ns, .max_ns = e->max_ns,
 		.sumsq = { e->sumsq_ns[0], e->sumsq_ns[1] },
 	};
+	unsigned int b;
 
+	for (b = 0; b < KPT_SYS_SUM_BUCKETS; b++)
+		in.lat[b] = e->lat_log2[b];
 	memcpy(in.comm, e->comm, sizeof(in.comm));
 	return sum_add(s, &in);
 }
@@ -574,7 +617,13 @@ int sys_sum__add_call(struct sys_sum *s, const struct syscall_call *c,
 		.sumsq = { (__u64)((__uint128_t)ns * ns),
 			   (__u64)(((__uint128_t)ns * ns) >> 64) },
 	};
+	unsigned int b = 0;
 
+	/* the module's bucket: fls64(ns >> KPT_SYS_SUM_SHIFT), at most 31 */
+	for (ns >>= KPT_SYS_SUM_SHIFT; ns && b < KPT_SYS_SUM_BUCKETS - 1;
+	     ns >>= 1)
+		b++;
+	in.lat[b] = 1;
 	memcpy(in.comm, c->comm, strnlen(c->comm, KPT_COMM_LEN));
 	sys_sum__next(s);
 	return sum_add(s, &in);
@@ -774,6 +823,164 @@ int sys_sum__print(FILE *f, const struct sys_sum *s, bool json,
 	return 0;
 }
 
+/* --- --prometheus ----------------------------------------------------------- */
+
+static int sum_row_by_labels(const void *a, const void *b)
+{
+	const struct sys_sum_row *x = *(const struct sys_sum_row * const *)a;
+	const struct sys_sum_row *y = *(const struct sys_sum_row * const *)b;
+	int c;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	c = strncmp(x->comm, y->comm, KPT_COMM_LEN);
+	if (c)
+		return c;
+	if (x->nr != y->nr)
+		return x->nr < y->nr ? -1 : 1;
+	return 0;
+}
+
+/* {syscall="NAME",pid="PID",comm="COMM"[,cgroup="PATH"], without the '}' */
+static void prom_labels(FILE *f, const struct sys_sum_row *r,
+			const char *cgroup)
+{
+	char buf[32];
+
+	fputs("{syscall=\"", f);
+	prom__value(f, sum_name(r, buf, sizeof(buf)), SIZE_MAX);
+	fprintf(f, "\",pid=\"%u\",comm=\"", r->pid);
+	prom__value(f, r->comm, KPT_COMM_LEN);
+	putc('"', f);
+	if (cgroup) {
+		fputs(",cgroup=\"", f);
+		prom__value(f, cgroup, SIZE_MAX);
+		putc('"', f);
+	}
+}
+
+/* A counter of the books, without labels. */
+static void prom_book(FILE *f, const char *metric, const char *help,
+		      unsigned long long v)
+{
+	prom__head(f, metric, "counter", help);
+	fprintf(f, "%s %llu\n", metric, v);
+}
+
+static void prom_books(FILE *f, const struct pstats_probe *ps)
+{
+	static const char lost[] = "kptrace_syscall_lost_total";
+	static const char missed[] = "kptrace_syscall_missed_total";
+	unsigned int i;
+
+	prom_book(f, "kptrace_syscall_seen_total",
+		  "Calls the probe saw: those its handler saw, and those it missed.",
+		  ps->calls + ps->maxactive_missed + ps->missed);
+	prom_book(f, "kptrace_syscall_filtered_total",
+		  "Calls its handler saw that the selection left out.",
+		  ps->filtered);
+	prom_book(f, "kptrace_syscall_recorded_total",
+		  "Selected calls the probe kept: counted in its tables (-s), recorded (-S).",
+		  ps->recorded);
+	prom__head(f, lost, "counter", "Selected calls lost, by cause.");
+	for (i = 0; i < KPT_LOST_NR; i++)
+		fprintf(f, "%s{cause=\"%s\"} %llu\n", lost,
+			event__lost_cause(i), ps->lost[i]);
+	prom_book(f, "kptrace_syscall_table_full_total",
+		  "Selected calls not counted: their CPU's summary table had no room.",
+		  ps->summary_full);
+	prom__head(f, missed, "counter",
+		   "Calls missed: no kretprobe instance free (return), or by the kprobe (kprobe).");
+	fprintf(f, "%s{cause=\"return\"} %llu\n", missed, ps->maxactive_missed);
+	fprintf(f, "%s{cause=\"kprobe\"} %llu\n", missed, ps->missed);
+}
+
+/* Each row's @count (calls or errors) as counter @metric. */
+static void prom_counts(FILE *f, const struct sys_sum_row **rows, size_t n,
+			const char *cgroup, bool errors)
+{
+	const char *metric = errors ? "kptrace_syscall_errors_total" :
+				      "kptrace_syscall_calls_total";
+	size_t i;
+
+	if (!n)
+		return;
+	prom__head(f, metric, "counter", errors ?
+		   "System calls that returned an error (-4095..-1)." :
+		   "System calls (exit and exit_group at their entry).");
+	for (i = 0; i < n; i++) {
+		fputs(metric, f);
+		prom_labels(f, rows[i], cgroup);
+		fprintf(f, "} %llu\n", (unsigned long long)(errors ?
+			rows[i]->errors : rows[i]->calls));
+	}
+}
+
+/*
+ * The histogram: per row, the buckets 0..30 that had a call, cumulative
+ * (le the bucket's upper bound, 2^(10+b) ns), +Inf, _sum and _count.
+ */
+static void prom_latency(FILE *f, const struct sys_sum_row **rows, size_t n,
+			 const char *cgroup)
+{
+	static const char metric[] = "kptrace_syscall_latency_seconds";
+	unsigned long long cum;
+	unsigned int b;
+	size_t i;
+
+	if (!n)
+		return;
+	prom__head(f, metric, "histogram",
+		   "Time from a call's entry to its return (exit and exit_group: 0), log2 buckets.");
+	for (i = 0; i < n; i++) {
+		const struct sys_sum_row *r = rows[i];
+
+		cum = 0;
+		for (b = 0; b < KPT_SYS_SUM_BUCKETS - 1; b++) {
+			if (!r->lat[b])
+				continue;
+			cum += r->lat[b];
+			fprintf(f, "%s_bucket", metric);
+			prom_labels(f, r, cgroup);
+			fputs(",le=\"", f);
+			prom__seconds(f, 1ULL << (KPT_SYS_SUM_SHIFT + b));
+			fprintf(f, "\"} %llu\n", cum);
+		}
+		fprintf(f, "%s_bucket", metric);
+		prom_labels(f, r, cgroup);
+		fprintf(f, ",le=\"+Inf\"} %llu\n", (unsigned long long)r->calls);
+		fprintf(f, "%s_sum", metric);
+		prom_labels(f, r, cgroup);
+		fputs("} ", f);
+		prom__seconds(f, r->total_ns);
+		fprintf(f, "\n%s_count", metric);
+		prom_labels(f, r, cgroup);
+		fprintf(f, "} %llu\n", (unsigned long long)r->calls);
+	}
+}
+
+int sys_sum__prom(FILE *f, const struct sys_sum *s, const char *cgroup,
+		  const struct pstats_probe *ps)
+{
+	const struct sys_sum_row **rows;
+	size_t i, n = 0;
+
+	rows = calloc(s->used ? s->used : 1, sizeof(*rows));
+	if (!rows)
+		return -1;
+	for (i = 0; i < s->cap; i++)
+		if (s->tab[i].calls)
+			rows[n++] = &s->tab[i];
+	qsort(rows, n, sizeof(*rows), sum_row_by_labels);
+	if (ps)
+		prom_books(f, ps);
+	prom_counts(f, rows, n, cgroup, false);
+	prom_counts(f, rows, n, cgroup, true);
+	prom_latency(f, rows, n, cgroup);
+	free(rows);
+	return 0;
+}
+
 /* --- the summary ----------------------------------------------------------- */
 
 void syscalls_cmd__summary(FILE *f, const struct pstats_probe *ps,
@@ -913,6 +1120,12 @@ static const char usage_text[] =
 "                             seconds, after a line with their span (from\n"
 "                             the start); at the end the last interval's, then\n"
 "                             the whole run's\n"
+"      --prometheus=DIR       with -s or -S: the whole run's counts as\n"
+"                             DIR/kptrace_syscalls.prom, for node_exporter's\n"
+"                             textfile collector (see below), written\n"
+"                             atomically every -i SECS and at the end;\n"
+"                             without -i, once at the end. The tables are not\n"
+"                             printed then (-j's rows are)\n"
 "\n"
 "Output:\n"
 "  -j, --json                 one JSON object per line (with -s and -S, one per\n"
@@ -968,7 +1181,24 @@ static const char usage_text[] =
 "filtered, lost, not counted because a table was full, missed returns, in\n"
 "flight. With -r, -s counts the saved calls, as -S does.\n"
 "\n"
-"Not yet: --prometheus, --stack, --flight.\n"
+"--prometheus: DIR must exist. The file is written as\n"
+"DIR/.kptrace_syscalls.prom.tmp, fsync'ed and renamed: a scrape never sees\n"
+"a part. It has the probe's books, counters as on the line on stderr\n"
+"(kptrace_syscall_seen_total, _filtered_total, _recorded_total,\n"
+"_lost_total{cause}, _table_full_total, _missed_total{cause}), then per\n"
+"process and call, labelled syscall, pid, comm (and with -G, cgroup: its\n"
+"directory), the counters kptrace_syscall_calls_total and\n"
+"kptrace_syscall_errors_total and the histogram\n"
+"kptrace_syscall_latency_seconds: a bucket per log2 bucket of the kernel's\n"
+"that has had a call, le its upper bound, 2^(10+b) ns in seconds as\n"
+"Prometheus writes floats (1.024e-06, 0.000131072, 1.073741824), counts\n"
+"cumulative, le=\"+Inf\" all the calls; _sum, the total time in seconds;\n"
+"_count. Counters are of the whole run: they never go back. A comm is\n"
+"untrusted: in a label value a byte below 0x20, from 0x7f up, or a\n"
+"backslash is \\\\xHH (it reads \\xHH), '\"' is \\\". A process that changes its\n"
+"comm (an exec) counts under the new one from then on, in new series.\n"
+"\n"
+"Not yet: --stack, --flight.\n"
 "\n"
 "EXAMPLES:\n"
 "    kptrace syscalls -- ls /tmp         # ls, and all that it runs\n"
@@ -986,6 +1216,8 @@ static const char usage_text[] =
 "    kptrace syscalls -n -p 1 -e 'read*' # the spec line it would write\n"
 "    kptrace syscalls -s -- make         # the calls of a build, counted\n"
 "    kptrace syscalls -s -i 10 -c nginx  # nginx's, every 10 s\n"
+"    kptrace syscalls -s -i 15 -c nginx --prometheus \\\n"
+"        /var/lib/prometheus/node-exporter   # for a fleet's Prometheus\n"
 "    kptrace syscalls -S -- ls           # the lines, then the table\n"
 "\n"
 "ENVIRONMENT (for tests): KPTRACE_TRACEFS replaces /sys/kernel/tracing,\n"
@@ -1019,8 +1251,8 @@ static const struct option sys_opts[] = {
 	{ "summary",	no_argument,		NULL, 's' },
 	{ "with-summary", no_argument,		NULL, 'S' },
 	{ "interval",	required_argument,	NULL, 'i' },
+	{ "prometheus",	required_argument,	NULL, OPT_PROMETHEUS },
 	/* not yet */
-	{ "prometheus",	optional_argument,	NULL, OPT_PROMETHEUS },
 	{ "stack",	optional_argument,	NULL, OPT_STACK },
 	{ "flight",	optional_argument,	NULL, OPT_FLIGHT },
 	{ NULL,		0,			NULL, 0 },
@@ -1035,6 +1267,8 @@ struct sys_env {
 	bool json, dry_run, quiet, selecting;
 	bool summary_only, with_summary;	/* -s, -S */
 	unsigned int interval;			/* -i SECS, 0: none */
+	const char *prom_dir;			/* --prometheus DIR */
+	char *cgroup_label;	/* with it and -G: the cgroup's real path */
 	const char *output, *save_path, *replay_path;
 	char **command;		/* NULL: none */
 };
@@ -1236,6 +1470,8 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 			ret = parse_interval(optarg, &env->interval);
 			break;
 		case OPT_PROMETHEUS:
+			env->prom_dir = optarg;
+			break;
 		case OPT_STACK:
 		case OPT_FLIGHT:
 			return sys_usage("%s is not yet supported by kptrace syscalls",
@@ -1270,6 +1506,10 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 	if ((env->summary_only || env->with_summary) && env->save_path)
 		return sys_usage("-%c prints a table: -w saves the raw records",
 				 env->summary_only ? 's' : 'S');
+	if (env->prom_dir && !env->summary_only && !env->with_summary)
+		return sys_usage("--prometheus writes the counts of -s or -S: it needs one");
+	if (env->prom_dir && env->replay_path)
+		return sys_usage("--prometheus is for a live run: not with -r");
 	/* live -s: counts in the kernel; on records (-r), counted here */
 	env->sel.summary = env->summary_only && !env->replay_path;
 	return -1;
@@ -1349,6 +1589,20 @@ static int check_cgroup(const char *path, __u64 *id)
 	    !S_ISDIR(st.st_mode))
 		return sys_error(1, "%s is not a cgroup v2 directory", path);
 	*id = st.st_ino;
+	return 0;
+}
+
+/* --prometheus DIR: a directory the tool may write in. */
+static int check_prom_dir(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return sys_error(1, "--prometheus %s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return sys_error(1, "--prometheus %s: not a directory", dir);
+	if (access(dir, W_OK | X_OK))
+		return sys_error(1, "--prometheus %s: %s", dir, strerror(errno));
 	return 0;
 }
 
@@ -1589,6 +1843,10 @@ struct sys_run {
 	struct child child;
 	/* -s and -S: the whole run's counts; -i: the interval's too */
 	struct sys_sum *sum, *interval;
+	/* --prometheus: the whole run's by comm; the last books; an error */
+	struct sys_sum *prom;
+	const struct pstats_probe *ps_end;
+	bool prom_failed;
 	/* -s: KPT_IOC_SYSSUM's buffer, and what the reads gave */
 	struct kpt_syssum_entry *sum_buf;
 	size_t sum_len;
@@ -1642,8 +1900,10 @@ static int run_sink(struct sys_run *run)
 	run->printer.out = run->out;
 	run->printer.json = env->json;
 	run->printer.no_lines = env->summary_only;
-	if (env->summary_only || env->with_summary)
+	if (env->summary_only || env->with_summary) {
 		run->printer.sum = run->sum;
+		run->printer.by_comm = run->prom;
+	}
 	/* -s on records: no line, no argument to name */
 	run->printer.formats = env->summary_only ? NULL :
 		sys_formats__new(getenv("KPTRACE_TRACEFS"), env->quiet);
@@ -1883,10 +2143,55 @@ static int sum_read(struct sys_run *run)
 			continue;
 		}
 		if (sys_sum__add(run->sum, e) ||
-		    (run->interval && sys_sum__add(run->interval, e)))
+		    (run->interval && sys_sum__add(run->interval, e)) ||
+		    (run->prom && sys_sum__add(run->prom, e)))
 			return sys_error(-1, "out of memory");
 	}
 	return 0;
+}
+
+/* The tables are printed: but with --prometheus, if not as -j's rows. */
+static bool run_prints_tables(const struct sys_run *run)
+{
+	return !run->env->prom_dir || run->env->json;
+}
+
+/*
+ * --prometheus: DIR/SYS_PROM_FILE from the whole run's counts by comm, and
+ * the books of @ps, or if NULL of the probe's counters read now (none if
+ * they cannot be read). 0, or -1 with a message.
+ */
+static int run_prom(struct sys_run *run, const struct pstats_probe *ps)
+{
+	struct pstats_probe now;
+	char *text = NULL;
+	FILE *m, *in = NULL;
+	size_t len = 0;
+	int ret;
+
+	/*
+	 * A FILE of its own, opened each time: stdio may answer a seek back
+	 * to the start from the buffer of the last read, and run->pstats_file
+	 * is the end's
+	 */
+	if (!ps)
+		in = fopen(path_from_env("KPTRACE_PROBE_STATS",
+					 PROBE_STATS_PATH), "re");
+	if (in && !pstats__read_probe(in, run->name, &now))
+		ps = &now;
+	if (in)
+		fclose(in);
+	m = open_memstream(&text, &len);
+	if (!m)
+		return sys_error(-1, "out of memory");
+	ret = sys_sum__prom(m, run->prom, run->env->cgroup_label, ps);
+	if (fclose(m) || ret) {
+		free(text);
+		return sys_error(-1, "out of memory");
+	}
+	ret = prom__write(run->env->prom_dir, SYS_PROM_FILE, text, len);
+	free(text);
+	return ret;
 }
 
 /* -i: prints the interval that the last read ended, and starts the next. */
@@ -1899,7 +2204,8 @@ static int sum_interval(struct sys_run *run)
 		 "Summary of events, interval %lu (%.3f to %.3f s)",
 		 run->intervals, ts_since(&run->t_interval, &run->t0),
 		 ts_since(&run->t_read, &run->t0));
-	if (sys_sum__print(run->out, run->interval, run->env->json, title,
+	if (run_prints_tables(run) &&
+	    sys_sum__print(run->out, run->interval, run->env->json, title,
 			   run->env->json ? (long)run->intervals : -1))
 		return sys_error(-1, "out of memory");
 	sys_sum__clear(run->interval);
@@ -1936,6 +2242,9 @@ static int sum_loop(struct sys_run *run)
 				run->next_interval = (tick / secs + 1) * secs;
 				if (sum_interval(run))
 					return -1;
+				/* a failed write is said; the next may work */
+				if (run->prom && run_prom(run, NULL))
+					run->prom_failed = true;
 			}
 			next = run->t0;
 			next.tv_sec += (time_t)tick + 1;
@@ -1974,7 +2283,8 @@ static int sum_tables(struct sys_run *run)
 			 run->intervals == 1 ? "" : "s");
 	else
 		snprintf(title, sizeof(title), "Summary of events");
-	if (sys_sum__print(run->out, run->sum, run->env->json, title,
+	if (run_prints_tables(run) &&
+	    sys_sum__print(run->out, run->sum, run->env->json, title,
 			   run->env->interval ? 0 : -1))
 		return sys_error(-1, "out of memory");
 	return sum_out_check(run);
@@ -2008,20 +2318,27 @@ static int sum_start(struct sys_run *run)
 /*
  * The table(s) at the end, unless the output already failed: -s live,
  * the kernel's counts (sum_tables()); -S, or -s on records (-r), the
- * calls of the records. 0, or -1 with a message.
+ * calls of the records. --prometheus: the file, whatever became of the
+ * output, with the books of run->ps_end. 0, or -1 with a message.
  */
 static int run_table(struct sys_run *run)
 {
+	int err = 0;
+
+	if (run->prom && !run->printer.no_memory &&
+	    run_prom(run, run->ps_end))
+		err = -1;
 	if (!run->sum || !run->out || run->printer.out_error)
-		return 0;
+		return err;
 	if (run->env->sel.summary)
-		return sum_tables(run);
+		return sum_tables(run) ? -1 : err;
 	if (run->printer.no_memory)
 		return sys_error(-1, "out of memory: the table is not printed");
-	if (sys_sum__print(run->out, run->sum, run->env->json,
+	if (run_prints_tables(run) &&
+	    sys_sum__print(run->out, run->sum, run->env->json,
 			   "Summary of events", -1))
 		return sys_error(-1, "out of memory");
-	return sum_out_check(run);
+	return sum_out_check(run) ? -1 : err;
 }
 
 static int sys_run(struct sys_env *env)
@@ -2045,8 +2362,10 @@ static int sys_run(struct sys_env *env)
 		run.sum = sys_sum__new();
 	if (env->interval)
 		run.interval = sys_sum__new();
+	if (env->prom_dir)
+		run.prom = sys_sum__new_by_comm();
 	if (!buf || ((env->summary_only || env->with_summary) && !run.sum) ||
-	    (env->interval && !run.interval)) {
+	    (env->interval && !run.interval) || (env->prom_dir && !run.prom)) {
 		sys_error(0, "out of memory");
 		goto out;
 	}
@@ -2103,6 +2422,8 @@ static int sys_run(struct sys_env *env)
 		ps_err = pstats__read_probe(run.pstats_file, run.name, &ps);
 	else
 		ps_err = -errno;
+	if (!ps_err)
+		run.ps_end = &ps;
 	if (!env->sel.summary && run.stats_file &&
 	    !stats__read_from(run.stats_file, &run.end))
 		run.books.end = &run.end;
@@ -2111,7 +2432,7 @@ static int sys_run(struct sys_env *env)
 		err = 1;
 	if (env->sel.summary)
 		run.armed = false;
-	if (run_table(&run))
+	if (run_table(&run) || run.prom_failed)
 		err = 1;
 	if (run_close_output(&run))
 		err = 1;
@@ -2143,6 +2464,7 @@ out:
 	sys_formats__free(run.printer.formats);
 	sys_sum__free(run.sum);
 	sys_sum__free(run.interval);
+	sys_sum__free(run.prom);
 	free(run.sum_buf);
 	free(buf);
 	return err;
@@ -2162,8 +2484,20 @@ int syscalls_cmd__main(int argc, char **argv)
 		ret = check_ids(&env.sel);
 	if (!ret && env.cgroup_path)
 		ret = check_cgroup(env.cgroup_path, &env.sel.cgroup);
+	if (!ret && env.prom_dir)
+		ret = check_prom_dir(env.prom_dir);
 	if (ret)
 		goto out;
+	/* the cgroup label: the directory, whatever path named it */
+	if (env.prom_dir && env.cgroup_path) {
+		env.cgroup_label = realpath(env.cgroup_path, NULL);
+		if (!env.cgroup_label)
+			env.cgroup_label = strdup(env.cgroup_path);
+		if (!env.cgroup_label) {
+			ret = sys_error(1, "out of memory");
+			goto out;
+		}
+	}
 	if (env.command)
 		env.sel.children = (__u32)getpid();
 	if (env.dry_run) {
@@ -2181,5 +2515,6 @@ int syscalls_cmd__main(int argc, char **argv)
 out:
 	free(env.nr_sel);
 	free(env.expr);
+	free(env.cgroup_label);
 	return ret;
 }

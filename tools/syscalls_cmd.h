@@ -113,13 +113,18 @@ int sys_call__from_record(struct sys_call *sc, const struct kpt_event *e,
 /*
  * The counts of (process, call)s, as perf trace -s prints them: the
  * entries of KPT_IOC_SYSSUM (one per CPU and (process, call)) merged, or
- * the calls of records. A process's comm is that of its entry with the
- * most calls in the latest batch (sys_sum__next()) that had one: the name
- * it ran under last, mostly (an exec changes it).
+ * the calls of records; their calls, errors, times, and calls by log2 of
+ * their time (the entries' lat_log2[], KPT_SYS_SUM_BUCKETS). A process's
+ * comm is that of its entry with the most calls in the latest batch
+ * (sys_sum__next()) that had one: the name it ran under last, mostly (an
+ * exec changes it). A table by comm (sys_sum__new_by_comm(), for
+ * --prometheus) has a row per (process, comm, call) instead: an entry's
+ * comm is part of its row's key.
  */
 struct sys_sum;
 
 struct sys_sum *sys_sum__new(void);
+struct sys_sum *sys_sum__new_by_comm(void);
 void sys_sum__free(struct sys_sum *s);
 /* Empty again: the next interval. */
 void sys_sum__clear(struct sys_sum *s);
@@ -151,12 +156,32 @@ unsigned long long sys_sum__calls(const struct sys_sum *s);
 int sys_sum__print(FILE *f, const struct sys_sum *s, bool json,
 		   const char *title, long interval);
 
+/*
+ * The Prometheus text of @s, a table by comm, for node_exporter's textfile
+ * collector (README "Tracing system calls"). First, if @ps is not NULL,
+ * the probe's books, counters without labels:
+ * kptrace_syscall_seen_total, _filtered_total, _recorded_total,
+ * _lost_total{cause} (the lost causes' names), _table_full_total,
+ * _missed_total{cause="return"|"kprobe"}. Then per row, labelled
+ * {syscall,pid,comm} and cgroup="@cgroup" if @cgroup is not NULL (label
+ * values escaped by prom__value()), in the order of pid, comm, number:
+ * the counters kptrace_syscall_calls_total and kptrace_syscall_errors_total,
+ * and the histogram kptrace_syscall_latency_seconds: _bucket{le} for each
+ * bucket 0..30 that has had a call, le its upper bound 2^(10+b) ns in
+ * seconds (prom__seconds()), the count cumulative; le="+Inf" (the calls,
+ * bucket 31's included), _sum (the total time in seconds), _count. One
+ * HELP and one TYPE line per family. Returns 0, or -1 if out of memory.
+ */
+int sys_sum__prom(FILE *f, const struct sys_sum *s, const char *cgroup,
+		  const struct pstats_probe *ps);
+
 /* Prints the records of a run: trace.c's sink->print. */
 struct sys_printer {
 	FILE *out;
 	bool json;
 	bool no_lines;			/* -s on records: the table only */
 	struct sys_sum *sum;		/* if set, counts the calls shown */
+	struct sys_sum *by_comm;	/* with sum, if set: counts them too */
 	struct sys_formats *formats;
 	struct event_fmt lost_fmt;	/* loss reports: event__print() */
 	bool have_base;

@@ -51,39 +51,50 @@ static unsigned long long sum_calls, sum_full;
 #define SUM_ROOM	(2 * 2048 * sizeof(struct kpt_syssum_entry))
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* Two processes over two CPUs, a 128-bit sum of squares, comm escapes */
+/*
+ * Two processes over two CPUs, a 128-bit sum of squares, comm escapes;
+ * lat_log2[] as the module counts the calls of each entry (its min, max,
+ * total and sum of squares): [b] from 2^(9+b) to under 2^(10+b) ns
+ */
 static const struct kpt_syssum_entry sum_set1[] = {
 	{ .pid = 1234, .nr = 0, .comm = "dd", .calls = 3, .total_ns = 3000,
-	  .min_ns = 500, .max_ns = 1500, .sumsq_ns = { 3500000 } },
+	  .min_ns = 500, .max_ns = 1500, .sumsq_ns = { 3500000 },
+	  .lat_log2 = { 2, 1 } },
 	{ .pid = 1234, .nr = 1, .comm = "dd", .calls = 4, .errors = 1,
 	  .total_ns = 20000, .min_ns = 1000, .max_ns = 10000,
-	  .sumsq_ns = { 142000000 } },
-	{ .pid = 1234, .nr = 231, .comm = "dd", .calls = 1 },
+	  .sumsq_ns = { 142000000 }, .lat_log2 = { 1, 0, 1, 1, 1 } },
+	{ .pid = 1234, .nr = 231, .comm = "dd", .calls = 1,
+	  .lat_log2 = { 1 } },
 	{ .pid = 99, .nr = 257, .comm = "c\\at\x1b[2J", .calls = 1,
 	  .errors = 1, .total_ns = 5000, .min_ns = 5000, .max_ns = 5000,
-	  .sumsq_ns = { 25000000 } },
+	  .sumsq_ns = { 25000000 }, .lat_log2 = { [3] = 1 } },
 	/* CPU 1 */
 	{ .pid = 1234, .nr = 0, .comm = "dd", .calls = 2, .total_ns = 5000,
-	  .min_ns = 2000, .max_ns = 3000, .sumsq_ns = { 13000000 } },
+	  .min_ns = 2000, .max_ns = 3000, .sumsq_ns = { 13000000 },
+	  .lat_log2 = { 0, 1, 1 } },
 	/* 4 s and 6 s: 52e18 = 2 * 2^64 + 15106511852580896768 */
 	{ .pid = 1234, .nr = 35, .comm = "dd", .calls = 2,
 	  .total_ns = 10000000000ULL, .min_ns = 4000000000ULL,
 	  .max_ns = 6000000000ULL,
-	  .sumsq_ns = { 15106511852580896768ULL, 2 } },
+	  .sumsq_ns = { 15106511852580896768ULL, 2 },
+	  .lat_log2 = { [22] = 1, [23] = 1 } },
 	{ .pid = 99, .nr = 59, .comm = "sh", .calls = 1, .total_ns = 200000,
 	  .min_ns = 200000, .max_ns = 200000,
-	  .sumsq_ns = { 40000000000ULL } },
+	  .sumsq_ns = { 40000000000ULL }, .lat_log2 = { [8] = 1 } },
+	/* 1000, 1000, 2000, 2000, 3000, 3000 ns */
 	{ .pid = 99, .nr = 257, .comm = "c\\at\x1b[2J", .calls = 6,
 	  .errors = 2, .total_ns = 12000, .min_ns = 1000, .max_ns = 3000,
-	  .sumsq_ns = { 28000000 } },
+	  .sumsq_ns = { 28000000 }, .lat_log2 = { 2, 2, 2 } },
 };
 
 static const struct kpt_syssum_entry sum_set2[] = {
 	{ .pid = 1234, .nr = 0, .comm = "dd", .calls = 1, .total_ns = 700,
-	  .min_ns = 700, .max_ns = 700, .sumsq_ns = { 490000 } },
+	  .min_ns = 700, .max_ns = 700, .sumsq_ns = { 490000 },
+	  .lat_log2 = { 1 } },
 	{ .pid = 7, .nr = 230, .comm = "sleep", .calls = 1,
 	  .total_ns = 1000000000, .min_ns = 1000000000,
-	  .max_ns = 1000000000, .sumsq_ns = { 1000000000000000000ULL } },
+	  .max_ns = 1000000000, .sumsq_ns = { 1000000000000000000ULL },
+	  .lat_log2 = { [20] = 1 } },
 };
 
 static int (*real_open)(const char *path, int flags, ...);

@@ -41,7 +41,8 @@
 # syscalls probe to lines and JSON, its spec lines, the probe's id, the
 # summary, the tables of -s and -S; then `kptrace syscalls -r` of
 # gen_trace's syscalls records against a fake tracefs, --dry-run's spec
-# lines, its errors, and its live path on test/fakedev.so (LD_PRELOAD).
+# lines, its errors, and its live path on test/fakedev.so (LD_PRELOAD),
+# --prometheus's file too (exact, every -i interval, read by node_exporter).
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -597,7 +598,19 @@ check_msg syscalls-interval-missing 2 "$(sys_usage "option '-i' needs an argumen
 check_msg syscalls-interval-replay 2 "$(sys_usage "-i is for a live run: not with -r")" $KPT syscalls -s -i 1 -r x
 check_msg syscalls-sum-write 2 "$(sys_usage "-s prints a table: -w saves the raw records")" $KPT syscalls -s -w x
 check_msg syscalls-with-sum-write 2 "$(sys_usage "-S prints a table: -w saves the raw records")" $KPT syscalls --with-summary -w x
-check_msg syscalls-prom 2 "$(sys_usage "--prometheus is not yet supported by kptrace syscalls")" $KPT syscalls --prometheus
+check_msg syscalls-prom-missing 2 "$(sys_usage "option '--prometheus' needs an argument")" $KPT syscalls -s --prometheus
+check_msg syscalls-prom-no-sum 2 "$(sys_usage "--prometheus writes the counts of -s or -S: it needs one")" $KPT syscalls --prometheus "$OUT" -- true
+check_msg syscalls-prom-replay 2 "$(sys_usage "--prometheus is for a live run: not with -r")" $KPT syscalls -s -r x --prometheus "$OUT"
+rm -f "$OUT/syscalls-ran"
+check_msg syscalls-prom-nodir 1 "kptrace: error: --prometheus $OUT/nonexistent: No such file or directory" \
+	$KPT syscalls -s --prometheus "$OUT/nonexistent" -- touch "$OUT/syscalls-ran"
+check_msg syscalls-prom-file 1 "kptrace: error: --prometheus $DATA/probes: not a directory" \
+	$KPT syscalls -S --prometheus "$DATA/probes" -- touch "$OUT/syscalls-ran"
+if [ ! -e "$OUT/syscalls-ran" ]; then
+	ok "syscalls --prometheus: a bad DIR is said before anything is armed, COMMAND never runs"
+else
+	not_ok "syscalls --prometheus: a bad DIR is said before anything is armed, COMMAND never runs"
+fi
 check_msg syscalls-stack 2 "$(sys_usage "--stack is not yet supported by kptrace syscalls")" $KPT syscalls --stack
 check_msg syscalls-flight 2 "$(sys_usage "--flight=x is not yet supported by kptrace syscalls")" $KPT syscalls --flight=x
 check_msg syscalls-option 2 "$(sys_usage "invalid option '-x'")" $KPT syscalls -x
@@ -656,8 +669,24 @@ fi
 # written, found by id 42 in the listing, its records printed, deleted at
 # the end whatever ended the run; COMMAND's exit status, exec errors,
 # signals, -w, the summary from probe_stats; -s on fakedev's canned
-# KPT_IOC_SYSSUM answers (its -ENOSPC, -i's intervals, -j), -S.
+# KPT_IOC_SYSSUM answers (its -ENOSPC, -i's intervals, -j), -S;
+# --prometheus's file of them (test/expected/syscalls-*.prom).
 FAKE_SUMMARY="kptrace: 26 calls seen, 7 shown, 9 filtered, 1 lost (full 1), 1 missed returns, 6 in flight at detach; 2 recorded but not shown (2 left unread)"
+
+# fake_env DIR CMD...: CMD with the fake device, its files in DIR
+fake_env()
+{
+	local dir=$1
+
+	shift
+	env LD_PRELOAD="$PWD/test/fakedev.so" \
+		FAKEDEV_PATH="$dir/dev" FAKEDEV_DIR="$dir" \
+		FAKEDEV_RECORDS="$OUT/syscalls.bin" KPTRACE_DEVICE="$dir/dev" \
+		KPTRACE_PROBES="$dir/probes" \
+		KPTRACE_PROBE_STATS="$dir/probe_stats" \
+		KPTRACE_ERROR_LOG="$dir/error_log" KPTRACE_STATS=/nonexistent \
+		KPTRACE_TRACEFS="$OUT/tracefs" "$@"
+}
 
 # fake_run NAME CMD...: CMD with the fake device, its files in $OUT/NAME.d
 fake_run()
@@ -667,13 +696,7 @@ fake_run()
 	shift
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	run "$name" env LD_PRELOAD="$PWD/test/fakedev.so" \
-		FAKEDEV_PATH="$dir/dev" FAKEDEV_DIR="$dir" \
-		FAKEDEV_RECORDS="$OUT/syscalls.bin" KPTRACE_DEVICE="$dir/dev" \
-		KPTRACE_PROBES="$dir/probes" \
-		KPTRACE_PROBE_STATS="$dir/probe_stats" \
-		KPTRACE_ERROR_LOG="$dir/error_log" KPTRACE_STATS=/nonexistent \
-		KPTRACE_TRACEFS="$OUT/tracefs" "$@"
+	run "$name" fake_env "$dir" "$@"
 	specs=$(sed -E 's/sys_[0-9]+/sys_PID/; s/children=[0-9]+/children=PID/' "$dir/specs" 2>/dev/null)
 }
 
@@ -835,6 +858,144 @@ $SUM_LINE" ]; then
 		ok "syscalls live -S: one probe with records, the lines, then their table"
 	else
 		not_ok "syscalls live -S: one probe with records, the lines, then their table" "rc=$rc $(cat "$OUT/live-with-sum.err"; echo "$specs")"
+	fi
+
+	# --prometheus, -i 1 for 2.5 s: the file after interval 1 (set 1),
+	# after interval 2 and at the end (sets 1 and 2), each a new file (a
+	# rename: a new inode), each seen whole; the counters are the whole
+	# run's though -i clears its tables; the escaped comm; no table on
+	# stdout; no temporary file left
+	PD=$OUT/live-prom.d
+	rm -rf "$PD"
+	mkdir -p "$PD/prom"
+	fake_env "$PD" ./kptrace-dyn syscalls -s -i 1 --prometheus "$PD/prom" \
+		-- sleep 2.5 >"$OUT/live-prom.out" 2>"$OUT/live-prom.err" &
+	bg=$!
+	last=
+	k=0
+	while :; do
+		running=
+		kill -0 $bg 2>/dev/null && running=1
+		ino=$(stat -c %i "$PD/prom/kptrace_syscalls.prom" 2>/dev/null)
+		if [ -n "$ino" ] && [ "$ino" != "$last" ] &&
+		   cp "$PD/prom/kptrace_syscalls.prom" "$PD/v$((k + 1))" 2>/dev/null; then
+			k=$((k + 1))
+			last=$ino
+		fi
+		[ -n "$running" ] || break
+		sleep 0.02
+	done
+	wait $bg
+	rc=$?
+	d=$(same "$PD/v1" "$EXP/syscalls-prom-1.prom")
+	[ -z "$d" ] && d=$(same "$PD/prom/kptrace_syscalls.prom" "$EXP/syscalls-prom.prom")
+	for i in $(seq 2 $k); do
+		cmp -s "$PD/v$i" "$EXP/syscalls-prom.prom" ||
+			d="$d
+version $i of $k is neither file: $(diff "$EXP/syscalls-prom.prom" "$PD/v$i" | head -5)"
+	done
+	if [ "$rc" = 0 ] && [ -z "$d" ] && [ "$k" -ge 2 ] && [ "$k" -le 3 ] &&
+	   [ ! -s "$OUT/live-prom.out" ] &&
+	   [ "$(cat "$OUT/live-prom.err")" = "kptrace: 32 calls seen, 22 counted in the kernel (all read), 5 filtered, 0 lost, 2 not counted (summary table full), 1 missed returns, 2 in flight at detach" ] &&
+	   [ "$(ls -A "$PD/prom")" = kptrace_syscalls.prom ] &&
+	   [ "$(stat -c %a "$PD/prom/kptrace_syscalls.prom")" = 644 ]; then
+		ok "syscalls live -s -i 1 --prometheus: the file every interval, counters of the whole run, swapped whole"
+	else
+		not_ok "syscalls live -s -i 1 --prometheus: the file every interval, counters of the whole run, swapped whole" "rc=$rc, $k versions, $(ls -A "$PD/prom") $d
+$(cat "$OUT/live-prom.out" "$OUT/live-prom.err")"
+	fi
+
+	# node_exporter's textfile collector reads it, as it is
+	EXPORTER=/usr/bin/prometheus-node-exporter
+	if [ ! -x "$EXPORTER" ] || ! command -v curl >/dev/null; then
+		skip "syscalls --prometheus: node_exporter's textfile collector reads it" \
+			"prometheus-node-exporter or curl not installed"
+	else
+		scraped=
+		for try in 1 2 3 4 5; do
+			port=$((20000 + (RANDOM % 30000)))
+			"$EXPORTER" --web.listen-address=127.0.0.1:$port \
+				--collector.disable-defaults --collector.textfile \
+				--collector.textfile.directory="$PD/prom" \
+				>"$OUT/sys-exporter.log" 2>&1 &
+			epid=$!
+			for i in $(seq 50); do
+				if curl -sf "http://127.0.0.1:$port/metrics" >"$OUT/sys-metrics.txt" 2>/dev/null; then
+					scraped=1
+					break
+				fi
+				kill -0 $epid 2>/dev/null || break
+				sleep 0.1
+			done
+			kill $epid 2>/dev/null
+			wait $epid 2>/dev/null
+			[ -n "$scraped" ] && break
+		done
+		missing=
+		for want in 'node_textfile_scrape_error 0' \
+			    'kptrace_syscall_seen_total 32' \
+			    'kptrace_syscall_table_full_total 2' \
+			    'kptrace_syscall_missed_total{cause="return"} 1' \
+			    'kptrace_syscall_calls_total{comm="c\\x5cat\\x1b[2J",pid="99",syscall="openat"} 7' \
+			    'kptrace_syscall_errors_total{comm="c\\x5cat\\x1b[2J",pid="99",syscall="openat"} 3' \
+			    'kptrace_syscall_latency_seconds_bucket{comm="dd",pid="1234",syscall="write",le="1.6384e-05"} 4' \
+			    'kptrace_syscall_latency_seconds_bucket{comm="sh",pid="99",syscall="execve",le="0.000262144"} 1' \
+			    'kptrace_syscall_latency_seconds_bucket{comm="dd",pid="1234",syscall="nanosleep",le="8.589934592"} 2' \
+			    'kptrace_syscall_latency_seconds_bucket{comm="dd",pid="1234",syscall="read",le="+Inf"} 6' \
+			    'kptrace_syscall_latency_seconds_sum{comm="dd",pid="1234",syscall="read"} 8.7e-06' \
+			    'kptrace_syscall_latency_seconds_count{comm="sleep",pid="7",syscall="clock_nanosleep"} 1'; do
+			grep -qxF "$want" "$OUT/sys-metrics.txt" 2>/dev/null || missing="$missing
+$want"
+		done
+		dup=$(grep -E '^# (HELP|TYPE) kptrace_' "$OUT/sys-metrics.txt" 2>/dev/null |
+		      awk '{ print $2, $3 }' | sort | uniq -d)
+		if [ -n "$scraped" ] && [ -z "$missing$dup" ]; then
+			ok "syscalls --prometheus: node_exporter's textfile collector reads it"
+		else
+			not_ok "syscalls --prometheus: node_exporter's textfile collector reads it" \
+				"scraped=$scraped missing:$missing
+$dup
+$(grep -iE 'error|collid|inconsist' "$OUT/sys-exporter.log" | head -5)"
+		fi
+	fi
+
+	# without -i: once, at the end; -j's rows still printed
+	fake_run live-prom-once ./kptrace-dyn syscalls -s -j -q --prometheus "$OUT/live-prom-once.d" -- true
+	rc1=$rc
+	fake_run live-prom-once-ref ./kptrace-dyn syscalls -s -j -q -- true
+	if [ "$rc1" = 0 ] && [ "$rc" = 0 ] && [ -s "$OUT/live-prom-once.out" ] &&
+	   cmp -s "$OUT/live-prom-once.out" "$OUT/live-prom-once-ref.out" &&
+	   cmp -s "$OUT/live-prom-once.d/kptrace_syscalls.prom" "$EXP/syscalls-prom-1.prom"; then
+		ok "syscalls live -s --prometheus: without -i, the file at the end; -j's rows printed"
+	else
+		not_ok "syscalls live -s --prometheus: without -i, the file at the end; -j's rows printed" "rc=$rc1 $(diff "$EXP/syscalls-prom-1.prom" "$OUT/live-prom-once.d/kptrace_syscalls.prom"; cat "$OUT/live-prom-once.err")"
+	fi
+
+	# a write that fails (the file's name is a directory): said, exit 1,
+	# the probe deleted, no temporary file left
+	mkdir -p "$OUT/live-prom-fail.p/kptrace_syscalls.prom"
+	fake_run live-prom-fail ./kptrace-dyn syscalls -s -q --prometheus "$OUT/live-prom-fail.p" -- true
+	if [ "$rc" = 1 ] && [ ! -s "$OUT/live-prom-fail.out" ] &&
+	   [ "$(cat "$OUT/live-prom-fail.err")" = "kptrace: cannot write $OUT/live-prom-fail.p/kptrace_syscalls.prom: Is a directory" ] &&
+	   [ "$(ls -A "$OUT/live-prom-fail.p")" = kptrace_syscalls.prom ] &&
+	   [ "$specs" = "s:kptrace/sys_PID children=PID summary
+-:kptrace/sys_PID" ]; then
+		ok "syscalls live -s --prometheus: a failed write is one error, exit 1, the probe deleted"
+	else
+		not_ok "syscalls live -s --prometheus: a failed write is one error, exit 1, the probe deleted" "rc=$rc $(cat "$OUT/live-prom-fail.err"; ls -A "$OUT/live-prom-fail.p")"
+	fi
+
+	# -S: the lines, no table; the file of the calls the tool printed,
+	# with the books of the probe with records
+	mkdir -p "$OUT/live-with-sum-prom.p"
+	fake_run live-with-sum-prom ./kptrace-dyn syscalls -S --prometheus "$OUT/live-with-sum-prom.p" -- sh -c 'exit 3'
+	d=$(same "$OUT/live-with-sum-prom.p/kptrace_syscalls.prom" "$EXP/syscalls-with-sum-prom.prom")
+	if [ "$rc" = 3 ] && [ -z "$d" ] &&
+	   cmp -s "$OUT/live-with-sum-prom.out" "$EXP/syscalls-replay.out" &&
+	   [ "$(cat "$OUT/live-with-sum-prom.err")" = "$FAKE_SUMMARY" ]; then
+		ok "syscalls live -S --prometheus: the lines, and the file of their counts"
+	else
+		not_ok "syscalls live -S --prometheus: the lines, and the file of their counts" "rc=$rc $d $(cat "$OUT/live-with-sum-prom.err")"
 	fi
 
 	fake_run live-save ./kptrace-dyn syscalls -w "$OUT/live-save.bin" -- true

@@ -10,7 +10,9 @@
  * the probe's id in a probes listing; the probe's counters (pstats) and
  * the summary line; the tables of -s and -S (struct sys_sum) from
  * KPT_IOC_SYSSUM's entries and from records, their JSON rows, and the
- * summary line of -s. Exact expected strings only.
+ * summary line of -s; --prometheus: the text of a table by comm (its
+ * buckets worked by hand from the entries' calls), seconds as Prometheus
+ * writes floats, label values escaped. Exact expected strings only.
  *
  *	test_syscalls_cmd DATA_DIR WORK_DIR
  *
@@ -18,10 +20,12 @@
  * 1 if any failed.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "prom.h"
 #include "pstats.h"
 #include "spec.h"
 #include "syscall_fmt.h"
@@ -642,29 +646,36 @@ static void test_summary(void)
 
 /* KPT_IOC_SYSSUM's entries of one read: two CPUs, two processes */
 static const struct kpt_syssum_entry sum_set[] = {
+	/* 500, 1000, 1500 ns; lat_log2[b]: from 2^(9+b) to under 2^(10+b) */
 	{ .pid = 1234, .nr = 0, .comm = "dd", .calls = 3, .total_ns = 3000,
-	  .min_ns = 500, .max_ns = 1500, .sumsq_ns = { 3500000 } },
+	  .min_ns = 500, .max_ns = 1500, .sumsq_ns = { 3500000 },
+	  .lat_log2 = { 2, 1 } },
+	/* 1000, 4000, 5000, 10000 ns */
 	{ .pid = 1234, .nr = 1, .comm = "dd", .calls = 4, .errors = 1,
 	  .total_ns = 20000, .min_ns = 1000, .max_ns = 10000,
-	  .sumsq_ns = { 142000000 } },
-	{ .pid = 1234, .nr = 231, .comm = "dd", .calls = 1 },
+	  .sumsq_ns = { 142000000 }, .lat_log2 = { 1, 0, 1, 1, 1 } },
+	{ .pid = 1234, .nr = 231, .comm = "dd", .calls = 1,
+	  .lat_log2 = { 1 } },
 	{ .pid = 99, .nr = 257, .comm = "c\\at\x1b[2J", .calls = 1,
 	  .errors = 1, .total_ns = 5000, .min_ns = 5000, .max_ns = 5000,
-	  .sumsq_ns = { 25000000 } },
-	/* CPU 1: read again, merged with CPU 0's */
+	  .sumsq_ns = { 25000000 }, .lat_log2 = { [3] = 1 } },
+	/* CPU 1: read again, merged with CPU 0's; 2000, 3000 ns */
 	{ .pid = 1234, .nr = 0, .comm = "dd", .calls = 2, .total_ns = 5000,
-	  .min_ns = 2000, .max_ns = 3000, .sumsq_ns = { 13000000 } },
+	  .min_ns = 2000, .max_ns = 3000, .sumsq_ns = { 13000000 },
+	  .lat_log2 = { 0, 1, 1 } },
 	/* 4 s and 6 s: 52e18 = 2 * 2^64 + 15106511852580896768 */
 	{ .pid = 1234, .nr = 35, .comm = "dd", .calls = 2,
 	  .total_ns = 10000000000ULL, .min_ns = 4000000000ULL,
 	  .max_ns = 6000000000ULL,
-	  .sumsq_ns = { 15106511852580896768ULL, 2 } },
+	  .sumsq_ns = { 15106511852580896768ULL, 2 },
+	  .lat_log2 = { [22] = 1, [23] = 1 } },
 	{ .pid = 99, .nr = 59, .comm = "sh", .calls = 1, .total_ns = 200000,
 	  .min_ns = 200000, .max_ns = 200000,
-	  .sumsq_ns = { 40000000000ULL } },
+	  .sumsq_ns = { 40000000000ULL }, .lat_log2 = { [8] = 1 } },
+	/* 1000, 1000, 2000, 2000, 3000, 3000 ns */
 	{ .pid = 99, .nr = 257, .comm = "c\\at\x1b[2J", .calls = 6,
 	  .errors = 2, .total_ns = 12000, .min_ns = 1000, .max_ns = 3000,
-	  .sumsq_ns = { 28000000 } },
+	  .sumsq_ns = { 28000000 }, .lat_log2 = { 2, 2, 2 } },
 	/* no calls: a slot the module would not give; ignored */
 	{ .pid = 5, .nr = 0, .comm = "zero" },
 };
@@ -923,6 +934,273 @@ static void test_sum_summary(void)
 	fclose(f);
 }
 
+/* --- --prometheus --------------------------------------------------------- */
+
+static const char *prom_of(const struct sys_sum *s, const char *cgroup,
+			   const struct pstats_probe *ps)
+{
+	static char out[16384];
+	char *m = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&m, &n);
+	int ret;
+
+	if (!f)
+		return "(open_memstream failed)";
+	ret = sys_sum__prom(f, s, cgroup, ps);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s", ret ? "(sys_sum__prom failed)" : m);
+	free(m);
+	return out;
+}
+
+static const char *seconds_of(unsigned long long ns)
+{
+	static char out[64];
+	char *m = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&m, &n);
+
+	if (!f)
+		return "(open_memstream failed)";
+	prom__seconds(f, ns);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s", m);
+	free(m);
+	return out;
+}
+
+/* ns as seconds, as Go's strconv.FormatFloat(v, 'g', -1, 64) writes v */
+static void test_prom_seconds(void)
+{
+	static const struct {
+		unsigned long long ns;
+		const char *want;
+	} t[] = {
+		{ 0, "0" },
+		{ 1, "1e-09" },
+		{ 999, "9.99e-07" },
+		{ 1000, "1e-06" },
+		{ 1024, "1.024e-06" },		/* bucket 0's le */
+		{ 16384, "1.6384e-05" },	/* the last exponent below -4 */
+		{ 100000, "0.0001" },
+		{ 131072, "0.000131072" },
+		{ 1000000000, "1" },
+		{ 1073741824, "1.073741824" },
+		{ 1099511627776ULL, "1099.511627776" },	/* bucket 30's */
+		{ 100000000000000ULL, "100000" },
+		{ 1000000000000000ULL, "1e+06" },
+		{ 123456789012345ULL, "123456.789012345" },
+		{ 18446744073709551615ULL, "1.8446744073709551615e+10" },
+	};
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		snprintf(name, sizeof(name), "prom: %llu ns as seconds",
+			 t[i].ns);
+		same(name, seconds_of(t[i].ns), t[i].want);
+	}
+}
+
+static void test_prom_value(void)
+{
+	char *m = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&m, &n);
+
+	if (!f)
+		return;
+	prom__value(f, "a\"b\\c\n\x1b\x7f\xc3\xa9 z{}=,", SIZE_MAX);
+	putc('|', f);
+	/* a comm of 16 bytes, no NUL: no more than 16 */
+	prom__value(f, "0123456789abcdefXYZ", 16);
+	fclose(f);
+	same("prom: a label value escaped, bounded", m,
+	     "a\\\"b\\\\x5cc\\\\x0a\\\\x1b\\\\x7f\\\\xc3\\\\xa9 z{}=,|0123456789abcdef");
+	free(m);
+}
+
+#define PROM_BOOKS \
+	"# HELP kptrace_syscall_seen_total Calls the probe saw: " \
+	"those its handler saw, and those it missed.\n" \
+	"# TYPE kptrace_syscall_seen_total counter\n" \
+	"kptrace_syscall_seen_total 32\n" \
+	"# HELP kptrace_syscall_filtered_total " \
+	"Calls its handler saw that the selection left out.\n" \
+	"# TYPE kptrace_syscall_filtered_total counter\n" \
+	"kptrace_syscall_filtered_total 5\n" \
+	"# HELP kptrace_syscall_recorded_total Selected calls the probe kept: " \
+	"counted in its tables (-s), recorded (-S).\n" \
+	"# TYPE kptrace_syscall_recorded_total counter\n" \
+	"kptrace_syscall_recorded_total 20\n" \
+	"# HELP kptrace_syscall_lost_total Selected calls lost, by cause.\n" \
+	"# TYPE kptrace_syscall_lost_total counter\n" \
+	"kptrace_syscall_lost_total{cause=\"full\"} 0\n" \
+	"kptrace_syscall_lost_total{cause=\"overwritten\"} 0\n" \
+	"kptrace_syscall_lost_total{cause=\"nested\"} 1\n" \
+	"kptrace_syscall_lost_total{cause=\"too_big\"} 0\n" \
+	"# HELP kptrace_syscall_table_full_total Selected calls not counted: " \
+	"their CPU's summary table had no room.\n" \
+	"# TYPE kptrace_syscall_table_full_total counter\n" \
+	"kptrace_syscall_table_full_total 2\n" \
+	"# HELP kptrace_syscall_missed_total Calls missed: " \
+	"no kretprobe instance free (return), or by the kprobe (kprobe).\n" \
+	"# TYPE kptrace_syscall_missed_total counter\n" \
+	"kptrace_syscall_missed_total{cause=\"return\"} 1\n" \
+	"kptrace_syscall_missed_total{cause=\"kprobe\"} 4\n"
+
+#define PROM_CALLS_HEAD \
+	"# HELP kptrace_syscall_calls_total System calls (exit and exit_group at their entry).\n" \
+	"# TYPE kptrace_syscall_calls_total counter\n"
+#define PROM_ERRORS_HEAD \
+	"# HELP kptrace_syscall_errors_total System calls that returned an error (-4095..-1).\n" \
+	"# TYPE kptrace_syscall_errors_total counter\n"
+#define PROM_LAT_HEAD \
+	"# HELP kptrace_syscall_latency_seconds Time from a call's entry to " \
+	"its return (exit and exit_group: 0), log2 buckets.\n" \
+	"# TYPE kptrace_syscall_latency_seconds histogram\n"
+#define PROM_L(labels, rest) \
+	"kptrace_syscall_latency_seconds_" labels rest "\n"
+
+/*
+ * sum_set by comm, worked by hand from its entries' calls: read 5 calls
+ * of 500, 1000, 1500, 2000, 3000 ns, cumulative 2 under 1024, 4 under
+ * 2048, 5 under 4096; openat 7 (1000 x2, 2000 x2, 3000 x2, 5000);
+ * execve 200000 ns, under 2^18; nanosleep 4 s and 6 s, under 2^32 and
+ * 2^33 ns.
+ */
+static const char prom_set[] =
+	PROM_CALLS_HEAD
+	"kptrace_syscall_calls_total{syscall=\"openat\",pid=\"99\",comm=\"c\\\\x5cat\\\\x1b[2J\",cgroup=\"/sys/fs/cgroup/a\\\"b\"} 7\n"
+	"kptrace_syscall_calls_total{syscall=\"execve\",pid=\"99\",comm=\"sh\",cgroup=\"/sys/fs/cgroup/a\\\"b\"} 1\n"
+	"kptrace_syscall_calls_total{syscall=\"read\",pid=\"1234\",comm=\"dd\",cgroup=\"/sys/fs/cgroup/a\\\"b\"} 5\n"
+	"kptrace_syscall_calls_total{syscall=\"write\",pid=\"1234\",comm=\"dd\",cgroup=\"/sys/fs/cgroup/a\\\"b\"} 4\n"
+	"kptrace_syscall_calls_total{syscall=\"nanosleep\",pid=\"1234\",comm=\"dd\",cgroup=\"/sys/fs/cgroup/a\\\"b\"} 2\n"
+	"kptrace_syscall_calls_total{syscall=\"exit_group\",pid=\"1234\",comm=\"dd\",cgroup=\"/sys/fs/cgroup/a\\\"b\"} 1\n"
+	PROM_ERRORS_HEAD
+	"kptrace_syscall_errors_total{syscall=\"openat\",pid=\"99\",comm=\"c\\\\x5cat\\\\x1b[2J\",cgroup=\"/sys/fs/cgroup/a\\\"b\"} 3\n"
+	"kptrace_syscall_errors_total{syscall=\"execve\",pid=\"99\",comm=\"sh\",cgroup=\"/sys/fs/cgroup/a\\\"b\"} 0\n"
+	"kptrace_syscall_errors_total{syscall=\"read\",pid=\"1234\",comm=\"dd\",cgroup=\"/sys/fs/cgroup/a\\\"b\"} 0\n"
+	"kptrace_syscall_errors_total{syscall=\"write\",pid=\"1234\",comm=\"dd\",cgroup=\"/sys/fs/cgroup/a\\\"b\"} 1\n"
+	"kptrace_syscall_errors_total{syscall=\"nanosleep\",pid=\"1234\",comm=\"dd\",cgroup=\"/sys/fs/cgroup/a\\\"b\"} 0\n"
+	"kptrace_syscall_errors_total{syscall=\"exit_group\",pid=\"1234\",comm=\"dd\",cgroup=\"/sys/fs/cgroup/a\\\"b\"} 0\n"
+	PROM_LAT_HEAD
+#define CG ",cgroup=\"/sys/fs/cgroup/a\\\"b\""
+#define OPENAT "{syscall=\"openat\",pid=\"99\",comm=\"c\\\\x5cat\\\\x1b[2J\"" CG
+	PROM_L("bucket", OPENAT ",le=\"1.024e-06\"} 2")
+	PROM_L("bucket", OPENAT ",le=\"2.048e-06\"} 4")
+	PROM_L("bucket", OPENAT ",le=\"4.096e-06\"} 6")
+	PROM_L("bucket", OPENAT ",le=\"8.192e-06\"} 7")
+	PROM_L("bucket", OPENAT ",le=\"+Inf\"} 7")
+	PROM_L("sum", OPENAT "} 1.7e-05")
+	PROM_L("count", OPENAT "} 7")
+#define EXECVE "{syscall=\"execve\",pid=\"99\",comm=\"sh\"" CG
+	PROM_L("bucket", EXECVE ",le=\"0.000262144\"} 1")
+	PROM_L("bucket", EXECVE ",le=\"+Inf\"} 1")
+	PROM_L("sum", EXECVE "} 0.0002")
+	PROM_L("count", EXECVE "} 1")
+#define READ "{syscall=\"read\",pid=\"1234\",comm=\"dd\"" CG
+	PROM_L("bucket", READ ",le=\"1.024e-06\"} 2")
+	PROM_L("bucket", READ ",le=\"2.048e-06\"} 4")
+	PROM_L("bucket", READ ",le=\"4.096e-06\"} 5")
+	PROM_L("bucket", READ ",le=\"+Inf\"} 5")
+	PROM_L("sum", READ "} 8e-06")
+	PROM_L("count", READ "} 5")
+#define WRITE "{syscall=\"write\",pid=\"1234\",comm=\"dd\"" CG
+	PROM_L("bucket", WRITE ",le=\"1.024e-06\"} 1")
+	PROM_L("bucket", WRITE ",le=\"4.096e-06\"} 2")
+	PROM_L("bucket", WRITE ",le=\"8.192e-06\"} 3")
+	PROM_L("bucket", WRITE ",le=\"1.6384e-05\"} 4")
+	PROM_L("bucket", WRITE ",le=\"+Inf\"} 4")
+	PROM_L("sum", WRITE "} 2e-05")
+	PROM_L("count", WRITE "} 4")
+#define NANOSLEEP "{syscall=\"nanosleep\",pid=\"1234\",comm=\"dd\"" CG
+	PROM_L("bucket", NANOSLEEP ",le=\"4.294967296\"} 1")
+	PROM_L("bucket", NANOSLEEP ",le=\"8.589934592\"} 2")
+	PROM_L("bucket", NANOSLEEP ",le=\"+Inf\"} 2")
+	PROM_L("sum", NANOSLEEP "} 10")
+	PROM_L("count", NANOSLEEP "} 2")
+#define EXIT_GROUP "{syscall=\"exit_group\",pid=\"1234\",comm=\"dd\"" CG
+	PROM_L("bucket", EXIT_GROUP ",le=\"1.024e-06\"} 1")
+	PROM_L("bucket", EXIT_GROUP ",le=\"+Inf\"} 1")
+	PROM_L("sum", EXIT_GROUP "} 0")
+	PROM_L("count", EXIT_GROUP "} 1");
+
+static void test_prom(void)
+{
+	struct pstats_probe ps = {
+		.calls = 27, .filtered = 5, .recorded = 20, .summary_full = 2,
+		.maxactive_missed = 1, .missed = 4,
+	};
+	/* pid 99 after an exec: its openat under its new comm */
+	struct kpt_syssum_entry later = {
+		.pid = 99, .nr = 257, .comm = "cat", .calls = 2, .errors = 2,
+		.total_ns = 3000, .min_ns = 1000, .max_ns = 2000,
+		.sumsq_ns = { 5000000 }, .lat_log2 = { 1, 1 },
+	};
+	struct sys_sum *s = sys_sum__new_by_comm();
+	struct syscall_call c = { .comm = "echo", .pid = 9 };
+	static const __u64 durs[] = {
+		1023, 1024, 2047, (1ULL << 40) - 1, 1ULL << 40, 1ULL << 50,
+	};
+	const char *t;
+	size_t i;
+
+	if (!s)
+		return;
+	same("prom: no rows, no books: nothing", prom_of(s, NULL, NULL), "");
+	ps.lost[KPT_LOST_NESTED] = 1;
+	same("prom: the books alone", prom_of(s, NULL, &ps), PROM_BOOKS);
+	sum_add_set(s);
+	same("prom: the rows of sum_set by comm, buckets cumulative, the cgroup label",
+	     prom_of(s, "/sys/fs/cgroup/a\"b", NULL), prom_set);
+
+	/* a second read adds up: counters of the whole run */
+	sum_add_set(s);
+	t = prom_of(s, NULL, NULL);
+	result(strstr(t, "\nkptrace_syscall_calls_total"
+		      "{syscall=\"read\",pid=\"1234\",comm=\"dd\"} 10\n") &&
+	       strstr(t, "\nkptrace_syscall_latency_seconds_bucket"
+		      "{syscall=\"write\",pid=\"1234\",comm=\"dd\",le=\"1.6384e-05\"} 8\n") &&
+	       strstr(t, "\nkptrace_syscall_latency_seconds_sum"
+		      "{syscall=\"nanosleep\",pid=\"1234\",comm=\"dd\"} 20\n"),
+	       "prom: two reads added up", "%s", t);
+
+	/* another comm of the same (pid, call): a row of its own */
+	sys_sum__next(s);
+	sys_sum__add(s, &later);
+	t = prom_of(s, NULL, NULL);
+	result(strstr(t, "\nkptrace_syscall_calls_total"
+		      "{syscall=\"openat\",pid=\"99\",comm=\"c\\\\x5cat\\\\x1b[2J\"} 14\n"
+		      "kptrace_syscall_calls_total"
+		      "{syscall=\"openat\",pid=\"99\",comm=\"cat\"} 2\n") &&
+	       strstr(t, "\nkptrace_syscall_latency_seconds_bucket"
+		      "{syscall=\"openat\",pid=\"99\",comm=\"cat\",le=\"2.048e-06\"} 2\n"),
+	       "prom: a new comm, a new row; the old one kept", "%s", t);
+
+	/* records (-S): the module's buckets, the last open-ended */
+	sys_sum__clear(s);
+	for (i = 0; i < ARRAY_LEN(durs); i++) {
+		c.dur_ns = durs[i];
+		sys_sum__add_call(s, &c, 0);
+	}
+	same("prom: records: buckets at their edges, 2^40 ns on in +Inf only",
+	     prom_of(s, NULL, NULL),
+	     PROM_CALLS_HEAD
+	     "kptrace_syscall_calls_total{syscall=\"read\",pid=\"9\",comm=\"echo\"} 6\n"
+	     PROM_ERRORS_HEAD
+	     "kptrace_syscall_errors_total{syscall=\"read\",pid=\"9\",comm=\"echo\"} 0\n"
+	     PROM_LAT_HEAD
+	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"1.024e-06\"} 1")
+	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"2.048e-06\"} 3")
+	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"1099.511627776\"} 4")
+	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"+Inf\"} 6")
+	     PROM_L("sum", "{syscall=\"read\",pid=\"9\",comm=\"echo\"} 1.128098930102269e+06")
+	     PROM_L("count", "{syscall=\"read\",pid=\"9\",comm=\"echo\"} 6"));
+	sys_sum__free(s);
+}
+
 static void test_event_names(void)
 {
 	same("event name of 4 (sys_newstat)", syscalls__event_name(4),
@@ -950,6 +1228,9 @@ int main(int argc, char **argv)
 	test_sum();
 	test_printer_sum();
 	test_sum_summary();
+	test_prom_seconds();
+	test_prom_value();
+	test_prom();
 	test_event_names();
 	sys_formats__free(formats);
 	sys_formats__free(no_formats);
