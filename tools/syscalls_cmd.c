@@ -41,6 +41,10 @@
  * more, in a struct sys_sum by (process, comm, call) of the whole run,
  * and writes it with the probe's books as DIR/kptrace_syscalls.prom
  * (sys_sum__prom(), prom__write()) after each -i interval and at the end.
+ *
+ * --flight SIZE (syscalls_flight.c) arms the same probe but reads nothing
+ * until SIGUSR1 or the end: then the newest SIZE bytes of the records the
+ * rings of an overwrite=1 module kept, through the same printer.
  */
 #define _GNU_SOURCE	/* pipe2() */
 #include <ctype.h>
@@ -70,6 +74,7 @@
 #include "stats.h"
 #include "summary.h"
 #include "syscalls_cmd.h"
+#include "syscalls_flight.h"
 #include "trace.h"
 
 #define EXIT_USAGE		2
@@ -1127,6 +1132,14 @@ static const char usage_text[] =
 "                             without -i, once at the end. The tables are not\n"
 "                             printed then (-j's rows are)\n"
 "\n"
+"Flight recorder:\n"
+"      --flight=SIZE          keep only the newest SIZE bytes of calls (K, M:\n"
+"                             KiB, MiB), in the kernel, overwriting the older;\n"
+"                             print them on SIGUSR1 (tracing goes on), at the\n"
+"                             end (Ctrl-C, SIGTERM, COMMAND's exit), each time\n"
+"                             with \"kptrace: N older calls overwritten\". Needs\n"
+"                             the module loaded with overwrite=1 (see below)\n"
+"\n"
 "Output:\n"
 "  -j, --json                 one JSON object per line (with -s and -S, one per\n"
 "                             row of the tables too)\n"
@@ -1198,7 +1211,20 @@ static const char usage_text[] =
 "backslash is \\\\xHH (it reads \\xHH), '\"' is \\\". A process that changes its\n"
 "comm (an exec) counts under the new one from then on, in new series.\n"
 "\n"
-"Not yet: --stack, --flight.\n"
+"--flight: the flight recorder is the module's rings, which keep each CPU's\n"
+"newest records when it was loaded with overwrite=1 (rmmod kptrace; insmod\n"
+"kptrace.ko overwrite=1): without it the tool refuses, arming nothing.\n"
+"They are shared by all probes: other probes' records take room too. The\n"
+"tool reads nothing until a dump, which takes all the rings hold and prints\n"
+"the newest SIZE bytes of the probe's calls (a record's size: a call with\n"
+"no path string is 160 bytes), oldest first, as the lines above (or -j's\n"
+"objects), then the line of the older calls overwritten since the last dump\n"
+"(-j: {\"type\":\"flight\",\"shown\":M,\"overwritten\":N}): by the rings, or\n"
+"taken past SIZE. A dump empties the rings: the next one shows the calls\n"
+"made since. SIZE is at most one CPU's ring (bufsize_kb=): a task's calls\n"
+"may all be on one CPU. The books at the end count the overwritten as lost.\n"
+"\n"
+"Not yet: --stack.\n"
 "\n"
 "EXAMPLES:\n"
 "    kptrace syscalls -- ls /tmp         # ls, and all that it runs\n"
@@ -1219,6 +1245,10 @@ static const char usage_text[] =
 "    kptrace syscalls -s -i 15 -c nginx --prometheus \\\n"
 "        /var/lib/prometheus/node-exporter   # for a fleet's Prometheus\n"
 "    kptrace syscalls -S -- ls           # the lines, then the table\n"
+"    kptrace syscalls --flight 1M -- ./flaky-test\n"
+"                                        # its last 1 MiB of calls, at its end\n"
+"    kptrace syscalls --flight 64K -c nginx\n"
+"                                        # kill -USR1 PID: nginx's last calls\n"
 "\n"
 "ENVIRONMENT (for tests): KPTRACE_TRACEFS replaces /sys/kernel/tracing,\n"
 "    and the variables of kptrace --help, the files of the module.\n"
@@ -1252,9 +1282,9 @@ static const struct option sys_opts[] = {
 	{ "with-summary", no_argument,		NULL, 'S' },
 	{ "interval",	required_argument,	NULL, 'i' },
 	{ "prometheus",	required_argument,	NULL, OPT_PROMETHEUS },
+	{ "flight",	required_argument,	NULL, OPT_FLIGHT },
 	/* not yet */
 	{ "stack",	optional_argument,	NULL, OPT_STACK },
-	{ "flight",	optional_argument,	NULL, OPT_FLIGHT },
 	{ NULL,		0,			NULL, 0 },
 };
 
@@ -1267,6 +1297,7 @@ struct sys_env {
 	bool json, dry_run, quiet, selecting;
 	bool summary_only, with_summary;	/* -s, -S */
 	unsigned int interval;			/* -i SECS, 0: none */
+	size_t flight;				/* --flight SIZE, 0: none */
 	const char *prom_dir;			/* --prometheus DIR */
 	char *cgroup_label;	/* with it and -G: the cgroup's real path */
 	const char *output, *save_path, *replay_path;
@@ -1472,8 +1503,10 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 		case OPT_PROMETHEUS:
 			env->prom_dir = optarg;
 			break;
-		case OPT_STACK:
 		case OPT_FLIGHT:
+			ret = flight__parse_size(optarg, &env->flight);
+			break;
+		case OPT_STACK:
 			return sys_usage("%s is not yet supported by kptrace syscalls",
 					 argv[optind - 1]);
 		case ':':
@@ -1510,6 +1543,11 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 		return sys_usage("--prometheus writes the counts of -s or -S: it needs one");
 	if (env->prom_dir && env->replay_path)
 		return sys_usage("--prometheus is for a live run: not with -r");
+	if (env->flight && (env->summary_only || env->save_path ||
+			    env->replay_path))
+		return sys_usage("--flight prints the calls the rings kept: not with %s",
+				 env->summary_only ? "-s" :
+				 env->save_path ? "-w" : "-r");
 	/* live -s: counts in the kernel; on records (-r), counted here */
 	env->sel.summary = env->summary_only && !env->replay_path;
 	return -1;
@@ -1834,6 +1872,7 @@ struct sys_run {
 	struct source src;
 	struct sink sink;
 	struct sys_printer printer;
+	struct flight *flight;	/* --flight */
 	FILE *out;
 	FILE *stats_file, *pstats_file;
 	struct stats start, end;
@@ -1915,6 +1954,16 @@ static int run_sink(struct sys_run *run)
 	run->sink.print = sys_printer__record;
 	run->sink.priv = &run->printer;
 	return 0;
+}
+
+/* --flight: the recorder, in front of the printer. 0, or -1. */
+static int run_flight(struct sys_run *run)
+{
+	struct sys_env *env = run->env;
+
+	run->flight = flight__new(env->flight, &run->sink, &run->printer,
+				  !env->quiet && !env->command);
+	return run->flight ? 0 : -1;
 }
 
 /* Opens the device, arms the probe and finds its id. 0, or -1. */
@@ -2398,6 +2447,7 @@ static int sys_run(struct sys_env *env)
 			goto out;
 	}
 	if ((env->sel.summary ? run_output(&run) : run_sink(&run)) ||
+	    (env->flight && run_flight(&run)) ||
 	    run_arm(&run) || (env->sel.summary && sum_start(&run)))
 		goto end;
 	child_go(&run.child);
@@ -2405,6 +2455,9 @@ static int sys_run(struct sys_env *env)
 	if (env->sel.summary) {
 		err = sum_loop(&run) ? 1 : 0;
 		alarm(0);	/* trace__stop()'s, from on_child() */
+	} else if (run.flight) {
+		err = flight__run(run.flight, &run.src, buf, SYS_READ_BUF,
+				  run.pstats_file, run.name) ? 1 : 0;
 	} else {
 		err = records__pump(&run.src, &run.sink, buf, SYS_READ_BUF) ?
 		      1 : 0;
@@ -2422,6 +2475,8 @@ static int sys_run(struct sys_env *env)
 		ps_err = pstats__read_probe(run.pstats_file, run.name, &ps);
 	else
 		ps_err = -errno;
+	if (run.flight && !ps_err)
+		flight__books(run.flight, &ps);
 	if (!ps_err)
 		run.ps_end = &ps;
 	if (!env->sel.summary && run.stats_file &&
@@ -2462,6 +2517,7 @@ out:
 	stats__free(&run.end);
 	free(trace_stop.bound);
 	sys_formats__free(run.printer.formats);
+	flight__free(run.flight);
 	sys_sum__free(run.sum);
 	sys_sum__free(run.interval);
 	sys_sum__free(run.prom);
@@ -2484,6 +2540,8 @@ int syscalls_cmd__main(int argc, char **argv)
 		ret = check_ids(&env.sel);
 	if (!ret && env.cgroup_path)
 		ret = check_cgroup(env.cgroup_path, &env.sel.cgroup);
+	if (!ret && env.flight && !env.dry_run)
+		ret = flight__check(env.flight);
 	if (!ret && env.prom_dir)
 		ret = check_prom_dir(env.prom_dir);
 	if (ret)

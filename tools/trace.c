@@ -6,6 +6,8 @@
  * what they say for the summary (struct trace_counts). A stop (a signal,
  * or the end of -d) drains the device: the records committed before it
  * are taken, the later ones counted (struct trace_stop, trace.h).
+ * records__take() drains without a stop, all there is (kptrace syscalls
+ * --flight).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +37,14 @@ static volatile sig_atomic_t exiting;
 
 /* SIGINT, SIGTERM, SIGALRM: held except while the reader waits in read() */
 static sigset_t stop_signals;
+
+/* records__take(): a drain without a stop, of all there is */
+static bool take_all;
+
+bool trace__stopped(void)
+{
+	return exiting;
+}
 
 void trace__stop(void)
 {
@@ -486,7 +496,10 @@ static int drain__start(const struct source *src, struct timespec *end)
 	alarm(0);	/* the read it would break waits no more */
 	clock_gettime(CLOCK_MONOTONIC, end);
 	trace_stop.ts_ns = end->tv_sec * 1000000000ULL + end->tv_nsec;
-	stop__bound(src);
+	if (take_all)
+		trace_stop.ts_ns = ~0ULL;	/* no record is after it */
+	else
+		stop__bound(src);
 	flags = fcntl(src->fd, F_GETFL);
 	if (flags < 0 || fcntl(src->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
 		fprintf(stderr, "kptrace: cannot drain %s: fcntl(O_NONBLOCK): %s\n",
@@ -521,9 +534,13 @@ static bool drain__cut(const struct timespec *end)
 	struct timespec now;
 	sigset_t pending;
 
-	/* held since the drain began: a second Ctrl-C waits here */
-	if (!sigpending(&pending) && (sigismember(&pending, SIGINT) ||
-				      sigismember(&pending, SIGTERM))) {
+	/*
+	 * held since the drain began: a second Ctrl-C waits here (a take
+	 * without a stop leaves the first one to the stop that follows)
+	 */
+	if (exiting && !sigpending(&pending) &&
+	    (sigismember(&pending, SIGINT) ||
+	     sigismember(&pending, SIGTERM))) {
 		trace_drain = DRAIN_SIGNAL;
 		return true;
 	}
@@ -587,7 +604,7 @@ int records__pump(struct source *src, struct sink *sink, char *buf,
 
 		if (exiting && !src->device)
 			break;		/* a file has nothing to drain */
-		if (exiting && trace_drain == DRAIN_OFF &&
+		if ((exiting || take_all) && trace_drain == DRAIN_OFF &&
 		    drain__start(src, &drain_end))
 			return -1;
 		if (trace_drain == DRAIN_ON && drain__cut(&drain_end))
@@ -677,3 +694,15 @@ int records__pump(struct source *src, struct sink *sink, char *buf,
 	return ret;
 }
 
+int records__take(struct source *src, struct sink *sink, char *buf,
+		  size_t buf_size)
+{
+	int ret;
+
+	trace_drain = DRAIN_OFF;
+	trace_stop.before = false;
+	take_all = true;
+	ret = records__pump(src, sink, buf, buf_size);
+	take_all = false;
+	return ret;
+}

@@ -131,6 +131,8 @@ int signals__on_child(void (*handler)(int));
 
 /* Stops the run as a stop signal does: async-signal-safe. */
 void trace__stop(void);
+/* Whether the run was stopped (a stop signal, trace__stop()). */
+bool trace__stopped(void);
 
 /* /dev/kptrace: opens it and checks what answers (KPT_IOC_INFO). */
 int device__open(struct source *src, struct kpt_info *info);
@@ -145,6 +147,18 @@ int sink__open_file(struct sink *sink);
  * Returns 0, or -1 on an error or bad data.
  */
 int records__pump(struct source *src, struct sink *sink, char *buf,
+		  size_t buf_size);
+
+/*
+ * kptrace syscalls --flight: takes what the device holds now, handled as
+ * records__pump() handles a drain's, but without a stop: non-blocking
+ * reads, every record taken (none is after), until a read finds nothing
+ * (EAGAIN) or none of them, for DRAIN_SECONDS at most (writers faster
+ * than the reader), or, once the run was stopped, until a second stop
+ * signal. trace_drain says which. Returns 0, or -1 on an error or bad
+ * data.
+ */
+int records__take(struct source *src, struct sink *sink, char *buf,
 		  size_t buf_size);
 
 /*

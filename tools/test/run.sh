@@ -43,6 +43,7 @@
 # gen_trace's syscalls records against a fake tracefs, --dry-run's spec
 # lines, its errors, and its live path on test/fakedev.so (LD_PRELOAD),
 # --prometheus's file too (exact, every -i interval, read by node_exporter).
+# test/flight.sh: --flight's refusals and its dumps on the fake device.
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -612,7 +613,6 @@ else
 	not_ok "syscalls --prometheus: a bad DIR is said before anything is armed, COMMAND never runs"
 fi
 check_msg syscalls-stack 2 "$(sys_usage "--stack is not yet supported by kptrace syscalls")" $KPT syscalls --stack
-check_msg syscalls-flight 2 "$(sys_usage "--flight=x is not yet supported by kptrace syscalls")" $KPT syscalls --flight=x
 check_msg syscalls-option 2 "$(sys_usage "invalid option '-x'")" $KPT syscalls -x
 check_msg syscalls-missing 2 "$(sys_usage "option '-p' needs an argument")" $KPT syscalls -p
 check_msg syscalls-write-json 2 "$(sys_usage "-j and -o are for printing: -w saves the raw records")" $KPT syscalls -w x -j
@@ -1009,6 +1009,9 @@ $(grep -iE 'error|collid|inconsist' "$OUT/sys-exporter.log" | head -5)"
 		not_ok "syscalls live: -w saves the probe's records (not another probe's) and FILE.probes" "$(cat "$OUT/live-save.err" "$OUT/live-save-replay.err")"
 	fi
 fi
+
+# --flight: test/flight.sh (the fake device's too)
+. test/flight.sh
 
 # --- typed records -----------------------------------------------------------
 

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syscalls_flight: `kptrace syscalls --flight SIZE`.
+ *
+ * The flight recorder is the module's rings: loaded with overwrite=1, a
+ * full ring frees its oldest records for the new ones, and the probe
+ * counts each as lost.overwritten (probe_stats). So the tool arms its
+ * probe as without --flight, but reads nothing while the run goes on: it
+ * waits in sigsuspend() for SIGUSR1, a stop signal or SIGCHLD (COMMAND's
+ * exit stops the run, syscalls_cmd.c's on_child()). A dump takes all the
+ * rings hold with records__take(), the main reader's loop (checks, the
+ * probe's records only, the tool's own dropped, the counts of the
+ * books), into a window of the newest SIZE bytes of records: a record
+ * that makes it pass SIZE pushes the oldest out, counted. The calls left
+ * in the window are printed oldest first by sys_printer__record(), as
+ * without --flight, then one line:
+ *
+ *	kptrace: N older calls overwritten
+ *
+ * N, those the window pushed out and those the kernel overwrote (the
+ * probe's lost.overwritten since the last dump, read after the take).
+ * Every dump empties the rings: the next shows the calls since. Loss
+ * reports are not printed: they count every probe's records, ring by
+ * ring, and the probe's own losses are in N and in the books at the end.
+ *
+ * SIZE may be at most one CPU's ring: the rings keep each CPU's newest
+ * records, so the newest SIZE bytes of a task that ran on one CPU are all
+ * there only if that CPU's ring holds them (less what other probes wrote
+ * there meanwhile).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "paths.h"
+#include "syscalls_flight.h"
+
+#define EXIT_USAGE		2
+#define PARAMS_DIR		"/sys/module/kptrace/parameters"
+#define FLIGHT_MAX		(1024ULL * 1024 * 1024)	/* bufsize_kb's */
+#define FLIGHT_MIN_CAP		(64 * 1024)
+#define ARRAY_LEN(a)		(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The newest records taken, in the order the device gave them (time):
+ * buf[head..tail), at most SIZE bytes after each push.
+ */
+struct flight {
+	size_t size;			/* --flight SIZE */
+	char *buf;
+	size_t cap, head, tail;
+	unsigned long long pushed_out;	/* calls past SIZE, this dump */
+	unsigned long long pushed_all;	/* ... the whole run */
+	unsigned long long overwritten;	/* the probe's, at the last dump */
+	struct sink *sink;
+	struct sys_printer *printer;
+	bool banner;
+	bool no_memory;			/* said once */
+	FILE *pstats;			/* probe_stats, if the run had none */
+};
+
+static volatile sig_atomic_t dump_asked;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	dump_asked = 1;
+}
+
+/* One line, "kptrace: error: ...", and @ret. */
+static int flight_error(int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kptrace: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return ret;
+}
+
+int flight__parse_size(const char *arg, size_t *size)
+{
+	unsigned long long v, mult = 1;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*end == 'k' || *end == 'K')
+		mult = 1024;
+	else if (*end == 'm' || *end == 'M')
+		mult = 1024 * 1024;
+	if (mult > 1)
+		end++;
+	if (*arg < '0' || *arg > '9' || errno || *end || !v ||
+	    v > FLIGHT_MAX / mult)
+		return flight_error(EXIT_USAGE,
+				    "invalid --flight '%s': bytes, 1 to 1G, with K or M for KiB or MiB (64K)",
+				    arg);
+	*size = (size_t)(v * mult);
+	return 0;
+}
+
+/* PARAMS/overwrite: 1 (Y), 0 (N), or -1 with a message. */
+static int overwrite_param(void)
+{
+	const char *dir = path_from_env("KPTRACE_PARAMS", PARAMS_DIR);
+	char path[4096], val[8] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/overwrite", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return flight_error(-1, "cannot read %s: %s%s", path,
+				    strerror(errno), errno == ENOENT ?
+				    ": is the kptrace module loaded?" : "");
+	if (!fgets(val, sizeof(val), f))
+		val[0] = '\0';
+	fclose(f);
+	val[strcspn(val, "\n")] = '\0';
+	if (!strcmp(val, "Y") || !strcmp(val, "1"))
+		return 1;
+	if (!strcmp(val, "N") || !strcmp(val, "0"))
+		return 0;
+	return flight_error(-1, "%s is '%s', not Y or N", path, val);
+}
+
+/* @n bytes as --flight takes them: 64K, 1M, or 1000 */
+static const char *flight_bytes(unsigned long long n, char *buf, size_t len)
+{
+	if (n && !(n % (1024 * 1024)))
+		snprintf(buf, len, "%lluM", n / (1024 * 1024));
+	else if (n && !(n % 1024))
+		snprintf(buf, len, "%lluK", n / 1024);
+	else
+		snprintf(buf, len, "%llu", n);
+	return buf;
+}
+
+int flight__check(size_t size)
+{
+	struct source src = { .fd = -1, .size = -1 };
+	struct kpt_info info;
+	int ow = overwrite_param();
+	char a[32], b[32];
+
+	if (ow < 0)
+		return 1;
+	if (!ow)
+		return flight_error(EXIT_USAGE,
+				    "--flight needs the module loaded with overwrite=1, its rings being the flight recorder: rmmod kptrace; insmod kptrace.ko overwrite=1 (or modprobe kptrace overwrite=1)");
+	src.path = path_from_env("KPTRACE_DEVICE", DEVICE_PATH);
+	if (device__open(&src, &info)) {
+		if (src.fd >= 0)
+			close(src.fd);
+		return 1;
+	}
+	close(src.fd);
+	if (size > info.ring_bytes)
+		return flight_error(EXIT_USAGE,
+				    "--flight %s: more than one CPU's ring holds, %s (bufsize_kb=%llu): the newest calls of a task may all be on one CPU",
+				    flight_bytes(size, a, sizeof(a)),
+				    flight_bytes(info.ring_bytes, b, sizeof(b)),
+				    (unsigned long long)info.ring_bytes / 1024);
+	return 0;
+}
+
+/* Room for @need more bytes after tail: 0, or -1 when out of memory. */
+static int flight_room(struct flight *fl, size_t need)
+{
+	size_t live = fl->tail - fl->head, cap;
+	char *buf;
+
+	if (fl->tail + need <= fl->cap)
+		return 0;
+	/* half of it or more is pushed out: move the rest to the front */
+	if (live + need <= fl->cap / 2) {
+		memmove(fl->buf, fl->buf + fl->head, live);
+		fl->head = 0;
+		fl->tail = live;
+		return 0;
+	}
+	cap = fl->cap ? fl->cap : FLIGHT_MIN_CAP;
+	while (cap / 2 < live + need)
+		cap *= 2;
+	buf = realloc(fl->buf, cap);
+	if (!buf)
+		return -1;
+	fl->buf = buf;
+	fl->cap = cap;
+	return 0;
+}
+
+/* The sink's print: a call of the probe into the window */
+static void flight_collect(const struct kpt_event *e, void *priv)
+{
+	struct flight *fl = priv;
+	const struct kpt_event *old;
+
+	if (e->type == KPT_EV_LOST)
+		return;		/* every probe's: the books count ours */
+	if (flight_room(fl, e->size)) {
+		/* no room for it: as if SIZE had pushed it out */
+		if (!fl->no_memory)
+			fprintf(stderr,
+				"kptrace: out of memory: calls the dumps cannot hold are counted as overwritten\n");
+		fl->no_memory = true;
+		fl->pushed_out++;
+		fl->pushed_all++;
+		return;
+	}
+	memcpy(fl->buf + fl->tail, e, e->size);
+	fl->tail += e->size;
+	while (fl->tail - fl->head > fl->size) {
+		old = (const struct kpt_event *)(fl->buf + fl->head);
+		fl->head += old->size;
+		fl->pushed_out++;
+		fl->pushed_all++;
+	}
+}
+
+struct flight *flight__new(size_t size, struct sink *sink,
+			   struct sys_printer *printer, bool banner)
+{
+	struct flight *fl = calloc(1, sizeof(*fl));
+	struct sigaction sa;
+
+	if (!fl) {
+		fputs("kptrace: error: out of memory\n", stderr);
+		return NULL;
+	}
+	fl->size = size;
+	fl->sink = sink;
+	fl->printer = printer;
+	fl->banner = banner;
+	sink->print = flight_collect;
+	sink->priv = fl;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;	/* no SA_RESTART, as the stop signals */
+	if (sigaction(SIGUSR1, &sa, NULL)) {
+		fprintf(stderr, "kptrace: cannot set a SIGUSR1 handler: %s\n",
+			strerror(errno));
+		free(fl);
+		return NULL;
+	}
+	return fl;
+}
+
+/*
+ * One dump: what the rings hold, the newest SIZE bytes printed, the line
+ * of the overwritten. 0, or -1 if the take failed (what it took is
+ * printed all the same).
+ */
+static int flight_dump(struct flight *fl, struct source *src, char *buf,
+		       size_t buf_size, FILE *pstats, const char *name)
+{
+	struct sys_printer *p = fl->printer;
+	unsigned long long shown = p->shown, n, kernel = 0;
+	struct pstats_probe ps;
+	int ret;
+
+	ret = records__take(src, fl->sink, buf, buf_size);
+	if (trace_drain == DRAIN_TIMEOUT && !trace__stopped())
+		fprintf(stderr,
+			"kptrace: the dump stopped taking records after %d s: calls come faster than it reads\n",
+			DRAIN_SECONDS);
+	/* after the take: what was overwritten before it */
+	if (!pstats && !fl->pstats)
+		fl->pstats = fopen(path_from_env("KPTRACE_PROBE_STATS",
+						 PROBE_STATS_PATH), "re");
+	if (!pstats)
+		pstats = fl->pstats;
+	/*
+	 * glibc's fseek() back to 0 reuses what the buffer holds of an
+	 * earlier read that stopped before the end (pstats__read_probe()'s
+	 * does): dropped first, and after, for the next reader of @pstats.
+	 */
+	if (pstats)
+		fflush(pstats);
+	if (pstats && !pstats__read_probe(pstats, name, &ps)) {
+		kernel = ps.lost[KPT_LOST_OVERWRITTEN];
+		n = kernel >= fl->overwritten ? kernel - fl->overwritten : 0;
+		fl->overwritten = kernel;
+		kernel = n;
+	} else {
+		fprintf(stderr,
+			"kptrace: no counters of %s in probe_stats: the count below leaves out the calls the kernel overwrote\n",
+			name);
+	}
+	if (pstats)
+		fflush(pstats);
+	while (fl->head < fl->tail) {
+		const struct kpt_event *e = (const void *)(fl->buf + fl->head);
+
+		fl->head += e->size;
+		sys_printer__record(e, p);
+	}
+	fl->head = 0;
+	fl->tail = 0;
+	n = kernel + fl->pushed_out;
+	fl->pushed_out = 0;
+	if (p->json)
+		fprintf(p->out,
+			"{\"type\":\"flight\",\"shown\":%llu,\"overwritten\":%llu}\n",
+			p->shown - shown, n);
+	else
+		fprintf(p->out, "kptrace: %llu older call%s overwritten\n", n,
+			n == 1 ? "" : "s");
+	fflush(p->out);
+	if (ferror(p->out) && !p->out_error) {
+		p->out_error = true;
+		p->out_errno = errno;
+		trace__stop();
+	}
+	return ret;
+}
+
+int flight__run(struct flight *fl, struct source *src, char *buf,
+		size_t buf_size, FILE *pstats, const char *name)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGALRM, SIGCHLD,
+				    SIGUSR1 };
+	sigset_t hold, wait;
+	unsigned int i;
+	char size[32];
+	int err = 0;
+
+	/* let in only while it waits: a dump is never cut by one */
+	sigemptyset(&hold);
+	for (i = 0; i < ARRAY_LEN(sigs); i++)
+		sigaddset(&hold, sigs[i]);
+	sigprocmask(SIG_BLOCK, &hold, &wait);
+	for (i = 0; i < ARRAY_LEN(sigs); i++)
+		sigdelset(&wait, sigs[i]);
+	if (fl->banner)
+		fprintf(stderr,
+			"kptrace: a flight recorder of %s: kill -USR1 %d prints the newest calls\n",
+			flight_bytes(fl->size, size, sizeof(size)),
+			(int)getpid());
+	while (!trace__stopped()) {
+		if (dump_asked) {
+			dump_asked = 0;
+			if (flight_dump(fl, src, buf, buf_size, pstats,
+					name)) {
+				err = -1;
+				break;
+			}
+			continue;
+		}
+		sigsuspend(&wait);
+	}
+	if (!err && flight_dump(fl, src, buf, buf_size, pstats, name))
+		err = -1;
+	return err;
+}
+
+void flight__books(const struct flight *fl, struct pstats_probe *ps)
+{
+	unsigned long long n = fl->pushed_all;
+
+	if (n > ps->recorded)
+		n = ps->recorded;
+	ps->recorded -= n;
+	ps->lost[KPT_LOST_OVERWRITTEN] += n;
+}
+
+void flight__free(struct flight *fl)
+{
+	if (!fl)
+		return;
+	if (fl->pstats)
+		fclose(fl->pstats);
+	free(fl->buf);
+	free(fl);
+}
