@@ -568,6 +568,26 @@ static nokprobe_inline void kpt_sys_exit(struct kpt_probe *p,
 static DEFINE_PER_CPU(bool, kpt_sys_preselected);
 
 /*
+ * The rare paths of the kprobe and the entry handler, out of line so
+ * that theirs stay small: exit* recorded, and a call that came without
+ * the selection.
+ */
+static noinline void kpt_sys_exit_call(struct kpt_probe *p,
+				       const struct pt_regs *u,
+				       unsigned int nr)
+{
+	kpt_sys_begin(p, u, nr, NULL);
+}
+NOKPROBE_SYMBOL(kpt_sys_exit_call);
+
+static noinline bool kpt_sys_select_late(struct kpt_probe *p,
+					 unsigned int nr)
+{
+	return kpt_sys_select(p, nr);
+}
+NOKPROBE_SYMBOL(kpt_sys_select_late);
+
+/*
  * x64_sys_call(regs, nr)'s kprobe: the selection, and only for a selected
  * call the kretprobe's own pre-handler (p->sys_pre), which takes an
  * instance and calls kpt_sys_kretprobe_entry(). An unselected call so
@@ -585,7 +605,7 @@ static int kpt_sys_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (!kpt_sys_select(p, nr))
 		return 0;
 	if (unlikely(kpt_sys_is_exit(nr))) {
-		kpt_sys_begin(p, (const struct pt_regs *)regs->di, nr, NULL);
+		kpt_sys_exit_call(p, (const struct pt_regs *)regs->di, nr);
 		return 0;
 	}
 	pre = READ_ONCE(p->sys_pre);
@@ -610,7 +630,7 @@ static int kpt_sys_kretprobe_entry(struct kretprobe_instance *ri,
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 1;	/* being unregistered: no instance */
 	if (unlikely(!__this_cpu_read(kpt_sys_preselected)) &&
-	    !kpt_sys_select(p, nr))
+	    !kpt_sys_select_late(p, nr))
 		return 1;
 	return !kpt_sys_begin(p, (const struct pt_regs *)regs->di, nr,
 			      (struct kpt_sys_data *)ri->data);
