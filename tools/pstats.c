@@ -115,16 +115,27 @@ static void pstats__line(FILE *f, const char *name, const unsigned long long *v)
 	fputc('\n', f);
 }
 
+/*
+ * Back to the start of @in: a seq_file makes its text anew. glibc's
+ * fseek() to 0 would serve again what its buffer holds of an earlier read
+ * that stopped before the end (pstats__read_probe()'s does): dropped first.
+ */
+static int pstats__rewind(FILE *in)
+{
+	fflush(in);
+	return fseek(in, 0, SEEK_SET) ? -errno : 0;
+}
+
 int pstats__print_from(FILE *in, FILE *f, const char *before)
 {
 	unsigned long long v[PS_NR];
 	char *line = NULL, *rest;
 	size_t cap = 0, len;
 	bool header = false;
+	int ret = pstats__rewind(in);
 
-	/* from the start: a seq_file makes its text anew */
-	if (fseek(in, 0, SEEK_SET))
-		return -errno;
+	if (ret)
+		return ret;
 	while (getline(&line, &cap, in) > 0) {
 		len = strcspn(line, " \t\n");
 		if (!len)
@@ -159,7 +170,7 @@ int pstats__read_probe(FILE *in, const char *name, struct pstats_probe *ps)
 	int ret = -ENOENT;
 
 	memset(ps, 0, sizeof(*ps));
-	if (fseek(in, 0, SEEK_SET))
+	if (pstats__rewind(in))
 		return -errno;
 	while (ret && getline(&line, &cap, in) > 0) {
 		len = strcspn(line, " \t\n");

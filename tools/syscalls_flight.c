@@ -276,13 +276,6 @@ static int flight_dump(struct flight *fl, struct source *src, char *buf,
 						 PROBE_STATS_PATH), "re");
 	if (!pstats)
 		pstats = fl->pstats;
-	/*
-	 * glibc's fseek() back to 0 reuses what the buffer holds of an
-	 * earlier read that stopped before the end (pstats__read_probe()'s
-	 * does): dropped first, and after, for the next reader of @pstats.
-	 */
-	if (pstats)
-		fflush(pstats);
 	if (pstats && !pstats__read_probe(pstats, name, &ps)) {
 		kernel = ps.lost[KPT_LOST_OVERWRITTEN];
 		n = kernel >= fl->overwritten ? kernel - fl->overwritten : 0;
@@ -293,8 +286,6 @@ static int flight_dump(struct flight *fl, struct source *src, char *buf,
 			"kptrace: no counters of %s in probe_stats: the count below leaves out the calls the kernel overwrote\n",
 			name);
 	}
-	if (pstats)
-		fflush(pstats);
 	while (fl->head < fl->tail) {
 		const struct kpt_event *e = (const void *)(fl->buf + fl->head);
 
