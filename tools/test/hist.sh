@@ -510,25 +510,8 @@ elif ! command -v curl >/dev/null; then
 		"curl not installed"
 else
 	scraped=
-	for try in 1 2 3 4 5; do
-		port=$((20000 + (RANDOM % 30000)))
-		"$EXPORTER" --web.listen-address=127.0.0.1:$port \
-			--collector.disable-defaults --collector.textfile \
-			--collector.textfile.directory="$OUT/prom" \
-			>"$OUT/exporter.log" 2>&1 &
-		epid=$!
-		for i in $(seq 50); do
-			if curl -sf "http://127.0.0.1:$port/metrics" >"$OUT/metrics.txt" 2>/dev/null; then
-				scraped=1
-				break
-			fi
-			kill -0 $epid 2>/dev/null || break
-			sleep 0.1
-		done
-		kill $epid 2>/dev/null
-		wait $epid 2>/dev/null
-		[ -n "$scraped" ] && break
-	done
+	scrape_textfiles "$OUT/prom" "$OUT/metrics.txt" "$OUT/exporter.log" &&
+		scraped=1
 	# every file's series, those named to collide (a key "entries", retval
 	# a histogram's key in rk and a value in ret, keys "field" and a
 	# negative le) and the escapes as node_exporter serves them

@@ -101,6 +101,33 @@ skip()
 
 # run NAME CMD...: runs CMD, stdout in $OUT/NAME.out, stderr in
 # $OUT/NAME.err, exit status in $rc.
+# scrape_textfiles DIR METRICS LOG: node_exporter's textfile collector
+# on DIR, on a free port (5 tries), scraped once into METRICS; 1 if no
+# scrape succeeded. EXPORTER is the node_exporter binary.
+scrape_textfiles()
+{
+	local try i port epid
+	for try in 1 2 3 4 5; do
+		port=$((20000 + (RANDOM % 30000)))
+		"$EXPORTER" --web.listen-address=127.0.0.1:$port \
+			--collector.disable-defaults --collector.textfile \
+			--collector.textfile.directory="$1" >"$3" 2>&1 &
+		epid=$!
+		for i in $(seq 50); do
+			if curl -sf "http://127.0.0.1:$port/metrics" >"$2" 2>/dev/null; then
+				kill $epid 2>/dev/null
+				wait $epid 2>/dev/null
+				return 0
+			fi
+			kill -0 $epid 2>/dev/null || break
+			sleep 0.1
+		done
+		kill $epid 2>/dev/null
+		wait $epid 2>/dev/null
+	done
+	return 1
+}
+
 run()
 {
 	local name=$1
@@ -912,25 +939,8 @@ $(cat "$OUT/live-prom.out" "$OUT/live-prom.err")"
 			"prometheus-node-exporter or curl not installed"
 	else
 		scraped=
-		for try in 1 2 3 4 5; do
-			port=$((20000 + (RANDOM % 30000)))
-			"$EXPORTER" --web.listen-address=127.0.0.1:$port \
-				--collector.disable-defaults --collector.textfile \
-				--collector.textfile.directory="$PD/prom" \
-				>"$OUT/sys-exporter.log" 2>&1 &
-			epid=$!
-			for i in $(seq 50); do
-				if curl -sf "http://127.0.0.1:$port/metrics" >"$OUT/sys-metrics.txt" 2>/dev/null; then
-					scraped=1
-					break
-				fi
-				kill -0 $epid 2>/dev/null || break
-				sleep 0.1
-			done
-			kill $epid 2>/dev/null
-			wait $epid 2>/dev/null
-			[ -n "$scraped" ] && break
-		done
+		scrape_textfiles "$PD/prom" "$OUT/sys-metrics.txt" \
+			"$OUT/sys-exporter.log" && scraped=1
 		missing=
 		for want in 'node_textfile_scrape_error 0' \
 			    'kptrace_syscall_seen_total 32' \
