@@ -1318,7 +1318,7 @@ static int sys_usage(const char *fmt, ...)
 }
 
 /* One line, "kptrace: error: ...", and @ret. */
-static int sys_error(int ret, const char *fmt, ...)
+int sys_error(int ret, const char *fmt, ...)
 {
 	va_list ap;
 

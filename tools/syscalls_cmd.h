@@ -222,6 +222,9 @@ void syscalls_cmd__sum_summary(FILE *f, const struct pstats_probe *ps,
 			       unsigned long long own);
 
 /* argv[0] is "syscalls". Returns the exit status. */
+/* One line on stderr, "kptrace: error: ..." and a newline; returns @ret */
+int sys_error(int ret, const char *fmt, ...);
+
 int syscalls_cmd__main(int argc, char **argv);
 
 #endif /* __KPTRACE_SYSCALLS_CMD_H */

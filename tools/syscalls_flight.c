@@ -30,7 +30,6 @@
  */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,19 +69,6 @@ static void on_usr1(int sig)
 	dump_asked = 1;
 }
 
-/* One line, "kptrace: error: ...", and @ret. */
-static int flight_error(int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("kptrace: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return ret;
-}
-
 int flight__parse_size(const char *arg, size_t *size)
 {
 	unsigned long long v, mult = 1;
@@ -98,7 +84,7 @@ int flight__parse_size(const char *arg, size_t *size)
 		end++;
 	if (*arg < '0' || *arg > '9' || errno || *end || !v ||
 	    v > FLIGHT_MAX / mult)
-		return flight_error(EXIT_USAGE,
+		return sys_error(EXIT_USAGE,
 				    "invalid --flight '%s': bytes, 1 to 1G, with K or M for KiB or MiB (64K)",
 				    arg);
 	*size = (size_t)(v * mult);
@@ -115,7 +101,7 @@ static int overwrite_param(void)
 	snprintf(path, sizeof(path), "%s/overwrite", dir);
 	f = fopen(path, "re");
 	if (!f)
-		return flight_error(-1, "cannot read %s: %s%s", path,
+		return sys_error(-1, "cannot read %s: %s%s", path,
 				    strerror(errno), errno == ENOENT ?
 				    ": is the kptrace module loaded?" : "");
 	if (!fgets(val, sizeof(val), f))
@@ -126,7 +112,7 @@ static int overwrite_param(void)
 		return 1;
 	if (!strcmp(val, "N") || !strcmp(val, "0"))
 		return 0;
-	return flight_error(-1, "%s is '%s', not Y or N", path, val);
+	return sys_error(-1, "%s is '%s', not Y or N", path, val);
 }
 
 /* @n bytes as --flight takes them: 64K, 1M, or 1000 */
@@ -151,7 +137,7 @@ int flight__check(size_t size)
 	if (ow < 0)
 		return 1;
 	if (!ow)
-		return flight_error(EXIT_USAGE,
+		return sys_error(EXIT_USAGE,
 				    "--flight needs the module loaded with overwrite=1, its rings being the flight recorder: rmmod kptrace; insmod kptrace.ko overwrite=1 (or modprobe kptrace overwrite=1)");
 	src.path = path_from_env("KPTRACE_DEVICE", DEVICE_PATH);
 	if (device__open(&src, &info)) {
@@ -161,7 +147,7 @@ int flight__check(size_t size)
 	}
 	close(src.fd);
 	if (size > info.ring_bytes)
-		return flight_error(EXIT_USAGE,
+		return sys_error(EXIT_USAGE,
 				    "--flight %s: more than one CPU's ring holds, %s (bufsize_kb=%llu): the newest calls of a task may all be on one CPU",
 				    flight_bytes(size, a, sizeof(a)),
 				    flight_bytes(info.ring_bytes, b, sizeof(b)),
