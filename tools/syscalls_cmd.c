@@ -1224,7 +1224,8 @@ static const char usage_text[] =
 "made since. SIZE is at most one CPU's ring (bufsize_kb=): a task's calls\n"
 "may all be on one CPU. The books at the end count the overwritten as lost.\n"
 "\n"
-"Not yet: --stack.\n"
+"No --stack: at the dispatcher every call's kernel stack is the same three\n"
+"frames (entry_SYSCALL_64, do_syscall_64, x64_sys_call).\n"
 "\n"
 "EXAMPLES:\n"
 "    kptrace syscalls -- ls /tmp         # ls, and all that it runs\n"
@@ -1283,7 +1284,7 @@ static const struct option sys_opts[] = {
 	{ "interval",	required_argument,	NULL, 'i' },
 	{ "prometheus",	required_argument,	NULL, OPT_PROMETHEUS },
 	{ "flight",	required_argument,	NULL, OPT_FLIGHT },
-	/* not yet */
+	/* refused, with the reason */
 	{ "stack",	optional_argument,	NULL, OPT_STACK },
 	{ NULL,		0,			NULL, 0 },
 };
@@ -1507,7 +1508,7 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 			ret = flight__parse_size(optarg, &env->flight);
 			break;
 		case OPT_STACK:
-			return sys_usage("%s is not yet supported by kptrace syscalls",
+			return sys_usage("%s: each call's kernel stack at dispatch is the same",
 					 argv[optind - 1]);
 		case ':':
 			return sys_usage("option '%s' needs an argument",

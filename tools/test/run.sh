@@ -639,7 +639,7 @@ if [ ! -e "$OUT/syscalls-ran" ]; then
 else
 	not_ok "syscalls --prometheus: a bad DIR is said before anything is armed, COMMAND never runs"
 fi
-check_msg syscalls-stack 2 "$(sys_usage "--stack is not yet supported by kptrace syscalls")" $KPT syscalls --stack
+check_msg syscalls-stack 2 "$(sys_usage "--stack: each call's kernel stack at dispatch is the same")" $KPT syscalls --stack
 check_msg syscalls-option 2 "$(sys_usage "invalid option '-x'")" $KPT syscalls -x
 check_msg syscalls-missing 2 "$(sys_usage "option '-p' needs an argument")" $KPT syscalls -p
 check_msg syscalls-write-json 2 "$(sys_usage "-j and -o are for printing: -w saves the raw records")" $KPT syscalls -w x -j
