@@ -52,20 +52,8 @@ SYSGEN=$(kpt_first "$KPT_SELFTESTS/helpers/kpt_sysgen" /bin/kpt_sysgen)
 kpt_tracefs > /dev/null 2>&1
 kpt_load
 
-FAILS=0
-check() # WHAT GOT EXPECTED
-{
-	[ "$2" = "$3" ] && return 0
-	echo "# FAIL: $1: expected '$3', got '$2'"
-	FAILS=$((FAILS + 1))
-}
-
-check_re() # WHAT TEXT ERE
-{
-	printf '%s\n' "$2" | grep -Eq -- "$3" && return 0
-	echo "# FAIL: $1: '$2' does not match /$3/"
-	FAILS=$((FAILS + 1))
-}
+# the soft checks: check_eq, check_match (helpers/kpt_spec_lib.sh)
+. "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
 
 # summary_books FILE: "seen=shown+filtered+lost+missed" of the summary line
 summary_books()
@@ -76,54 +64,54 @@ summary_books()
 
 no_probes() # WHAT
 {
-	check "$1: probes left" "$(grep -c '' "$KPT_DIR/probes")" 0
+	check_eq "$1: probes left" "$(grep -c '' "$KPT_DIR/probes")" 0
 }
 
 # dd, exact
 "$KPTRACE" syscalls -j -- dd if=/dev/zero of=/dev/null bs=1 count=300 \
 	> "$KPT_TMP/dd.json" 2> "$KPT_TMP/dd.err"
-check "dd exit status" "$?" 0
+check_eq "dd exit status" "$?" 0
 sed 's/^/#   /' "$KPT_TMP/dd.err"
 kpt_json_check "$KPT_TMP/dd.json"
-check "dd reads of 1" \
+check_eq "dd reads of 1" \
 	"$(grep -c '"syscall":"read",.*"ret":1}$' "$KPT_TMP/dd.json")" 300
-check "dd writes of 1" \
+check_eq "dd writes of 1" \
 	"$(grep -c '"syscall":"write",.*"ret":1}$' "$KPT_TMP/dd.json")" 300
-check "dd: one process" "$(grep '"syscall":"\(read\|write\)",.*"ret":1}$' \
+check_eq "dd: one process" "$(grep '"syscall":"\(read\|write\)",.*"ret":1}$' \
 	"$KPT_TMP/dd.json" | sed -E 's/.*"pid":([0-9]+),.*/\1/' | sort -u |
 	grep -c '')" 1
-check "dd books" "$(summary_books "$KPT_TMP/dd.err")" \
+check_eq "dd books" "$(summary_books "$KPT_TMP/dd.err")" \
 	"ok $(grep -c '' "$KPT_TMP/dd.json")"
 no_probes dd
 
 # the line of a failing open, and the exit status
 "$KPTRACE" syscalls -e openat -- sh -c 'cat /nonexistent/kpt_x; exit 3' \
 	> "$KPT_TMP/open.txt" 2> "$KPT_TMP/open.err"
-check "exit status is COMMAND's" "$?" 3
+check_eq "exit status is COMMAND's" "$?" 3
 sed 's/^/#   /' "$KPT_TMP/open.txt"
-check_re "openat line" "$(grep '/nonexistent/kpt_x' "$KPT_TMP/open.txt")" \
+check_match "openat line" "$(grep '/nonexistent/kpt_x' "$KPT_TMP/open.txt")" \
 	'^[0-9]+\.[0-9]{3} \( *[0-9]+\.[0-9]{3} ms\): cat/[0-9]+ openat\(dfd: CWD, filename: "/nonexistent/kpt_x", flags: RDONLY\) = -1 ENOENT \(No such file or directory\)$'
 
 # exit_group
 "$KPTRACE" syscalls -e exit_group -- "$SYSGEN" exit:5 > "$KPT_TMP/exit.txt" \
 	2> "$KPT_TMP/exit.err"
-check "exit:5 status" "$?" 5
-check_re "exit_group line" "$(cat "$KPT_TMP/exit.txt")" \
+check_eq "exit:5 status" "$?" 5
+check_match "exit_group line" "$(cat "$KPT_TMP/exit.txt")" \
 	'^[0-9]+\.[0-9]{3} \( *0\.000 ms\): kpt_sysgen/[0-9]+ exit_group\(error_code: 5\) = \?$'
 "$KPTRACE" syscalls -j -e exit_group -- "$SYSGEN" exit:5 > "$KPT_TMP/exit.json" \
 	2> /dev/null
-check_re "exit_group JSON" "$(cat "$KPT_TMP/exit.json")" \
+check_match "exit_group JSON" "$(cat "$KPT_TMP/exit.json")" \
 	'^\{"ts":[0-9]+,"dur_ns":0,"comm":"kpt_sysgen","pid":[0-9]+,"tid":[0-9]+,"syscall":"exit_group","args":\{"error_code":5\}\}$'
 
 # --failure, --duration
 "$KPTRACE" syscalls -e openat,getppid --failure -- "$SYSGEN" fail:2 getppid:3 \
 	> "$KPT_TMP/fail.txt" 2> /dev/null
-check "--failure lines" "$(grep -c '' "$KPT_TMP/fail.txt")" 2
-check "--failure: openat" "$(grep -c ' openat(.* = -1 ENOENT ' "$KPT_TMP/fail.txt")" 2
+check_eq "--failure lines" "$(grep -c '' "$KPT_TMP/fail.txt")" 2
+check_eq "--failure: openat" "$(grep -c ' openat(.* = -1 ENOENT ' "$KPT_TMP/fail.txt")" 2
 "$KPTRACE" syscalls -e nanosleep,getppid --duration 100 -- "$SYSGEN" sleep:300 \
 	getppid:2 > "$KPT_TMP/dur.txt" 2> /dev/null
-check "--duration lines" "$(grep -c '' "$KPT_TMP/dur.txt")" 1
-check_re "--duration: nanosleep" "$(cat "$KPT_TMP/dur.txt")" \
+check_eq "--duration lines" "$(grep -c '' "$KPT_TMP/dur.txt")" 1
+check_match "--duration: nanosleep" "$(cat "$KPT_TMP/dur.txt")" \
 	'\( *[0-9]{3,}\.[0-9]{3} ms\): kpt_sysgen/[0-9]+ nanosleep\(.*\) = 0$'
 
 # trace_bg ARGS...: the tool in the background until armed (its banner)
@@ -145,10 +133,10 @@ trace_end() # WHAT EXPECTED_LINES
 {
 	kill -INT "$TR"
 	wait "$TR"
-	check "$1: exit status" "$?" 0
+	check_eq "$1: exit status" "$?" 0
 	sed 's/^/#   /' "$KPT_TMP/bg.err"
-	check "$1: lines" "$(grep -c '' "$KPT_TMP/bg.out")" "$2"
-	check "$1: books" "$(summary_books "$KPT_TMP/bg.err")" "ok $2"
+	check_eq "$1: lines" "$(grep -c '' "$KPT_TMP/bg.out")" "$2"
+	check_eq "$1: books" "$(summary_books "$KPT_TMP/bg.err")" "ok $2"
 	no_probes "$1"
 }
 
@@ -189,31 +177,31 @@ rmdir "$cg/kpt_rsys"
 comm_sh='printf "a\033b\nc" > /proc/$$/comm; read x < /dev/null; exit 0'
 "$KPTRACE" syscalls -e read -- sh -c "$comm_sh" > "$KPT_TMP/comm.txt" 2> /dev/null
 "$KPTRACE" syscalls -j -e read -- sh -c "$comm_sh" > "$KPT_TMP/comm.json" 2> /dev/null
-check_re "comm escaped in text" "$(cat "$KPT_TMP/comm.txt")" \
+check_match "comm escaped in text" "$(cat "$KPT_TMP/comm.txt")" \
 	'^[0-9.]+ \( *[0-9.]+ ms\): a\\x1bb\\x0ac/[0-9]+ read\('
-check_re "comm escaped in JSON" "$(cat "$KPT_TMP/comm.json")" \
+check_match "comm escaped in JSON" "$(cat "$KPT_TMP/comm.json")" \
 	'"comm":"a\\u001bb\\u000ac"'
-check "no control byte in text" \
+check_eq "no control byte in text" \
 	"$(tr -d '\n' < "$KPT_TMP/comm.txt" | tr -d '\040-\176' | wc -c)" 0
 kpt_json_check "$KPT_TMP/comm.json"
 
 # -s: counted in the kernel, one row per (process, call)
 "$KPTRACE" syscalls -s -j -e getppid,openat -- "$SYSGEN" fail:3 getppid:5 \
 	> "$KPT_TMP/sum.json" 2> "$KPT_TMP/sum.err"
-check "-s exit status" "$?" 0
+check_eq "-s exit status" "$?" 0
 sed 's/^/#   /' "$KPT_TMP/sum.json" "$KPT_TMP/sum.err"
-check "-s rows" "$(grep -c '' "$KPT_TMP/sum.json")" 2
-check_re "-s openat row" "$(grep '"openat"' "$KPT_TMP/sum.json")" \
+check_eq "-s rows" "$(grep -c '' "$KPT_TMP/sum.json")" 2
+check_match "-s openat row" "$(grep '"openat"' "$KPT_TMP/sum.json")" \
 	'^\{"pid":[0-9]+,"comm":"kpt_sysgen","syscall":"openat","calls":3,"errors":3,"total_ns":[0-9]+,"min_ns":[0-9]+,"max_ns":[0-9]+,"stddev_pct":[0-9.]+\}$'
-check_re "-s getppid row" "$(grep '"getppid"' "$KPT_TMP/sum.json")" \
+check_match "-s getppid row" "$(grep '"getppid"' "$KPT_TMP/sum.json")" \
 	'"syscall":"getppid","calls":5,"errors":0,'
-check_re "-s books" "$(cat "$KPT_TMP/sum.err")" \
+check_match "-s books" "$(cat "$KPT_TMP/sum.err")" \
 	'^kptrace: ([0-9]+) calls seen, 8 counted in the kernel \(all read\), ([0-9]+) filtered, 0 lost, 0 not counted \(summary table full\), 0 missed returns$'
 "$KPTRACE" syscalls -s -e getppid -- "$SYSGEN" getppid:4 > "$KPT_TMP/sum.txt" \
 	2> /dev/null
-check_re "-s table row" "$(grep ' getppid ' "$KPT_TMP/sum.txt")" \
+check_match "-s table row" "$(grep ' getppid ' "$KPT_TMP/sum.txt")" \
 	'^   getppid +4 +0 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{2}%$'
-check_re "-s process line" "$(grep 'events' "$KPT_TMP/sum.txt")" \
+check_match "-s process line" "$(grep 'events' "$KPT_TMP/sum.txt")" \
 	'^ kpt_sysgen \([0-9]+\), 4 events, 100\.0%$'
 no_probes "-s"
 
@@ -240,12 +228,12 @@ while :; do
 	sleep 0.05
 done
 wait "$TR"
-check "--prometheus exit status" "$?" 0
+check_eq "--prometheus exit status" "$?" 0
 sed 's/^/#   /' "$KPT_TMP/prom.err"
-check "--prometheus: nothing on stdout" "$(grep -c '' "$KPT_TMP/prom.out")" 0
-check "--prometheus: only the file in DIR" "$(ls -A "$PD")" \
+check_eq "--prometheus: nothing on stdout" "$(grep -c '' "$KPT_TMP/prom.out")" 0
+check_eq "--prometheus: only the file in DIR" "$(ls -A "$PD")" \
 	kptrace_syscalls.prom
-[ "$versions" -ge 2 ] || check "--prometheus: files written (2 or more)" \
+[ "$versions" -ge 2 ] || check_eq "--prometheus: files written (2 or more)" \
 	"$versions" "2 or more"
 grep -E '^kptrace_syscall_(calls|errors)_total\{.*comm="kpt_sysgen"' "$P" |
 	sed 's/^/#   /'
@@ -265,29 +253,29 @@ prom_val()
 		}' "$1"
 }
 V1=$KPT_TMP/prom.v1
-check "--prometheus, interval 1: getppid calls" \
+check_eq "--prometheus, interval 1: getppid calls" \
 	"$(prom_val "$V1" kptrace_syscall_calls_total getppid)" 5
-check "--prometheus, interval 1: no openat yet" \
+check_eq "--prometheus, interval 1: no openat yet" \
 	"$(prom_val "$V1" kptrace_syscall_calls_total openat)" ""
-check "--prometheus: getppid calls_total" \
+check_eq "--prometheus: getppid calls_total" \
 	"$(prom_val "$P" kptrace_syscall_calls_total getppid)" 5
-check "--prometheus: getppid errors_total" \
+check_eq "--prometheus: getppid errors_total" \
 	"$(prom_val "$P" kptrace_syscall_errors_total getppid)" 0
-check "--prometheus: getppid +Inf" \
+check_eq "--prometheus: getppid +Inf" \
 	"$(prom_val "$P" kptrace_syscall_latency_seconds_bucket getppid +Inf)" 5
-check "--prometheus: getppid _count" \
+check_eq "--prometheus: getppid _count" \
 	"$(prom_val "$P" kptrace_syscall_latency_seconds_count getppid)" 5
-check "--prometheus: openat calls_total" \
+check_eq "--prometheus: openat calls_total" \
 	"$(prom_val "$P" kptrace_syscall_calls_total openat)" 3
-check "--prometheus: openat errors_total" \
+check_eq "--prometheus: openat errors_total" \
 	"$(prom_val "$P" kptrace_syscall_errors_total openat)" 3
-check "--prometheus: openat +Inf" \
+check_eq "--prometheus: openat +Inf" \
 	"$(prom_val "$P" kptrace_syscall_latency_seconds_bucket openat +Inf)" 3
-check "--prometheus: openat _count" \
+check_eq "--prometheus: openat _count" \
 	"$(prom_val "$P" kptrace_syscall_latency_seconds_count openat)" 3
 # every series: buckets cumulative up to +Inf = _count = calls_total; the
 # books add up; one HELP and TYPE per family
-check "--prometheus: every histogram consistent, the books add up" "$(awk '
+check_eq "--prometheus: every histogram consistent, the books add up" "$(awk '
 	/^# TYPE / { if (fam[$3]++) print "TYPE twice: " $3; next }
 	/^#/ { next }
 	{
@@ -318,43 +306,43 @@ check "--prometheus: every histogram consistent, the books add up" "$(awk '
 			print "seen " book["kptrace_syscall_seen_total"] " != " d
 		print "seen " book["kptrace_syscall_seen_total"]
 	}' "$P")" "seen $(sed -n 's/^kptrace: \([0-9]*\) calls seen, .*/\1/p' "$KPT_TMP/prom.err")"
-check "--prometheus: printable ASCII only" \
+check_eq "--prometheus: printable ASCII only" \
 	"$(tr -d '\n\040-\176' < "$P" | wc -c | tr -d ' ')" 0
-check_re "--prometheus: all read" "$(cat "$KPT_TMP/prom.err")" \
+check_match "--prometheus: all read" "$(cat "$KPT_TMP/prom.err")" \
 	' counted in the kernel \(all read\), '
 no_probes "--prometheus"
 
 # -w, then -r
 "$KPTRACE" syscalls -w "$KPT_TMP/dd.bin" -- dd if=/dev/zero of=/dev/null bs=1 \
 	count=7 2> /dev/null
-check "-w exit status" "$?" 0
+check_eq "-w exit status" "$?" 0
 "$KPTRACE" syscalls -r "$KPT_TMP/dd.bin" -j > "$KPT_TMP/ddr.json" 2> /dev/null
-check "-r exit status" "$?" 0
-check "-r: reads of 1" \
+check_eq "-r exit status" "$?" 0
+check_eq "-r: reads of 1" \
 	"$(grep -c '"syscall":"read",.*"ret":1}$' "$KPT_TMP/ddr.json")" 7
 
 # bad input
 "$KPTRACE" syscalls -e nosuchcall -- true > /dev/null 2> "$KPT_TMP/bad1"
-check "unknown syscall: status" "$?" 2
-check "unknown syscall: message" "$(cat "$KPT_TMP/bad1")" \
+check_eq "unknown syscall: status" "$?" 2
+check_eq "unknown syscall: message" "$(cat "$KPT_TMP/bad1")" \
 	"kptrace: error: -e: no system call matches 'nosuchcall'"
 "$KPTRACE" syscalls -p 4000000 > /dev/null 2> "$KPT_TMP/bad2"
-check "no such pid: status" "$?" 1
-check "no such pid: one line" "$(grep -c '' "$KPT_TMP/bad2")" 1
+check_eq "no such pid: status" "$?" 1
+check_eq "no such pid: one line" "$(grep -c '' "$KPT_TMP/bad2")" 1
 "$KPTRACE" syscalls -G /proc > /dev/null 2> "$KPT_TMP/bad3"
-check "not cgroup v2: status" "$?" 1
-check "not cgroup v2: message" "$(cat "$KPT_TMP/bad3")" \
+check_eq "not cgroup v2: status" "$?" 1
+check_eq "not cgroup v2: message" "$(cat "$KPT_TMP/bad3")" \
 	"kptrace: error: /proc is not a cgroup v2 directory"
 "$KPTRACE" syscalls -- /nonexistent/kpt_cmd > /dev/null 2> "$KPT_TMP/bad4"
-check "command not found: status" "$?" 127
-check_re "command not found: message" "$(cat "$KPT_TMP/bad4")" \
+check_eq "command not found: status" "$?" 127
+check_match "command not found: message" "$(cat "$KPT_TMP/bad4")" \
 	"kptrace: error: /nonexistent/kpt_cmd: No such file or directory"
 printf 'x' > "$KPT_TMP/noexec"
 chmod 644 "$KPT_TMP/noexec"
 "$KPTRACE" syscalls -- "$KPT_TMP/noexec" > /dev/null 2> /dev/null
-check "command not executable: status" "$?" 126
+check_eq "command not executable: status" "$?" 126
 no_probes "bad input"
 
 kpt_unload
-[ "$FAILS" = 0 ] || fail "$FAILS check(s) failed (see the FAIL lines above)"
+[ "$SPEC_FAILS" = 0 ] || fail "$SPEC_FAILS check(s) failed (see the FAIL lines above)"
 info "kptrace syscalls: dd exact, lines, JSON, filters, books, escaping, -s, --prometheus, -w/-r, bad input"

@@ -47,20 +47,8 @@ kpt_load overwrite=1 bufsize_kb=16
 assert_eq "overwrite parameter" \
 	"$(cat /sys/module/kptrace/parameters/overwrite)" Y
 
-FAILS=0
-check() # WHAT GOT EXPECTED
-{
-	[ "$2" = "$3" ] && return 0
-	echo "# FAIL: $1: expected '$3', got '$2'"
-	FAILS=$((FAILS + 1))
-}
-
-check_re() # WHAT TEXT ERE
-{
-	printf '%s\n' "$2" | grep -Eq -- "$3" && return 0
-	echo "# FAIL: $1: '$2' does not match /$3/"
-	FAILS=$((FAILS + 1))
-}
+# the soft checks: check_eq, check_match (helpers/kpt_spec_lib.sh)
+. "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
 
 # books FILE: "seen shown filtered lost overwritten missed" of the line
 books()
@@ -81,7 +69,7 @@ balanced()
 
 no_probes() # WHAT
 {
-	check "$1: probes left" "$(grep -c '' "$KPT_DIR/probes")" 0
+	check_eq "$1: probes left" "$(grep -c '' "$KPT_DIR/probes")" 0
 }
 
 # the record sizes, from -w's files
@@ -92,8 +80,8 @@ no_probes() # WHAT
 G=$(($(wc -c < "$KPT_TMP/g.bin") / 10))
 O=$(wc -c < "$KPT_TMP/o.bin")
 info "record sizes: getppid $G bytes, openat of /nonexistent/kpt $O"
-check "getppid record size" "$G" 160
-check "openat record size" "$O" $((G + 16))
+check_eq "getppid record size" "$G" 160
+check_eq "openat record size" "$O" $((G + 16))
 
 # at COMMAND's exit: exactly the newest 6400 bytes
 SIZE=6400
@@ -102,10 +90,10 @@ N=$((1000 - M))
 info "--flight $SIZE: $M + 1 + 9 calls shown, $N overwritten"
 "$KPTRACE" syscalls --flight $SIZE -e getppid,openat -- "$SYSGEN" \
 	getppid:1000 fail:1 getppid:9 > "$KPT_TMP/cmd.out" 2> "$KPT_TMP/cmd.err"
-check "COMMAND: exit status" "$?" 0
+check_eq "COMMAND: exit status" "$?" 0
 sed -n '1,3p;$p' "$KPT_TMP/cmd.out" | sed 's/^/#   /'
 sed 's/^/#   /' "$KPT_TMP/cmd.err"
-check "COMMAND: lines" "$(grep -c '' "$KPT_TMP/cmd.out")" $((M + 11))
+check_eq "COMMAND: lines" "$(grep -c '' "$KPT_TMP/cmd.out")" $((M + 11))
 # the shape of each line: g (getppid), o (the failing openat), ?
 shape=$(sed '$d' "$KPT_TMP/cmd.out" | awk '
 	/ kpt_sysgen\/[0-9]+ getppid\(\) = [0-9]+$/ { printf "g"; next }
@@ -113,24 +101,24 @@ shape=$(sed '$d' "$KPT_TMP/cmd.out" | awk '
 	{ printf "?" }')
 want=$(awk -v m="$M" 'BEGIN { for (i = 0; i < m; i++) printf "g"
 	printf "o"; for (i = 0; i < 9; i++) printf "g" }')
-check "COMMAND: the newest calls, in order" "$shape" "$want"
-check "COMMAND: times never go back" "$(sed '$d' "$KPT_TMP/cmd.out" |
+check_eq "COMMAND: the newest calls, in order" "$shape" "$want"
+check_eq "COMMAND: times never go back" "$(sed '$d' "$KPT_TMP/cmd.out" |
 	awk '$1 + 0 < last { bad++ } { last = $1 + 0 } END { print bad + 0 }')" 0
-check "COMMAND: the last line" "$(tail -n 1 "$KPT_TMP/cmd.out")" \
+check_eq "COMMAND: the last line" "$(tail -n 1 "$KPT_TMP/cmd.out")" \
 	"kptrace: $N older calls overwritten"
-check "COMMAND: books" "$(balanced "$KPT_TMP/cmd.err" $((M + 10)) $N)" ok
+check_eq "COMMAND: books" "$(balanced "$KPT_TMP/cmd.err" $((M + 10)) $N)" ok
 no_probes "COMMAND"
 
 # the same with -j
 "$KPTRACE" syscalls -j --flight $SIZE -e getppid,openat -- "$SYSGEN" \
 	getppid:1000 fail:1 getppid:9 > "$KPT_TMP/cmd.json" 2> "$KPT_TMP/cmdj.err"
-check "-j: exit status" "$?" 0
+check_eq "-j: exit status" "$?" 0
 kpt_json_check "$KPT_TMP/cmd.json"
-check "-j: calls" "$(grep -c '"syscall":"getppid",' "$KPT_TMP/cmd.json") $(grep -c '"syscall":"openat",.*"errno":"ENOENT"' "$KPT_TMP/cmd.json")" \
+check_eq "-j: calls" "$(grep -c '"syscall":"getppid",' "$KPT_TMP/cmd.json") $(grep -c '"syscall":"openat",.*"errno":"ENOENT"' "$KPT_TMP/cmd.json")" \
 	"$((M + 9)) 1"
-check "-j: the last object" "$(tail -n 1 "$KPT_TMP/cmd.json")" \
+check_eq "-j: the last object" "$(tail -n 1 "$KPT_TMP/cmd.json")" \
 	"{\"type\":\"flight\",\"shown\":$((M + 10)),\"overwritten\":$N}"
-check "-j: books" "$(balanced "$KPT_TMP/cmdj.err" $((M + 10)) $N)" ok
+check_eq "-j: books" "$(balanced "$KPT_TMP/cmdj.err" $((M + 10)) $N)" ok
 
 # SIGUSR1 between two phases, without COMMAND
 wait_line() # FILE TEXT COUNT: until FILE has COUNT lines TEXT (10 s)
@@ -161,7 +149,7 @@ kill -USR1 "$TR"
 wait_line "$KPT_TMP/usr1.out" "kptrace: 180 older calls overwritten" 1
 kill -INT "$TR"
 wait "$TR"
-check "SIGUSR1: exit status" "$?" 0
+check_eq "SIGUSR1: exit status" "$?" 0
 sed 's/^/#   /' "$KPT_TMP/usr1.err"
 per=$((3200 / G))
 # each line: 1 (the first process), 2 (the second), the dumps' lines
@@ -173,14 +161,14 @@ shape=$(awk -v p1="$P1" -v p2="$P2" '
 want=$(awk -v n="$per" 'BEGIN {
 	for (i = 0; i < n; i++) printf "1"; printf "|280|"
 	for (i = 0; i < n; i++) printf "2"; printf "|180||0|" }')
-check "SIGUSR1: three dumps, $per calls of each phase" "$shape" "$want"
-check "SIGUSR1: books" "$(balanced "$KPT_TMP/usr1.err" $((2 * per)) 460)" ok
+check_eq "SIGUSR1: three dumps, $per calls of each phase" "$shape" "$want"
+check_eq "SIGUSR1: books" "$(balanced "$KPT_TMP/usr1.err" $((2 * per)) 460)" ok
 no_probes "SIGUSR1"
 
 # SIZE over one CPU's ring
 "$KPTRACE" syscalls --flight 17K -- true > "$KPT_TMP/big.out" 2> "$KPT_TMP/big.err"
-check "17K: exit status" "$?" 2
-check "17K: message" "$(cat "$KPT_TMP/big.err")" \
+check_eq "17K: exit status" "$?" 2
+check_eq "17K: message" "$(cat "$KPT_TMP/big.err")" \
 	"kptrace: error: --flight 17K: more than one CPU's ring holds, 16K (bufsize_kb=16): the newest calls of a task may all be on one CPU"
 no_probes "17K"
 
@@ -190,14 +178,14 @@ kpt_load
 rm -f "$KPT_TMP/ran"
 "$KPTRACE" syscalls --flight 64K -- touch "$KPT_TMP/ran" > "$KPT_TMP/no.out" \
 	2> "$KPT_TMP/no.err"
-check "overwrite=0: exit status" "$?" 2
-check "overwrite=0: message" "$(cat "$KPT_TMP/no.err")" \
+check_eq "overwrite=0: exit status" "$?" 2
+check_eq "overwrite=0: message" "$(cat "$KPT_TMP/no.err")" \
 	"kptrace: error: --flight needs the module loaded with overwrite=1, its rings being the flight recorder: rmmod kptrace; insmod kptrace.ko overwrite=1 (or modprobe kptrace overwrite=1)"
-check "overwrite=0: nothing printed" "$(grep -c '' "$KPT_TMP/no.out")" 0
-check "overwrite=0: COMMAND never ran" "$([ -e "$KPT_TMP/ran" ] && echo ran)" ""
+check_eq "overwrite=0: nothing printed" "$(grep -c '' "$KPT_TMP/no.out")" 0
+check_eq "overwrite=0: COMMAND never ran" "$([ -e "$KPT_TMP/ran" ] && echo ran)" ""
 no_probes "overwrite=0"
-check "overwrite=0: no probe ever made" "$(grep -c "" "$KPT_DIR/probe_stats")" 0
+check_eq "overwrite=0: no probe ever made" "$(grep -c "" "$KPT_DIR/probe_stats")" 0
 
 kpt_unload
-[ "$FAILS" = 0 ] || fail "$FAILS check(s) failed (see the FAIL lines above)"
+[ "$SPEC_FAILS" = 0 ] || fail "$SPEC_FAILS check(s) failed (see the FAIL lines above)"
 info "kptrace syscalls --flight: the newest SIZE bytes exact, SIGUSR1, the books, refusals"
