@@ -116,5 +116,5 @@ if [ -n "$KPT_SPEC" ] && [ -x "$KPT_SPEC" ] && [ -x "$SYSGEN" ]; then
 	assert_eq "s probe records once enabled" "$(spec_stat sd recorded)" \
 		$((off + 7))
 else
-	info "case 4 not run: helpers/kpt_spec or kpt_sysgen not built"
+	fail "case 4: helpers/kpt_spec or kpt_sysgen not built (make -C selftests helpers)"
 fi
