@@ -493,6 +493,7 @@ static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 		g->syscalls = true;
 		g->regs_only = false;
 		g->sys = spec->sys;
+		g->sys_ret_filter = spec->sys.failure || spec->sys.duration_ns;
 		if (!g->sys.nr_given)
 			memset(g->sys.nr, 0xff, sizeof(g->sys.nr));
 		g->nargs = spec->nargs;

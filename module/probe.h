@@ -123,6 +123,7 @@ struct kpt_prog {
 	bool		entry_fast;	/* regs_only, and stack=0 */
 	bool		hist_events;	/* hist: ...:events */
 	bool		syscalls;	/* an s probe: syscall.c's handlers */
+	bool		sys_ret_filter;	/* its failure or duration= */
 	u8		nargs;		/* spec->nargs */
 	u8		ret_nargs;	/* in a return record */
 	u8		ret_slot;	/* the $retval argument, or */

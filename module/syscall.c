@@ -407,9 +407,9 @@ static nokprobe_inline void kpt_sys_sq_add(u64 *w, u64 v)
 	w[1] += hi + (w[0] < lo);
 }
 
-/* A free entry @e taken by (@tgid, @nr): out of line, once an interval */
-static noinline void kpt_sys_sum_claim(struct kpt_syssum_entry *e, u32 tgid,
-				       unsigned int nr)
+/* A free entry @e taken by (@tgid, @nr) */
+static nokprobe_inline void kpt_sys_sum_claim(struct kpt_syssum_entry *e,
+					      u32 tgid, unsigned int nr)
 {
 	e->pid = tgid;
 	e->nr = nr;
@@ -417,16 +417,16 @@ static noinline void kpt_sys_sum_claim(struct kpt_syssum_entry *e, u32 tgid,
 	e->comm[sizeof(e->comm) - 1] = '\0';
 	e->min_ns = U64_MAX;
 }
-NOKPROBE_SYMBOL(kpt_sys_sum_claim);
 
 /*
- * The entry of (@tgid, @nr) in this CPU's half: found, or a free one
- * taken, within KPT_SYS_SUM_PROBE slots of its hash (a table has 16 at
- * least: summary= is 16 to 65536); NULL when none is left.
+ * The entry of (@tgid, @nr) in this CPU's half @t: found, or with @claim
+ * a free one taken, within KPT_SYS_SUM_PROBE slots of its hash (a table
+ * has 16 at least: summary= is 16 to 65536); NULL when none is left, or
+ * without @claim when it is not there yet.
  */
 static nokprobe_inline struct kpt_syssum_entry *
 kpt_sys_sum_entry(struct kpt_syssum_entry *t, unsigned int bits, u32 tgid,
-		  unsigned int nr)
+		  unsigned int nr, bool claim)
 {
 	unsigned int mask = (1U << bits) - 1, h, i;
 	struct kpt_syssum_entry *e;
@@ -437,6 +437,8 @@ kpt_sys_sum_entry(struct kpt_syssum_entry *t, unsigned int bits, u32 tgid,
 		if (likely(e->pid == tgid && e->nr == nr && e->calls))
 			return e;
 		if (!e->calls) {
+			if (!claim)
+				return NULL;
 			kpt_sys_sum_claim(e, tgid, nr);
 			return e;
 		}
@@ -444,22 +446,10 @@ kpt_sys_sum_entry(struct kpt_syssum_entry *t, unsigned int bits, u32 tgid,
 	return NULL;
 }
 
-static nokprobe_inline void kpt_sys_sum_add(struct kpt_probe *p,
-					    unsigned int nr, long retval,
-					    u64 lat)
+/* One more call in entry @e: @retval, @lat ns */
+static nokprobe_inline void kpt_sys_sum_count(struct kpt_syssum_entry *e,
+					      long retval, u64 lat)
 {
-	struct kpt_sys_sum *sm = p->sys_sum;
-	unsigned int cpu = smp_processor_id(), half = READ_ONCE(sm->cur);
-	struct kpt_syssum_entry *e;
-
-	/* one half for both: a reader may flip cur meanwhile */
-	e = kpt_sys_sum_entry(kpt_sys_sum_half(sm, cpu, half), sm->bits,
-			      current->tgid, nr);
-	if (unlikely(!e)) {
-		(*kpt_sys_sum_full(sm, cpu, half))++;
-		this_cpu_inc(p->stats->sum_full);
-		return;
-	}
 	e->calls++;
 	e->errors += IS_ERR_VALUE(retval);
 	e->total_ns += lat;
@@ -468,6 +458,56 @@ static nokprobe_inline void kpt_sys_sum_add(struct kpt_probe *p,
 	kpt_sys_sq_add(e->sumsq_ns, lat);
 	e->lat_log2[min_t(unsigned int, fls64(lat >> KPT_SYS_SUM_SHIFT),
 			  KPT_SYS_SUM_BUCKETS - 1)]++;
+}
+
+/*
+ * Call @nr of the calling task in @p's summary, @claim as above. A reader
+ * may flip cur meanwhile: one half for the search and the count.
+ */
+static nokprobe_inline bool kpt_sys_sum_try(struct kpt_probe *p,
+					    unsigned int nr, long retval,
+					    u64 lat, bool claim)
+{
+	struct kpt_sys_sum *sm = p->sys_sum;
+	unsigned int cpu = smp_processor_id(), half = READ_ONCE(sm->cur);
+	struct kpt_syssum_entry *e;
+
+	e = kpt_sys_sum_entry(kpt_sys_sum_half(sm, cpu, half), sm->bits,
+			      current->tgid, nr, claim);
+	if (unlikely(!e)) {
+		if (claim) {
+			(*kpt_sys_sum_full(sm, cpu, half))++;
+			this_cpu_inc(p->stats->sum_full);
+		}
+		return false;
+	}
+	kpt_sys_sum_count(e, retval, lat);
+	return true;
+}
+
+/*
+ * ... that takes a free entry, or counts the call as full: out of line,
+ * once an interval per (process, call)
+ */
+static noinline void kpt_sys_sum_add_slow(struct kpt_probe *p,
+					  unsigned int nr, long retval,
+					  u64 lat)
+{
+	kpt_sys_sum_try(p, nr, retval, lat, true);
+}
+NOKPROBE_SYMBOL(kpt_sys_sum_add_slow);
+
+/*
+ * Call @nr of the calling task in @p's summary. Its entry is found in
+ * line; taking a free one is kpt_sys_sum_add_slow()'s, so that the common
+ * path keeps nothing across a call.
+ */
+static nokprobe_inline void kpt_sys_sum_add(struct kpt_probe *p,
+					    unsigned int nr, long retval,
+					    u64 lat)
+{
+	if (unlikely(!kpt_sys_sum_try(p, nr, retval, lat, false)))
+		kpt_sys_sum_add_slow(p, nr, retval, lat);
 }
 
 /* Is call @nr selected? An unselected one is counted, in one count. */
@@ -487,77 +527,110 @@ static nokprobe_inline bool kpt_sys_is_exit(unsigned int nr)
 }
 
 /*
- * The entry of selected call @nr of a task whose registers are at @u:
- * false if it keeps nothing for a return (exit*, which never return and
- * need no @d). Else @d is filled for the return.
+ * exit and exit_group, selected: they never return, so they are decided
+ * now (neither a failure nor a duration: filtered by either) and take
+ * nothing for a return. Out of line: the kprobe's and the tracepoint's
+ * rare path.
  */
-static nokprobe_inline bool kpt_sys_begin(struct kpt_probe *p,
-					  const struct pt_regs *u,
-					  unsigned int nr,
-					  struct kpt_sys_data *d)
+static noinline void kpt_sys_exit_call(struct kpt_probe *p,
+				       const struct pt_regs *u,
+				       unsigned int nr)
 {
 	this_cpu_inc(p->stats->calls);
-	if (unlikely(kpt_sys_is_exit(nr))) {
-		/* no return: neither a failure nor a duration */
-		if (p->prog.sys.failure || p->prog.sys.duration_ns) {
-			this_cpu_inc(p->stats->hits);
-			this_cpu_inc(p->stats->filtered);
-		} else if (p->sys_sum) {
-			this_cpu_inc(p->stats->hits);
-			kpt_sys_sum_add(p, nr, 0, 0);
-		} else {
-			kpt_sys_exit_record(p, u, nr);
-		}
-		return false;
-	}
-	d->entry_ts = kpt_clock_ns();
+	this_cpu_inc(p->stats->hits);
+	if (p->prog.sys.failure || p->prog.sys.duration_ns)
+		this_cpu_inc(p->stats->filtered);
+	else if (p->sys_sum)
+		kpt_sys_sum_add(p, nr, 0, 0);
+	else
+		kpt_sys_exit_record(p, u, nr);
+}
+NOKPROBE_SYMBOL(kpt_sys_exit_call);
+
+/*
+ * The entry of selected call @nr (not exit*) of a task whose registers
+ * are at @u, at @ts: @d is filled for the return, with the call's path
+ * strings if @strs (a summary keeps none). The strings are read last,
+ * out of line: nothing is kept across that call.
+ */
+static nokprobe_inline void kpt_sys_begin(struct kpt_probe *p,
+					  const struct pt_regs *u,
+					  unsigned int nr,
+					  struct kpt_sys_data *d, u64 ts,
+					  bool strs)
+{
+	this_cpu_inc(p->stats->calls);
+	d->entry_ts = ts;
 	kpt_sys_args(u, nr, d->vals);
-	/* a summary keeps no strings */
-	if (nr < KPT_SYS_NR_BITS && kpt_sys_strs[nr] && !p->sys_sum) {
+	d->vals[7] = KPT_SYS_NO_STR;
+	d->vals[8] = KPT_SYS_NO_STR;
+	if (strs && nr < KPT_SYS_NR_BITS && kpt_sys_strs[nr])
 		kpt_sys_strs_read(p, d->vals, d->strs, kpt_cfg.strsize);
-	} else {
-		d->vals[7] = KPT_SYS_NO_STR;
-		d->vals[8] = KPT_SYS_NO_STR;
-	}
-	return true;
 }
 
-/* The return of a selected call: failure, duration=, then its record */
-static nokprobe_inline void kpt_sys_exit(struct kpt_probe *p,
+/* A return record's header and slots, @d's */
+static nokprobe_inline void kpt_sys_fill(struct kpt_event *ev,
+					 const struct kpt_probe *p,
 					 const struct kpt_sys_data *d,
-					 long retval)
+					 long retval, u64 ts, u64 lat)
 {
-	const struct kpt_sys_spec *sys = &p->prog.sys;
-	u64 ts = kpt_clock_ns(), lat = kpt_clock_since(d->entry_ts, ts);
+	kpt_fill_return(ev, p, ts, KPT_SYS_NARGS, retval, lat, d->entry_ts);
+	memcpy(ev->data + KPT_RET_SLOTS, d->vals, sizeof(d->vals));
+}
+
+/*
+ * The return record of a selected call: @retval at @ts, @lat ns after
+ * its entry; with the path strings its entry kept if @strs.
+ */
+static nokprobe_inline void kpt_sys_record(struct kpt_probe *p,
+					   const struct kpt_sys_data *d,
+					   long retval, u64 ts, u64 lat,
+					   bool strs)
+{
 	unsigned int size = KPT_SYS_RET_HDR;
 	struct kpt_event *ev;
 	struct kpt_wr w;
-	bool strs;
 
-	this_cpu_inc(p->stats->hits);
-	if ((sys->failure && !IS_ERR_VALUE(retval)) ||
-	    (sys->duration_ns && lat <= sys->duration_ns)) {
-		this_cpu_inc(p->stats->filtered);
-		return;
-	}
-	if (p->sys_sum) {
-		kpt_sys_sum_add(p, d->vals[0], retval, lat);
-		return;
-	}
-	/* most calls have no string: their slots are as the record's */
-	strs = KPT_STR_LEN(d->vals[7]) | KPT_STR_LEN(d->vals[8]);
 	if (strs)
 		size = kpt_sys_size(d->vals, size);
 	if (!kpt_reserve(p, &w, size))
 		return;
 	ev = w.ev;
-	kpt_fill_return(ev, p, ts, KPT_SYS_NARGS, retval, lat, d->entry_ts);
-	memcpy(ev->data + KPT_RET_SLOTS, d->vals, sizeof(d->vals));
+	kpt_sys_fill(ev, p, d, retval, ts, lat);
 	if (strs)
 		size = kpt_sys_strs_put(ev, ev->data + KPT_RET_SLOTS, d->strs,
 					KPT_SYS_RET_HDR);
 	kpt_ring_commit(&w, ev, size);
 }
+
+/* Did the entry of @d keep a path string? Most calls have none. */
+static nokprobe_inline bool kpt_sys_has_strs(const struct kpt_sys_data *d)
+{
+	return KPT_STR_LEN(d->vals[7]) | KPT_STR_LEN(d->vals[8]);
+}
+
+/*
+ * The return of a selected call, counted in hits: @retval at @ts, @lat
+ * ns after its entry. failure and duration=, then its record (strings
+ * and all) or its summary's entry. The tracepoints' way, and the
+ * kretprobe's rare paths, out of line: the common one keeps nothing
+ * across a call.
+ */
+static noinline void kpt_sys_exit_slow(struct kpt_probe *p,
+				       const struct kpt_sys_data *d,
+				       long retval, u64 ts, u64 lat)
+{
+	const struct kpt_sys_spec *sys = &p->prog.sys;
+
+	if ((sys->failure && !IS_ERR_VALUE(retval)) ||
+	    (sys->duration_ns && lat <= sys->duration_ns))
+		this_cpu_inc(p->stats->filtered);
+	else if (p->sys_sum)
+		kpt_sys_sum_add(p, d->vals[0], retval, lat);
+	else
+		kpt_sys_record(p, d, retval, ts, lat, kpt_sys_has_strs(d));
+}
+NOKPROBE_SYMBOL(kpt_sys_exit_slow);
 
 /*
  * Set while kpt_sys_kprobe_pre() runs the kretprobe's pre-handler for a
@@ -566,26 +639,6 @@ static nokprobe_inline void kpt_sys_exit(struct kpt_probe *p,
  * flag is this call's.
  */
 static DEFINE_PER_CPU(bool, kpt_sys_preselected);
-
-/*
- * The rare paths of the kprobe and the entry handler, out of line so
- * that theirs stay small: exit* recorded, and a call that came without
- * the selection.
- */
-static noinline void kpt_sys_exit_call(struct kpt_probe *p,
-				       const struct pt_regs *u,
-				       unsigned int nr)
-{
-	kpt_sys_begin(p, u, nr, NULL);
-}
-NOKPROBE_SYMBOL(kpt_sys_exit_call);
-
-static noinline bool kpt_sys_select_late(struct kpt_probe *p,
-					 unsigned int nr)
-{
-	return kpt_sys_select(p, nr);
-}
-NOKPROBE_SYMBOL(kpt_sys_select_late);
 
 /*
  * x64_sys_call(regs, nr)'s kprobe: the selection, and only for a selected
@@ -617,37 +670,119 @@ static int kpt_sys_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 NOKPROBE_SYMBOL(kpt_sys_kprobe_pre);
 
 /*
- * A call's entry, with an instance: nonzero gives it back. A call that
- * came through the kretprobe's pre-handler alone (armed, not yet
- * wrapped: kpt_sys_kretprobe_wrap()) is selected here.
+ * The entry of a call that came through the kretprobe's pre-handler
+ * alone (armed, not yet wrapped: kpt_sys_kretprobe_wrap()): selected
+ * here. Out of line, as it is rare: nonzero gives the instance back.
  */
-static int kpt_sys_kretprobe_entry(struct kretprobe_instance *ri,
-				   struct pt_regs *regs)
+static noinline int kpt_sys_entry_late(struct kpt_probe *p,
+				       struct kretprobe_instance *ri,
+				       const struct pt_regs *regs, u64 ts)
 {
 	unsigned int nr = (unsigned int)regs->si;
+	const struct pt_regs *u = (const struct pt_regs *)regs->di;
+
+	if (!kpt_sys_select(p, nr))
+		return 1;
+	if (kpt_sys_is_exit(nr)) {
+		kpt_sys_exit_call(p, u, nr);
+		return 1;
+	}
+	kpt_sys_begin(p, u, nr, (struct kpt_sys_data *)ri->data, ts,
+		      !p->sys_sum);
+	return 0;
+}
+NOKPROBE_SYMBOL(kpt_sys_entry_late);
+
+/*
+ * A call's entry, with an instance: nonzero gives it back. The time is
+ * read first, so that only @ri and @regs live across the clock's slow
+ * path; @strs: records keep path strings, a summary none.
+ */
+static nokprobe_inline int kpt_sys_entry(struct kretprobe_instance *ri,
+					 struct pt_regs *regs, bool strs)
+{
+	u64 ts = kpt_clock_ns();
 	struct kpt_probe *p;
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 1;	/* being unregistered: no instance */
-	if (unlikely(!__this_cpu_read(kpt_sys_preselected)) &&
-	    !kpt_sys_select_late(p, nr))
-		return 1;
-	return !kpt_sys_begin(p, (const struct pt_regs *)regs->di, nr,
-			      (struct kpt_sys_data *)ri->data);
+	if (unlikely(!__this_cpu_read(kpt_sys_preselected)))
+		return kpt_sys_entry_late(p, ri, regs, ts);
+	kpt_sys_begin(p, (const struct pt_regs *)regs->di,
+		      (unsigned int)regs->si, (struct kpt_sys_data *)ri->data,
+		      ts, strs);
+	return 0;
+}
+
+/*
+ * A call's return: its record, or with @summary its summary's entry.
+ * failure, duration= and path strings take kpt_sys_exit_slow().
+ */
+static nokprobe_inline void kpt_sys_return(struct kretprobe_instance *ri,
+					   struct pt_regs *regs, bool summary)
+{
+	const struct kpt_sys_data *d = (const struct kpt_sys_data *)ri->data;
+	u64 ts = kpt_clock_ns(), lat;
+	struct kpt_probe *p;
+	struct kpt_wr w;
+	long retval;
+
+	if (unlikely(!kpt_ri_probe(ri, &p)))
+		return;
+	this_cpu_inc(p->stats->hits);
+	retval = (long)regs_return_value(regs);
+	lat = kpt_clock_since(d->entry_ts, ts);
+	if (unlikely(p->prog.sys_ret_filter ||
+		     (!summary && kpt_sys_has_strs(d)))) {
+		kpt_sys_exit_slow(p, d, retval, ts, lat);
+		return;
+	}
+	if (summary) {
+		kpt_sys_sum_add(p, d->vals[0], retval, lat);
+		return;
+	}
+	/* no room where head is, or a write under way: the slow path */
+	if (unlikely(!kpt_ring_try(&w, KPT_SYS_RET_HDR))) {
+		kpt_sys_exit_slow(p, d, retval, ts, lat);
+		return;
+	}
+	kpt_sys_fill(w.ev, p, d, retval, ts, lat);
+	kpt_ring_commit(&w, w.ev, KPT_SYS_RET_HDR);
+}
+
+/*
+ * The handlers, one pair for records and one for a summary
+ * (kpt_sys_set_handlers()): neither carries the other's code.
+ */
+static int kpt_sys_kretprobe_entry(struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
+{
+	return kpt_sys_entry(ri, regs, true);
 }
 NOKPROBE_SYMBOL(kpt_sys_kretprobe_entry);
 
 static int kpt_sys_kretprobe_return(struct kretprobe_instance *ri,
 				    struct pt_regs *regs)
 {
-	struct kpt_probe *p;
-
-	if (likely(kpt_ri_probe(ri, &p)))
-		kpt_sys_exit(p, (struct kpt_sys_data *)ri->data,
-			     (long)regs_return_value(regs));
+	kpt_sys_return(ri, regs, false);
 	return 0;
 }
 NOKPROBE_SYMBOL(kpt_sys_kretprobe_return);
+
+static int kpt_sys_kretprobe_entry_sum(struct kretprobe_instance *ri,
+				       struct pt_regs *regs)
+{
+	return kpt_sys_entry(ri, regs, false);
+}
+NOKPROBE_SYMBOL(kpt_sys_kretprobe_entry_sum);
+
+static int kpt_sys_kretprobe_return_sum(struct kretprobe_instance *ri,
+					struct pt_regs *regs)
+{
+	kpt_sys_return(ri, regs, true);
+	return 0;
+}
+NOKPROBE_SYMBOL(kpt_sys_kretprobe_return_sum);
 
 /*
  * The tracepoints' way: the raw_syscalls pair, matched by task in
@@ -782,7 +917,7 @@ static nokprobe_inline void kpt_sys_tp_enter_at(struct kpt_probe *p,
 	if (in_compat_syscall() || !kpt_sys_select(p, nr))
 		return;
 	if (unlikely(kpt_sys_is_exit(nr))) {
-		kpt_sys_begin(p, regs, nr, NULL);
+		kpt_sys_exit_call(p, regs, nr);
 		return;
 	}
 	s = kpt_sys_slot_take(tp);
@@ -791,7 +926,8 @@ static nokprobe_inline void kpt_sys_tp_enter_at(struct kpt_probe *p,
 		atomic_long_inc(&tp->missed);
 		return;
 	}
-	kpt_sys_begin(p, regs, nr, kpt_sys_slot_data(s));
+	kpt_sys_begin(p, regs, nr, kpt_sys_slot_data(s), kpt_clock_ns(),
+		      !p->sys_sum);
 }
 
 static void kpt_sys_tp_enter(void *data, struct pt_regs *regs, long id)
@@ -805,14 +941,19 @@ NOKPROBE_SYMBOL(kpt_sys_tp_enter);
 static nokprobe_inline void kpt_sys_tp_exit_at(struct kpt_probe *p, long ret)
 {
 	struct kpt_sys_tp *tp = p->sys_tp;
+	const struct kpt_sys_data *d;
 	struct kpt_sys_slot *s;
+	u64 ts;
 
 	if (in_compat_syscall())
 		return;
 	s = kpt_sys_slot_find(tp);
 	if (!s)
 		return;		/* entered before the probe, or unselected */
-	kpt_sys_exit(p, kpt_sys_slot_data(s), ret);
+	d = kpt_sys_slot_data(s);
+	ts = kpt_clock_ns();
+	this_cpu_inc(p->stats->hits);
+	kpt_sys_exit_slow(p, d, ret, ts, kpt_clock_since(d->entry_ts, ts));
 	/* the data is read before the slot is free for another task */
 	smp_store_release(&s->task, 0);
 	atomic_dec(&tp->live);
@@ -904,8 +1045,12 @@ unsigned long kpt_sys_tp_missed(const struct kpt_probe *p)
 
 void kpt_sys_set_handlers(struct kpt_probe *p)
 {
-	p->rp.entry_handler = kpt_sys_kretprobe_entry;
-	p->rp.handler = kpt_sys_kretprobe_return;
+	bool sum = p->prog.sys.summary;
+
+	p->rp.entry_handler = sum ? kpt_sys_kretprobe_entry_sum :
+				    kpt_sys_kretprobe_entry;
+	p->rp.handler = sum ? kpt_sys_kretprobe_return_sum :
+			      kpt_sys_kretprobe_return;
 }
 
 /*
