@@ -36,11 +36,18 @@
  *
  * The books of a syscalls probe: calls, the calls its handler saw; hits,
  * those decided (at entry when unselected or exit*, else at return);
- * hits = recorded + filtered + lost[], calls - hits are in flight. An
- * unselected call is one count, unselected, that the stats show as a
- * call, a hit and a filtered one (kpt_probe_stats_fold()). A call
- * that found no free instance is the kretprobe's nmissed (missed returns)
- * and was never seen by the handler.
+ * hits = recorded + filtered + lost[] (a summary's: summed + filtered +
+ * sum_full), calls - hits are in flight. An unselected call is one
+ * count, unselected, that the stats show as a call, a hit and a filtered
+ * one (kpt_probe_stats_fold()). A call that found no free instance is
+ * the kretprobe's nmissed (missed returns) and was never seen by the
+ * handler.
+ *
+ * Handlers: one pair for records, one for a summary (picked when armed,
+ * kpt_sys_set_handlers()). Their common path reads the time first and
+ * keeps nothing across a call, so that it saves few registers: every
+ * rare case (failure, duration=, path strings, a ring with no room where
+ * its head is) leaves by one out-of-line kpt_sys_exit_slow().
  *
  * Context: the handlers run in the calling task, at syscall entry and
  * exit, with preemption disabled: the task's parents and cgroup are read
@@ -341,16 +348,15 @@ static nokprobe_inline unsigned int kpt_sys_size(const u64 *slots,
 }
 
 /* exit and exit_group: an entry record now, as they never return */
-static noinline void kpt_sys_exit_record(struct kpt_probe *p,
-					 const struct pt_regs *u,
-					 unsigned int nr)
+static nokprobe_inline void kpt_sys_exit_record(struct kpt_probe *p,
+						const struct pt_regs *u,
+						unsigned int nr)
 {
 	unsigned int hdr = KPT_ENTRY_SIZE(KPT_SYS_NARGS, 0);
 	struct kpt_event *ev;
 	struct kpt_wr w;
 	u64 ts = kpt_clock_ns();
 
-	this_cpu_inc(p->stats->hits);
 	if (!kpt_reserve(p, &w, hdr))
 		return;
 	ev = w.ev;
@@ -360,7 +366,6 @@ static noinline void kpt_sys_exit_record(struct kpt_probe *p,
 	ev->data[8] = KPT_STR_SLOT(hdr, 0, 0);
 	kpt_ring_commit(&w, ev, hdr);
 }
-NOKPROBE_SYMBOL(kpt_sys_exit_record);
 
 /*
  * summary: no record per call, but per CPU a table of KPT_IOC_SYSSUM's
@@ -461,8 +466,9 @@ static nokprobe_inline void kpt_sys_sum_count(struct kpt_syssum_entry *e,
 }
 
 /*
- * Call @nr of the calling task in @p's summary, @claim as above. A reader
- * may flip cur meanwhile: one half for the search and the count.
+ * Call @nr of the calling task in @p's summary: false if its entry is not
+ * found (without @claim) or none is left (with @claim, counted as full).
+ * A reader may flip cur meanwhile: one half for the search and the count.
  */
 static nokprobe_inline bool kpt_sys_sum_try(struct kpt_probe *p,
 					    unsigned int nr, long retval,
@@ -486,8 +492,8 @@ static nokprobe_inline bool kpt_sys_sum_try(struct kpt_probe *p,
 }
 
 /*
- * ... that takes a free entry, or counts the call as full: out of line,
- * once an interval per (process, call)
+ * Call @nr in @p's summary, taking a free entry, or counted as full: out
+ * of line, once an interval per (process, call)
  */
 static noinline void kpt_sys_sum_add_slow(struct kpt_probe *p,
 					  unsigned int nr, long retval,
@@ -538,7 +544,7 @@ static noinline void kpt_sys_exit_call(struct kpt_probe *p,
 {
 	this_cpu_inc(p->stats->calls);
 	this_cpu_inc(p->stats->hits);
-	if (p->prog.sys.failure || p->prog.sys.duration_ns)
+	if (p->prog.sys_ret_filter)
 		this_cpu_inc(p->stats->filtered);
 	else if (p->sys_sum)
 		kpt_sys_sum_add(p, nr, 0, 0);
@@ -643,7 +649,7 @@ static DEFINE_PER_CPU(bool, kpt_sys_preselected);
 /*
  * x64_sys_call(regs, nr)'s kprobe: the selection, and only for a selected
  * call the kretprobe's own pre-handler (p->sys_pre), which takes an
- * instance and calls kpt_sys_kretprobe_entry(). An unselected call so
+ * instance and calls the entry handler. An unselected call so
  * pays the kprobe and the selection, not the instance's get and put
  * (two atomics on the pool, a third of its cost before); exit and
  * exit_group, which never return, are recorded here and take none.
@@ -716,7 +722,8 @@ static nokprobe_inline int kpt_sys_entry(struct kretprobe_instance *ri,
 
 /*
  * A call's return: its record, or with @summary its summary's entry.
- * failure, duration= and path strings take kpt_sys_exit_slow().
+ * failure, duration=, path strings and a ring with no room where its head
+ * is (or a write under way) take kpt_sys_exit_slow().
  */
 static nokprobe_inline void kpt_sys_return(struct kretprobe_instance *ri,
 					   struct pt_regs *regs, bool summary)
@@ -1045,7 +1052,7 @@ unsigned long kpt_sys_tp_missed(const struct kpt_probe *p)
 
 void kpt_sys_set_handlers(struct kpt_probe *p)
 {
-	bool sum = p->prog.sys.summary;
+	bool sum = p->sys_sum;	/* made with the probe, before any arm */
 
 	p->rp.entry_handler = sum ? kpt_sys_kretprobe_entry_sum :
 				    kpt_sys_kretprobe_entry;

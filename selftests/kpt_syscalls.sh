@@ -218,6 +218,11 @@ check_match "execve record" "$(grep '^return' "$KPT_TMP/sx")" \
 	"^return id=[0-9]+ comm=kpt_sysgen ret=0 lat_ns=[0-9]+ nargs=9 a0=0x3b .* s7=ua1:${#SYSGEN}:$SYSGEN s8=-:0:\$"
 check_match "exit_group record" "$(grep '^entry' "$KPT_TMP/sx")" \
 	"^entry id=[0-9]+ comm=kpt_sysgen nargs=9 a0=0xe7 a1=0x7 "
+# every call decided once: events = calls (nothing is in flight: the
+# execve of the awk reading the books has returned; exit_group, decided
+# at entry, was counted twice once)
+set -- $(books sx)
+check_eq "execve/exit_group books: calls events" "$1 $2" "$1 $1"
 spec_add '-:sx'
 
 # an unselected call keeps no instance: 4 instances, 8 unselected
