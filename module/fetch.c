@@ -341,7 +341,7 @@ static nokprobe_inline void kpt_entry_fast_write(struct kpt_probe *p,
 	struct kpt_event *ev = w->ev;
 
 	kpt_copy_regs(p, regs, ev->data);
-	kpt_fill_header_id(ev, KPT_EV_ENTRY, cpu_id, ts, nargs);
+	kpt_fill_header_id(ev, KPT_EV_ENTRY, cpu_id, ts, nargs, false);
 	kpt_ring_commit(w, ev, KPT_ENTRY_SIZE(nargs, 0));
 }
 
@@ -418,7 +418,7 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 		ev = w.ev;
 		memcpy(ev->data, vals, nargs * sizeof(u64));
 	}
-	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, nargs);
+	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, nargs, false);
 	if (nstack) {
 		/* regs->ip is the probe address + 1 here, as after an int3 */
 		ev->data[nargs] = (unsigned long)kpt_probe_kprobe(p)->addr;
@@ -502,7 +502,7 @@ static noinline void kpt_return_slow(struct kpt_probe *p,
 	if (!kpt_reserve(p, &w, p->prog.ret_size))
 		return;
 	ev = w.ev;
-	kpt_fill_return(ev, p, ts, nargs, retval, lat, d->entry_ts);
+	kpt_fill_return(ev, p, ts, nargs, retval, lat, d->entry_ts, false);
 	hdr = KPT_RET_SIZE + nargs * sizeof(u64);
 	memcpy(ev->data + KPT_RET_SLOTS, vals, nargs * sizeof(u64));
 	if (nargs && p->prog.nstr) {
@@ -544,7 +544,7 @@ static nokprobe_inline void kpt_return_fast_write(struct kpt_probe *p,
 	struct kpt_event *ev = w->ev;
 
 	kpt_fill_return(ev, p, ts, nargs, retval,
-			kpt_clock_since(entry_ts, ts), entry_ts);
+			kpt_clock_since(entry_ts, ts), entry_ts, false);
 	/* (a b probe keeps no values in the instance) */
 	if (nargs)
 		kpt_copy_slots(ev->data + KPT_RET_SLOTS, d->vals);

@@ -492,10 +492,7 @@ static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 	if (spec->kind == KPT_SPEC_SYSCALLS) {
 		g->syscalls = true;
 		g->regs_only = false;
-		g->sys = spec->sys;
-		g->sys_ret_filter = spec->sys.failure || spec->sys.duration_ns;
-		if (!g->sys.nr_given)
-			memset(g->sys.nr, 0xff, sizeof(g->sys.nr));
+		kpt_sys_prog(spec, g);
 		g->nargs = spec->nargs;
 		g->ret_nargs = spec->nargs;
 		g->entry_size = KPT_ENTRY_SIZE(spec->nargs, 0);

@@ -124,6 +124,7 @@ struct kpt_prog {
 	bool		hist_events;	/* hist: ...:events */
 	bool		syscalls;	/* an s probe: syscall.c's handlers */
 	bool		sys_ret_filter;	/* its failure or duration= */
+	bool		sys_fast_task;	/* no tid=, comm=, cgroup=, children= */
 	u8		nargs;		/* spec->nargs */
 	u8		ret_nargs;	/* in a return record */
 	u8		ret_slot;	/* the $retval argument, or */
@@ -150,6 +151,8 @@ struct kpt_prog {
 	struct kpt_step	step[KPT_SPEC_MAX_ARGS];
 	/* an s probe's selection, every number's bit set if nr= is not */
 	struct kpt_sys_spec sys;
+	/* ... its numbers but exit and exit_group (kpt_sys_kprobe_pre()) */
+	u64		sys_fast_nr[KPT_SYS_NR_BITS / 64];
 };
 
 struct kpt_probe {
@@ -252,6 +255,7 @@ void kpt_probe_set_handlers(struct kpt_probe *p);
 /* syscall.c: an s probe's */
 #define KPT_SYS_MAXACTIVE	4096	/* its default MAXACTIVE, at most */
 unsigned int kpt_sys_ri_size(const struct kpt_spec *spec);
+void kpt_sys_prog(const struct kpt_spec *spec, struct kpt_prog *g);
 void kpt_sys_set_handlers(struct kpt_probe *p);
 void kpt_sys_kretprobe_wrap(struct kpt_probe *p);
 int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive);

@@ -71,7 +71,7 @@ static nokprobe_inline unsigned int kpt_copy_str(char *dst, unsigned long addr,
  */
 static nokprobe_inline void kpt_fill_header_id(struct kpt_event *ev, u8 type,
 					       u64 cpu_id, u64 ts,
-					       unsigned int nargs)
+					       unsigned int nargs, bool task)
 {
 	struct task_struct *tsk = current;
 	unsigned long pc = preempt_count();
@@ -94,9 +94,11 @@ static nokprobe_inline void kpt_fill_header_id(struct kpt_event *ev, u8 type,
 	 * The innermost context only (an NMI's hardirq count is set too).
 	 * Most hits are in a task: one test of the count finds that (but on
 	 * PREEMPT_RT, where a softirq is served in a task, as the task says).
+	 * A caller that knows it runs in a task (@task: a system call's
+	 * return) needs none.
 	 */
 	flags = 0;
-	if (unlikely(IS_ENABLED(CONFIG_PREEMPT_RT) ?
+	if (!task && unlikely(IS_ENABLED(CONFIG_PREEMPT_RT) ?
 		     (pc & (NMI_MASK | HARDIRQ_MASK)) || in_serving_softirq() :
 		     pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))) {
 		flags = in_serving_softirq() ? KPT_F_SOFTIRQ : 0;
@@ -134,11 +136,11 @@ static nokprobe_inline void kpt_fill_header_id(struct kpt_event *ev, u8 type,
 /* ... with @p's header word of this CPU (struct kpt_probe_stats) */
 static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 					    const struct kpt_probe *p, u64 ts,
-					    unsigned int nargs)
+					    unsigned int nargs, bool task)
 {
 	/* (loaded before the stores below, which might alias p->stats) */
 	kpt_fill_header_id(ev, type, this_cpu_read(p->stats->cpu_id), ts,
-			   nargs);
+			   nargs, task);
 }
 
 /*
@@ -148,11 +150,11 @@ static nokprobe_inline void kpt_fill_header(struct kpt_event *ev, u8 type,
 static nokprobe_inline void kpt_fill_return(struct kpt_event *ev,
 					    const struct kpt_probe *p, u64 ts,
 					    unsigned int nargs, s64 retval,
-					    u64 lat, u64 entry_ts)
+					    u64 lat, u64 entry_ts, bool task)
 {
 	struct kpt_ret *ret = (struct kpt_ret *)ev->data;
 
-	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, nargs);
+	kpt_fill_header(ev, KPT_EV_RETURN, p, ts, nargs, task);
 	ret->ret = retval;
 	ret->lat_ns = lat;
 	ret->entry_ts_ns = entry_ts;

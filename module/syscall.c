@@ -192,6 +192,31 @@ unsigned int kpt_sys_ri_size(const struct kpt_spec *spec)
 	       (spec->sys.summary ? 0 : KPT_SYS_NSTR * kpt_cfg.strsize);
 }
 
+static nokprobe_inline bool kpt_sys_nr_in(const u64 *bits, unsigned int nr)
+{
+	return bits[nr / 64] & (1ULL << (nr % 64));
+}
+
+/*
+ * An s probe's program (kpt_prog_compile()): its selection, and what the
+ * kprobe decides without a call (kpt_sys_kprobe_pre()).
+ */
+void kpt_sys_prog(const struct kpt_spec *spec, struct kpt_prog *g)
+{
+	const struct kpt_sys_spec *sys = &spec->sys;
+
+	g->sys = *sys;
+	if (!sys->nr_given)
+		memset(g->sys.nr, 0xff, sizeof(g->sys.nr));
+	memcpy(g->sys_fast_nr, g->sys.nr, sizeof(g->sys_fast_nr));
+	g->sys_fast_nr[KPT_NR_EXIT / 64] &= ~(1ULL << (KPT_NR_EXIT % 64));
+	g->sys_fast_nr[KPT_NR_EXIT_GROUP / 64] &=
+		~(1ULL << (KPT_NR_EXIT_GROUP % 64));
+	g->sys_fast_task = !sys->ntid && !sys->comm[0] && !sys->cgroup &&
+			   !sys->children;
+	g->sys_ret_filter = sys->failure || sys->duration_ns;
+}
+
 /* Does process @tgid have the calling task among its descendants? */
 static nokprobe_inline bool kpt_sys_child_of(u32 tgid)
 {
@@ -246,6 +271,13 @@ static noinline bool kpt_sys_comm_match(const char *glob)
 }
 NOKPROBE_SYMBOL(kpt_sys_comm_match);
 
+/* Is the calling task left out by exclude= or pid=? */
+static nokprobe_inline bool kpt_sys_left_out(const struct kpt_sys_spec *sys)
+{
+	return (sys->exclude && current->tgid == sys->exclude) ||
+	       (sys->npid && !kpt_sys_id_in(sys->pid, sys->npid, current->tgid));
+}
+
 /* The selection, cheapest test first */
 static nokprobe_inline bool kpt_sys_selected(const struct kpt_sys_spec *sys,
 					     unsigned int nr)
@@ -253,12 +285,10 @@ static nokprobe_inline bool kpt_sys_selected(const struct kpt_sys_spec *sys,
 	if (nr >= KPT_SYS_NR_BITS) {
 		if (sys->nr_given)
 			return false;
-	} else if (!(sys->nr[nr / 64] & (1ULL << (nr % 64)))) {
+	} else if (!kpt_sys_nr_in(sys->nr, nr)) {
 		return false;
 	}
-	if (sys->exclude && current->tgid == sys->exclude)
-		return false;
-	if (sys->npid && !kpt_sys_id_in(sys->pid, sys->npid, current->tgid))
+	if (kpt_sys_left_out(sys))
 		return false;
 	if (sys->ntid && !kpt_sys_id_in(sys->tid, sys->ntid, current->pid))
 		return false;
@@ -360,7 +390,7 @@ static nokprobe_inline void kpt_sys_exit_record(struct kpt_probe *p,
 	if (!kpt_reserve(p, &w, hdr))
 		return;
 	ev = w.ev;
-	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, KPT_SYS_NARGS);
+	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, KPT_SYS_NARGS, false);
 	kpt_sys_args(u, nr, ev->data);
 	ev->data[7] = KPT_STR_SLOT(hdr, 0, 0);
 	ev->data[8] = KPT_STR_SLOT(hdr, 0, 0);
@@ -580,7 +610,9 @@ static nokprobe_inline void kpt_sys_fill(struct kpt_event *ev,
 					 const struct kpt_sys_data *d,
 					 long retval, u64 ts, u64 lat)
 {
-	kpt_fill_return(ev, p, ts, KPT_SYS_NARGS, retval, lat, d->entry_ts);
+	/* a system call returns in its task: no context flags to find */
+	kpt_fill_return(ev, p, ts, KPT_SYS_NARGS, retval, lat, d->entry_ts,
+			true);
 	memcpy(ev->data + KPT_RET_SLOTS, d->vals, sizeof(d->vals));
 }
 
@@ -647,31 +679,72 @@ NOKPROBE_SYMBOL(kpt_sys_exit_slow);
 static DEFINE_PER_CPU(bool, kpt_sys_preselected);
 
 /*
+ * A selected call (not exit*): the kretprobe's own pre-handler
+ * (p->sys_pre), which takes an instance and calls the entry handler
+ */
+static nokprobe_inline int kpt_sys_pre(struct kpt_probe *p,
+				       struct pt_regs *regs)
+{
+	kprobe_pre_handler_t pre = READ_ONCE(p->sys_pre);
+	int ret;
+
+	__this_cpu_write(kpt_sys_preselected, true);
+	ret = pre(&p->rp.kp, regs);
+	__this_cpu_write(kpt_sys_preselected, false);
+	return ret;
+}
+
+/*
+ * kpt_sys_kprobe_pre()'s rare calls, out of line: exit and exit_group,
+ * which never return, recorded here, taking no instance; numbers past
+ * the table; and every call of a probe that selects by tid=, comm=,
+ * cgroup= or children=.
+ */
+static noinline int kpt_sys_kprobe_rare(struct kpt_probe *p,
+					struct pt_regs *regs,
+					unsigned int nr)
+{
+	if (!kpt_sys_select(p, nr))
+		return 0;
+	if (kpt_sys_is_exit(nr)) {
+		kpt_sys_exit_call(p, (const struct pt_regs *)regs->di, nr);
+		return 0;
+	}
+	return kpt_sys_pre(p, regs);
+}
+NOKPROBE_SYMBOL(kpt_sys_kprobe_rare);
+
+/*
  * x64_sys_call(regs, nr)'s kprobe: the selection, and only for a selected
- * call the kretprobe's own pre-handler (p->sys_pre), which takes an
- * instance and calls the entry handler. An unselected call so
- * pays the kprobe and the selection, not the instance's get and put
- * (two atomics on the pool, a third of its cost before); exit and
- * exit_group, which never return, are recorded here and take none.
+ * call the kretprobe's own pre-handler. An unselected call so pays the
+ * kprobe and the selection, not the instance's get and put (two atomics
+ * on the pool, a third of its cost before). The number's bit, exclude=
+ * and pid= are decided here, the rest by a tail call to
+ * kpt_sys_kprobe_rare(): nothing is kept across a call, no register
+ * saved.
  */
 static int kpt_sys_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kpt_probe *p = container_of(kp, struct kpt_probe, rp.kp);
+	const struct kpt_prog *g = &p->prog;
 	unsigned int nr = (unsigned int)regs->si;
-	kprobe_pre_handler_t pre;
-	int ret;
 
-	if (!kpt_sys_select(p, nr))
-		return 0;
-	if (unlikely(kpt_sys_is_exit(nr))) {
-		kpt_sys_exit_call(p, (const struct pt_regs *)regs->di, nr);
-		return 0;
+	if (unlikely(nr >= KPT_SYS_NR_BITS))
+		return kpt_sys_kprobe_rare(p, regs, nr);
+	if (unlikely(!kpt_sys_nr_in(g->sys_fast_nr, nr))) {
+		if (kpt_sys_nr_in(g->sys.nr, nr))
+			return kpt_sys_kprobe_rare(p, regs, nr); /* exit* */
+		goto unselected;
 	}
-	pre = READ_ONCE(p->sys_pre);
-	__this_cpu_write(kpt_sys_preselected, true);
-	ret = pre(kp, regs);
-	__this_cpu_write(kpt_sys_preselected, false);
-	return ret;
+	if (unlikely(!g->sys_fast_task))
+		return kpt_sys_kprobe_rare(p, regs, nr);
+	if (kpt_sys_left_out(&g->sys))
+		goto unselected;
+	return kpt_sys_pre(p, regs);
+
+unselected:
+	this_cpu_inc(p->stats->unselected);
+	return 0;
 }
 NOKPROBE_SYMBOL(kpt_sys_kprobe_pre);
 

@@ -130,6 +130,23 @@ check_eq "failure record shape" \
 	"return comm=kpt_sysgen ret=-2 nargs=9 a0=0x101 a1=0xffffff9c a3=0x0 s7=ua2:16:/nonexistent/kpt s8=-:0:"
 check_eq "sf str_fault" "$(spec_stat sf str_fault)" 0
 
+# a number the table leaves unused (400, -ENOSYS from the dispatcher):
+# selected when nr= is not given, not when it is
+sysgen_start nosys:3 getppid:2
+spec_add "s:su pid=$SG"
+spec_add "s:sun pid=$SG nr=110"
+sysgen_go
+records su > "$KPT_TMP/su"
+check_eq "number 400 records" "$(grep -c ' a0=0x190 ' "$KPT_TMP/su")" 3
+check_eq "number 400 record shape" \
+	"$(strip < "$KPT_TMP/su" | grep ' a0=0x190 ' |
+	   sed -E 's/ a[1-6]=0x[0-9a-f]+//g' | sort -u)" \
+	"return comm=kpt_sysgen ret=-38 nargs=9 a0=0x190 s7=-:0: s8=-:0:"
+check_eq "nr=110 records beside number 400" \
+	"$(grep -c "^return id=$(spec_field sun id) " "$KPT_TMP/dump")" 2
+spec_add '-:su'
+spec_add '-:sun'
+
 # duration=
 sysgen_start getppid:3 sleep:300
 spec_add "s:sd pid=$SG duration=100000000 nr=35,110"

@@ -12,6 +12,8 @@
  *   fail:N           N openat(AT_FDCWD, "/nonexistent/kpt", O_RDONLY),
  *                    each -ENOENT (nr 257)
  *   sleep:MS         one nanosleep() of MS ms (nr 35, the raw call)
+ *   nosys:N          N calls of number 400, which x86-64 leaves unused
+ *                    (335 to 423 are): -ENOSYS, from the dispatcher
  *   threads:T:N      T threads, each N getppid(); the main thread joins
  *   fork:K           K children, each one getppid() then _exit(0); the
  *                    parent waits for each
@@ -184,6 +186,9 @@ int main(int argc, char **argv)
 			for (i = 0; i < a; i++)
 				syscall(SYS_openat, AT_FDCWD,
 					"/nonexistent/kpt", O_RDONLY);
+		} else if (!strcmp(act, "nosys")) {
+			for (i = 0; i < a; i++)
+				syscall(400);
 		} else if (!strcmp(act, "sleep")) {
 			ts.tv_sec = a / 1000;
 			ts.tv_nsec = (a % 1000) * 1000000L;
