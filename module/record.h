@@ -95,10 +95,12 @@ static nokprobe_inline void kpt_fill_header_id(struct kpt_event *ev, u8 type,
 	 * Most hits are in a task: one test of the count finds that (but on
 	 * PREEMPT_RT, where a softirq is served in a task, as the task says).
 	 * A caller that knows it runs in a task (@task: a system call's
-	 * return) needs none.
+	 * entry or return) needs none: an int3 kprobe's handler runs with
+	 * the NMI count set, in the task all the same.
 	 */
 	flags = 0;
-	if (!task && unlikely(IS_ENABLED(CONFIG_PREEMPT_RT) ?
+	if (!task &&
+	    unlikely(IS_ENABLED(CONFIG_PREEMPT_RT) ?
 		     (pc & (NMI_MASK | HARDIRQ_MASK)) || in_serving_softirq() :
 		     pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))) {
 		flags = in_serving_softirq() ? KPT_F_SOFTIRQ : 0;

@@ -209,6 +209,7 @@ void kpt_sys_prog(const struct kpt_spec *spec, struct kpt_prog *g)
 	if (!sys->nr_given)
 		memset(g->sys.nr, 0xff, sizeof(g->sys.nr));
 	memcpy(g->sys_fast_nr, g->sys.nr, sizeof(g->sys_fast_nr));
+	BUILD_BUG_ON(KPT_NR_EXIT_GROUP >= KPT_SYS_NR_BITS);
 	g->sys_fast_nr[KPT_NR_EXIT / 64] &= ~(1ULL << (KPT_NR_EXIT % 64));
 	g->sys_fast_nr[KPT_NR_EXIT_GROUP / 64] &=
 		~(1ULL << (KPT_NR_EXIT_GROUP % 64));
@@ -390,7 +391,8 @@ static nokprobe_inline void kpt_sys_exit_record(struct kpt_probe *p,
 	if (!kpt_reserve(p, &w, hdr))
 		return;
 	ev = w.ev;
-	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, KPT_SYS_NARGS, false);
+	/* in the task, even from an int3 kprobe (NMI count set) */
+	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, KPT_SYS_NARGS, true);
 	kpt_sys_args(u, nr, ev->data);
 	ev->data[7] = KPT_STR_SLOT(hdr, 0, 0);
 	ev->data[8] = KPT_STR_SLOT(hdr, 0, 0);
@@ -565,8 +567,8 @@ static nokprobe_inline bool kpt_sys_is_exit(unsigned int nr)
 /*
  * exit and exit_group, selected: they never return, so they are decided
  * now (neither a failure nor a duration: filtered by either) and take
- * nothing for a return. Out of line: the kprobe's and the tracepoint's
- * rare path.
+ * nothing for a return. Out of line: reached from kpt_sys_kprobe_rare(),
+ * the late selection and the tracepoint's sys_enter.
  */
 static noinline void kpt_sys_exit_call(struct kpt_probe *p,
 				       const struct pt_regs *u,
@@ -671,8 +673,8 @@ static noinline void kpt_sys_exit_slow(struct kpt_probe *p,
 NOKPROBE_SYMBOL(kpt_sys_exit_slow);
 
 /*
- * Set while kpt_sys_kprobe_pre() runs the kretprobe's pre-handler for a
- * call it selected: the entry handler then need not select again. Kprobe
+ * Set while the kprobe (kpt_sys_pre()) runs the kretprobe's pre-handler
+ * for a call it selected: the entry handler then need not select again. Kprobe
  * handlers do not nest on a CPU (a hit inside one is a miss), so the
  * flag is this call's.
  */
@@ -697,7 +699,8 @@ static nokprobe_inline int kpt_sys_pre(struct kpt_probe *p,
 /*
  * kpt_sys_kprobe_pre()'s rare calls, out of line: exit and exit_group,
  * which never return, recorded here, taking no instance; numbers past
- * the table; and every call of a probe that selects by tid=, comm=,
+ * KPT_SYS_NR_BITS (which x64_sys_call never sees: past the kernel's
+ * table); and every call of a probe that selects by tid=, comm=,
  * cgroup= or children=.
  */
 static noinline int kpt_sys_kprobe_rare(struct kpt_probe *p,
@@ -720,8 +723,8 @@ NOKPROBE_SYMBOL(kpt_sys_kprobe_rare);
  * kprobe and the selection, not the instance's get and put (two atomics
  * on the pool, a third of its cost before). The number's bit, exclude=
  * and pid= are decided here, the rest by a tail call to
- * kpt_sys_kprobe_rare(): nothing is kept across a call, no register
- * saved.
+ * kpt_sys_kprobe_rare(): nothing is kept across a call, so no register
+ * is saved (but where frame pointers forbid the tail call).
  */
 static int kpt_sys_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {

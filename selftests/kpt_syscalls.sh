@@ -30,7 +30,13 @@
 #   runs): getppid:4 fork:2 -> 6 (children inherit the cgroup).
 # - exit_group and execve, children=$$ nr=59,231: a child shell execs
 #   kpt_sysgen exit:7 -> one return record of execve (ret 0, the path in
-#   slot 7, the new comm kpt_sysgen) and one entry record nr=231 arg0=7.
+#   slot 7, the new comm kpt_sysgen) and one entry record nr=231 arg0=7;
+#   the books show calls = events.
+# - exit_group by pid= (the kprobe's out-of-line path, then pid=): P's
+#   getppid:2 exit:5 beside another kpt_sysgen's exit:3 -> "pid=P nr=231"
+#   one entry record arg0=5, "pid=P nr=110" 2 records and no exit_group.
+# - a number the table leaves unused (nosys:3, number 400, -ENOSYS) with
+#   getppid:2 -> "pid=P" 3 records ret=-38, "pid=P nr=110" 2.
 # - an untraced call keeps no instance: with s4 (four instances), 8
 #   sleep(1)s started after arming and unselected, getppid:5 of
 #   kpt_sysgen -> 5 records and maxactive_missed=0.
@@ -241,6 +247,25 @@ check_match "exit_group record" "$(grep '^entry' "$KPT_TMP/sx")" \
 set -- $(books sx)
 check_eq "execve/exit_group books: calls events" "$1 $2" "$1 $1"
 spec_add '-:sx'
+
+# exit_group by pid=, beside another process's; and a probe without it
+sysgen_start getppid:2 exit:5
+spec_add "s:sxp pid=$SG nr=231"
+spec_add "s:sxn pid=$SG nr=110"
+"$SYSGEN" exit:3
+check_eq "the other exit:3's status" "$?" 3
+echo > "$GO"
+wait "$SG"
+check_eq "exit:5's status" "$?" 5
+records sxp > "$KPT_TMP/sxp"
+sed 's/^/#   /' "$KPT_TMP/sxp"
+check_eq "pid= exit_group records" "$(grep -c '' "$KPT_TMP/sxp")" 1
+check_match "pid= exit_group record" "$(cat "$KPT_TMP/sxp")" \
+	"^entry id=[0-9]+ comm=kpt_sysgen nargs=9 a0=0xe7 a1=0x5 "
+check_eq "nr=110 records beside exit_group" \
+	"$(grep -c "^[a-z]* id=$(spec_field sxn id) " "$KPT_TMP/dump")" 2
+spec_add '-:sxp'
+spec_add '-:sxn'
 
 # an unselected call keeps no instance: 4 instances, 8 unselected
 # sleeps in flight; a call's instance is only ever held by the traced
