@@ -28,7 +28,7 @@
 . "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"
 kpt_setup
 [ -n "$KPT_INSMOD" ] && [ -x "$KPT_INSMOD" ] ||
-	skip "helpers/kpt_insmod not built (make -C selftests helpers)"
+	fail "helpers/kpt_insmod not built (make -C selftests helpers)"
 
 SYM=${KPT_HAZ_SWEEP_SYM:-do_sys_openat2}
 MAX=${KPT_HAZ_SWEEP_MAX:-255}

@@ -24,7 +24,7 @@
 kpt_setup
 kpt_test_load
 [ -n "$KPT_INSMOD" ] && [ -x "$KPT_INSMOD" ] ||
-	skip "helpers/kpt_insmod not built (make -C selftests helpers)"
+	fail "helpers/kpt_insmod not built (make -C selftests helpers)"
 
 ROUNDS=${KPT_HAZ_FUZZ_ROUNDS:-$(kpt_haz_n 100 60)}
 SEED=${KPT_HAZ_FUZZ_SEED:-$(($(date +%s) % 100000))}

@@ -20,7 +20,7 @@
 kpt_setup
 require_haz_ko
 SHARED=$KPT_SELFTESTS/hazard_modules/kpt_hazard_shared
-[ -x "$SHARED" ] || skip "hazard_modules/kpt_hazard_shared not built (make hazard-module)"
+[ -x "$SHARED" ] || fail "hazard_modules/kpt_hazard_shared not built (make hazard-module)"
 
 cleanup()
 {

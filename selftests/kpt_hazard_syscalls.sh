@@ -68,7 +68,7 @@ require_kpt_read
 require_kptrace
 SYSGEN=$(kpt_first "$KPT_SELFTESTS/helpers/kpt_sysgen" /bin/kpt_sysgen)
 [ -n "$SYSGEN" ] && [ -x "$SYSGEN" ] ||
-	skip "helpers/kpt_sysgen not built (make -C selftests helpers)"
+	fail "helpers/kpt_sysgen not built (make -C selftests helpers)"
 
 THREADS=${KPT_HAZ_SYS_THREADS:-1000}
 CHURN=${KPT_HAZ_SYS_CHURN:-100}

@@ -24,7 +24,7 @@ require_root
 require_debugfs
 require_ko
 [ -n "$KPT_INSMOD" ] && [ -x "$KPT_INSMOD" ] ||
-	skip "helpers/kpt_insmod not built (make -C selftests helpers)"
+	fail "helpers/kpt_insmod not built (make -C selftests helpers)"
 mkdir -p "$KPT_TMP" || fail "cannot create $KPT_TMP"
 trap kpt_cleanup EXIT
 trap 'exit 1' INT TERM HUP

@@ -48,7 +48,7 @@ kpt_setup
 require_kptrace
 SYSGEN=$(kpt_first "$KPT_SELFTESTS/helpers/kpt_sysgen" /bin/kpt_sysgen)
 [ -n "$SYSGEN" ] && [ -x "$SYSGEN" ] ||
-	skip "helpers/kpt_sysgen not built (make -C selftests helpers)"
+	fail "helpers/kpt_sysgen not built (make -C selftests helpers)"
 kpt_tracefs > /dev/null 2>&1
 kpt_load
 

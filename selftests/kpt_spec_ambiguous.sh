@@ -48,7 +48,7 @@ kpt_setup
 require_kpt_spec
 require_test2_ko
 [ -n "$KPT_INSMOD" ] && [ -x "$KPT_INSMOD" ] ||
-	skip "helpers/kpt_insmod not built (make -C selftests helpers)"
+	fail "helpers/kpt_insmod not built (make -C selftests helpers)"
 kpt_test_load
 [ -e "$KPT_TEST_DIR/dup" ] || skip "kpt_test.ko has no dup file (rebuild it)"
 kpt_kallsyms_visible	# 0xADDR from /proc/kallsyms

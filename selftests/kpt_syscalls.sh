@@ -54,7 +54,7 @@ kpt_setup
 require_kpt_spec
 SYSGEN=$(kpt_first "$KPT_SELFTESTS/helpers/kpt_sysgen" /bin/kpt_sysgen)
 [ -n "$SYSGEN" ] && [ -x "$SYSGEN" ] ||
-	skip "helpers/kpt_sysgen not built (make -C selftests helpers)"
+	fail "helpers/kpt_sysgen not built (make -C selftests helpers)"
 
 kpt_load
 r=$(spec_write 's:sa nr=110')

@@ -33,7 +33,7 @@
 kpt_setup
 require_kpt_read
 KPT_EPOLL=${KPT_EPOLL:-$KPT_SELFTESTS/helpers/kpt_epoll}
-[ -x "$KPT_EPOLL" ] || skip "helpers/kpt_epoll not built (make -C selftests helpers)"
+[ -x "$KPT_EPOLL" ] || fail "helpers/kpt_epoll not built (make -C selftests helpers)"
 kpt_test_load
 kpt_load name=kpt_test_func args=1 stack=0
 

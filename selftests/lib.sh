@@ -148,7 +148,7 @@ require_btf()
 require_kpt_read()
 {
 	[ -n "$KPT_READ" ] && [ -x "$KPT_READ" ] ||
-		skip "helpers/kpt_read not built (make -C selftests helpers)"
+		fail "helpers/kpt_read not built (make -C selftests helpers)"
 }
 
 require_cmd()
