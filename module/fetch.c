@@ -21,6 +21,7 @@
 #include <linux/cred.h>
 #include <linux/uaccess.h>
 #include <linux/stddef.h>
+#include <linux/module.h>
 #include <asm/unwind.h>
 #include <kpt_slot.h>
 #include "config.h"
@@ -211,6 +212,57 @@ static nokprobe_inline unsigned int kpt_save_stack(struct pt_regs *regs,
 	return n;
 }
 
+/* Frames a stack from here skips, at most, before this module's */
+#define KPT_STACK_SKIP		8
+
+/**
+ * kpt_stack_record() - the call trace of a record, in its stack slots
+ * @p: the probe, whose stack_trunc counts a trace cut short
+ * @ev: the record, whose nr_stack and KPT_F_STACK_TRUNC are set
+ * @regs: the probe's registers, unwound from their ip's caller; or NULL,
+ *	from here outwards, less the frames of this module (a tracepoint's
+ *	probe)
+ * @out: the slots, whose first @n the caller has filled (the probed
+ *	address, where @regs' ip is not it)
+ * @max: the slots there are, at least @n
+ *
+ * Out of line: only the records that carry a stack pay for it.
+ */
+noinline void kpt_stack_record(struct kpt_probe *p, struct kpt_event *ev,
+			       struct pt_regs *regs, u64 *out, unsigned int n,
+			       unsigned int max)
+{
+	struct unwind_state state;
+	bool ours = !regs, seen = false;
+	unsigned int steps = 0;
+	unsigned long addr;
+
+	for (unwind_start(&state, current, regs, NULL); !unwind_done(&state);
+	     unwind_next_frame(&state)) {
+		addr = kpt_unwind_ip(&state);
+		if (!addr)
+			break;
+		if (ours) {
+			/* the unwinder's first frames, then this module's */
+			if (within_module(addr, THIS_MODULE)) {
+				seen = true;
+				continue;
+			}
+			if (!seen && ++steps < KPT_STACK_SKIP)
+				continue;
+			ours = false;
+		}
+		if (n == max) {
+			ev->flags |= KPT_F_STACK_TRUNC;
+			this_cpu_inc(p->stats->stack_trunc);
+			break;
+		}
+		out[n++] = addr;
+	}
+	ev->nr_stack = n;
+}
+NOKPROBE_SYMBOL(kpt_stack_record);
+
 /*
  * Fetch the numbers (and strings' addresses) of @p's phase @at
  * (KPT_AT_ENTRY or KPT_AT_RETURN, kpt_prog_compile()) into @vals. A
@@ -391,7 +443,7 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 	unsigned int nargs = p->prog.nargs, nstack = kpt_cfg.stack;
 	struct kpt_event *ev;
 	struct kpt_wr w;
-	unsigned int i, hdr;
+	unsigned int hdr;
 
 	kpt_count_entry(p, p->prog.is_ret);
 	if (p->prog.regs_only) {
@@ -422,16 +474,9 @@ static noinline void kpt_entry_slow(struct kpt_probe *p, struct pt_regs *regs,
 	if (nstack) {
 		/* regs->ip is the probe address + 1 here, as after an int3 */
 		ev->data[nargs] = (unsigned long)kpt_probe_kprobe(p)->addr;
-		i = 1 + kpt_save_stack(regs, &ev->data[nargs + 1], nstack);
-		if (i > nstack) {
-			ev->flags |= KPT_F_STACK_TRUNC;
-			this_cpu_inc(p->stats->stack_trunc);
-			i = nstack;
-		}
-		nstack = i;
+		kpt_stack_record(p, ev, regs, &ev->data[nargs], 1, nstack);
 	}
-	ev->nr_stack = nstack;
-	hdr = KPT_ENTRY_SIZE(nargs, nstack);
+	hdr = KPT_ENTRY_SIZE(nargs, ev->nr_stack);
 	if (p->prog.nstr) {
 		hdr += kpt_fetch_strs(p, KPT_AT_ENTRY, ev->data,
 				      (char *)ev + hdr, hdr);

@@ -133,6 +133,24 @@ static int kpt_format_args(const struct kpt_event *ev,
 	return n;
 }
 
+/* The call trace of @ev, whose frames are at @stack, as dump_stack() */
+static int kpt_format_stack(const struct kpt_event *ev, const u64 *stack,
+			    char *buf, size_t len)
+{
+	int n = 0;
+	int i;
+
+	if (!ev->nr_stack)
+		return 0;
+	n += scnprintf(buf + n, len - n, " Call Trace:\n");
+	for (i = 0; i < ev->nr_stack; i++)
+		n += scnprintf(buf + n, len - n, i ? "  %pB\n" : "  %pS\n",
+			       (void *)(unsigned long)stack[i]);
+	if (ev->flags & KPT_F_STACK_TRUNC)
+		n += scnprintf(buf + n, len - n, "  ...\n");
+	return n;
+}
+
 /**
  * kpt_format_event() - render @ev as text into @buf
  * @ev: a whole record
@@ -146,10 +164,8 @@ int kpt_format_event(const struct kpt_event *ev, char *buf, size_t len)
 {
 	const struct kpt_ret *ret = (const struct kpt_ret *)ev->data;
 	const struct kpt_lost *lost = (const struct kpt_lost *)ev->data;
-	const u64 *stack = ev->data + ev->nr_args;
 	const struct kpt_probe_ref *p = NULL;
 	int n = 0;
-	int i;
 
 	rcu_read_lock();
 	if (ev->type == KPT_EV_ENTRY || ev->type == KPT_EV_RETURN)
@@ -160,15 +176,8 @@ int kpt_format_event(const struct kpt_event *ev, char *buf, size_t len)
 		n = kpt_format_head(ev, p, buf, len);
 		n += kpt_format_args(ev, p, ev->data, buf + n, len - n);
 		n += scnprintf(buf + n, len - n, "\n");
-		if (!ev->nr_stack)
-			break;
-		n += scnprintf(buf + n, len - n, " Call Trace:\n");
-		for (i = 0; i < ev->nr_stack; i++)
-			n += scnprintf(buf + n, len - n,
-				       i ? "  %pB\n" : "  %pS\n",
-				       (void *)(unsigned long)stack[i]);
-		if (ev->flags & KPT_F_STACK_TRUNC)
-			n += scnprintf(buf + n, len - n, "  ...\n");
+		n += kpt_format_stack(ev, ev->data + ev->nr_args, buf + n,
+				      len - n);
 		break;
 	case KPT_EV_RETURN:
 		n = kpt_format_head(ev, p, buf, len);
@@ -177,6 +186,9 @@ int kpt_format_event(const struct kpt_event *ev, char *buf, size_t len)
 		n += kpt_format_args(ev, p, ev->data + KPT_RET_SLOTS, buf + n,
 				     len - n);
 		n += scnprintf(buf + n, len - n, "\n");
+		/* a syscalls probe's, with stack= */
+		n += kpt_format_stack(ev, ev->data + KPT_RET_SLOTS +
+				      ev->nr_args, buf + n, len - n);
 		break;
 	case KPT_EV_LOST:
 		n = scnprintf(buf, len, "CPU:%u [LOST %llu EVENTS: %s]\n",

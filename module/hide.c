@@ -132,9 +132,7 @@ size_t kpt_hide_addrs(void *buf, size_t len)
 		}
 		if (ev->type == KPT_EV_ENTRY) {
 			args = ev->data;
-			memset(args + ev->nr_args, 0,
-			       ev->nr_stack * sizeof(__u64));
-			hid = ev->nr_stack;
+			hid = 0;
 		} else if (ev->type == KPT_EV_RETURN) {
 			args = ev->data + KPT_RET_SLOTS;
 			ret = (struct kpt_ret *)ev->data;
@@ -142,6 +140,9 @@ size_t kpt_hide_addrs(void *buf, size_t len)
 		} else {
 			continue;
 		}
+		/* the stack after the args, in either */
+		memset(args + ev->nr_args, 0, ev->nr_stack * sizeof(__u64));
+		hid |= ev->nr_stack;
 		for (i = 0; i < ev->nr_args; i++)
 			hid |= kpt_hide_value(&args[i]);
 		if (hid)

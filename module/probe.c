@@ -495,8 +495,10 @@ static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 		kpt_sys_prog(spec, g);
 		g->nargs = spec->nargs;
 		g->ret_nargs = spec->nargs;
-		g->entry_size = KPT_ENTRY_SIZE(spec->nargs, 0);
-		g->ret_size = KPT_RET_SIZE + spec->nargs * sizeof(u64) +
+		/* exit and exit_group's entry records, the others' returns */
+		g->entry_size = KPT_ENTRY_SIZE(spec->nargs, spec->sys.stack);
+		g->ret_size = KPT_RET_SIZE +
+			      (spec->nargs + spec->sys.stack) * sizeof(u64) +
 			      round_up(strs, 8);
 		g->ri_size = kpt_sys_ri_size(spec);
 		return;
@@ -507,7 +509,7 @@ static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 	g->hist_events = spec->hist.events;
 	g->ret_nargs = g->both ? 0 : spec->nargs;
 	g->entry_size = KPT_HDR_SIZE +
-			(spec->nargs + nstack + !!nstack) * sizeof(u64) +
+			(spec->nargs + nstack) * sizeof(u64) +
 			round_up(strs, 8);
 	if (g->both) {
 		/* the entry record has it all: the return only its value */

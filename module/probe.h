@@ -124,6 +124,7 @@ struct kpt_prog {
 	bool		hist_events;	/* hist: ...:events */
 	bool		syscalls;	/* an s probe: syscall.c's handlers */
 	bool		sys_ret_filter;	/* its failure or duration= */
+	bool		sys_ret_slow;	/* those, or stack= */
 	bool		sys_fast_task;	/* no tid=, comm=, cgroup=, children= */
 	u8		nargs;		/* spec->nargs */
 	u8		ret_nargs;	/* in a return record */
@@ -251,6 +252,10 @@ void kpt_errors_show(struct seq_file *m);
 
 /* fetch.c: the handlers kpt_probe_arm() registers */
 void kpt_probe_set_handlers(struct kpt_probe *p);
+struct kpt_event;
+void kpt_stack_record(struct kpt_probe *p, struct kpt_event *ev,
+		      struct pt_regs *regs, u64 *out, unsigned int n,
+		      unsigned int max);
 
 /* syscall.c: an s probe's */
 #define KPT_SYS_MAXACTIVE	4096	/* its default MAXACTIVE, at most */

@@ -1088,7 +1088,7 @@ static int kpt_parse_sys_nrs(struct kpt_cursor *c, __u64 *bits)
 enum kpt_sys_opt {
 	KPT_SO_PID, KPT_SO_TID, KPT_SO_CHILDREN, KPT_SO_COMM, KPT_SO_CGROUP,
 	KPT_SO_NR, KPT_SO_FAILURE, KPT_SO_DURATION, KPT_SO_SUMMARY,
-	KPT_SO_EXCLUDE, KPT_SO_NR_OPTS
+	KPT_SO_EXCLUDE, KPT_SO_STACK, KPT_SO_NR_OPTS
 };
 
 /* ending in '=': takes a value; else a flag (summary: either) */
@@ -1098,6 +1098,7 @@ static const char * const kpt_sys_opts[KPT_SO_NR_OPTS] = {
 	[KPT_SO_CGROUP] = "cgroup=", [KPT_SO_NR] = "nr=",
 	[KPT_SO_FAILURE] = "failure", [KPT_SO_DURATION] = "duration=",
 	[KPT_SO_SUMMARY] = "summary", [KPT_SO_EXCLUDE] = "exclude=",
+	[KPT_SO_STACK] = "stack=",
 };
 
 /* The options of an s probe, after its head (struct kpt_sys_spec) */
@@ -1113,7 +1114,7 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 	for (;;) {
 		kpt_skip_space(c);
 		if (!*c->p || *c->p == '#')
-			return 0;
+			break;
 		at = c->p;
 		for (i = 0; i < KPT_ARRAY_SIZE(kpt_sys_opts); i++) {
 			len = strlen(kpt_sys_opts[i]);
@@ -1125,7 +1126,7 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 		}
 		if (i == KPT_ARRAY_SIZE(kpt_sys_opts))
 			return kpt_fail(c, at,
-					"expected pid=, tid=, children=, exclude=, comm=, cgroup=, nr=, failure, duration= or summary");
+					"expected pid=, tid=, children=, exclude=, comm=, cgroup=, nr=, failure, duration=, stack= or summary");
 		if (seen & (1U << i))
 			return kpt_fail(c, at, "option given twice");
 		seen |= 1U << i;
@@ -1173,6 +1174,13 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 		case KPT_SO_DURATION:
 			ret = kpt_parse_u64(c, &sys->duration_ns);
 			break;
+		case KPT_SO_STACK:
+			ret = kpt_parse_u64(c, &v);
+			if (!ret && (!v || v > KPT_SYS_MAX_STACK))
+				return kpt_fail(c, at + len,
+						"stack= must be 1 to 64 frames");
+			sys->stack = (__u8)v;
+			break;
 		default:
 			sys->summary = KPT_SYS_SUM_DEF;
 			if (*c->p != '=')
@@ -1191,7 +1199,10 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 			return ret;
 		if (*c->p && !kpt_is_space(*c->p))
 			return kpt_fail(c, c->p, "unexpected character in an option");
+		if (sys->stack && sys->summary)
+			return kpt_fail(c, at, "stack= with summary: a summary keeps no calls");
 	}
+	return 0;
 }
 
 /* The fixed fetchargs of an s probe: what its records' args[] hold */
@@ -1388,6 +1399,8 @@ static int kpt_sys_print(const struct kpt_sys_spec *sys, char *buf, int len)
 	if (sys->duration_ns)
 		n += scnprintf(buf + n, len - n, " duration=%llu",
 			       (unsigned long long)sys->duration_ns);
+	if (sys->stack)
+		n += scnprintf(buf + n, len - n, " stack=%u", sys->stack);
 	if (sys->summary)
 		n += scnprintf(buf + n, len - n, " summary=%u", sys->summary);
 	return n;

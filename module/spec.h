@@ -143,8 +143,9 @@ struct kpt_hist_spec {
 /*
  * s[MAXACTIVE][:[GRP/]NAME] [pid=P,..] [tid=T,..] [children=PID]
  * [exclude=PID] [comm=GLOB] [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS]
- * [summary[=N]]: the selection of a syscalls probe, every option ANDed;
- * with summary, no record per call but per-CPU counts by process and
+ * [stack=N] [summary[=N]]: the selection of a syscalls probe, every option
+ * ANDed; stack=, each record's call trace, at most N frames; with summary
+ * (not with stack=), no record per call but per-CPU counts by process and
  * call in tables of N entries (syscall.c, KPT_IOC_SYSSUM). Its fetchargs are
  * fixed (KPT_SYS_NARGS: nr, arg0..arg5, str0, str1) and filled in by the
  * parser.
@@ -155,6 +156,7 @@ struct kpt_hist_spec {
 #define KPT_SYS_NSTR		2	/* string slots */
 #define KPT_SYS_SUM_DEF		1024	/* summary's entries per CPU */
 #define KPT_SYS_SUM_MAX		65536
+#define KPT_SYS_MAX_STACK	64	/* stack=, KPT_MAX_STACK */
 
 struct kpt_sys_spec {
 	__u32	pid[KPT_SYS_MAX_IDS];	/* tgids */
@@ -164,6 +166,7 @@ struct kpt_sys_spec {
 	__u8	ntid;
 	__u8	failure;	/* only calls that returned -4095..-1 */
 	__u8	nr_given;	/* else every number */
+	__u8	stack;		/* frames of each record's call trace */
 	__u64	cgroup;		/* a cgroup v2 id and its subtree; 0: any */
 	__u64	duration_ns;	/* only calls longer than this; 0: any */
 	__u32	summary;	/* entries per CPU of a summary; 0: records */

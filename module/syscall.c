@@ -210,12 +210,14 @@ void kpt_sys_prog(const struct kpt_spec *spec, struct kpt_prog *g)
 		memset(g->sys.nr, 0xff, sizeof(g->sys.nr));
 	memcpy(g->sys_fast_nr, g->sys.nr, sizeof(g->sys_fast_nr));
 	BUILD_BUG_ON(KPT_NR_EXIT_GROUP >= KPT_SYS_NR_BITS);
+	BUILD_BUG_ON(KPT_SYS_MAX_STACK > KPT_MAX_STACK);
 	g->sys_fast_nr[KPT_NR_EXIT / 64] &= ~(1ULL << (KPT_NR_EXIT % 64));
 	g->sys_fast_nr[KPT_NR_EXIT_GROUP / 64] &=
 		~(1ULL << (KPT_NR_EXIT_GROUP % 64));
 	g->sys_fast_task = !sys->ntid && !sys->comm[0] && !sys->cgroup &&
 			   !sys->children;
 	g->sys_ret_filter = sys->failure || sys->duration_ns;
+	g->sys_ret_slow = g->sys_ret_filter || sys->stack;
 }
 
 /* Does process @tgid have the calling task among its descendants? */
@@ -378,12 +380,39 @@ static nokprobe_inline unsigned int kpt_sys_size(const u64 *slots,
 	return round_up(hdr + KPT_STR_LEN(slots[7]) + KPT_STR_LEN(slots[8]), 8);
 }
 
-/* exit and exit_group: an entry record now, as they never return */
+/*
+ * stack=: the call trace of the record at @ev into its @slots, from the
+ * registers @regs of x64_sys_call()'s kprobe (@at_return: of its return),
+ * or without them from the tracepoint's probe. As every kptrace trace,
+ * it starts at the probed address: x64_sys_call, then its caller.
+ */
+static nokprobe_inline void kpt_sys_stack(struct kpt_probe *p,
+					  struct kpt_event *ev,
+					  struct pt_regs *regs, bool at_return,
+					  u64 *slots)
+{
+	unsigned int n = 0, max = p->prog.sys.stack;
+
+	if (regs) {
+		slots[n++] = (unsigned long)p->rp.kp.addr;
+		/* the return's ip is the caller's: the unwinder skips it */
+		if (at_return && n < max)
+			slots[n++] = instruction_pointer(regs);
+	}
+	/* with no slot left, it only finds whether the trace was cut */
+	kpt_stack_record(p, ev, regs, slots, n, max);
+}
+
+/*
+ * exit and exit_group: an entry record now, as they never return. @regs:
+ * the kprobe's, for stack=; NULL from the tracepoint.
+ */
 static nokprobe_inline void kpt_sys_exit_record(struct kpt_probe *p,
 						const struct pt_regs *u,
-						unsigned int nr)
+						unsigned int nr,
+						struct pt_regs *regs)
 {
-	unsigned int hdr = KPT_ENTRY_SIZE(KPT_SYS_NARGS, 0);
+	unsigned int hdr = KPT_ENTRY_SIZE(KPT_SYS_NARGS, p->prog.sys.stack);
 	struct kpt_event *ev;
 	struct kpt_wr w;
 	u64 ts = kpt_clock_ns();
@@ -394,6 +423,9 @@ static nokprobe_inline void kpt_sys_exit_record(struct kpt_probe *p,
 	/* in the task, even from an int3 kprobe (NMI count set) */
 	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, KPT_SYS_NARGS, true);
 	kpt_sys_args(u, nr, ev->data);
+	if (p->prog.sys.stack)
+		kpt_sys_stack(p, ev, regs, false, ev->data + KPT_SYS_NARGS);
+	hdr = KPT_ENTRY_SIZE(KPT_SYS_NARGS, ev->nr_stack);
 	ev->data[7] = KPT_STR_SLOT(hdr, 0, 0);
 	ev->data[8] = KPT_STR_SLOT(hdr, 0, 0);
 	kpt_ring_commit(&w, ev, hdr);
@@ -572,7 +604,7 @@ static nokprobe_inline bool kpt_sys_is_exit(unsigned int nr)
  */
 static noinline void kpt_sys_exit_call(struct kpt_probe *p,
 				       const struct pt_regs *u,
-				       unsigned int nr)
+				       unsigned int nr, struct pt_regs *regs)
 {
 	this_cpu_inc(p->stats->calls);
 	this_cpu_inc(p->stats->hits);
@@ -581,7 +613,7 @@ static noinline void kpt_sys_exit_call(struct kpt_probe *p,
 	else if (p->sys_sum)
 		kpt_sys_sum_add(p, nr, 0, 0);
 	else
-		kpt_sys_exit_record(p, u, nr);
+		kpt_sys_exit_record(p, u, nr, regs);
 }
 NOKPROBE_SYMBOL(kpt_sys_exit_call);
 
@@ -620,14 +652,16 @@ static nokprobe_inline void kpt_sys_fill(struct kpt_event *ev,
 
 /*
  * The return record of a selected call: @retval at @ts, @lat ns after
- * its entry; with the path strings its entry kept if @strs.
+ * its entry; with the path strings its entry kept if @strs; with its
+ * call trace if stack=, unwound from @regs (kpt_sys_stack()).
  */
 static nokprobe_inline void kpt_sys_record(struct kpt_probe *p,
 					   const struct kpt_sys_data *d,
 					   long retval, u64 ts, u64 lat,
-					   bool strs)
+					   bool strs, struct pt_regs *regs)
 {
-	unsigned int size = KPT_SYS_RET_HDR;
+	unsigned int nstack = p->prog.sys.stack;
+	unsigned int hdr = KPT_SYS_RET_HDR, size = hdr + nstack * sizeof(u64);
 	struct kpt_event *ev;
 	struct kpt_wr w;
 
@@ -637,9 +671,15 @@ static nokprobe_inline void kpt_sys_record(struct kpt_probe *p,
 		return;
 	ev = w.ev;
 	kpt_sys_fill(ev, p, d, retval, ts, lat);
-	if (strs)
+	if (nstack) {
+		kpt_sys_stack(p, ev, regs, true,
+			      ev->data + KPT_RET_SLOTS + KPT_SYS_NARGS);
+		hdr += ev->nr_stack * sizeof(u64);
+	}
+	/* the slots point past the stack, even those of no bytes */
+	if (strs || nstack)
 		size = kpt_sys_strs_put(ev, ev->data + KPT_RET_SLOTS, d->strs,
-					KPT_SYS_RET_HDR);
+					hdr);
 	kpt_ring_commit(&w, ev, size);
 }
 
@@ -658,7 +698,8 @@ static nokprobe_inline bool kpt_sys_has_strs(const struct kpt_sys_data *d)
  */
 static noinline void kpt_sys_exit_slow(struct kpt_probe *p,
 				       const struct kpt_sys_data *d,
-				       long retval, u64 ts, u64 lat)
+				       long retval, u64 ts, u64 lat,
+				       struct pt_regs *regs)
 {
 	const struct kpt_sys_spec *sys = &p->prog.sys;
 
@@ -668,7 +709,8 @@ static noinline void kpt_sys_exit_slow(struct kpt_probe *p,
 	else if (p->sys_sum)
 		kpt_sys_sum_add(p, d->vals[0], retval, lat);
 	else
-		kpt_sys_record(p, d, retval, ts, lat, kpt_sys_has_strs(d));
+		kpt_sys_record(p, d, retval, ts, lat, kpt_sys_has_strs(d),
+			       regs);
 }
 NOKPROBE_SYMBOL(kpt_sys_exit_slow);
 
@@ -710,7 +752,8 @@ static noinline int kpt_sys_kprobe_rare(struct kpt_probe *p,
 	if (!kpt_sys_select(p, nr))
 		return 0;
 	if (kpt_sys_is_exit(nr)) {
-		kpt_sys_exit_call(p, (const struct pt_regs *)regs->di, nr);
+		kpt_sys_exit_call(p, (const struct pt_regs *)regs->di, nr,
+				  regs);
 		return 0;
 	}
 	return kpt_sys_pre(p, regs);
@@ -758,7 +801,7 @@ NOKPROBE_SYMBOL(kpt_sys_kprobe_pre);
  */
 static noinline int kpt_sys_entry_late(struct kpt_probe *p,
 				       struct kretprobe_instance *ri,
-				       const struct pt_regs *regs, u64 ts)
+				       struct pt_regs *regs, u64 ts)
 {
 	unsigned int nr = (unsigned int)regs->si;
 	const struct pt_regs *u = (const struct pt_regs *)regs->di;
@@ -766,7 +809,7 @@ static noinline int kpt_sys_entry_late(struct kpt_probe *p,
 	if (!kpt_sys_select(p, nr))
 		return 1;
 	if (kpt_sys_is_exit(nr)) {
-		kpt_sys_exit_call(p, u, nr);
+		kpt_sys_exit_call(p, u, nr, regs);
 		return 1;
 	}
 	kpt_sys_begin(p, u, nr, (struct kpt_sys_data *)ri->data, ts,
@@ -815,9 +858,9 @@ static nokprobe_inline void kpt_sys_return(struct kretprobe_instance *ri,
 	this_cpu_inc(p->stats->hits);
 	retval = (long)regs_return_value(regs);
 	lat = kpt_clock_since(d->entry_ts, ts);
-	if (unlikely(p->prog.sys_ret_filter ||
+	if (unlikely(p->prog.sys_ret_slow ||
 		     (!summary && kpt_sys_has_strs(d)))) {
-		kpt_sys_exit_slow(p, d, retval, ts, lat);
+		kpt_sys_exit_slow(p, d, retval, ts, lat, regs);
 		return;
 	}
 	if (summary) {
@@ -826,7 +869,7 @@ static nokprobe_inline void kpt_sys_return(struct kretprobe_instance *ri,
 	}
 	/* no room where head is, or a write under way: the slow path */
 	if (unlikely(!kpt_ring_try(&w, KPT_SYS_RET_HDR))) {
-		kpt_sys_exit_slow(p, d, retval, ts, lat);
+		kpt_sys_exit_slow(p, d, retval, ts, lat, regs);
 		return;
 	}
 	kpt_sys_fill(w.ev, p, d, retval, ts, lat);
@@ -1000,7 +1043,7 @@ static nokprobe_inline void kpt_sys_tp_enter_at(struct kpt_probe *p,
 	if (in_compat_syscall() || !kpt_sys_select(p, nr))
 		return;
 	if (unlikely(kpt_sys_is_exit(nr))) {
-		kpt_sys_exit_call(p, regs, nr);
+		kpt_sys_exit_call(p, regs, nr, NULL);
 		return;
 	}
 	s = kpt_sys_slot_take(tp);
@@ -1036,7 +1079,8 @@ static nokprobe_inline void kpt_sys_tp_exit_at(struct kpt_probe *p, long ret)
 	d = kpt_sys_slot_data(s);
 	ts = kpt_clock_ns();
 	this_cpu_inc(p->stats->hits);
-	kpt_sys_exit_slow(p, d, ret, ts, kpt_clock_since(d->entry_ts, ts));
+	kpt_sys_exit_slow(p, d, ret, ts, kpt_clock_since(d->entry_ts, ts),
+			  NULL);
 	/* the data is read before the slot is free for another task */
 	smp_store_release(&s->task, 0);
 	atomic_dec(&tp->live);

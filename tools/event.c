@@ -308,23 +308,29 @@ static void print_text_frame(const struct event_fmt *fmt,
 	putc_unlocked('\n', f);
 }
 
-static void print_text_entry(const struct event_fmt *fmt,
-			     const struct kpt_event *e, const struct probe *p)
+void event__print_stack(const struct event_fmt *fmt,
+			const struct kpt_event *e)
 {
 	const __u64 *stack = event__stack(e);
-	FILE *f = fmt->out;
 	unsigned int i;
 
-	print_text_head(fmt, e, p);
-	print_text_args(fmt, e, p, event__args(e));
-	putc_unlocked('\n', f);
-	if (!fmt->stack || !e->nr_stack)
+	if (!e->nr_stack)
 		return;
-	fputs(" Call Trace:\n", f);
+	fputs(" Call Trace:\n", fmt->out);
 	for (i = 0; i < e->nr_stack; i++)
 		print_text_frame(fmt, e, stack[i]);
 	if (e->flags & KPT_F_STACK_TRUNC)
-		fputs("  ...\n", f);
+		fputs("  ...\n", fmt->out);
+}
+
+static void print_text_entry(const struct event_fmt *fmt,
+			     const struct kpt_event *e, const struct probe *p)
+{
+	print_text_head(fmt, e, p);
+	print_text_args(fmt, e, p, event__args(e));
+	putc_unlocked('\n', fmt->out);
+	if (fmt->stack)
+		event__print_stack(fmt, e);
 }
 
 static void print_text_return(const struct event_fmt *fmt,
@@ -337,6 +343,8 @@ static void print_text_return(const struct event_fmt *fmt,
 		(unsigned long long)r->lat_ns);
 	print_text_args(fmt, e, p, e->data + KPT_RET_SLOTS);
 	putc_unlocked('\n', fmt->out);
+	if (fmt->stack)
+		event__print_stack(fmt, e);
 }
 
 static void print_json_head(const struct event_fmt *fmt,
@@ -398,27 +406,31 @@ static void print_json_args(const struct event_fmt *fmt,
 	print_json_fields(fmt, e, p, args);
 }
 
-static void print_json_entry(const struct event_fmt *fmt,
-			     const struct kpt_event *e, const struct probe *p)
+void event__json_stack(const struct event_fmt *fmt, const struct kpt_event *e)
 {
 	const __u64 *stack = event__stack(e);
 	FILE *f = fmt->out;
 	unsigned int i;
 
+	fputs(",\"stack\":[", f);
+	for (i = 0; i < e->nr_stack; i++) {
+		if (i)
+			putc_unlocked(',', f);
+		print_json_frame(fmt, e, stack[i]);
+	}
+	putc_unlocked(']', f);
+	if (e->flags & KPT_F_STACK_TRUNC)
+		fputs(",\"stack_truncated\":true", f);
+}
+
+static void print_json_entry(const struct event_fmt *fmt,
+			     const struct kpt_event *e, const struct probe *p)
+{
 	print_json_head(fmt, e, p, "entry");
 	print_json_args(fmt, e, p, event__args(e));
-	if (fmt->stack) {
-		fputs(",\"stack\":[", f);
-		for (i = 0; i < e->nr_stack; i++) {
-			if (i)
-				putc_unlocked(',', f);
-			print_json_frame(fmt, e, stack[i]);
-		}
-		putc_unlocked(']', f);
-		if (e->flags & KPT_F_STACK_TRUNC)
-			fputs(",\"stack_truncated\":true", f);
-	}
-	fputs("}\n", f);
+	if (fmt->stack)
+		event__json_stack(fmt, e);
+	fputs("}\n", fmt->out);
 }
 
 static void print_json_return(const struct event_fmt *fmt,
@@ -433,6 +445,9 @@ static void print_json_return(const struct event_fmt *fmt,
 		(unsigned long long)r->entry_ts_ns);
 	if (e->nr_args)
 		print_json_args(fmt, e, p, e->data + KPT_RET_SLOTS);
+	/* a syscalls probe's, with stack= */
+	if (fmt->stack && e->nr_stack)
+		event__json_stack(fmt, e);
 	fputs("}\n", fmt->out);
 }
 

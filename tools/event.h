@@ -17,7 +17,7 @@ struct probes;
 struct event_fmt {
 	FILE *out;
 	bool json;		/* one JSON object per line, else text */
-	bool stack;		/* print the call trace of entries */
+	bool stack;		/* print the call traces records have */
 	const struct ksyms *ksyms;	/* NULL: frames as bare addresses */
 	struct probes *probes;
 };
@@ -42,6 +42,16 @@ enum event_check event__check(const void *rec, size_t avail,
 void event__print(const struct event_fmt *fmt, const struct kpt_event *e);
 
 /*
+ * The call trace of checked record @e (an entry, or a return of a
+ * syscalls probe) as event__print() shows it: " Call Trace:" and a line
+ * per frame (none without frames); as JSON, the members
+ * ,"stack":[{"addr":..,"sym":..},..] and ,"stack_truncated":true.
+ */
+void event__print_stack(const struct event_fmt *fmt,
+			const struct kpt_event *e);
+void event__json_stack(const struct event_fmt *fmt, const struct kpt_event *e);
+
+/*
  * Untrusted text in text output, by the one rule of kpt_byte_escaped()
  * (uapi/kptrace_record.h; see the top of event.c): a backslash and @quote
  * (if not 0) as \\ and \", other bytes that are not printable ASCII as
@@ -60,8 +70,11 @@ static inline const __u64 *event__args(const struct kpt_event *e)
 	return e->data;
 }
 
+/* The frames of a checked entry, or of a return (a syscalls probe's) */
 static inline const __u64 *event__stack(const struct kpt_event *e)
 {
+	if (e->type == KPT_EV_RETURN)
+		return e->data + KPT_RET_SLOTS + e->nr_args;
 	return e->data + e->nr_args;
 }
 

@@ -445,19 +445,8 @@ int main(int argc, char **argv)
 			goto cleanup;
 	} else {
 		kallsyms = path_from_env("KPTRACE_KALLSYMS", KALLSYMS_PATH);
-		/* for call traces and symbol arguments */
-		ksyms = ksyms__load(kallsyms);
-		if (trace_env.no_stack) {
-			/* symbol arguments show as 0x... without it */
-		} else if (!ksyms) {
-			fprintf(stderr,
-				"kptrace: cannot read %s (%s): call traces will show bare addresses\n",
-				kallsyms, strerror(errno));
-		} else if (!ksyms__count(ksyms)) {
-			fprintf(stderr,
-				"kptrace: %s shows no addresses (kptr_restrict?): call traces will show bare addresses\n",
-				kallsyms);
-		}
+		/* for call traces and symbol arguments (0x... without) */
+		ksyms = ksyms__load_frames(kallsyms, trace_env.no_stack);
 		sink.fmt.out = stdout;
 		sink.fmt.json = trace_env.json;
 		sink.fmt.stack = !trace_env.no_stack;

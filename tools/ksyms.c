@@ -227,6 +227,23 @@ out:
 	return ld.ksyms;
 }
 
+struct ksyms *ksyms__load_frames(const char *path, bool quiet)
+{
+	struct ksyms *ksyms = ksyms__load(path);
+
+	if (quiet)
+		return ksyms;
+	if (!ksyms)
+		fprintf(stderr,
+			"kptrace: cannot read %s (%s): call traces will show bare addresses\n",
+			path, strerror(errno));
+	else if (!ksyms__count(ksyms))
+		fprintf(stderr,
+			"kptrace: %s shows no addresses (kptr_restrict?): call traces will show bare addresses\n",
+			path);
+	return ksyms;
+}
+
 void ksyms__free(struct ksyms *ksyms)
 {
 	if (!ksyms)

@@ -55,6 +55,13 @@ int ksyms__for_each(const char *path,
  */
 struct ksyms *ksyms__load(const char *path);
 void ksyms__free(struct ksyms *ksyms);
+
+/*
+ * ksyms__load() for the frames of call traces: unless @quiet, one line on
+ * stderr when @path cannot be read or shows no address (the frames are
+ * then bare addresses).
+ */
+struct ksyms *ksyms__load_frames(const char *path, bool quiet);
 size_t ksyms__count(const struct ksyms *ksyms);
 
 /*

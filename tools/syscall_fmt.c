@@ -591,7 +591,7 @@ static void print_value_json(FILE *f, const struct syscall_call *c,
 	}
 }
 
-void syscall_fmt__json(FILE *f, const struct syscall_call *c)
+void syscall_fmt__json_open(FILE *f, const struct syscall_call *c)
 {
 	struct syscall_arg a;
 	const char *name;
@@ -624,5 +624,10 @@ void syscall_fmt__json(FILE *f, const struct syscall_call *c)
 		fputs(",\"errno\":", f);
 		json__str(f, name, (size_t)-1);
 	}
+}
+
+void syscall_fmt__json(FILE *f, const struct syscall_call *c)
+{
+	syscall_fmt__json_open(f, c);
 	fputs("}\n", f);
 }

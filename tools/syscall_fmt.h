@@ -70,4 +70,7 @@ void syscall_fmt__print(FILE *f, const struct syscall_call *c);
 /* The JSON object of @c and a newline. */
 void syscall_fmt__json(FILE *f, const struct syscall_call *c);
 
+/* The same object, not closed: the caller adds members, then "}\n". */
+void syscall_fmt__json_open(FILE *f, const struct syscall_call *c);
+
 #endif /* __KPTRACE_SYSCALL_FMT_H */

@@ -67,6 +67,7 @@
 #include <uapi/kptrace_record.h>
 
 #include "json.h"
+#include "ksyms.h"
 #include "paths.h"
 #include "prom.h"
 #include "probecmd.h"
@@ -83,6 +84,7 @@
 #define SYS_READ_BUF		(1024 * 1024)
 #define SYS_OUT_BUF		(1024 * 1024)
 #define SYS_MAX_INTERVAL	86400	/* -i: a day */
+#define SYS_STACK_DEF		16	/* --stack's frames */
 #define SYS_SUM_ENTRIES		1024	/* summary's per CPU, the default */
 #define SYS_SUM_BUF_MAX		(1024ULL * 1024 * 1024)	/* KPT_IOC_SYSSUM's */
 #define SYS_PROM_FILE		"kptrace_syscalls.prom"	/* in --prometheus DIR */
@@ -158,6 +160,8 @@ int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
 	if (sel->duration_ns)
 		spec_add(buf, len, &pos, " duration=%llu",
 			 (unsigned long long)sel->duration_ns);
+	if (sel->stack)
+		spec_add(buf, len, &pos, " stack=%u", sel->stack);
 	if (sel->summary)
 		spec_add(buf, len, &pos, " summary");
 	return pos < len ? (int)pos : -1;
@@ -422,10 +426,14 @@ void sys_printer__record(const struct kpt_event *e, void *priv)
 			sc.call.ts_ns = 0;
 		}
 		if (!p->no_lines && p->json) {
-			syscall_fmt__json(p->out, &sc.call);
+			syscall_fmt__json_open(p->out, &sc.call);
+			if (e->nr_stack)
+				event__json_stack(&p->lost_fmt, e);
+			fputs("}\n", p->out);
 		} else if (!p->no_lines) {
 			syscall_fmt__print(p->out, &sc.call);
 			putc_unlocked('\n', p->out);
+			event__print_stack(&p->lost_fmt, e);
 		}
 		p->shown++;
 		if (p->sum && (sys_sum__add_call(p->sum, &sc.call, sc.nr) ||
@@ -1143,6 +1151,9 @@ static const char usage_text[] =
 "Output:\n"
 "  -j, --json                 one JSON object per line (with -s and -S, one per\n"
 "                             row of the tables too)\n"
+"      --stack[=N]            each call's kernel call trace, N frames at most\n"
+"                             (default 16), under its line as dump_stack()\n"
+"                             prints one (-j: \"stack\", an array of frames)\n"
 "  -o, --output=FILE          print to FILE instead of the standard output\n"
 "  -w, --write=FILE           save the raw records to FILE ('-': stdout)\n"
 "                             instead of printing them\n"
@@ -1154,7 +1165,7 @@ static const char usage_text[] =
 "\n"
 "How: the tool adds one syscalls probe, written to /dev/kptrace as\n"
 "  s:kptrace/sys_PID [pid=..] [tid=..] [children=PID] [comm=GLOB]\n"
-"    [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS] [summary]\n"
+"    [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS] [stack=N] [summary]\n"
 "(PID the tool's own; with COMMAND, children=PID: its descendants), reads\n"
 "the probe's records and deletes the probe when it ends, whatever ends it\n"
 "(a signal, an error, COMMAND's exit). Only 64-bit tasks are traced. The\n"
@@ -1224,8 +1235,12 @@ static const char usage_text[] =
 "made since. SIZE is at most one CPU's ring (bufsize_kb=): a task's calls\n"
 "may all be on one CPU. The books at the end count the overwritten as lost.\n"
 "\n"
-"No --stack: at the dispatcher every call's kernel stack is the same three\n"
-"frames (entry_SYSCALL_64, do_syscall_64, x64_sys_call).\n"
+"--stack: the trace starts at the attach point, x64_sys_call, then its\n"
+"callers (do_syscall_64, entry_SYSCALL_64_after_hwframe: the same for\n"
+"every call of a 64-bit task); on the raw_syscalls tracepoints (5.10),\n"
+"at the tracepoint's caller. Frames are \"[<ADDR>] SYM+OFF/SIZE\", which\n"
+"scripts/decode_stacktrace.sh reads; bare addresses when /proc/kallsyms\n"
+"shows none. A record is 8 bytes a frame larger.\n"
 "\n"
 "EXAMPLES:\n"
 "    kptrace syscalls -- ls /tmp         # ls, and all that it runs\n"
@@ -1378,20 +1393,19 @@ static int parse_duration(const char *arg, __u64 *ns)
 	return 0;
 }
 
-/* -i SECS: whole seconds, 1 to a day. */
-static int parse_interval(const char *arg, unsigned int *secs)
+/* Option @opt's @arg: a whole number of @what, 1 to @max. */
+static int parse_whole(const char *opt, const char *arg, const char *what,
+		       unsigned int max, unsigned int *out)
 {
 	unsigned long v;
 	char *end;
 
 	errno = 0;
 	v = strtoul(arg, &end, 10);
-	if (*arg < '0' || *arg > '9' || errno || *end || !v ||
-	    v > SYS_MAX_INTERVAL)
-		return sys_error(EXIT_USAGE,
-				 "invalid -i '%s': whole seconds, 1 to %d",
-				 arg, SYS_MAX_INTERVAL);
-	*secs = (unsigned int)v;
+	if (*arg < '0' || *arg > '9' || errno || *end || !v || v > max)
+		return sys_error(EXIT_USAGE, "invalid %s '%s': whole %s, 1 to %u",
+				 opt, arg, what, max);
+	*out = (unsigned int)v;
 	return 0;
 }
 
@@ -1499,7 +1513,8 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 			env->with_summary = true;
 			break;
 		case 'i':
-			ret = parse_interval(optarg, &env->interval);
+			ret = parse_whole("-i", optarg, "seconds",
+					  SYS_MAX_INTERVAL, &env->interval);
 			break;
 		case OPT_PROMETHEUS:
 			env->prom_dir = optarg;
@@ -1508,8 +1523,12 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 			ret = flight__parse_size(optarg, &env->flight);
 			break;
 		case OPT_STACK:
-			return sys_usage("%s: each call's kernel stack at dispatch is the same",
-					 argv[optind - 1]);
+			env->sel.stack = SYS_STACK_DEF;
+			if (optarg)
+				ret = parse_whole("--stack", optarg, "frames",
+						  KPT_MAX_STACK,
+						  &env->sel.stack);
+			break;
 		case ':':
 			return sys_usage("option '%s' needs an argument",
 					 argv[optind - 1]);
@@ -1544,6 +1563,11 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 		return sys_usage("--prometheus writes the counts of -s or -S: it needs one");
 	if (env->prom_dir && env->replay_path)
 		return sys_usage("--prometheus is for a live run: not with -r");
+	if (env->sel.stack && (env->summary_only || env->replay_path))
+		return sys_usage("--stack records each call's trace: not with %s",
+				 env->summary_only ?
+				 "-s, which keeps no calls" :
+				 "-r, which shows the traces the saved calls have");
 	if (env->flight && (env->summary_only || env->save_path ||
 			    env->replay_path))
 		return sys_usage("--flight prints the calls the rings kept: not with %s",
@@ -1874,6 +1898,7 @@ struct sys_run {
 	struct sink sink;
 	struct sys_printer printer;
 	struct flight *flight;	/* --flight */
+	struct ksyms *ksyms;	/* --stack and -r: names the frames */
 	FILE *out;
 	FILE *stats_file, *pstats_file;
 	struct stats start, end;
@@ -1926,6 +1951,21 @@ static int run_output(struct sys_run *run)
 	return 0;
 }
 
+/*
+ * The kernel's symbols, for the frames of the call traces printed (live
+ * --stack; -r, whose records may have them): without them, a frame is
+ * its bare address, which scripts/decode_stacktrace.sh can still read.
+ */
+static void run_ksyms(struct sys_run *run)
+{
+	const char *path = path_from_env("KPTRACE_KALLSYMS", KALLSYMS_PATH);
+	/* -r: the saved calls may have none */
+	bool quiet = !run->env->sel.stack || run->env->quiet;
+
+	run->ksyms = ksyms__load_frames(path, quiet);
+	run->printer.lost_fmt.ksyms = run->ksyms;
+}
+
 static int run_sink(struct sys_run *run)
 {
 	struct sys_env *env = run->env;
@@ -1951,6 +1991,8 @@ static int run_sink(struct sys_run *run)
 		return sys_error(-1, "out of memory");
 	run->printer.lost_fmt.out = run->out;
 	run->printer.lost_fmt.json = env->json;
+	if ((env->sel.stack || env->replay_path) && !env->summary_only)
+		run_ksyms(run);
 	run->sink.fmt.out = run->out;
 	run->sink.print = sys_printer__record;
 	run->sink.priv = &run->printer;
@@ -2518,6 +2560,7 @@ out:
 	stats__free(&run.end);
 	free(trace_stop.bound);
 	sys_formats__free(run.printer.formats);
+	ksyms__free(run.ksyms);
 	flight__free(run.flight);
 	sys_sum__free(run.sum);
 	sys_sum__free(run.interval);

@@ -51,6 +51,7 @@ struct sys_sel {
 	const bool *nr;		/* per x86-64 number (syscalls__count()); NULL: all */
 	bool failure;
 	__u64 duration_ns;		/* 0: any */
+	unsigned int stack;		/* frames of each call's trace; 0: none */
 	bool summary;			/* counts in the kernel, no records */
 };
 
@@ -183,7 +184,9 @@ struct sys_printer {
 	struct sys_sum *sum;		/* if set, counts the calls shown */
 	struct sys_sum *by_comm;	/* with sum, if set: counts them too */
 	struct sys_formats *formats;
-	struct event_fmt lost_fmt;	/* loss reports: event__print() */
+	/* loss reports (event__print()), and the call traces of the */
+	/* records that have one (--stack), whose frames its ksyms names */
+	struct event_fmt lost_fmt;
 	bool have_base;
 	__u64 base_ns;			/* the first call's entry */
 	unsigned long long shown;	/* calls printed (counted: no_lines) */

@@ -11,7 +11,11 @@
  *   KPT_EV_ENTRY   __u64 args[nr_args]; __u64 stack[nr_stack]; then
  *                  string bytes up to size.
  *                  stack[0] is the probed address, then the callers outward.
- *   KPT_EV_RETURN  struct kpt_ret; __u64 args[nr_args]; then string bytes.
+ *   KPT_EV_RETURN  struct kpt_ret; __u64 args[nr_args]; __u64
+ *                  stack[nr_stack]; then string bytes. Only a syscalls
+ *                  probe's return has a stack (stack=), as an entry's;
+ *                  a reader that does not know it finds the strings by
+ *                  their slots all the same.
  *   KPT_EV_LOST    struct kpt_lost (header: cpu set, pid/tid/comm zero)
  *
  * args[] holds one slot per fetch argument of the probe's spec, in the
@@ -42,7 +46,7 @@
  * number each, for the messages that name them.
  */
 #define KPT_MAX_ARGS		16	/* args[]: a spec's fetchargs */
-#define KPT_MAX_STACK		64	/* stack[] of an entry */
+#define KPT_MAX_STACK		64	/* stack[] of a record */
 #define KPT_MAX_RECORD		65536	/* size, strings included */
 
 enum kpt_event_type {

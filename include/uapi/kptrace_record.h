@@ -85,7 +85,7 @@ static KPT_ABI_INLINE const char *kpt_record_why(enum kpt_record_err err)
 
 /*
  * The bytes of record @ev before its strings: the header and the slots
- * (args and stack of an entry; kpt_ret and args of a return), or the
+ * (args and stack of an entry; kpt_ret, args and stack of a return), or the
  * header and kpt_lost. Only the header is read. For a type it does not
  * know, the header.
  */
@@ -98,7 +98,7 @@ static KPT_ABI_INLINE __u64 kpt_record_fixed(const struct kpt_event *ev)
 		return n + ((__u64)ev->nr_args + ev->nr_stack) * sizeof(__u64);
 	case KPT_EV_RETURN:
 		return n + sizeof(struct kpt_ret) +
-		       (__u64)ev->nr_args * sizeof(__u64);
+		       ((__u64)ev->nr_args + ev->nr_stack) * sizeof(__u64);
 	case KPT_EV_LOST:
 		return n + sizeof(struct kpt_lost);
 	default:
@@ -137,7 +137,7 @@ kpt_record_check(const struct kpt_event *ev, size_t avail)
 	case KPT_EV_RETURN:
 		if (ev->nr_args > KPT_MAX_ARGS)
 			return KPT_REC_ARGS;
-		if (ev->type == KPT_EV_ENTRY && ev->nr_stack > KPT_MAX_STACK)
+		if (ev->nr_stack > KPT_MAX_STACK)
 			return KPT_REC_STACK;
 		break;
 	case KPT_EV_LOST:

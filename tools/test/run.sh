@@ -639,7 +639,11 @@ if [ ! -e "$OUT/syscalls-ran" ]; then
 else
 	not_ok "syscalls --prometheus: a bad DIR is said before anything is armed, COMMAND never runs"
 fi
-check_msg syscalls-stack 2 "$(sys_usage "--stack: each call's kernel stack at dispatch is the same")" $KPT syscalls --stack
+check_msg syscalls-stack-sum 2 "$(sys_usage "--stack records each call's trace: not with -s, which keeps no calls")" $KPT syscalls --stack -s
+check_msg syscalls-stack-replay 2 "$(sys_usage "--stack records each call's trace: not with -r, which shows the traces the saved calls have")" $KPT syscalls --stack=4 -r x
+check_msg syscalls-stack-zero 2 "kptrace: error: invalid --stack '0': whole frames, 1 to 64" $KPT syscalls --stack=0
+check_msg syscalls-stack-big 2 "kptrace: error: invalid --stack '65': whole frames, 1 to 64" $KPT syscalls --stack=65
+check_msg syscalls-interval-bad 2 "kptrace: error: invalid -i '0': whole seconds, 1 to 86400" $KPT syscalls -s -i 0
 check_msg syscalls-option 2 "$(sys_usage "invalid option '-x'")" $KPT syscalls -x
 check_msg syscalls-missing 2 "$(sys_usage "option '-p' needs an argument")" $KPT syscalls -p
 check_msg syscalls-write-json 2 "$(sys_usage "-j and -o are for printing: -w saves the raw records")" $KPT syscalls -w x -j

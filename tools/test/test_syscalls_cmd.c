@@ -25,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <uapi/kptrace_record.h>
+
+#include "../ksyms.h"	/* not module/ksyms.h */
 #include "prom.h"
 #include "pstats.h"
 #include "spec.h"
@@ -72,6 +75,9 @@ struct rec {
 	__u64 nr;
 	__u64 regs[6];
 	struct rstr str[2];
+	unsigned int nr_stack;		/* frames after the args (--stack) */
+	__u64 stack[4];
+	bool stack_trunc;
 };
 
 static __u64 rec_buf[1024];
@@ -105,7 +111,12 @@ static const struct kpt_event *make(const struct rec *r)
 	}
 	a[0] = r->nr;
 	memcpy(a + 1, r->regs, sizeof(r->regs));
-	off = (char *)(a + e->nr_args) - (char *)e;
+	/* the strings after the stack, as the module has them */
+	e->nr_stack = r->nr_stack;
+	memcpy(a + e->nr_args, r->stack, r->nr_stack * sizeof(__u64));
+	if (r->stack_trunc)
+		e->flags |= KPT_F_STACK_TRUNC;
+	off = (char *)(a + e->nr_args + r->nr_stack) - (char *)e;
 	for (i = 0; i < 2 && e->nr_args == SYS_NARGS; i++) {
 		const struct rstr *s = &r->str[i];
 
@@ -487,8 +498,9 @@ static void test_spec(void)
 	for (i = 0; i < ARRAY_LEN(picked); i++)
 		nr[picked[i]] = true;
 	nr[count - 1] = true;
+	sel.stack = 8;
 	same("spec: every option, in the module's order", spec_of(&sel, 9),
-	     "s:kptrace/sys_9 pid=1,22 tid=333 children=7 comm=ng*x? cgroup=123456789012 nr=0-2,5,7-8,471 failure duration=500000");
+	     "s:kptrace/sys_9 pid=1,22 tid=333 children=7 comm=ng*x? cgroup=123456789012 nr=0-2,5,7-8,471 failure duration=500000 stack=8");
 	spec_round_trip("spec: every option, as module/spec.c parses and prints it",
 			spec_of(&sel, 9));
 	for (i = 2; i < SYS_MAX_IDS; i++)
@@ -530,6 +542,77 @@ static void test_spec(void)
 	result(syscalls_cmd__spec(&sel, 9, small, sizeof(small)) == -1,
 	       "spec: a buffer too small is -1", "");
 	free(nr);
+}
+
+/* --- --stack: a record's call trace -------------------------------------- */
+
+static void test_stack(void)
+{
+	struct rec r = {
+		.ts = 1000012345, .entry_ts = 1000000000, .lat = 12345,
+		.ret = 3, .comm = "cat", .pid = 215, .tid = 215, .nr = 257,
+		.regs = OPENAT_REGS,
+		.str = { { 2, "/etc/passwd", 11, KPT_STR_USER } },
+		.nr_stack = 3,
+		.stack = { 0xffffffff81234500ULL, 0xffffffff812346a5ULL,
+			   0xffffffffc0400088ULL },
+	};
+	const struct kpt_event *e;
+	struct ksyms *ks;
+	char path[512];
+	const char *why;
+
+	snprintf(path, sizeof(path), "%s/kallsyms", data_dir);
+	ks = ksyms__load(path);
+	e = make(&r);
+	result(event__check(e, e->size, &why) == EVENT_OK &&
+	       kpt_record_fixed(e) == sizeof(*e) + 8 * (KPT_RET_SLOTS + 9 + 3),
+	       "stack: a return with frames passes the check, its fixed part has them",
+	       "");
+
+	printer_start(false, formats);
+	printer.lost_fmt.ksyms = ks;
+	printer.have_base = true;
+	printer.base_ns = 1000000000;
+	sys_printer__record(e, &printer);
+	same("stack: the line, then the call trace, the string after the frames",
+	     printer_text(),
+	     "0.000 ( 0.012 ms): cat/215 openat(dfd: CWD, filename: \"/etc/passwd\", flags: RDONLY|CLOEXEC) = 3\n"
+	     " Call Trace:\n"
+	     "  [<ffffffff81234500>] do_sys_openat2+0x0/0x1a0\n"
+	     "  [<ffffffff812346a5>] do_sys_open+0x5/0x50\n"
+	     "  [<ffffffffc0400088>] kpt_test_func+0x8/0x40 [kpt_test]\n");
+	printer_end();
+
+	r.stack_trunc = true;
+	printer_start(true, formats);
+	printer.lost_fmt.ksyms = ks;
+	printer.have_base = true;
+	printer.base_ns = 1000000000;
+	sys_printer__record(make(&r), &printer);
+	same("stack: -j, the frames as \"stack\", truncated",
+	     printer_text(),
+	     "{\"ts\":0,\"dur_ns\":12345,\"comm\":\"cat\",\"pid\":215,\"tid\":215,\"syscall\":\"openat\",\"args\":{\"dfd\":-100,\"filename\":\"/etc/passwd\",\"flags\":524288,\"mode\":0},\"ret\":3"
+	     ",\"stack\":[{\"addr\":\"0xffffffff81234500\",\"sym\":\"do_sys_openat2+0x0/0x1a0\"},{\"addr\":\"0xffffffff812346a5\",\"sym\":\"do_sys_open+0x5/0x50\"},{\"addr\":\"0xffffffffc0400088\",\"sym\":\"kpt_test_func+0x8/0x40 [kpt_test]\",\"module\":\"kpt_test\"}],\"stack_truncated\":true}\n");
+	printer_end();
+
+	/* an exit_group entry with frames; no symbols: bare addresses */
+	r = (struct rec){
+		.entry = true, .ts = 1000000000, .comm = "cat", .pid = 215,
+		.tid = 215, .nr = 231, .regs = { 7 }, .nr_stack = 1,
+		.stack = { 0xffffffff81234500ULL },
+	};
+	printer_start(false, formats);
+	printer.have_base = true;
+	printer.base_ns = 1000000000;
+	sys_printer__record(make(&r), &printer);
+	same("stack: exit_group, no kallsyms: the bare address",
+	     printer_text(),
+	     "0.000 ( 0.000 ms): cat/215 exit_group(error_code: 7) = ?\n"
+	     " Call Trace:\n"
+	     "  [<ffffffff81234500>] 0xffffffff81234500\n");
+	printer_end();
+	ksyms__free(ks);
 }
 
 /* --- the probe's id ------------------------------------------------------ */
@@ -1223,6 +1306,7 @@ int main(int argc, char **argv)
 	test_lines();
 	test_printer();
 	test_spec();
+	test_stack();
 	test_probe_id();
 	test_summary();
 	test_sum();
