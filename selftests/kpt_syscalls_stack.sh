@@ -9,11 +9,11 @@
 #
 # - "s:sk pid=P nr=110,231 stack=8", kpt_sysgen getppid:3 exit:4: the
 #   trace file has exactly 4 records of sk (3 returns, the exit_group
-#   entry), each with a " Call Trace:" of 2 to 8 frames and no "...";
-#   on x64_sys_call the first frame is x64_sys_call+0x0/, the second
-#   do_syscall_64+; on the raw_syscalls tracepoints (5.10) a frame is
-#   do_syscall_64 and none is kptrace's own; stack_trunc 0; the probes
-#   line shows stack=8.
+#   entry), each with a " Call Trace:" of 2 to 8 frames and no "...",
+#   the last entry_SYSCALL_64_after_hwframe; on x64_sys_call the first
+#   frame is x64_sys_call+0x0/ (+0x4 past an endbr64), the second
+#   do_syscall_64+; on the raw_syscalls tracepoints (5.10) none is
+#   kptrace's own; stack_trunc 0; the probes line shows stack=8.
 # - stack=1, the same calls: every record exactly 1 frame and "  ...",
 #   stack_trunc exactly 4, recorded 4.
 # - bad specs: stack=0, stack=65, stack=4 with summary: EINVAL, the
@@ -56,13 +56,14 @@ sysgen_go()
 }
 
 # traces NAME FILE: per record of probe NAME in the trace text FILE, a
-# line "KIND FRAMES TRUNC FIRST SECOND" (KIND ret or entry, TRUNC 1 if
-# the trace ended in "...", FIRST and SECOND its first two frames'
-# symbols), and a line "own N" of the frames in kptrace's own code.
+# line "KIND FRAMES TRUNC FIRST SECOND LAST" (KIND ret or entry, TRUNC 1
+# if the trace ended in "...", FIRST, SECOND and LAST frames' symbols),
+# and a line "own N" of the frames in kptrace's own code.
 traces()
 {
 	awk -v n="$1" '
-	function flush() { if (cur) print kind, frames, trunc, f[1], f[2]; cur = 0 }
+	function flush() {
+		if (cur) print kind, frames, trunc, f[1], f[2], f[frames]; cur = 0 }
 	/^ Call Trace:$/ { next }
 	/^  \.\.\.$/ { trunc = 1; next }
 	/^  / { if (cur) { f[++frames] = $1; if ($0 ~ /\[kptrace\]/) own++ }; next }
@@ -72,12 +73,16 @@ traces()
 	END { flush(); print "own", own + 0 }' "$2"
 }
 
+# x64_sys_call (+0x4 past an endbr64), then its caller; on the
+# tracepoints (5.10) the exit path's frames, which need not name
+# do_syscall_64 (it ends in a tail call); the last frame the entry code's
+last='entry_SYSCALL_64_after_hwframe\+0x[0-9a-f]+/0x[0-9a-f]+'
 if grep -qw x64_sys_call /proc/kallsyms; then
-	first='x64_sys_call\+0x0/0x[0-9a-f]+'
+	first='x64_sys_call\+0x[04]/0x[0-9a-f]+'
 	second='do_syscall_64\+0x[0-9a-f]+/0x[0-9a-f]+'
 else
-	first='.*'
-	second='.*'
+	first='[a-z_0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+'
+	second='[a-z_0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+'
 fi
 
 # stack=8
@@ -96,14 +101,9 @@ check_eq "stack=8: frames 2 to 8, none cut" \
 	"$(awk '$1 != "own" && ($2 < 2 || $2 > 8 || $3 != 0)' "$KPT_TMP/sk.t")" ""
 check_eq "stack=8: no frame of kptrace's" \
 	"$(sed -n 's/^own //p' "$KPT_TMP/sk.t")" 0
-if [ "$first" != '.*' ]; then
-	check_eq "stack=8: x64_sys_call, then do_syscall_64" \
-		"$(awk '$1 != "own"' "$KPT_TMP/sk.t" |
-		grep -Evc "^[a-z]+ [0-9]+ 0 $first $second\$")" 0
-else
-	check_eq "stack=8 (tracepoints): do_syscall_64 in each" \
-		"$(grep -B1 -c 'do_syscall_64+' "$KPT_TMP/sk" | tail -n 1)" 4
-fi
+check_eq "stack=8: the attach point, its caller, ..., the entry code" \
+	"$(awk '$1 != "own"' "$KPT_TMP/sk.t" |
+	grep -Evc "^[a-z]+ [0-9]+ 0 $first $second $last\$")" 0
 check_eq "stack=8: stack_trunc" "$(spec_stat sk stack_trunc)" 0
 spec_add '-:sk'
 
@@ -144,10 +144,8 @@ check_eq "--stack: frames not in decode_stacktrace's form" \
 	"$(grep '^  ' "$KPT_TMP/live.txt" | grep -Evc "$frame")" 0
 nframes=$(grep -c '^  \[<' "$KPT_TMP/live.txt")
 [ "$nframes" -ge 4 ] || check_fail "--stack: $nframes frames for 2 calls"
-if [ "$first" != '.*' ]; then
-	check_eq "--stack: first frame x64_sys_call" \
-		"$(grep -A1 '^ Call Trace:$' "$KPT_TMP/live.txt" | grep -Ec "\] $first\$")" 2
-fi
+check_eq "--stack: first frame the attach point's" \
+	"$(grep -A1 '^ Call Trace:$' "$KPT_TMP/live.txt" | grep -Ec "\] $first\$")" 2
 
 "$KPTRACE" syscalls -j --stack -e getppid -- "$SYSGEN" getppid:2 \
 	> "$KPT_TMP/live.json" 2> /dev/null
