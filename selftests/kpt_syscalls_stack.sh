@@ -81,8 +81,8 @@ if grep -qw x64_sys_call /proc/kallsyms; then
 	first='x64_sys_call\+0x[04]/0x[0-9a-f]+'
 	second='do_syscall_64\+0x[0-9a-f]+/0x[0-9a-f]+'
 else
-	first='[a-z_0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+'
-	second='[a-z_0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+'
+	first='[A-Za-z0-9_.]+\+0x[0-9a-f]+/0x[0-9a-f]+'
+	second='[A-Za-z0-9_.]+\+0x[0-9a-f]+/0x[0-9a-f]+'
 fi
 
 # stack=8
