@@ -33,6 +33,23 @@ kpt_get_kretprobe(struct kretprobe_instance *ri)
 }
 
 /*
+ * The address a kretprobe's return handler returns to, from its @regs,
+ * for a call trace; 0 when the kernel does not give it. v5.15 ("kprobes:
+ * Enable stacktrace from pt_regs in kretprobe handler", and rethook
+ * after it) sets regs->ip to the real return address before the handler
+ * runs, and the unwinder steps over the trampoline; before, regs->ip is
+ * the trampoline's and the stack cannot be unwound from there.
+ */
+static nokprobe_inline unsigned long kpt_kretprobe_ret_ip(struct pt_regs *regs)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 15, 0)
+	return instruction_pointer(regs);
+#else
+	return 0;
+#endif
+}
+
+/*
  * v6.2 renamed del_timer_sync() to timer_delete_sync(); v6.15 removed
  * the old name.
  */

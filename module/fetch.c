@@ -222,11 +222,15 @@ static nokprobe_inline unsigned int kpt_save_stack(struct pt_regs *regs,
  * @regs: the probe's registers, unwound from their ip's caller; or NULL,
  *	from here outwards, less the frames of this module (a tracepoint's
  *	probe)
- * @out: the slots, whose first @n the caller has filled (the probed
- *	address, where @regs' ip is not it)
+ * @out: the slots
+ * @n: the frames the caller has put first in @out (the probed address,
+ *	where @regs' ip is not it)
  * @max: the slots there are, at least @n
  *
- * Out of line: only the records that carry a stack pay for it.
+ * The record is reserved already: a record of another probe on this CPU
+ * meanwhile (an interrupt's) is lost as nested, as while an entry record
+ * reads its strings. Out of line: only the records that carry a stack
+ * pay for it.
  */
 noinline void kpt_stack_record(struct kpt_probe *p, struct kpt_event *ev,
 			       struct pt_regs *regs, u64 *out, unsigned int n,
@@ -248,14 +252,13 @@ noinline void kpt_stack_record(struct kpt_probe *p, struct kpt_event *ev,
 				seen = true;
 				continue;
 			}
-			if (!seen && ++steps < KPT_STACK_SKIP)
+			if (!seen && steps++ < KPT_STACK_SKIP)
 				continue;
 			ours = false;
 		}
 		if (n == max) {
-			ev->flags |= KPT_F_STACK_TRUNC;
-			this_cpu_inc(p->stats->stack_trunc);
-			break;
+			kpt_stack_cut(p, ev, n);
+			return;
 		}
 		out[n++] = addr;
 	}

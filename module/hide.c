@@ -8,7 +8,8 @@
  * kpt_addrs_visible()) gets none, in any field. Its records are edited
  * after they left the rings and before they are returned or formatted
  * (kpt_hide_addrs()), by their layout alone, with no probe lookup:
- *  - every stack slot of an entry record is zeroed;
+ *  - every stack slot is zeroed: an entry record's, and a return
+ *    record's (a syscalls probe's with stack=);
  *  - every 64-bit value slot of an entry or return record, its args[]
  *    and kpt_ret.ret, whose value lies in the kernel half of the address
  *    space (KPT_KERNEL_HALF and up) and is not an error code (-4095..-1,
@@ -17,8 +18,8 @@
  *    KPT_STR_SLOT() encoding, whose offset in the record is below 64 KiB:
  *    never in that range. A negative number below -4095 is in it, and
  *    is zeroed too;
- *  - a record where anything was zeroed (an entry with a stack, always)
- *    gets KPT_F_ADDR_HIDDEN.
+ *  - a record where anything was zeroed (one with a stack, always) gets
+ *    KPT_F_ADDR_HIDDEN.
  * Narrower values (u32, x32, s16, ...) were zero- or sign-extended by
  * their type and pass unchanged: a kernel address read as s32 comes out
  * sign-extended into the kernel half anyway, and a reader who asked for a

@@ -111,7 +111,7 @@ static unsigned int __init kpt_ring_auto_kb(void)
 /* Check the settings and fill kpt_cfg; one log line for a refusal. */
 int __init kpt_params_check(void)
 {
-	unsigned int reserve = KPT_ENTRY_SIZE(args, stack + !!stack);
+	unsigned int reserve = KPT_ENTRY_SIZE(args, stack);
 	unsigned long bytes;
 
 	if (args > KPT_MAX_REG_ARGS) {

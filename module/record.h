@@ -178,6 +178,15 @@ static nokprobe_inline void kpt_zero_pad(struct kpt_event *ev,
 		*(u64 *)((char *)ev + end - keep) &= ~0ULL >> (64 - 8 * keep);
 }
 
+/* @ev's call trace ends after its first @n frames: it had more */
+static nokprobe_inline void kpt_stack_cut(const struct kpt_probe *p,
+					  struct kpt_event *ev, unsigned int n)
+{
+	ev->nr_stack = n;
+	ev->flags |= KPT_F_STACK_TRUNC;
+	this_cpu_inc(p->stats->stack_trunc);
+}
+
 static nokprobe_inline bool kpt_reserve(const struct kpt_probe *p,
 					struct kpt_wr *w, unsigned int size)
 {

@@ -46,8 +46,8 @@
  * Handlers: one pair for records, one for a summary (picked when armed,
  * kpt_sys_set_handlers()). Their common path reads the time first and
  * keeps nothing across a call, so that it saves few registers: every
- * rare case (failure, duration=, path strings, a ring with no room where
- * its head is) leaves by one out-of-line kpt_sys_exit_slow().
+ * rare case (failure, duration=, stack=, path strings, a ring with no
+ * room where its head is) leaves by one out-of-line kpt_sys_exit_slow().
  *
  * Context: the handlers run in the calling task, at syscall entry and
  * exit, with preemption disabled: the task's parents and cgroup are read
@@ -392,14 +392,20 @@ static nokprobe_inline void kpt_sys_stack(struct kpt_probe *p,
 					  u64 *slots)
 {
 	unsigned int n = 0, max = p->prog.sys.stack;
+	unsigned long ip;
 
 	if (regs) {
 		slots[n++] = (unsigned long)p->rp.kp.addr;
-		/* the return's ip is the caller's: the unwinder skips it */
-		if (at_return && n < max)
-			slots[n++] = instruction_pointer(regs);
+		if (at_return) {
+			/* the caller's, which the unwinder steps over */
+			ip = kpt_kretprobe_ret_ip(regs);
+			if (!ip || n == max) {
+				kpt_stack_cut(p, ev, n);
+				return;
+			}
+			slots[n++] = ip;
+		}
 	}
-	/* with no slot left, it only finds whether the trace was cut */
 	kpt_stack_record(p, ev, regs, slots, n, max);
 }
 
@@ -841,8 +847,8 @@ static nokprobe_inline int kpt_sys_entry(struct kretprobe_instance *ri,
 
 /*
  * A call's return: its record, or with @summary its summary's entry.
- * failure, duration=, path strings and a ring with no room where its head
- * is (or a write under way) take kpt_sys_exit_slow().
+ * failure, duration=, stack=, path strings and a ring with no room where
+ * its head is (or a write under way) take kpt_sys_exit_slow().
  */
 static nokprobe_inline void kpt_sys_return(struct kretprobe_instance *ri,
 					   struct pt_regs *regs, bool summary)

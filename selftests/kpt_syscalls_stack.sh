@@ -16,11 +16,14 @@
 #   kptrace's own; stack_trunc 0; the probes line shows stack=8.
 # - stack=1, the same calls: every record exactly 1 frame and "  ...",
 #   stack_trunc exactly 4, recorded 4.
+# - stack=64, kpt_sysgen fail:2: 2 openat records whose path string
+#   (after the frames) reads "/nonexistent/kpt", whole traces.
 # - bad specs: stack=0, stack=65, stack=4 with summary: EINVAL, the
 #   error_log names the problem, no probe added.
 # - kptrace syscalls --stack -e getppid -- kpt_sysgen getppid:2: exactly
 #   2 getppid lines, each followed by its call trace, every frame
-#   "[<ADDR>] SYM+0xOFF/0xSIZE" (decode_stacktrace.sh's form); -j: 2
+#   "[<ADDR>] SYM+0xOFF/0xSIZE" (decode_stacktrace.sh's form); a failing
+#   openat's line has its path, then the call trace; -j: 2
 #   objects with "stack" arrays of the same frame counts; -w FILE then
 #   -r FILE: the same lines and frames as live (times and pids aside).
 # - kptr_restrict=2: the frames read "[<0000000000000000>] ?", the lines
@@ -120,6 +123,21 @@ check_eq "stack=1: stack_trunc" "$(spec_stat sk1 stack_trunc)" 4
 check_eq "stack=1: recorded" "$(spec_stat sk1 recorded)" 4
 spec_add '-:sk1'
 
+# stack=64 and a path string, whose bytes come after the frames
+sysgen_start fail:2
+spec_add "s:sk64 pid=$SG nr=257 stack=64"
+sysgen_go 0
+cat "$KPT_DIR/trace" > "$KPT_TMP/sk64"
+traces sk64 "$KPT_TMP/sk64" > "$KPT_TMP/sk64.t"
+check_eq "stack=64: records" "$(grep -vc '^own ' "$KPT_TMP/sk64.t")" 2
+check_eq "stack=64: the path after the frames" \
+	"$(grep -c ': sk64: ret=-2 .* nr=257 .*str0="/nonexistent/kpt" str1=""$' "$KPT_TMP/sk64")" 2
+check_eq "stack=64: whole traces" \
+	"$(awk '$1 != "own"' "$KPT_TMP/sk64.t" |
+	grep -Evc "^ret [0-9]+ 0 $first $second $last\$")" 0
+check_eq "stack=64: stack_trunc" "$(spec_stat sk64 stack_trunc)" 0
+spec_add '-:sk64'
+
 # bad specs
 spec_expect EINVAL 's:sb stack=0'
 check_match "stack=0 error" "$(spec_err_last | head -n 1)" 'stack= must be 1 to 64 frames'
@@ -131,6 +149,12 @@ check_match "stack= with summary error" "$(spec_err_last | head -n 1)" \
 check_eq "no probe left" "$(grep -c '' "$KPT_DIR/probes")" 0
 
 # the reader: text, JSON, -w/-r
+"$KPTRACE" syscalls --stack -e openat -- "$SYSGEN" fail:1 \
+	> "$KPT_TMP/open.txt" 2> /dev/null
+check_eq "--stack: a path string beside the frames" \
+	"$(grep -A1 'openat(dfd: CWD, filename: "/nonexistent/kpt", flags: RDONLY) = -1 ENOENT' \
+	"$KPT_TMP/open.txt")" "$(grep -A1 ' openat(' "$KPT_TMP/open.txt" | head -n 1)
+ Call Trace:"
 frame='^  \[<[0-9a-f]{16}>\] [A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+( \[[a-z0-9_]+\])?$'
 "$KPTRACE" syscalls --stack -e getppid -- "$SYSGEN" getppid:2 \
 	> "$KPT_TMP/live.txt" 2> "$KPT_TMP/live.err"

@@ -10,7 +10,9 @@
  *
  *   KPT_EV_ENTRY   __u64 args[nr_args]; __u64 stack[nr_stack]; then
  *                  string bytes up to size.
- *                  stack[0] is the probed address, then the callers outward.
+ *                  stack[0] is the probed address, then the callers
+ *                  outward (a syscalls probe on the raw_syscalls
+ *                  tracepoints: from the tracepoint's caller).
  *   KPT_EV_RETURN  struct kpt_ret; __u64 args[nr_args]; __u64
  *                  stack[nr_stack]; then string bytes. Only a syscalls
  *                  probe's return has a stack (stack=), as an entry's;
