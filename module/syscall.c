@@ -59,6 +59,7 @@
 #include <linux/kprobes.h>
 #include <linux/sched.h>
 #include <linux/cgroup.h>
+#include <linux/compat.h>
 #include <linux/err.h>
 #include <linux/hash.h>
 #include <linux/slab.h>
