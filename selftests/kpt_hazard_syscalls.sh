@@ -66,9 +66,7 @@ kpt_setup
 require_kpt_spec
 require_kpt_read
 require_kptrace
-SYSGEN=$(kpt_first "$KPT_SELFTESTS/helpers/kpt_sysgen" /bin/kpt_sysgen)
-[ -n "$SYSGEN" ] && [ -x "$SYSGEN" ] ||
-	fail "helpers/kpt_sysgen not built (make -C selftests helpers)"
+require_kpt_sysgen
 
 THREADS=${KPT_HAZ_SYS_THREADS:-1000}
 CHURN=${KPT_HAZ_SYS_CHURN:-100}

@@ -46,9 +46,7 @@
 . "$(dirname "$0")/lib.sh"
 kpt_setup
 require_kptrace
-SYSGEN=$(kpt_first "$KPT_SELFTESTS/helpers/kpt_sysgen" /bin/kpt_sysgen)
-[ -n "$SYSGEN" ] && [ -x "$SYSGEN" ] ||
-	fail "helpers/kpt_sysgen not built (make -C selftests helpers)"
+require_kpt_sysgen
 kpt_tracefs > /dev/null 2>&1
 kpt_load
 

@@ -52,9 +52,7 @@
 . "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
 kpt_setup
 require_kpt_spec
-SYSGEN=$(kpt_first "$KPT_SELFTESTS/helpers/kpt_sysgen" /bin/kpt_sysgen)
-[ -n "$SYSGEN" ] && [ -x "$SYSGEN" ] ||
-	fail "helpers/kpt_sysgen not built (make -C selftests helpers)"
+require_kpt_sysgen
 
 kpt_load
 r=$(spec_write 's:sa nr=110')
@@ -70,24 +68,6 @@ else
 fi
 check_match "sa probes line" "$(spec_line sa)" \
 	"^s:kptrace/sa nr=110 # id=[0-9]+ at=$at hits=[0-9]+ missed=0\$"
-
-GO=$KPT_TMP/go
-# sysgen_start ACTION...: kpt_sysgen -w ACTION... in the background,
-# blocked on the FIFO; its pid in SG (its parent is this shell, $$).
-sysgen_start()
-{
-	rm -f "$GO"
-	mkfifo "$GO" || fail "mkfifo"
-	"$SYSGEN" -w "$@" < "$GO" &
-	SG=$!
-}
-
-# sysgen_go: lets it run, waits for it.
-sysgen_go()
-{
-	echo > "$GO"
-	wait "$SG" || fail "kpt_sysgen $SG exited $?"
-}
 
 # records NAME: the pending records of probe NAME (slots 7 and 8 as
 # strings), from a dump of every pending record into $KPT_TMP/dump.
@@ -254,9 +234,7 @@ spec_add "s:sxp pid=$SG nr=231"
 spec_add "s:sxn pid=$SG nr=110"
 "$SYSGEN" exit:3
 check_eq "the other exit:3's status" "$?" 3
-echo > "$GO"
-wait "$SG"
-check_eq "exit:5's status" "$?" 5
+sysgen_go 5
 records sxp > "$KPT_TMP/sxp"
 sed 's/^/#   /' "$KPT_TMP/sxp"
 check_eq "pid= exit_group records" "$(grep -c '' "$KPT_TMP/sxp")" 1

@@ -34,29 +34,9 @@
 kpt_setup
 require_kpt_spec
 require_kptrace
-SYSGEN=$(kpt_first "$KPT_SELFTESTS/helpers/kpt_sysgen" /bin/kpt_sysgen)
-[ -n "$SYSGEN" ] && [ -x "$SYSGEN" ] ||
-	fail "helpers/kpt_sysgen not built (make -C selftests helpers)"
+require_kpt_sysgen
 kpt_kallsyms_visible
 kpt_load
-
-GO=$KPT_TMP/go
-# sysgen_start ACTION...: kpt_sysgen -w ACTION... blocked on a FIFO, its
-# pid in SG; sysgen_go STATUS lets it run and waits for it to exit STATUS.
-sysgen_start()
-{
-	rm -f "$GO"
-	mkfifo "$GO" || fail "mkfifo"
-	"$SYSGEN" -w "$@" < "$GO" &
-	SG=$!
-}
-sysgen_go()
-{
-	echo > "$GO"
-	wait "$SG"
-	_st=$?
-	[ "$_st" = "$1" ] || fail "kpt_sysgen $SG exited $_st, not $1"
-}
 
 # traces NAME FILE: per record of probe NAME in the trace text FILE, a
 # line "KIND FRAMES TRUNC FIRST SECOND LAST" (KIND ret or entry, TRUNC 1

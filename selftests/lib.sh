@@ -151,6 +151,35 @@ require_kpt_read()
 		fail "helpers/kpt_read not built (make -C selftests helpers)"
 }
 
+# require_kpt_sysgen: the static helper that makes system calls in exact
+# numbers, in SYSGEN; the test fails without it.
+require_kpt_sysgen()
+{
+	SYSGEN=$(kpt_first "$KPT_SELFTESTS/helpers/kpt_sysgen" /bin/kpt_sysgen)
+	[ -n "$SYSGEN" ] && [ -x "$SYSGEN" ] ||
+		fail "helpers/kpt_sysgen not built (make -C selftests helpers)"
+}
+
+# sysgen_start ACTION...: kpt_sysgen -w ACTION... in the background,
+# blocked on a FIFO, so that its pid (SG; its parent is this shell) is
+# known before a probe is armed for it; sysgen_go [STATUS] lets it run
+# and waits for it to exit STATUS (0).
+sysgen_start()
+{
+	rm -f "$KPT_TMP/go"
+	mkfifo "$KPT_TMP/go" || fail "mkfifo"
+	"$SYSGEN" -w "$@" < "$KPT_TMP/go" &
+	SG=$!
+}
+
+sysgen_go()
+{
+	echo > "$KPT_TMP/go"
+	wait "$SG"
+	_st=$?
+	[ "$_st" = "${1:-0}" ] || fail "kpt_sysgen $SG exited $_st, not ${1:-0}"
+}
+
 require_cmd()
 {
 	for _c in "$@"; do
