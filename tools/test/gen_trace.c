@@ -35,6 +35,8 @@
  *			whose comm and string arguments hold terminal
  *			escapes: ESC [2J, the C1 CSI as UTF-8 (\xc2\x9b),
  *			an OSC ended by BEL, a newline, a backslash
+ *	syscalls-stack	a return of openat with 3 frames and its path
+ *			after them, an exit_group entry with 1 frame
  *	syscalls	records of a syscalls probe (id 42), for kptrace
  *			syscalls -r: returns of openat (a path, ENOENT, a
  *			fault), execve, write (a comm with an escape),
@@ -134,7 +136,8 @@ struct targ {
 
 /*
  * An entry (@r NULL) or return record of probe @probe with the arguments
- * @a, as the module writes them: slots, stack (entries), string bytes.
+ * @a, as the module writes them: slots, stack (entries; returns of a
+ * syscalls probe), string bytes.
  */
 static void typed(__u64 ts, __u32 probe, const char *comm,
 		  const struct targ *a, unsigned int n, const __u64 *stack,
@@ -148,15 +151,14 @@ static void typed(__u64 ts, __u32 probe, const char *comm,
 	head(e, r ? KPT_EV_RETURN : KPT_EV_ENTRY, sizeof(rec), ts, 1, probe,
 	     500, 501, comm);
 	e->nr_args = n;
+	e->nr_stack = nstack;
+	slots = e->data;
 	if (r) {
 		memcpy(e->data, r, sizeof(*r));
 		slots = e->data + KPT_RET_SLOTS;
-	} else {
-		e->nr_stack = nstack;
-		slots = e->data;
-		memcpy(e->data + n, stack, nstack * sizeof(__u64));
 	}
-	off = (char *)(slots + n + (r ? 0 : nstack)) - (char *)e;
+	memcpy(slots + n, stack, nstack * sizeof(__u64));
+	off = (char *)(slots + n + nstack) - (char *)e;
 	for (i = 0; i < n; i++) {
 		if (!a[i].str) {
 			slots[i] = a[i].num;
@@ -313,6 +315,34 @@ static void gen_syscalls(void)
 	sys_ret(1003100000ULL, 100000, -18, "mv", rename);
 	sys_ret(1003200000ULL, 500, 0, "cat", open_fault);
 	typed(1004000000ULL, SYS_ID, "cat", exit_group, 9, NULL, 0, NULL);
+}
+
+/* --stack's records: a return with frames and a path, exit_group's entry */
+static void gen_syscalls_stack(void)
+{
+	static const __u64 stack[] = {
+		0xffffffff81234500,	/* do_sys_openat2+0x0/0x1a0 */
+		0xffffffff812346b0,	/* do_sys_open+0x10/0x50 */
+		0xffffffffc0400090,	/* kpt_test_func+0x10/0x40 [kpt_test] */
+	};
+	const struct targ open_enoent[] = {
+		{ .num = 257 }, { .num = (__u64)-100LL },
+		{ .num = 0x7ffc00001000 }, { .num = 0 }, { .num = 0 },
+		{ .num = 0 }, { .num = 0 },
+		{ .str = "/nonexistent/x", .len = 14,
+		  .flags = KPT_STR_USER | SYSARG(2) },
+		{ .num = 0 },
+	};
+	const struct targ exit_group[] = {
+		{ .num = 231 }, { .num = 3 }, { .num = 0 }, { .num = 0 },
+		{ .num = 0 }, { .num = 0 }, { .num = 0 }, { .num = 0 },
+		{ .num = 0 },
+	};
+	struct kpt_ret r = { .ret = -2, .lat_ns = 4000,
+			     .entry_ts_ns = 1000000000ULL };
+
+	typed(1000004000ULL, SYS_ID, "cat", open_enoent, 9, stack, 3, &r);
+	typed(1000100000ULL, SYS_ID, "cat", exit_group, 9, stack, 1, NULL);
 }
 
 static const __u64 args6[] = {
@@ -546,6 +576,8 @@ int main(int argc, char **argv)
 		gen_evil();
 	else if (!strcmp(kind, "syscalls"))
 		gen_syscalls();
+	else if (!strcmp(kind, "syscalls-stack"))
+		gen_syscalls_stack();
 	else if (strcmp(kind, "empty"))
 		gen_bad(kind);
 	if (fclose(out)) {

@@ -549,6 +549,13 @@ else
 	not_ok "syscalls replay json: valid ASCII lines, values, no ret for exit_group" "$d"
 fi
 
+# --stack's records (gen_trace syscalls-stack): the frames under the line,
+# the path after them; as JSON; and in the event reader's return record
+test/gen_trace syscalls-stack "$OUT/syscalls-stack.bin"
+check_run syscalls-stack-replay 0 env KPTRACE_TRACEFS=$OUT/tracefs $KPT syscalls -r "$OUT/syscalls-stack.bin" -q
+check_run syscalls-stack-replay-json 0 env KPTRACE_TRACEFS=$OUT/tracefs $KPT syscalls -r "$OUT/syscalls-stack.bin" -q -j
+check_run syscalls-stack-reader 0 $KPT -r "$OUT/syscalls-stack.bin" -q
+
 run syscalls-stdin env KPTRACE_TRACEFS=$OUT/tracefs $KPT syscalls -r - <"$OUT/syscalls.bin"
 run syscalls-o env KPTRACE_TRACEFS=$OUT/tracefs $KPT syscalls -r "$OUT/syscalls.bin" -o "$OUT/syscalls-o.txt"
 if [ "$rc" = 0 ] && [ ! -s "$OUT/syscalls-o.out" ] &&
