@@ -17,11 +17,16 @@ KPT_TIMEOUT=${KPT_TIMEOUT:-900}
 KPT_FLOOD_N=${KPT_FLOOD_N:-50000}
 KPT_HAZ_BUDGET=${KPT_HAZ_BUDGET:-200}
 KPT_HAZ_SLOW=1
+# kpt_hazard_syscalls: parking 1000 threads alone took 497 s here
+KPT_HAZ_SYS_THREADS=${KPT_HAZ_SYS_THREADS:-200}
+KPT_HAZ_SYS_CHURN=${KPT_HAZ_SYS_CHURN:-20}
+KPT_HAZ_SYS_ROUNDS=${KPT_HAZ_SYS_ROUNDS:-6}
 # The kmemleak scan below writes to debugfs, which a lockdown refuses:
 # kpt_lockdown_runtime (it raises one for good) skips in this boot; the
 # lockdown boots of check-debug.sh cover lockdown.
 KPT_LOCKDOWN_OK=${KPT_LOCKDOWN_OK:-0}
 export KPT_TIMEOUT KPT_FLOOD_N KPT_HAZ_BUDGET KPT_HAZ_SLOW KPT_LOCKDOWN_OK
+export KPT_HAZ_SYS_THREADS KPT_HAZ_SYS_CHURN KPT_HAZ_SYS_ROUNDS
 echo "# debug kernel $(uname -r): $(cat /proc/cmdline)"
 sh ./run_tests.sh "$@"
 rc=$?
