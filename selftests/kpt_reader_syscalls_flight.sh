@@ -94,7 +94,8 @@ sed 's/^/#   /' "$KPT_TMP/cmd.err"
 check_eq "COMMAND: lines" "$(grep -c '' "$KPT_TMP/cmd.out")" $((M + 11))
 # the shape of each line: g (getppid), o (the failing openat), ?
 shape=$(sed '$d' "$KPT_TMP/cmd.out" | awk '
-	/ kpt_sysgen\/[0-9]+ getppid\(\) = [0-9]+$/ { printf "g"; next }
+	BEGIN { g = ENVIRON["GETPPID_RE"] }
+	$0 ~ (" kpt_sysgen/[0-9]+" g "[0-9]+$") { printf "g"; next }
 	/ kpt_sysgen\/[0-9]+ openat\(.*"\/nonexistent\/kpt".* = -1 ENOENT / { printf "o"; next }
 	{ printf "?" }')
 want=$(awk -v m="$M" 'BEGIN { for (i = 0; i < m; i++) printf "g"
@@ -152,8 +153,9 @@ sed 's/^/#   /' "$KPT_TMP/usr1.err"
 per=$((3200 / G))
 # each line: 1 (the first process), 2 (the second), the dumps' lines
 shape=$(awk -v p1="$P1" -v p2="$P2" '
-	$0 ~ " kpt_sysgen/" p1 " getppid\\(\\) = " { printf "1"; next }
-	$0 ~ " kpt_sysgen/" p2 " getppid\\(\\) = " { printf "2"; next }
+	BEGIN { g = ENVIRON["GETPPID_RE"] }
+	$0 ~ (" kpt_sysgen/" p1 g) { printf "1"; next }
+	$0 ~ (" kpt_sysgen/" p2 g) { printf "2"; next }
 	/^kptrace: [0-9]+ older calls? overwritten$/ { printf "|%s|", $2; next }
 	{ printf "?" }' "$KPT_TMP/usr1.out")
 want=$(awk -v n="$per" 'BEGIN {

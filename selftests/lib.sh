@@ -160,6 +160,19 @@ require_kpt_sysgen()
 		fail "helpers/kpt_sysgen not built (make -C selftests helpers)"
 }
 
+# kpt_sys_named: true when `kptrace syscalls` names the arguments here:
+# tracefs has events/syscalls (where the tool looks: /sys/kernel/tracing,
+# else debugfs's tracing, which mounts it), which a kernel without
+# CONFIG_FTRACE_SYSCALLS (the debug kernel's defconfig) lacks; then they
+# print as arg0..arg5 in hex. GETPPID_RE: an ERE of a getppid() call as
+# the tool prints it either way.
+kpt_sys_named()
+{
+	[ -d /sys/kernel/tracing/events/syscalls ] ||
+		[ -d /sys/kernel/debug/tracing/events/syscalls ]
+}
+export GETPPID_RE=' getppid\((arg0: [^)]*)?\) = '
+
 # sysgen_start ACTION...: kpt_sysgen -w ACTION... in the background,
 # blocked on a FIFO, so that its pid (SG; its parent is this shell) is
 # known before a probe is armed for it; sysgen_go [STATUS] lets it run
