@@ -1261,6 +1261,8 @@ static const char usage_text[] =
 "    kptrace syscalls -s -i 15 -c nginx --prometheus \\\n"
 "        /var/lib/prometheus/node-exporter   # for a fleet's Prometheus\n"
 "    kptrace syscalls -S -- ls           # the lines, then the table\n"
+"    kptrace syscalls --stack=8 -e openat -- cat /etc/hostname\n"
+"                                        # each open with its call trace\n"
 "    kptrace syscalls --flight 1M -- ./flaky-test\n"
 "                                        # its last 1 MiB of calls, at its end\n"
 "    kptrace syscalls --flight 64K -c nginx\n"
