@@ -80,7 +80,8 @@ static const char usage_text[] =
 "\n"
 "At exit, a summary and the per-probe counters of probe_stats (calls,\n"
 "recorded, filtered, lost by cause, misses, string faults) go to stderr.\n"
-"Stops on Ctrl-C (SIGINT) or SIGTERM, and at the end of -d: it then takes\n"
+"Stops on Ctrl-C (SIGINT), SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 or SIGUSR2,\n"
+"and at the end of -d: it then takes\n"
 "no new events, but first prints every one committed before the stop (for\n"
 "at most 2 s; a second Ctrl-C cuts that short). The summary counts what it\n"
 "printed, filtered out, lost, and left unread (recorded before the stop,\n"
@@ -365,7 +366,7 @@ int main(int argc, char **argv)
 	struct kpt_info info;
 	bool saved_probes;
 	char *buf = NULL;
-	int err;
+	int err, e;
 
 	if (argc > 1 && !strcmp(argv[1], "probe"))
 		return probecmd__main(argc - 1, argv + 1);
@@ -472,9 +473,10 @@ int main(int argc, char **argv)
 		books.end = &end;
 	drain__report(&books);
 
-	if (fflush(stdout) || ferror(stdout)) {
+	e = trace__flush(stdout);
+	if (e) {
 		fprintf(stderr, "kptrace: cannot write the standard output: %s\n",
-			strerror(errno));
+			strerror(e));
 		err = 1;
 	}
 	/* again: probes added while tracing, and deleted ones kept */

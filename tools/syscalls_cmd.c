@@ -447,7 +447,7 @@ void sys_printer__record(const struct kpt_event *e, void *priv)
 	}
 	if (ferror(p->out) && !p->out_error) {
 		p->out_error = true;
-		p->out_errno = errno;
+		p->out_errno = trace__flush(p->out);
 		trace__stop();		/* nowhere to print: end the run */
 	}
 }
@@ -564,6 +564,16 @@ static int sum_grow(struct sys_sum *s)
 	return 0;
 }
 
+/*
+ * @a + @b, held at the top: a row's total ns of a long run of long calls
+ * (a thousand threads back from a 1 s futex every second add 2^64 ns in
+ * 213 days) stays the largest it can say rather than wrap below its max.
+ */
+static __u64 add_sat(__u64 a, __u64 b)
+{
+	return a + b < a ? ~0ULL : a + b;
+}
+
 /* Adds @in (pid, nr, comm and the counts) to its row. */
 static int sum_add(struct sys_sum *s, const struct sys_sum_row *in)
 {
@@ -589,7 +599,7 @@ static int sum_add(struct sys_sum *s, const struct sys_sum_row *in)
 	}
 	r->calls += in->calls;
 	r->errors += in->errors;
-	r->total_ns += in->total_ns;
+	r->total_ns = add_sat(r->total_ns, in->total_ns);
 	if (in->min_ns < r->min_ns)
 		r->min_ns = in->min_ns;
 	if (in->max_ns > r->max_ns)
@@ -672,6 +682,8 @@ static double sum_stddev_pct(const struct sys_sum_row *r)
 	sq = (long double)r->sumsq[1] * 18446744073709551616.0L +
 	     (long double)r->sumsq[0];
 	var = (sq - sum * sum / n) / (n - 1);
+	if (!(var > 0))		/* rounding, or a total held at the top */
+		return 0;
 	return (double)(100 * sum_sqrt(var) / (sum / n));
 }
 
@@ -1182,7 +1194,9 @@ static const char usage_text[] =
 "COMMAND exits, prints what was recorded until then, and exits with\n"
 "COMMAND's status (128+N if a signal N killed it; 127 if it was not\n"
 "found, 126 if it could not be run). A stop before that (a signal, an\n"
-"error) sends COMMAND SIGTERM.\n"
+"error) sends COMMAND SIGTERM, and SIGKILL 5 s later or at a second Ctrl-C.\n"
+"SIGHUP, SIGQUIT, SIGUSR1 (without --flight) and SIGUSR2 stop the run as\n"
+"Ctrl-C does; a closed output pipe ends the output, not COMMAND.\n"
 "\n"
 "At the end, on stderr: calls seen while the probe was armed, shown,\n"
 "filtered out, lost (by cause), missed returns, and those in flight when\n"
@@ -1386,12 +1400,15 @@ static int parse_duration(const char *arg, __u64 *ns)
 
 	errno = 0;
 	ms = strtod(arg, &end);
-	/* NaN fails the comparisons too */
-	if (errno || end == arg || *end || !(ms >= 0 && ms <= 1e12))
+	/* digits and a dot: no sign, exponent, hex float, inf or nan */
+	if (errno || end == arg || *end ||
+	    arg[strspn(arg, "0123456789.")] || !(ms >= 0 && ms <= 1e12))
 		return sys_error(EXIT_USAGE,
 				 "invalid --duration '%s': milliseconds >= 0 (0.5: 500 us)",
 				 arg);
 	*ns = (__u64)(ms * 1e6 + 0.5);
+	if (ms > 0 && !*ns)	/* under half a ns is not "no filter" */
+		*ns = 1;
 	return 0;
 }
 
@@ -1702,15 +1719,18 @@ static void on_child(int sig)
  */
 static void child_run(int go, int err, char **command)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGALRM, SIGCHLD, SIGPIPE };
-	sigset_t none;
+	sigset_t ours, none;
 	ssize_t n;
-	size_t i;
 	char c;
-	int e;
+	int e, sig;
 
-	for (i = 0; i < ARRAY_LEN(sigs); i++)
-		signal(sigs[i], SIG_DFL);
+	sigemptyset(&ours);
+	signals__add_stops(&ours);
+	sigaddset(&ours, SIGCHLD);
+	sigaddset(&ours, SIGPIPE);
+	for (sig = 1; sig < NSIG; sig++)
+		if (sigismember(&ours, sig) == 1)
+			signal(sig, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	do
@@ -1778,16 +1798,80 @@ static void child_go(struct child *ch)
 	ch->go = -1;
 }
 
+/* How long COMMAND has to end on SIGTERM before it gets SIGKILL */
+#define CMD_TERM_SECS	5
+
+/* Reaps COMMAND if it ended (@flags: 0 waits, WNOHANG does not). */
+static void child_reap(int flags)
+{
+	int status;
+	pid_t w;
+
+	do
+		w = waitpid(cmd_pid, &status, flags);
+	while (w < 0 && errno == EINTR);
+	if (w == cmd_pid) {
+		cmd_status = status;
+		cmd_done = 1;
+	}
+}
+
 /*
- * The end: reaps COMMAND (SIGTERM first if it still runs), says why exec
- * failed if it did, and returns the status to exit with.
+ * A stop while COMMAND runs: SIGTERM, then CMD_TERM_SECS for it to end;
+ * a COMMAND that ignores SIGTERM, or a second stop signal (the user
+ * pressing Ctrl-C again), gets SIGKILL: the tool never waits on it for
+ * ever with its probe armed. The stop signals and SIGCHLD are held.
+ */
+static void child_stop(char **command)
+{
+	struct timespec end, now, left;
+	sigset_t wait;
+	int sig;
+
+	sigemptyset(&wait);
+	signals__add_stops(&wait);
+	sigaddset(&wait, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &wait, NULL);
+	/* trace__stop()'s alarm is no second stop */
+	alarm(0);
+	sigdelset(&wait, SIGALRM);
+	kill(cmd_pid, SIGTERM);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += CMD_TERM_SECS;
+	for (child_reap(WNOHANG); !cmd_done; child_reap(WNOHANG)) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left.tv_sec = end.tv_sec - now.tv_sec;
+		left.tv_nsec = end.tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0) {
+			left.tv_sec--;
+			left.tv_nsec += 1000000000L;
+		}
+		if (left.tv_sec < 0)
+			break;
+		sig = sigtimedwait(&wait, NULL, &left);
+		if (sig < 0 && errno == EINTR)
+			continue;
+		if (sig != SIGCHLD)	/* the time is up, or a stop */
+			break;
+	}
+	if (cmd_done)
+		return;
+	fprintf(stderr, "kptrace: %s did not end on SIGTERM: sending SIGKILL\n",
+		command[0]);
+	kill(cmd_pid, SIGKILL);
+	child_reap(0);
+}
+
+/*
+ * The end: reaps COMMAND (SIGTERM first if it still runs, see
+ * child_stop()), says why exec failed if it did, and returns the status
+ * to exit with.
  */
 static int child_end(struct child *ch, char **command)
 {
 	int status = 0, e;
 	sigset_t chld;
 	ssize_t n;
-	pid_t w;
 
 	/* from here on, the handler does not reap it behind our back */
 	sigemptyset(&chld);
@@ -1797,16 +1881,8 @@ static int child_end(struct child *ch, char **command)
 		close(ch->go);
 		ch->go = -1;
 	}
-	if (!cmd_done) {
-		kill(cmd_pid, SIGTERM);
-		do
-			w = waitpid(cmd_pid, &status, 0);
-		while (w < 0 && errno == EINTR);
-		if (w == cmd_pid) {
-			cmd_status = status;
-			cmd_done = 1;
-		}
-	}
+	if (!cmd_done)
+		child_stop(command);
 	if (!cmd_done)
 		return 1;
 	status = cmd_status;
@@ -2143,13 +2219,19 @@ static int run_close_output(struct sys_run *run)
 		run->sink.fd = -1;
 	if (!run->out)
 		return err;
-	errno = 0;
-	if (fflush(run->out) || ferror(run->out) || run->printer.out_error) {
-		e = run->printer.out_error ? run->printer.out_errno : errno;
-		if (e != EPIPE)
-			sys_error(0, "cannot write %s: %s",
-				  run->env->output ? run->env->output :
-				  "the standard output", strerror(e));
+	e = trace__flush(run->out);
+	if (run->printer.out_error && run->printer.out_errno)
+		e = run->printer.out_errno;
+	else if (run->printer.out_error && !e)
+		e = EIO;
+	/*
+	 * A reader that closed the pipe (kptrace syscalls -- CMD | head)
+	 * ended the output, not the run in error: COMMAND's status stands.
+	 */
+	if (e && e != EPIPE) {
+		sys_error(0, "cannot write %s: %s",
+			  run->env->output ? run->env->output :
+			  "the standard output", strerror(e));
 		err = -1;
 	}
 	if (run->out != stdout && fclose(run->out))
@@ -2176,7 +2258,7 @@ static int sum_out_check(struct sys_run *run)
 		return 0;
 	if (!run->printer.out_error) {
 		run->printer.out_error = true;
-		run->printer.out_errno = errno;
+		run->printer.out_errno = trace__flush(run->out);
 	}
 	return -1;
 }
@@ -2388,9 +2470,7 @@ static int sum_tables(struct sys_run *run)
 static void sum_hold_signals(void)
 {
 	sigemptyset(&sum_signals);
-	sigaddset(&sum_signals, SIGINT);
-	sigaddset(&sum_signals, SIGTERM);
-	sigaddset(&sum_signals, SIGALRM);
+	signals__add_stops(&sum_signals);
 	sigaddset(&sum_signals, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &sum_signals, NULL);
 }
@@ -2491,9 +2571,15 @@ static int sys_run(struct sys_env *env)
 		if (child_fork(&run.child, env->command))
 			goto out;
 	}
-	if ((env->sel.summary ? run_output(&run) : run_sink(&run)) ||
+	/*
+	 * Armed first: a refusal (no module, a spec the module rejects)
+	 * leaves the -o and -w files as they were. Nothing is read before
+	 * the outputs are open, and COMMAND waits for child_go().
+	 */
+	if (run_arm(&run) ||
+	    (env->sel.summary ? run_output(&run) : run_sink(&run)) ||
 	    (env->flight && run_flight(&run)) ||
-	    run_arm(&run) || (env->sel.summary && sum_start(&run)))
+	    (env->sel.summary && sum_start(&run)))
 		goto end;
 	child_go(&run.child);
 

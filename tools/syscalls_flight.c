@@ -41,7 +41,7 @@
 #define PARAMS_DIR		"/sys/module/kptrace/parameters"
 #define FLIGHT_MAX		(1024ULL * 1024 * 1024)	/* bufsize_kb's */
 #define FLIGHT_MIN_CAP		(64 * 1024)
-#define ARRAY_LEN(a)		(sizeof(a) / sizeof((a)[0]))
+#define FLIGHT_MIN		160	/* one call's record, no string */
 
 /*
  * The newest records taken, in the order the device gave them (time):
@@ -82,10 +82,10 @@ int flight__parse_size(const char *arg, size_t *size)
 		mult = 1024 * 1024;
 	if (mult > 1)
 		end++;
-	if (*arg < '0' || *arg > '9' || errno || *end || !v ||
-	    v > FLIGHT_MAX / mult)
+	if (*arg < '0' || *arg > '9' || errno || *end ||
+	    v < (FLIGHT_MIN + mult - 1) / mult || v > FLIGHT_MAX / mult)
 		return sys_error(EXIT_USAGE,
-				    "invalid --flight '%s': bytes, 1 to 1G, with K or M for KiB or MiB (64K)",
+				    "invalid --flight '%s': bytes, 160 (one call) to 1G, with K or M for KiB or MiB (64K)",
 				    arg);
 	*size = (size_t)(v * mult);
 	return 0;
@@ -249,7 +249,7 @@ static int flight_dump(struct flight *fl, struct source *src, char *buf,
 	struct sys_printer *p = fl->printer;
 	unsigned long long shown = p->shown, n, kernel = 0;
 	struct pstats_probe ps;
-	int ret;
+	int ret, e;
 
 	ret = records__take(src, fl->sink, buf, buf_size);
 	if (trace_drain == DRAIN_TIMEOUT && !trace__stopped())
@@ -289,10 +289,10 @@ static int flight_dump(struct flight *fl, struct source *src, char *buf,
 	else
 		fprintf(p->out, "kptrace: %llu older call%s overwritten\n", n,
 			n == 1 ? "" : "s");
-	fflush(p->out);
-	if (ferror(p->out) && !p->out_error) {
+	e = trace__flush(p->out);
+	if (e && !p->out_error) {
 		p->out_error = true;
-		p->out_errno = errno;
+		p->out_errno = e;
 		trace__stop();
 	}
 	return ret;
@@ -301,20 +301,18 @@ static int flight_dump(struct flight *fl, struct source *src, char *buf,
 int flight__run(struct flight *fl, struct source *src, char *buf,
 		size_t buf_size, FILE *pstats, const char *name)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGALRM, SIGCHLD,
-				    SIGUSR1 };
 	sigset_t hold, wait;
-	unsigned int i;
 	char size[32];
-	int err = 0;
+	int err = 0, sig;
 
 	/* let in only while it waits: a dump is never cut by one */
 	sigemptyset(&hold);
-	for (i = 0; i < ARRAY_LEN(sigs); i++)
-		sigaddset(&hold, sigs[i]);
+	signals__add_stops(&hold);	/* SIGUSR1 among them */
+	sigaddset(&hold, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &hold, &wait);
-	for (i = 0; i < ARRAY_LEN(sigs); i++)
-		sigdelset(&wait, sigs[i]);
+	for (sig = 1; sig < NSIG; sig++)
+		if (sigismember(&hold, sig) == 1)
+			sigdelset(&wait, sig);
 	if (fl->banner)
 		fprintf(stderr,
 			"kptrace: a flight recorder of %s: kill -USR1 %d prints the newest calls\n",

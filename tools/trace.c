@@ -35,11 +35,37 @@ struct trace_counts trace_counts;
 /* set by the signal handler: volatile sig_atomic_t is what C allows there */
 static volatile sig_atomic_t exiting;
 
-/* SIGINT, SIGTERM, SIGALRM: held except while the reader waits in read() */
+/*
+ * The signals that end a run as Ctrl-C does: whatever ends it, the probe
+ * it armed goes and what was read is printed. SIGHUP (a closed terminal
+ * or ssh session), SIGQUIT, SIGUSR1 and SIGUSR2 would otherwise kill the
+ * tool with its probe left armed (--flight takes SIGUSR1 for its dumps).
+ * SIGALRM (-d, and trace__stop()'s wake-up) too.
+ */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const int stop_sigs[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+};
+
+/* stop_sigs[]: held except while the reader waits in read() */
 static sigset_t stop_signals;
 
 /* records__take(): a drain without a stop, of all there is */
 static bool take_all;
+
+/* The errno of the first failed flush of the text output, 0: none */
+static int out_errno;
+
+int trace__flush(FILE *out)
+{
+	if (!fflush(out) && !ferror(out))
+		return 0;
+	/* what failed first, not what the last call left in errno */
+	if (!out_errno)
+		out_errno = errno ? errno : EIO;
+	return out_errno;
+}
 
 bool trace__stopped(void)
 {
@@ -62,23 +88,32 @@ static void sig_handler(int sig)
 	trace__stop();
 }
 
+void signals__add_stops(sigset_t *set)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		sigaddset(set, stop_sigs[i]);
+}
+
 int signals__setup(void)
 {
 	struct sigaction sa;
+	size_t i;
 
 	sigemptyset(&stop_signals);
-	sigaddset(&stop_signals, SIGINT);
-	sigaddset(&stop_signals, SIGTERM);
-	sigaddset(&stop_signals, SIGALRM);
+	signals__add_stops(&stop_signals);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = sig_handler;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = 0;	/* no SA_RESTART: read() returns EINTR */
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
-	    sigaction(SIGALRM, &sa, NULL)) {
-		fprintf(stderr, "kptrace: cannot set signal handlers: %s\n",
-			strerror(errno));
-		return -1;
+	for (i = 0; i < ARRAY_SIZE(stop_sigs); i++) {
+		if (sigaction(stop_sigs[i], &sa, NULL)) {
+			fprintf(stderr,
+				"kptrace: cannot set signal handlers: %s\n",
+				strerror(errno));
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -673,7 +708,8 @@ int records__pump(struct source *src, struct sink *sink, char *buf,
 			have = 0;
 			/* a batch at a time, so pipes see events promptly */
 			if (sink->fd < 0)
-				fflush(sink->fmt.out ? sink->fmt.out : stdout);
+				trace__flush(sink->fmt.out ? sink->fmt.out :
+					     stdout);
 			/*
 			 * At least one read: it brings the loss reports
 			 * first, even when no record was left.

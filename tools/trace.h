@@ -8,6 +8,7 @@
 #ifndef __KPTRACE_TRACE_H
 #define __KPTRACE_TRACE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -117,10 +118,13 @@ struct sink {
 };
 
 /*
- * SIGINT, SIGTERM and SIGALRM (-d) stop the run; held while records are
- * handled, let in while the reader waits. 0, or -1 with a message.
+ * SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and SIGALRM (-d) stop
+ * the run; held while records are handled, let in while the reader waits.
+ * 0, or -1 with a message.
  */
 int signals__setup(void);
+/* Adds those stop signals to @set. */
+void signals__add_stops(sigset_t *set);
 
 /*
  * kptrace syscalls -- COMMAND: @handler runs on SIGCHLD, which is held and
@@ -128,6 +132,12 @@ int signals__setup(void);
  * a message.
  */
 int signals__on_child(void (*handler)(int));
+
+/*
+ * Flushes @out, the text output: 0, or the errno of its first failed
+ * write (a later fflush() of a stream in error leaves errno as it was).
+ */
+int trace__flush(FILE *out);
 
 /* Stops the run as a stop signal does: async-signal-safe. */
 void trace__stop(void);

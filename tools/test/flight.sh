@@ -15,9 +15,10 @@
 # while the run goes on, then at SIGTERM the last (empty) one.
 # KPTRACE_PARAMS is the fake /sys/module/kptrace/parameters.
 
-check_msg syscalls-flight 2 "kptrace: error: invalid --flight 'x': bytes, 1 to 1G, with K or M for KiB or MiB (64K)" "$KPT" syscalls --flight=x
-check_msg syscalls-flight-0 2 "kptrace: error: invalid --flight '0': bytes, 1 to 1G, with K or M for KiB or MiB (64K)" "$KPT" syscalls --flight 0
-check_msg syscalls-flight-big 2 "kptrace: error: invalid --flight '1025M': bytes, 1 to 1G, with K or M for KiB or MiB (64K)" "$KPT" syscalls --flight 1025M
+check_msg syscalls-flight 2 "kptrace: error: invalid --flight 'x': bytes, 160 (one call) to 1G, with K or M for KiB or MiB (64K)" "$KPT" syscalls --flight=x
+check_msg syscalls-flight-0 2 "kptrace: error: invalid --flight '0': bytes, 160 (one call) to 1G, with K or M for KiB or MiB (64K)" "$KPT" syscalls --flight 0
+check_msg syscalls-flight-small 2 "kptrace: error: invalid --flight '159': bytes, 160 (one call) to 1G, with K or M for KiB or MiB (64K)" "$KPT" syscalls --flight 159
+check_msg syscalls-flight-big 2 "kptrace: error: invalid --flight '1025M': bytes, 160 (one call) to 1G, with K or M for KiB or MiB (64K)" "$KPT" syscalls --flight 1025M
 check_msg syscalls-flight-sum 2 "$(sys_usage "--flight prints the calls the rings kept: not with -s")" "$KPT" syscalls --flight 64K -s
 check_msg syscalls-flight-write 2 "$(sys_usage "--flight prints the calls the rings kept: not with -w")" "$KPT" syscalls --flight 64k -w x
 check_msg syscalls-flight-read 2 "$(sys_usage "--flight prints the calls the rings kept: not with -r")" "$KPT" syscalls --flight 1M -r x

@@ -157,7 +157,8 @@ static void typed(__u64 ts, __u32 probe, const char *comm,
 		memcpy(e->data, r, sizeof(*r));
 		slots = e->data + KPT_RET_SLOTS;
 	}
-	memcpy(slots + n, stack, nstack * sizeof(__u64));
+	if (nstack)
+		memcpy(slots + n, stack, nstack * sizeof(__u64));
 	off = (char *)(slots + n + nstack) - (char *)e;
 	for (i = 0; i < n; i++) {
 		if (!a[i].str) {

@@ -625,6 +625,8 @@ check_msg syscalls-comm-long 2 "kptrace: error: -c: a comm glob of 1 to 15 bytes
 check_msg syscalls-comm-space 2 "kptrace: error: -c: a comm glob without spaces or control characters" $KPT syscalls -c 'a b'
 check_msg syscalls-duration 2 "kptrace: error: invalid --duration '-1': milliseconds >= 0 (0.5: 500 us)" $KPT syscalls --duration -1
 check_msg syscalls-duration-nan 2 "kptrace: error: invalid --duration 'nan': milliseconds >= 0 (0.5: 500 us)" $KPT syscalls --duration nan
+check_msg syscalls-duration-hex 2 "kptrace: error: invalid --duration '0x10': milliseconds >= 0 (0.5: 500 us)" $KPT syscalls --duration 0x10
+check_msg syscalls-duration-exp 2 "kptrace: error: invalid --duration '1e-9': milliseconds >= 0 (0.5: 500 us)" $KPT syscalls --duration 1e-9
 check_msg syscalls-sum-both 2 "$(sys_usage "-s (the table) or -S (the lines, the table)")" $KPT syscalls -s -S -- true
 check_msg syscalls-interval 2 "$(sys_usage "-i prints the table of -s every SECS seconds: it needs -s")" $KPT syscalls -S -i 1
 check_msg syscalls-interval-zero 2 "kptrace: error: invalid -i '0': whole seconds, 1 to 86400" $KPT syscalls -s -i 0
@@ -802,6 +804,56 @@ $FAKE_SUMMARY" ]; then
 		ok "syscalls live: SIGTERM to the tool: COMMAND gets SIGTERM, exit 143, the probe deleted"
 	else
 		not_ok "syscalls live: SIGTERM to the tool: COMMAND gets SIGTERM, exit 143, the probe deleted" "rc=$rc $((t1 - t0)) s $(cat "$OUT/live-sigterm-cmd.err")"
+	fi
+
+	# the other signals that end a run: the probe goes all the same
+	for sig in HUP QUIT USR1 USR2; do
+		fake_run live-sig-$sig timeout --preserve-status -s $sig 1 ./kptrace-dyn syscalls -q -p 1
+		if [ "$rc" = 0 ] && cmp -s "$OUT/live-sig-$sig.out" "$EXP/syscalls-replay.out" &&
+		   [ "$specs" = "s:kptrace/sys_PID pid=1
+-:kptrace/sys_PID" ]; then
+			ok "syscalls live: SIG$sig ends the run as Ctrl-C does, the probe deleted"
+		else
+			not_ok "syscalls live: SIG$sig ends the run as Ctrl-C does, the probe deleted" "rc=$rc $(cat "$OUT/live-sig-$sig.err"; echo "$specs")"
+		fi
+	done
+
+	# a COMMAND that ignores SIGTERM: SIGKILL 5 s later, not a hang
+	t0=$(date +%s)
+	fake_run live-sigterm-deaf timeout --preserve-status -s TERM 1 ./kptrace-dyn syscalls -q -- sh -c 'trap "" TERM; sleep 30'
+	t1=$(date +%s)
+	if [ "$rc" = 137 ] && [ $((t1 - t0)) -ge 5 ] && [ $((t1 - t0)) -lt 15 ] &&
+	   [ "$(cat "$OUT/live-sigterm-deaf.err")" = "kptrace: sh did not end on SIGTERM: sending SIGKILL" ] &&
+	   [ "$specs" = "s:kptrace/sys_PID children=PID
+-:kptrace/sys_PID" ]; then
+		ok "syscalls live: a COMMAND deaf to SIGTERM gets SIGKILL after 5 s, exit 137, the probe deleted"
+	else
+		not_ok "syscalls live: a COMMAND deaf to SIGTERM gets SIGKILL after 5 s, exit 137, the probe deleted" "rc=$rc $((t1 - t0)) s $(cat "$OUT/live-sigterm-deaf.err")"
+	fi
+
+	# a closed output pipe (the reader gone before the first line): silent,
+	# COMMAND's status stands
+	rm -rf "$OUT/live-epipe.d"
+	mkdir -p "$OUT/live-epipe.d"
+	{ sleep 0.5; fake_env "$OUT/live-epipe.d" ./kptrace-dyn syscalls -q -- sh -c 'exit 3' 2>"$OUT/live-epipe.err"; } | true
+	rc_pipe=${PIPESTATUS[0]}
+	if [ "$rc_pipe" = 3 ] && [ ! -s "$OUT/live-epipe.err" ]; then
+		ok "syscalls live: a closed output pipe ends the output silently, COMMAND's status 3 stands"
+	else
+		not_ok "syscalls live: a closed output pipe ends the output silently, COMMAND's status 3 stands" "status $rc_pipe $(cat "$OUT/live-epipe.err")"
+	fi
+
+	# nothing armed: the -o and -w files are left as they were
+	printf 'keep\n' > "$OUT/keep.txt"
+	printf 'keep\n' > "$OUT/keep.bin"
+	fake_run live-keep-o env FAKEDEV_REFUSE=1 ./kptrace-dyn syscalls -q -o "$OUT/keep.txt" -p 1
+	rc_o=$rc
+	fake_run live-keep-w env FAKEDEV_REFUSE=1 ./kptrace-dyn syscalls -q -w "$OUT/keep.bin" -p 1
+	if [ "$rc_o" = 1 ] && [ "$rc" = 1 ] && [ "$(cat "$OUT/keep.txt")" = keep ] &&
+	   [ "$(cat "$OUT/keep.bin")" = keep ] && [ ! -e "$OUT/keep.bin.probes" ]; then
+		ok "syscalls live: a refused spec leaves the -o and -w files untouched"
+	else
+		not_ok "syscalls live: a refused spec leaves the -o and -w files untouched" "rc=$rc_o,$rc $(cat "$OUT/keep.txt" "$OUT/keep.bin" | head -2)"
 	fi
 
 	# COMMAND exits, its orphan goes on: the tool does not wait for it
