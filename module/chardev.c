@@ -143,7 +143,11 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 		.hide_addrs	= rd->hide_addrs,
 	};
 	size_t done = 0;
-	ssize_t ret = 0;
+	ssize_t ret;
+
+	ret = kpt_records_read_check();
+	if (ret)
+		return ret;
 
 	if (!count)
 		return 0;
@@ -250,7 +254,7 @@ static long kpt_dev_hist(struct file *file, struct kpt_hist_req __user *ureq)
 	return ret;
 }
 
-/* KPT_IOC_SYSSUM (uapi/kptrace.h): copied out under the probes' lock */
+/* KPT_IOC_SYSSUM (uapi/kptrace.h): copied out after the probes' lock */
 static long kpt_dev_syssum(struct file *file,
 			   struct kpt_syssum_req __user *ureq)
 {
@@ -302,9 +306,11 @@ static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 			return -EFAULT;
 		return kpt_probes_write_user(u64_to_user_ptr(pc.text), pc.len);
 	case KPT_IOC_HIST:
-		return kpt_dev_hist(file, (void __user *)arg);
+		return kpt_records_read_check() ?:
+		       kpt_dev_hist(file, (void __user *)arg);
 	case KPT_IOC_SYSSUM:
-		return kpt_dev_syssum(file, (void __user *)arg);
+		return kpt_records_read_check() ?:
+		       kpt_dev_syssum(file, (void __user *)arg);
 	default:
 		return -ENOTTY;
 	}

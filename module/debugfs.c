@@ -59,6 +59,11 @@ struct kpt_text_reader {
 static int kpt_text_open(struct inode *inode, struct file *file)
 {
 	struct kpt_text_reader *rd;
+	int ret;
+
+	ret = kpt_records_open_check();
+	if (ret)
+		return ret;
 
 	rd = kzalloc(sizeof(*rd), GFP_KERNEL);
 	if (!rd)
@@ -139,6 +144,9 @@ static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
 
 	if (!count)
 		return 0;
+	ret = kpt_records_read_check();
+	if (ret)
+		return ret;
 	/* Processes sharing the file (after fork) share its buffers. */
 	if (mutex_lock_interruptible(&rd->lock))
 		return -ERESTARTSYS;

@@ -31,6 +31,7 @@
 #include <linux/bug.h>
 #include <linux/capability.h>
 #include <linux/err.h>
+#include <linux/security.h>
 #include <linux/string.h>
 #include <uapi/kptrace_record.h>
 #include "config.h"
@@ -46,6 +47,27 @@
  * an audit record, as kallsyms does: a reader who is refused the
  * addresses still reads the trace, nothing was denied.
  */
+/*
+ * Who may read what the probes recorded (records, hists, summaries): a
+ * caller with CAP_PERFMON or CAP_SYS_ADMIN, at open; and nobody while the
+ * kernel is locked down for confidentiality, at open and at every read,
+ * as tracefs refuses its files then (LOCKDOWN_TRACEFS): the lockdown may
+ * be raised after the records were made, or while a reader has them
+ * open. The probes go on (they were armed before it); their counters, the
+ * probes listing and deletes stay open to root. 0 or -EPERM.
+ */
+int kpt_records_open_check(void)
+{
+	if (!perfmon_capable())
+		return -EPERM;
+	return kpt_records_read_check();
+}
+
+int kpt_records_read_check(void)
+{
+	return security_locked_down(LOCKDOWN_TRACEFS);
+}
+
 bool kpt_addrs_visible(void)
 {
 	char probe[24];

@@ -896,6 +896,11 @@ struct kpt_hist_file {
 static int kpt_hist_open(struct inode *inode, struct file *file)
 {
 	struct kpt_hist_file *f;
+	int ret;
+
+	ret = kpt_records_open_check();
+	if (ret)
+		return ret;
 
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
@@ -937,8 +942,11 @@ static ssize_t kpt_hist_read(struct file *file, char __user *ubuf,
 {
 	struct kpt_hist_file *f = file->private_data;
 	struct kpt_hist *h = f->h;
-	ssize_t ret = 0;
+	ssize_t ret;
 
+	ret = kpt_records_read_check();
+	if (ret)
+		return ret;
 	if (mutex_lock_interruptible(&f->lock))
 		return -ERESTARTSYS;
 	/* Each read from the start is a new snapshot. */

@@ -135,6 +135,17 @@ int kpt_type_is_signed(unsigned int type)
 	return type >= KPT_T_S8 && type <= KPT_T_S64;
 }
 
+/*
+ * A byte a comm glob may not hold: the probes listing and error_log print
+ * the spec as it was written. A comm with one is matched by '?'.
+ */
+#define KPT_GLOB_CONTROL	"a comm glob cannot hold control characters"
+
+static int kpt_is_control(char ch)
+{
+	return (unsigned char)ch < 0x20 || ch == 0x7f;
+}
+
 /* Shell-style glob with '*' and '?', as for a comm filter. */
 int kpt_glob_match(const char *glob, const char *str)
 {
@@ -773,6 +784,9 @@ static int kpt_parse_term(struct kpt_cursor *c, struct kpt_cond *t)
 			if (*c->p == '"' || *c->p == '\'')
 				return kpt_fail(c, c->p,
 						"a comm glob cannot hold quotes");
+			/* nor print a control byte raw ('?' matches one) */
+			if (kpt_is_control(*c->p))
+				return kpt_fail(c, c->p, KPT_GLOB_CONTROL);
 			t->glob[n++] = *c->p++;
 		}
 		if (quote && *c->p++ != quote)
@@ -1150,10 +1164,14 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 				sys->exclude = (__u32)v;
 			break;
 		case KPT_SO_COMM:
-			for (n = 0; c->p[n] && !kpt_is_space(c->p[n]); n++)
+			for (n = 0; c->p[n] && !kpt_is_space(c->p[n]); n++) {
 				if (n == KPT_SPEC_GLOB_LEN - 1)
 					return kpt_fail(c, at + len,
 							"comm glob too long");
+				if (kpt_is_control(c->p[n]))
+					return kpt_fail(c, c->p + n,
+							KPT_GLOB_CONTROL);
+			}
 			if (!n)
 				return kpt_fail(c, c->p, "expected a comm glob");
 			memcpy(sys->comm, c->p, n);

@@ -64,6 +64,7 @@
 #include <linux/hash.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
+#include <linux/unistd.h>
 #include "config.h"
 #include "probe.h"
 #include "ring.h"
@@ -229,10 +230,12 @@ static nokprobe_inline bool kpt_sys_child_of(u32 tgid)
 
 	for (depth = 0; depth < KPT_SYS_MAX_DEPTH; depth++) {
 		t = rcu_dereference_raw(t->real_parent);
-		if (!t || t->pid <= 1)
-			return false;	/* init, or the idle task above it */
+		if (!t)
+			return false;
 		if (t->tgid == tgid)
 			return true;
+		if (t->pid <= 1)
+			return false;	/* init, or the idle task above it */
 	}
 	return false;
 }
@@ -927,7 +930,9 @@ NOKPROBE_SYMBOL(kpt_sys_kretprobe_return_sum);
  * but stays the same task. The task's start time is kept beside it, so
  * that a slot left by a call whose sys_exit never came (the probe armed
  * between the two) is not taken for a later task at the same address:
- * that task takes it over at its next call. live counts the slots taken,
+ * that task takes it over at its next call. Such an exec also gives the
+ * thread the leader's start time: its slot is then known by the execve
+ * in it and the task's exec count, one up (kpt_sys_slot_exec()). live counts the slots taken,
  * so that the sys_exit of an unselected task looks at nothing while no
  * call is in flight.
  *
@@ -942,6 +947,7 @@ NOKPROBE_SYMBOL(kpt_sys_kretprobe_return_sum);
 struct kpt_sys_slot {
 	unsigned long		task;	/* 0: free */
 	u64			start;	/* the task's start_time */
+	u64			exec_id; /* its self_exec_id */
 	/* then struct kpt_sys_data and its strings */
 };
 
@@ -1019,7 +1025,22 @@ kpt_sys_slot_take(struct kpt_sys_tp *tp)
 	return NULL;
 mine:
 	s->start = current->start_time;
+	s->exec_id = current->self_exec_id;
 	return s;
+}
+
+/*
+ * Whether the task's execve or execveat in @s came back exec'ed: its
+ * exec_id one up. An exec from a thread other than the leader takes the
+ * leader's start_time too (de_thread()), so that is how its sys_exit
+ * finds its slot.
+ */
+static nokprobe_inline bool kpt_sys_slot_exec(const struct kpt_sys_slot *s)
+{
+	u64 nr = kpt_sys_slot_data((struct kpt_sys_slot *)s)->vals[0];
+
+	return (nr == __NR_execve || nr == __NR_execveat) &&
+	       current->self_exec_id == s->exec_id + 1;
 }
 
 static nokprobe_inline struct kpt_sys_slot *
@@ -1034,7 +1055,8 @@ kpt_sys_slot_find(struct kpt_sys_tp *tp)
 	for (way = 0; way < KPT_SYS_WAYS; way++) {
 		s = kpt_sys_slot_at(tp, task, way);
 		if (READ_ONCE(s->task) == task &&
-		    s->start == current->start_time)
+		    (s->start == current->start_time ||
+		     kpt_sys_slot_exec(s)))
 			return s;
 	}
 	return NULL;
@@ -1078,8 +1100,11 @@ static nokprobe_inline void kpt_sys_tp_exit_at(struct kpt_probe *p, long ret)
 	struct kpt_sys_slot *s;
 	u64 ts;
 
-	if (in_compat_syscall())
-		return;
+	/*
+	 * No compat test here: a 64-bit execve of a 32-bit program comes
+	 * back compat (TS_COMPAT, or x32's bit in orig_ax), and its slot
+	 * must end. A compat call has no slot (its sys_enter took none).
+	 */
 	s = kpt_sys_slot_find(tp);
 	if (!s)
 		return;		/* entered before the probe, or unselected */
@@ -1155,8 +1180,12 @@ int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
 /* After this, no handler of @p runs or will run */
 void kpt_sys_tp_disarm(struct kpt_probe *p)
 {
-	if (tracepoint_probe_unregister(p->sys_tp->enter, kpt_sys_tp_enter, p) ||
-	    tracepoint_probe_unregister(p->sys_tp->exit, kpt_sys_tp_exit, p))
+	int e1, e2;
+
+	/* both, whatever the first says (it can only be -ENOENT) */
+	e1 = tracepoint_probe_unregister(p->sys_tp->enter, kpt_sys_tp_enter, p);
+	e2 = tracepoint_probe_unregister(p->sys_tp->exit, kpt_sys_tp_exit, p);
+	if (e1 || e2)
 		pr_warn("%s: the raw_syscalls tracepoints refused an unregister\n",
 			p->spec->name);
 	tracepoint_synchronize_unregister();
@@ -1266,19 +1295,22 @@ nomem:
 /*
  * KPT_IOC_SYSSUM: end the interval of s probe @name's summary and copy its
  * entries to @ubuf, if @room holds every entry that can be (else -ENOSPC,
- * and *@len the room needed). The copy is made CPU by CPU under the
- * probes' lock, so that the probe stays while its tables are read: a
- * caller (CAP_PERFMON) that stalls its own page fault stalls probe
- * changes meanwhile. A copy that faults loses the interval (-EFAULT).
+ * and *@len the room needed). Under the probes' lock, which -:NAME holds
+ * to free the tables, the entries with calls are moved to a kernel
+ * buffer; it is copied out after, so that a caller whose buffer faults
+ * slowly (userfaultfd, FUSE) never holds up probe changes or module
+ * loads. Without memory for that buffer (-ENOMEM) the entries stay in
+ * their half, which the next interval adds to: counted late, not lost.
+ * A copy that faults loses the interval (-EFAULT).
  */
 int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
 		      u32 *n, u64 *full, size_t *len)
 {
-	struct kpt_syssum_entry *t;
+	struct kpt_syssum_entry *t, *buf = NULL;
 	struct kpt_probe *p, *found = NULL;
 	struct kpt_sys_sum *sm;
 	unsigned int cpu, half, i;
-	size_t used = 0;
+	size_t used = 0, k = 0;
 	int ret = 0;
 
 	if (mutex_lock_interruptible(&kpt_probes_mutex))
@@ -1307,25 +1339,40 @@ int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
 	 * disabled (a kprobe's; the tracepoints' disable it themselves)
 	 */
 	synchronize_rcu();
+	for_each_possible_cpu(cpu) {
+		t = kpt_sys_sum_half(sm, cpu, half);
+		for (i = 0; i < 1U << sm->bits; i++)
+			used += !!t[i].calls;
+	}
+	if (used) {
+		buf = kvmalloc_array(used, sizeof(*buf), GFP_KERNEL);
+		if (!buf) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
 	*full = 0;
 	for_each_possible_cpu(cpu) {
 		t = kpt_sys_sum_half(sm, cpu, half);
 		for (i = 0; i < 1U << sm->bits; i++) {
-			if (!t[i].calls)
+			/* (no handler adds to @half: k stays below used) */
+			if (!t[i].calls || WARN_ON_ONCE(k == used))
 				continue;
-			if (!ret && copy_to_user(ubuf + used * sizeof(*t), &t[i],
-						 sizeof(*t)))
-				ret = -EFAULT;
-			used++;
+			buf[k++] = t[i];
 			/* an entry without calls is all zero: only these */
 			memset(&t[i], 0, sizeof(*t));
 		}
 		*full += *kpt_sys_sum_full(sm, cpu, half);
 		*kpt_sys_sum_full(sm, cpu, half) = 0;
 	}
-	*n = used;
-	*len = used * sizeof(*t);
 out:
 	mutex_unlock(&kpt_probes_mutex);
+	if (!ret && used && copy_to_user(ubuf, buf, used * sizeof(*buf)))
+		ret = -EFAULT;
+	kvfree(buf);
+	if (!ret) {
+		*n = used;
+		*len = used * sizeof(*buf);
+	}
 	return ret;
 }

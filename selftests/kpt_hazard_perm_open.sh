@@ -13,7 +13,7 @@
 # - root: the open works.
 # The device mode is put back to what it was. debugfs' probes file, which
 # takes the same spec lines, opened for writing: nocap EPERM (its 0400 is
-# no obstacle to uid 0), root ok.
+# no obstacle to uid 0), root ok; the trace file, for reading: the same.
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"
@@ -39,4 +39,9 @@ assert_eq "probes for writing, uid 0 without CAP_PERFMON/CAP_SYS_ADMIN" \
 	"$("$KPT_HAZ_CAPS" -w -d "$KPT_DIR/probes" nocap)" "nocap errno=EPERM"
 assert_eq "probes for writing, root" \
 	"$("$KPT_HAZ_CAPS" -w -d "$KPT_DIR/probes" root)" "root open=ok write"
-info "unprivileged: EACCES (mode) then EPERM (capability); no CAP_PERFMON/CAP_SYS_ADMIN: EPERM, for /dev/kptrace and for writing probes; root: ok"
+# the records in text: uid 0 without the capabilities may not read them
+# either (debugfs' 0400 lets uid 0 in)
+assert_eq "trace for reading, uid 0 without CAP_PERFMON/CAP_SYS_ADMIN" \
+	"$("$KPT_HAZ_CAPS" -d "$KPT_DIR/trace" nocap)" "nocap errno=EPERM"
+# (root reads it in every test of the text files)
+info "unprivileged: EACCES (mode) then EPERM (capability); no CAP_PERFMON/CAP_SYS_ADMIN: EPERM, for /dev/kptrace, for writing probes and for reading trace; root: ok"

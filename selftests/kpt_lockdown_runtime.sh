@@ -3,8 +3,10 @@
 # description: a kernel lockdown raised after kptrace was loaded stops
 #   every new probe (a write, the KPT_IOC_PROBE ioctl) with EPERM and one
 #   log line each, as ftrace re-checks it at every registration; what was
-#   armed before keeps working, and can be listed and deleted
-# requires: root, debugfs, kptrace.ko, helpers/kpt_spec, securityfs with
+#   armed before keeps working, and can be listed and deleted; what it
+#   recorded can no longer be read (EPERM), as tracefs's files cannot
+# requires: root, debugfs, kptrace.ko, helpers/kpt_spec, helpers/kpt_read,
+#   securityfs with
 #   the lockdown LSM at "none"; runs in kptrace's QEMU guest only, or with
 #   KPT_LOCKDOWN_OK=1, because only a reboot lowers the lockdown again
 #   (KPT_LOCKDOWN_OK=0 skips it in the guest too)
@@ -21,7 +23,9 @@
 #   kptrace: "<spec>": kernel lockdown forbids kprobes (-1)
 # and the error_log entry; no probe is added. p:before still counts hits
 # (the 0400 debugfs files stay readable under lockdown), p:pend is still
-# pending, "-:before" works, and rmmod works. A MOD:SYM probe that is
+# pending, "-:before" works, and rmmod works. The records are not for
+# reading any more (as tracefs refuses its files then): the trace file
+# refuses to open, a read of /dev/kptrace fails, both with EPERM. A MOD:SYM probe that is
 # pending when its module loads goes through the same check
 # (kpt_probe_arm()); it cannot be shown here, as the lockdown refuses the
 # unsigned test module itself.
@@ -32,6 +36,7 @@ require_root
 require_debugfs
 require_ko
 require_kpt_spec
+require_kpt_read
 case ${KPT_LOCKDOWN_OK:-} in
 1) ;;
 0) skip "KPT_LOCKDOWN_OK=0: this boot must stay unlocked" ;;
@@ -89,6 +94,15 @@ h1=$(spec_field before hits)
 [ "${h1:-0}" -gt "${h0:-0}" ] ||
 	check_fail "p:before counted no hit under lockdown ($h0 -> $h1)"
 check_eq "pend still pending" "$(spec_mode pend)" pending
+# What was recorded is not for reading under it, as tracefs is not:
+# the text files refuse to open, /dev/kptrace opens (deletes go through
+# it) but refuses each read; the counters stay readable.
+cat "$KPT_DIR/trace" > /dev/null 2> "$KPT_TMP/trace.err"
+check_eq "trace under lockdown: cat's status" "$?" 1
+check_match "trace under lockdown" "$(cat "$KPT_TMP/trace.err")" \
+	'Operation not permitted$'
+check_eq "/dev/kptrace read under lockdown" "$("$KPT_READ" nonblock)" \
+	"nonblock EPERM"
 check_eq "delete under lockdown" "$(spec_write '-:before')" ok
 check_eq "delete pending under lockdown" "$(spec_write '-:pend')" ok
 check_eq "probes at the end" "$(cat "$KPT_DIR/probes")" ""

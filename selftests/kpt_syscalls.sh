@@ -32,6 +32,10 @@
 #   kpt_sysgen exit:7 -> one return record of execve (ret 0, the path in
 #   slot 7, the new comm kpt_sysgen) and one entry record nr=231 arg0=7;
 #   the books show calls = events.
+# - execve from a thread (texec:3, pid=P nr=59,110): the thread takes the
+#   leader's pid (and, on 5.10, its start time, where the tracepoints' way
+#   finds its slot by the execve and the exec count) -> the execve's
+#   return record (ret 0), then 3 getppid(); calls = events.
 # - exit_group by pid= (the kprobe's out-of-line path, then pid=): P's
 #   getppid:2 exit:5 beside another kpt_sysgen's exit:3 -> "pid=P nr=231"
 #   one entry record arg0=5, "pid=P nr=110" 2 records and no exit_group.
@@ -228,6 +232,23 @@ set -- $(books sx)
 check_eq "execve/exit_group books: calls events" "$1 $2" "$1 $1"
 spec_add '-:sx'
 
+# execve from a thread other than the leader: it takes the leader's pid
+# (and, on 5.10's tracepoints, its start time); the call is recorded all
+# the same, then the new image's 3 getppid(), and nothing stays in flight
+sysgen_start texec:3
+spec_add "s:sxt pid=$SG nr=59,110"
+sysgen_go
+records sxt | strip > "$KPT_TMP/sxt"
+sed 's/^/#   /' "$KPT_TMP/sxt"
+check_eq "thread execve records" "$(grep -c '' "$KPT_TMP/sxt")" 4
+check_match "thread execve record" "$(head -n 1 "$KPT_TMP/sxt")" \
+	"^return comm=kpt_sysgen ret=0 nargs=9 a0=0x3b "
+check_eq "thread execve: then getppid" \
+	"$(sed 1d "$KPT_TMP/sxt" | grep -c '^return comm=kpt_sysgen ret=[0-9]* nargs=9 a0=0x6e ')" 3
+set -- $(books sxt)
+check_eq "thread execve books: calls events" "$1 $2" "$1 $1"
+spec_add '-:sxt'
+
 # exit_group by pid=, beside another process's; and a probe without it
 sysgen_start getppid:2 exit:5
 spec_add "s:sxp pid=$SG nr=231"
@@ -333,4 +354,4 @@ check_eq "probes after the refused specs" \
 	"s:kptrace/sa s:kptrace/sp s:kptrace/sf s:kptrace/sd s:kptrace/st s:kptrace/spt "
 for n in sa sp sf sd st spt; do spec_add "-:$n"; done
 kpt_unload
-spec_finish "syscalls probe: pid, tid, comm, children, cgroup, nr, failure, duration, exit_group, execve"
+spec_finish "syscalls probe: pid, tid, comm, children, cgroup, nr, failure, duration, exit_group, execve, execve from a thread"

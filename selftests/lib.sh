@@ -175,14 +175,24 @@ export GETPPID_RE=' getppid\((arg0: [^)]*)?\) = '
 
 # sysgen_start ACTION...: kpt_sysgen -w ACTION... in the background,
 # blocked on a FIFO, so that its pid (SG; its parent is this shell) is
-# known before a probe is armed for it; sysgen_go [STATUS] lets it run
+# known before a probe is armed for it (and its exec is done: no probe
+# armed next sees it); sysgen_go [STATUS] lets it run
 # and waits for it to exit STATUS (0).
 sysgen_start()
 {
 	rm -f "$KPT_TMP/go"
 	mkfifo "$KPT_TMP/go" || fail "mkfifo"
-	"$SYSGEN" -w "$@" < "$KPT_TMP/go" &
+	"$SYSGEN" -w "$@" <> "$KPT_TMP/go" &
 	SG=$!
+	# the shell's fork has exec'ed kpt_sysgen (blocked in its read of the
+	# FIFO, opened read-write so that the open does not wait for a
+	# writer), so that no probe armed next sees that execve
+	_i=0
+	while [ "$(cat "/proc/$SG/comm" 2>/dev/null)" != kpt_sysgen ]; do
+		_i=$((_i + 1))
+		[ "$_i" -le 100 ] || fail "kpt_sysgen $SG did not start in 5 s"
+		sleep 0.05
+	done
 }
 
 sysgen_go()

@@ -26,6 +26,9 @@
  *                    "parked T" and waits in pause() (nr 34): the last
  *                    action. (With a long MS each thread makes one call
  *                    and sits in it.)
+ *   texec:N          a new thread (not the leader) execve()s this program
+ *                    with "getppid:N" (nr 59): the process keeps its pid,
+ *                    the thread takes it; the last action
  *   spin:SECS        getppid() as fast as it can for SECS seconds (0: no
  *                    limit), or until SIGUSR1; then prints
  *                    "spin getppid=N ms=M", the calls made and the time
@@ -54,6 +57,37 @@
 static long calls_per_thread;
 static long park_ms;
 static volatile sig_atomic_t spin_stop;
+
+static char *texec_argv[3];
+
+static void *texec_fn(void *arg)
+{
+	extern char **environ;
+
+	(void)arg;
+	syscall(SYS_execve, texec_argv[0], texec_argv, environ);
+	_exit(1);	/* the exec failed */
+}
+
+/* texec:N: a thread other than the leader execs "getppid:N" */
+static int thread_exec(long n)
+{
+	static char self[4096], act[32];
+	pthread_t t;
+	ssize_t len;
+
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0)
+		return 1;
+	self[len] = '\0';
+	snprintf(act, sizeof(act), "getppid:%ld", n);
+	texec_argv[0] = self;	/* its comm stays kpt_sysgen */
+	texec_argv[1] = act;
+	if (pthread_create(&t, NULL, texec_fn, NULL))
+		return 1;
+	for (;;)
+		pause();	/* until the exec ends this thread */
+}
 
 static void getppids(long n)
 {
@@ -220,6 +254,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(act, "park")) {
 			park_ms = b;
 			return park_threads(a);
+		} else if (!strcmp(act, "texec")) {
+			return thread_exec(a);
 		} else if (!strcmp(act, "spin")) {
 			spin_getppid(a);
 		} else {

@@ -425,6 +425,10 @@ static void errors(void)
 	bad("p f if comm == 'abc", 15, "unterminated string");
 	bad("p f if comm == abcdefghijklmnopq", 15, "comm glob too long");
 	bad("p f if comm == ''", 15, "expected a comm glob");
+	bad("p f if comm == a\001b", 16, "a comm glob cannot hold control characters");
+	bad("p f if comm == 'a\033[2J'", 17, "a comm glob cannot hold control characters");
+	bad("s comm=a\001b", 8, "a comm glob cannot hold control characters");
+	bad("s comm=ab\177", 9, "a comm glob cannot hold control characters");
 	n = snprintf(line, sizeof(line), "p f");
 	for (i = 0; i < KPT_SPEC_MAX_ARGS + 1; i++)
 		n += snprintf(line + n, sizeof(line) - n, " a%d=$arg1", i);
