@@ -38,15 +38,6 @@
 #include "hide.h"
 #include "spec.h"
 
-/**
- * kpt_addrs_visible() - may the current task see kernel addresses?
- *
- * The rule of /proc/kallsyms (kallsyms_show_value(), which is not
- * exported): CAP_SYSLOG, and kptr_restrict below 2. %pK applies
- * kptr_restrict: at 2 it prints zeros. The capability is checked without
- * an audit record, as kallsyms does: a reader who is refused the
- * addresses still reads the trace, nothing was denied.
- */
 /*
  * Who may read what the probes recorded (records, hists, summaries): a
  * caller with CAP_PERFMON or CAP_SYS_ADMIN, at open; and nobody while the
@@ -68,6 +59,15 @@ int kpt_records_read_check(void)
 	return security_locked_down(LOCKDOWN_TRACEFS);
 }
 
+/**
+ * kpt_addrs_visible() - may the current task see kernel addresses?
+ *
+ * The rule of /proc/kallsyms (kallsyms_show_value(), which is not
+ * exported): CAP_SYSLOG, and kptr_restrict below 2. %pK applies
+ * kptr_restrict: at 2 it prints zeros. The capability is checked without
+ * an audit record, as kallsyms does: a reader who is refused the
+ * addresses still reads the trace, nothing was denied.
+ */
 bool kpt_addrs_visible(void)
 {
 	char probe[24];
