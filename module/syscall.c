@@ -1039,8 +1039,13 @@ static nokprobe_inline bool kpt_sys_slot_exec(const struct kpt_sys_slot *s)
 {
 	u64 nr = kpt_sys_slot_data((struct kpt_sys_slot *)s)->vals[0];
 
+	/*
+	 * de_thread() gave the thread the leader's start, earlier than its
+	 * own; a stale slot of a task whose address was reused is older
+	 */
 	return (nr == __NR_execve || nr == __NR_execveat) &&
-	       current->self_exec_id == s->exec_id + 1;
+	       current->self_exec_id == s->exec_id + 1 &&
+	       s->start > current->start_time;
 }
 
 static nokprobe_inline struct kpt_sys_slot *
@@ -1101,13 +1106,16 @@ static nokprobe_inline void kpt_sys_tp_exit_at(struct kpt_probe *p, long ret)
 	u64 ts;
 
 	/*
-	 * No compat test here: a 64-bit execve of a 32-bit program comes
-	 * back compat (TS_COMPAT, or x32's bit in orig_ax), and its slot
-	 * must end. A compat call has no slot (its sys_enter took none).
+	 * The compat test comes after the slot: a 64-bit execve of a 32-bit
+	 * program comes back compat (TS_COMPAT, or x32's bit in orig_ax),
+	 * and its slot must end. Any other compat call took no slot.
 	 */
 	s = kpt_sys_slot_find(tp);
 	if (!s)
 		return;		/* entered before the probe, or unselected */
+	/* a compat exit ends an exec into a 32-bit program only */
+	if (in_compat_syscall() && !kpt_sys_slot_exec(s))
+		return;
 	d = kpt_sys_slot_data(s);
 	ts = kpt_clock_ns();
 	this_cpu_inc(p->stats->hits);
@@ -1182,7 +1190,7 @@ void kpt_sys_tp_disarm(struct kpt_probe *p)
 {
 	int e1, e2;
 
-	/* both, whatever the first says (it can only be -ENOENT) */
+	/* both, whatever the first says */
 	e1 = tracepoint_probe_unregister(p->sys_tp->enter, kpt_sys_tp_enter, p);
 	e2 = tracepoint_probe_unregister(p->sys_tp->exit, kpt_sys_tp_exit, p);
 	if (e1 || e2)
@@ -1300,7 +1308,8 @@ nomem:
  * buffer; it is copied out after, so that a caller whose buffer faults
  * slowly (userfaultfd, FUSE) never holds up probe changes or module
  * loads. Without memory for that buffer (-ENOMEM) the entries stay in
- * their half, which the next interval adds to: counted late, not lost.
+ * their half, read again at the flip after next: counted late (an
+ * interval later), not lost.
  * A copy that faults loses the interval (-EFAULT).
  */
 int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
@@ -1345,7 +1354,8 @@ int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
 			used += !!t[i].calls;
 	}
 	if (used) {
-		buf = kvmalloc_array(used, sizeof(*buf), GFP_KERNEL);
+		buf = kvmalloc_array(used, sizeof(*buf),
+				     GFP_KERNEL | __GFP_NOWARN);
 		if (!buf) {
 			ret = -ENOMEM;
 			goto out;
@@ -1367,12 +1377,14 @@ int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
 	}
 out:
 	mutex_unlock(&kpt_probes_mutex);
-	if (!ret && used && copy_to_user(ubuf, buf, used * sizeof(*buf)))
+	if (!ret && k && copy_to_user(ubuf, buf, k * sizeof(*buf)))
 		ret = -EFAULT;
 	kvfree(buf);
 	if (!ret) {
-		*n = used;
-		*len = used * sizeof(*buf);
+		*n = k;
+		*len = k * sizeof(*buf);
+	} else if (ret != -ENOSPC) {
+		*len = 0;	/* nothing given */
 	}
 	return ret;
 }
