@@ -932,9 +932,10 @@ NOKPROBE_SYMBOL(kpt_sys_kretprobe_return_sum);
  * between the two) is not taken for a later task at the same address:
  * that task takes it over at its next call. Such an exec also gives the
  * thread the leader's start time: its slot is then known by the execve
- * in it and the task's exec count, one up (kpt_sys_slot_exec()). live counts the slots taken,
- * so that the sys_exit of an unselected task looks at nothing while no
- * call is in flight.
+ * in it, the task's exec count one up (kpt_sys_slot_execed()) and the
+ * leader's start being earlier. live counts the slots taken, so that the
+ * sys_exit of an unselected task looks at nothing while no call is in
+ * flight.
  *
  * The tracepoints fire for 32-bit (ia32, x32) calls too, with their own
  * numbers and registers: those are left out, as x64_sys_call never sees
@@ -1029,23 +1030,13 @@ mine:
 	return s;
 }
 
-/*
- * Whether the task's execve or execveat in @s came back exec'ed: its
- * exec_id one up. An exec from a thread other than the leader takes the
- * leader's start_time too (de_thread()), so that is how its sys_exit
- * finds its slot.
- */
-static nokprobe_inline bool kpt_sys_slot_exec(const struct kpt_sys_slot *s)
+/* Whether the execve or execveat in @s exec'ed: the exec count one up */
+static nokprobe_inline bool kpt_sys_slot_execed(const struct kpt_sys_slot *s)
 {
 	u64 nr = kpt_sys_slot_data((struct kpt_sys_slot *)s)->vals[0];
 
-	/*
-	 * de_thread() gave the thread the leader's start, earlier than its
-	 * own; a stale slot of a task whose address was reused is older
-	 */
 	return (nr == __NR_execve || nr == __NR_execveat) &&
-	       current->self_exec_id == s->exec_id + 1 &&
-	       s->start > current->start_time;
+	       current->self_exec_id == s->exec_id + 1;
 }
 
 static nokprobe_inline struct kpt_sys_slot *
@@ -1059,9 +1050,15 @@ kpt_sys_slot_find(struct kpt_sys_tp *tp)
 		return NULL;
 	for (way = 0; way < KPT_SYS_WAYS; way++) {
 		s = kpt_sys_slot_at(tp, task, way);
+		/*
+		 * An exec from a thread other than the leader gave it the
+		 * leader's start, earlier than its own (de_thread()); a
+		 * stale slot of a task whose address was reused is older
+		 */
 		if (READ_ONCE(s->task) == task &&
 		    (s->start == current->start_time ||
-		     kpt_sys_slot_exec(s)))
+		     (s->start > current->start_time &&
+		      kpt_sys_slot_execed(s))))
 			return s;
 	}
 	return NULL;
@@ -1114,7 +1111,7 @@ static nokprobe_inline void kpt_sys_tp_exit_at(struct kpt_probe *p, long ret)
 	if (!s)
 		return;		/* entered before the probe, or unselected */
 	/* a compat exit ends an exec into a 32-bit program only */
-	if (in_compat_syscall() && !kpt_sys_slot_exec(s))
+	if (in_compat_syscall() && !kpt_sys_slot_execed(s))
 		return;
 	d = kpt_sys_slot_data(s);
 	ts = kpt_clock_ns();
