@@ -35,6 +35,8 @@ struct trace_counts trace_counts;
 /* set by the signal handler: volatile sig_atomic_t is what C allows there */
 static volatile sig_atomic_t exiting;
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /*
  * The signals that end a run as Ctrl-C does: whatever ends it, the probe
  * it armed goes and what was read is printed. SIGHUP (a closed terminal
@@ -42,8 +44,6 @@ static volatile sig_atomic_t exiting;
  * tool with its probe left armed (--flight takes SIGUSR1 for its dumps).
  * SIGALRM (-d, and trace__stop()'s wake-up) too.
  */
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
 static const int stop_sigs[] = {
 	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
 };

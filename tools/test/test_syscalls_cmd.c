@@ -956,6 +956,30 @@ static void test_printer_sum(void)
 	sys_sum__free(s);
 }
 
+/* A row's total held at 2^64 - 1, not wrapped below its max */
+static void test_sum_saturate(void)
+{
+	struct kpt_syssum_entry a = {
+		.pid = 500, .nr = 0, .comm = "big", .calls = 1,
+		.total_ns = ~0ULL - 1000, .min_ns = ~0ULL - 1000,
+		.max_ns = ~0ULL - 1000,
+	}, b = {
+		.pid = 500, .nr = 0, .comm = "big", .calls = 1,
+		.total_ns = 2000, .min_ns = 2000, .max_ns = 2000,
+	};
+	struct sys_sum *s = sys_sum__new();
+	const char *t;
+
+	if (!s)
+		return;
+	sys_sum__add(s, &a);
+	sys_sum__add(s, &b);
+	t = sum_text(s, true, "Summary of events", -1);
+	result(strstr(t, "\"calls\":2,\"errors\":0,\"total_ns\":18446744073709551615,\"min_ns\":2000,\"max_ns\":18446744073709550615") != NULL,
+	       "summary: a total past 2^64 ns is held at 2^64 - 1", "'%s'", t);
+	sys_sum__free(s);
+}
+
 static const char *sum_summary_of(const struct pstats_probe *ps,
 				  unsigned long long read,
 				  unsigned long long own)
@@ -1311,6 +1335,7 @@ int main(int argc, char **argv)
 	test_summary();
 	test_sum();
 	test_printer_sum();
+	test_sum_saturate();
 	test_sum_summary();
 	test_prom_seconds();
 	test_prom_value();
