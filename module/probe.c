@@ -584,6 +584,12 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 		*why = "MAXACTIVE x the data kept per call is over 16 MiB";
 		goto err_free;
 	}
+	/* a summary's read takes one half of its tables in one kvmalloc() */
+	if (kpt_sys_sum_bytes(spec) / 2 > INT_MAX) {
+		*why = "summary= on this many CPUs: a read would pass 2 GiB";
+		err = -E2BIG;
+		goto err_free;
+	}
 	err = spec->hist.nkeys ? kpt_hist_check(spec, why) : 0;
 	if (err)
 		goto err_free;

@@ -932,10 +932,9 @@ NOKPROBE_SYMBOL(kpt_sys_kretprobe_return_sum);
  * between the two) is not taken for a later task at the same address:
  * that task takes it over at its next call. Such an exec also gives the
  * thread the leader's start time: its slot is then known by the execve
- * in it, the task's exec count one up (kpt_sys_slot_execed()) and the
- * leader's start being earlier. live counts the slots taken, so that the
- * sys_exit of an unselected task looks at nothing while no call is in
- * flight.
+ * in it and the leader's start being earlier than the slot's. live
+ * counts the slots taken, so that the sys_exit of an unselected task
+ * looks at nothing while no call is in flight.
  *
  * The tracepoints fire for 32-bit (ia32, x32) calls too, with their own
  * numbers and registers: those are left out, as x64_sys_call never sees
@@ -1030,12 +1029,18 @@ mine:
 	return s;
 }
 
-/* Whether the execve or execveat in @s exec'ed: the exec count one up */
-static nokprobe_inline bool kpt_sys_slot_execed(const struct kpt_sys_slot *s)
+/* Whether @s holds an execve or execveat */
+static nokprobe_inline bool kpt_sys_slot_is_exec(const struct kpt_sys_slot *s)
 {
 	u64 nr = kpt_sys_slot_data((struct kpt_sys_slot *)s)->vals[0];
 
-	return (nr == __NR_execve || nr == __NR_execveat) &&
+	return nr == __NR_execve || nr == __NR_execveat;
+}
+
+/* Whether the execve or execveat in @s exec'ed: the exec count one up */
+static nokprobe_inline bool kpt_sys_slot_execed(const struct kpt_sys_slot *s)
+{
+	return kpt_sys_slot_is_exec(s) &&
 	       current->self_exec_id == s->exec_id + 1;
 }
 
@@ -1052,13 +1057,14 @@ kpt_sys_slot_find(struct kpt_sys_tp *tp)
 		s = kpt_sys_slot_at(tp, task, way);
 		/*
 		 * An exec from a thread other than the leader gave it the
-		 * leader's start, earlier than its own (de_thread()); a
-		 * stale slot of a task whose address was reused is older
+		 * leader's start, earlier than its own (de_thread()), even
+		 * when the exec fails after that; a stale slot of a task
+		 * whose address was reused is older
 		 */
 		if (READ_ONCE(s->task) == task &&
 		    (s->start == current->start_time ||
 		     (s->start > current->start_time &&
-		      kpt_sys_slot_execed(s))))
+		      kpt_sys_slot_is_exec(s))))
 			return s;
 	}
 	return NULL;
