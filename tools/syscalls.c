@@ -102,7 +102,7 @@ static bool select_glob(const char * const *t, unsigned int count,
 }
 
 int syscalls__select(enum syscalls_abi abi, const char *list, bool *sel,
-		     char *err, size_t errlen)
+		     bool *rest, char *err, size_t errlen)
 {
 	unsigned int count, nr, pass;
 	const char * const *t = table(abi, &count);
@@ -114,10 +114,13 @@ int syscalls__select(enum syscalls_abi abi, const char *list, bool *sel,
 
 	/* the plain NAMEs first, then the !NAMEs: their order is no matter */
 	memset(sel, 0, count * sizeof(*sel));
+	*rest = false;
 	for (pass = 0; pass < 2; pass++) {
-		if (pass == 1 && !any_plain)
+		if (pass == 1 && !any_plain) {
 			for (nr = 0; nr < count; nr++)
-				sel[nr] = t[nr];
+				sel[nr] = true;
+			*rest = true;
+		}
 		for (p = list; ; p += len + 1) {
 			len = strcspn(p, ",");
 			exclude = *p == '!';

@@ -55,10 +55,13 @@ const char *syscalls__event_name(unsigned int nr);
  * open, openat and open_by_handle_at, "!read,!write" all but read and
  * write. A NAME that matches nothing, or an empty one, is an error.
  * Sets @sel[nr] (syscalls__count(@abi) entries) for each number selected.
+ * With !NAMEs only, the numbers no name is known for are selected too,
+ * as strace's "trace=!read" keeps them: those in the table's gaps, and
+ * those past its end (a kernel newer than the table), which *@rest says.
  * Returns the count selected, or -1 with a message in @err.
  */
 int syscalls__select(enum syscalls_abi abi, const char *list, bool *sel,
-		     char *err, size_t errlen);
+		     bool *rest, char *err, size_t errlen);
 
 /* --- events/syscalls/sys_enter_NAME/format -------------------------- */
 

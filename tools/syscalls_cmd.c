@@ -123,10 +123,16 @@ static void spec_ids(char *buf, size_t len, size_t *pos, const char *key,
 		spec_add(buf, len, pos, "%s%u", i ? "," : key, ids[i]);
 }
 
+/* Is x86-64 call @nr in @sel's nr= (which @sel->nr is not NULL for)? */
+static bool sel_nr(const struct sys_sel *sel, unsigned int nr)
+{
+	return nr < syscalls__count(SYSCALLS_64) ? sel->nr[nr] : sel->nr_rest;
+}
+
 int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
 		       size_t len)
 {
-	unsigned int nr, end, count = syscalls__count(SYSCALLS_64);
+	unsigned int nr, end;
 	const char *sep = " nr=";
 	size_t pos = 0;
 
@@ -143,11 +149,11 @@ int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
 	if (sel->cgroup)
 		spec_add(buf, len, &pos, " cgroup=%llu",
 			 (unsigned long long)sel->cgroup);
-	for (nr = 0; sel->nr && nr < count; nr = end + 1) {
+	for (nr = 0; sel->nr && nr < SYS_NR_SPAN; nr = end + 1) {
 		end = nr;
-		if (!sel->nr[nr])
+		if (!sel_nr(sel, nr))
 			continue;
-		while (end + 1 < count && sel->nr[end + 1])
+		while (end + 1 < SYS_NR_SPAN && sel_nr(sel, end + 1))
 			end++;
 		if (end > nr)
 			spec_add(buf, len, &pos, "%s%u-%u", sep, nr, end);
@@ -1607,8 +1613,8 @@ static int check_expr(struct sys_env *env)
 	env->nr_sel = calloc(count, sizeof(*env->nr_sel));
 	if (!env->nr_sel)
 		return sys_error(1, "out of memory");
-	n = syscalls__select(SYSCALLS_64, env->expr, env->nr_sel, err,
-			     sizeof(err));
+	n = syscalls__select(SYSCALLS_64, env->expr, env->nr_sel,
+			     &env->sel.nr_rest, err, sizeof(err));
 	if (n < 0)
 		return sys_error(EXIT_USAGE, "-e: %s", err);
 	if (!n)

@@ -36,6 +36,7 @@
 #define SYS_MAX_IDS	8	/* pid=, tid=: the module's limit */
 #define SYS_MAX_PID	0x3fffffff	/* the module's: PID_MAX_LIMIT's bound */
 #define SYS_COMM_MAX	15	/* comm=: TASK_COMM_LEN - 1 */
+#define SYS_NR_SPAN	512	/* nr= takes 0 to 511: the module's */
 /* a record's args[]: the number, the six registers, two string slots */
 #define SYS_NARGS	9
 #define SYS_STR_SLOT	7	/* args[7] and args[8] */
@@ -49,6 +50,7 @@ struct sys_sel {
 	char comm[SYS_COMM_MAX + 1];	/* a glob; "": any */
 	__u64 cgroup;			/* a cgroup v2 id; 0: any */
 	const bool *nr;		/* per x86-64 number (syscalls__count()); NULL: all */
+	bool nr_rest;		/* ... and those past the table, to SYS_NR_SPAN */
 	bool failure;
 	__u64 duration_ns;		/* 0: any */
 	unsigned int stack;		/* frames of each call's trace; 0: none */

@@ -598,7 +598,7 @@ run syscalls-dry sh -c "$KPT syscalls -n -p 1 -e 'open*,!openat2' --failure --du
 	$KPT syscalls -n"
 sed -E 's/sys_[0-9]+/sys_PID/; s/children=[0-9]+/children=PID/; s/exclude=[0-9]+/exclude=PID/' "$OUT/syscalls-dry.out" >"$OUT/syscalls-dry.sed"
 if [ "$rc" = 0 ] && [ "$(cat "$OUT/syscalls-dry.sed")" = "s:kptrace/sys_PID pid=1 nr=2,257,304,428,467 failure duration=1500000
-s:kptrace/sys_PID tid=1 comm=ng*x nr=2-336,424-471
+s:kptrace/sys_PID tid=1 comm=ng*x nr=2-511
 s:kptrace/sys_PID children=PID nr=60,231
 s:kptrace/sys_PID exclude=PID" ] &&
    sed -n 3p "$OUT/syscalls-dry.out" | grep -Eq '^s:kptrace/sys_([0-9]+) children=\1 '; then

@@ -94,7 +94,9 @@ static void select_str(enum syscalls_abi abi, const char *list, char *out,
 	size_t pos = 0;
 	int n;
 
-	n = syscalls__select(abi, list, sel, err, sizeof(err));
+	bool rest;
+
+	n = syscalls__select(abi, list, sel, &rest, err, sizeof(err));
 	if (n < 0) {
 		snprintf(out, len, "error: %s", err);
 		return;
@@ -129,7 +131,8 @@ static void test_select(void)
 	};
 	bool sel[1024];
 	char got[512], err[128];
-	unsigned int i, named = 0;
+	unsigned int i, count;
+	bool rest;
 	int n;
 
 	for (i = 0; i < ARRAY_LEN(t); i++) {
@@ -144,14 +147,19 @@ static void test_select(void)
 	select_str(SYSCALLS_32, "openat*", got, sizeof(got));
 	same("select i386 'openat*'", got, "openat,openat2");
 
-	/* only exclusions: every named call but those */
-	for (i = 0; i < syscalls__count(SYSCALLS_64); i++)
-		named += !!syscalls__name(SYSCALLS_64, i);
-	n = syscalls__select(SYSCALLS_64, "!read,!write", sel, err,
+	/* only exclusions: every number but those, named or not */
+	count = syscalls__count(SYSCALLS_64);
+	n = syscalls__select(SYSCALLS_64, "!read,!write", sel, &rest, err,
 			     sizeof(err));
-	result(n == (int)named - 2 && !sel[0] && !sel[1] && sel[2] &&
-	       sel[471] && !sel[400], "select '!read,!write': all but two",
-	       "got %d of %u", n, named);
+	result(n == (int)count - 2 && !sel[0] && !sel[1] && sel[2] &&
+	       sel[471] && sel[400] && rest,
+	       "select '!read,!write': all but two, unnamed ones too",
+	       "got %d of %u, rest %d", n, count, rest);
+	n = syscalls__select(SYSCALLS_64, "read,!write", sel, &rest, err,
+			     sizeof(err));
+	result(n == 1 && sel[0] && !sel[400] && !rest,
+	       "select 'read,!write': a plain name selects no unnamed one",
+	       "got %d, rest %d", n, rest);
 }
 
 /* "name:type:kind:bytes ..." of a parsed format */
