@@ -32,10 +32,10 @@
  * kpt_byte_escaped() (uapi/kptrace_record.h): a backslash, and @quote if
  * not 0, as \\ and \", any other byte that is not printable ASCII as
  * \xNN. So no process name or string can move a terminal's cursor or
- * forge a line.
+ * forge a line. Returns the length written.
  */
-static int kpt_format_untrusted(char *buf, size_t len, const char *text,
-				unsigned int n, char quote)
+int kpt_format_untrusted(char *buf, size_t len, const char *text,
+			 unsigned int n, char quote)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	unsigned int i;

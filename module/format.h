@@ -14,5 +14,7 @@
 			 KPT_SPEC_MAX_ARGS * (KPT_SPEC_NAME_LEN + 64) + \
 			 4 * KPT_RECORD_MAX + 1024)
 int kpt_format_event(const struct kpt_event *ev, char *buf, size_t len);
+int kpt_format_untrusted(char *buf, size_t len, const char *text,
+			 unsigned int n, char quote);
 
 #endif /* _KPT_FORMAT_H */

@@ -21,6 +21,7 @@
 #include "probe.h"
 #include "ring.h"
 #include "hist.h"
+#include "format.h"
 
 /* The last errors of written specs, like ftrace's error_log. */
 #define KPT_ERRLOG_LEN	8
@@ -33,6 +34,8 @@ struct kpt_error {
 };
 static struct kpt_error kpt_errlog[KPT_ERRLOG_LEN];
 static unsigned int kpt_errlog_next;
+/* a line of kpt_errlog as it is shown; kpt_probes_mutex */
+static char kpt_errline[4 * KPT_SPEC_LINE_MAX];
 /*
  * One log line per refusal, but not a flood of them from a loop of bad
  * writes: 100 in 5 s (a test's table of bad specs is about 60), then
@@ -41,12 +44,35 @@ static unsigned int kpt_errlog_next;
 static DEFINE_RATELIMIT_STATE(kpt_error_rs, 5 * HZ, 100);
 
 /*
+ * @e's line into kpt_errline, escaped as untrusted text is everywhere
+ * (kpt_format_untrusted(), and @quote), and the column its caret is at
+ * there, or -1: the writer chooses the bytes of a line, and a line with
+ * an escape sequence or a comm glob copied from a process's name must not
+ * reach a terminal or the kernel log as it is.
+ */
+static int kpt_error_escape(const struct kpt_error *e, char quote)
+{
+	int col = -1;
+
+	lockdep_assert_held(&kpt_probes_mutex);
+	/* a caret may stand past the line's end: "p:bad" wants a symbol */
+	if (e->pos >= 0)
+		col = kpt_format_untrusted(kpt_errline, sizeof(kpt_errline),
+					   e->line, e->pos, quote) +
+		      e->pos - (int)strnlen(e->line, e->pos);
+	kpt_format_untrusted(kpt_errline, sizeof(kpt_errline), e->line,
+			     sizeof(e->line), quote);
+	return col;
+}
+
+/*
  * A refused spec line: log it, and keep it for error_log. @pos is the
  * column the parser stopped at, or -1. Caller holds kpt_probes_mutex.
  */
 void kpt_error(const char *line, int pos, const char *msg, int err)
 {
 	struct kpt_error *e = &kpt_errlog[kpt_errlog_next++ % KPT_ERRLOG_LEN];
+	int col;
 
 	lockdep_assert_held(&kpt_probes_mutex);
 	e->ts = ktime_get_ns();
@@ -56,11 +82,12 @@ void kpt_error(const char *line, int pos, const char *msg, int err)
 	strscpy(e->line, line, sizeof(e->line));
 	if (!__ratelimit(&kpt_error_rs))
 		return;
-	if (pos >= 0)
-		pr_err("\"%s\": %s, at column %d (%d)\n", e->line, msg, pos,
-		       err);
+	col = kpt_error_escape(e, '"');
+	if (col >= 0)
+		pr_err("\"%s\": %s, at column %d (%d)\n", kpt_errline, msg,
+		       col, err);
 	else
-		pr_err("\"%s\": %s (%d)\n", e->line, msg, err);
+		pr_err("\"%s\": %s (%d)\n", kpt_errline, msg, err);
 }
 
 /* Hits of the probe point: a plain kprobe counts them once, as hits. */
@@ -236,6 +263,7 @@ void kpt_errors_show(struct seq_file *m)
 {
 	struct kpt_error *e;
 	unsigned int i, n;
+	int col;
 
 	mutex_lock(&kpt_probes_mutex);
 	n = min_t(unsigned int, kpt_errlog_next, KPT_ERRLOG_LEN);
@@ -245,9 +273,10 @@ void kpt_errors_show(struct seq_file *m)
 			   e->ts / NSEC_PER_SEC,
 			   (e->ts % NSEC_PER_SEC) / NSEC_PER_USEC, e->msg,
 			   e->err);
-		seq_printf(m, "  Command: %s\n", e->line);
-		if (e->pos >= 0)
-			seq_printf(m, "           %*s^\n", e->pos, "");
+		col = kpt_error_escape(e, 0);
+		seq_printf(m, "  Command: %s\n", kpt_errline);
+		if (col >= 0)
+			seq_printf(m, "           %*s^\n", col, "");
 	}
 	mutex_unlock(&kpt_probes_mutex);
 }

@@ -19,7 +19,9 @@
 # a function on the kprobe blacklist and an address that is not text
 # (EINVAL). A long line (173 characters, error at column 170) is shown
 # whole, caret included. Afterwards: no probe exists, error_log holds exactly the last 8
-# refusals, and a good spec works (its 2 events exact).
+# refusals, and a good spec works (its 2 events exact). A line with UTF-8,
+# a backslash or an ESC is shown escaped as untrusted text (\xc3, \\,
+# \x1b), in error_log and the kernel log, its caret moved with it.
 # A column is where ftrace's error_log puts its caret for the same mistake
 # (tools/test/test_ftrace_syntax.c checks the parser against all the specs
 # of ftrace's kprobe_syntax_errors.tc); "p vfs_read $stack0:string" and
@@ -139,12 +141,15 @@ while IFS= read -r row; do
 		"$(echo "$e" | sed -n '1s/^\[[^]]*\] kptrace: error: //p')" \
 		"$msg ($(errnum "$err"))"
 	check_eq "row $rows command" "$(echo "$e" | sed -n 2p)" "  Command: $spec"
+	# the log quotes the line, its '"' as \" (no row has one before
+	# its column, which stays)
+	qspec=$(printf '%s' "$spec" | sed 's/"/\\"/g')
 	if [ "$col" = - ]; then
 		check_eq "row $rows caret ($spec)" "$(spec_caret_col)" none
-		logline="kptrace: \"$spec\": $msg ($(errnum "$err"))"
+		logline="kptrace: \"$qspec\": $msg ($(errnum "$err"))"
 	else
 		check_eq "row $rows caret column ($spec)" "$(spec_caret_col)" "$col"
-		logline="kptrace: \"$spec\": $msg, at column $col ($(errnum "$err"))"
+		logline="kptrace: \"$qspec\": $msg, at column $col ($(errnum "$err"))"
 	fi
 	# what the logs must hold: the refusals (a wrongly accepted row is
 	# reported above, and not expected there)
@@ -175,6 +180,27 @@ check_eq "error_log entries" "$(grep -c '^\[' "$KPT_DIR/error_log")" 8
 check_eq "error_log commands" \
 	"$(sed -n 's/^  Command: //p' "$KPT_DIR/error_log")" \
 	"$(tail -n 8 "$KPT_TMP/refused")"
+
+# A line's bytes are the writer's: error_log and the kernel log show it
+# escaped as untrusted text is everywhere, the caret (and the logged
+# column) where the column went. In the kernel log the line is quoted, so
+# its '"' are \" too. The UTF-8 e-acute and the backslash before zz move
+# it by 6 and 1 (by 8 in the log); an ESC is \x1b, the caret on its '\'.
+kpt_mark
+ESC=$(printf '\033')
+EACUTE=$(printf '\303\251')
+spec_expect EINVAL "p:bad kpt_test_func if comm == \"$EACUTE\\x\" && zz == 1"
+check_eq "escaped: command" "$(spec_err_last | sed -n 2p)" \
+	'  Command: p:bad kpt_test_func if comm == "\xc3\xa9\\x" && zz == 1'
+check_eq "escaped: caret column" "$(spec_caret_col)" 48
+spec_expect EINVAL "p:bad kpt_test_func if comm == a$ESC[2J"
+check_eq "control: command" "$(spec_err_last | sed -n 2p)" \
+	'  Command: p:bad kpt_test_func if comm == a\x1b[2J'
+check_eq "control: caret column" "$(spec_caret_col)" 32
+check_eq "escaped: the kernel log's lines" "$(kpt_log_kptrace)" \
+	'kptrace: "p:bad kpt_test_func if comm == \"\xc3\xa9\\x\" && zz == 1": unknown field, at column 50 (-22)
+kptrace: "p:bad kpt_test_func if comm == a\x1b[2J": a comm glob cannot hold control characters, at column 32 (-22)'
+check_eq "no probe after the escaped lines" "$(cat "$KPT_DIR/probes")" ""
 
 # Nothing left behind: a good spec works, its events exact.
 check_eq "probe_stats" "$(cat "$KPT_DIR/probe_stats")" ""

@@ -31,6 +31,7 @@
  * The JSON format is one object per line, see print_json_*() below.
  */
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <kpt_slot.h>
@@ -96,6 +97,22 @@ void event__text_bytes(FILE *f, const void *s, size_t len, char quote)
 
 	for (i = 0; i < len; i++)
 		print_text_byte(f, p[i], quote);
+}
+
+char *event__text_str(const char *s, size_t len)
+{
+	char *out = NULL;
+	size_t size;
+	FILE *f = open_memstream(&out, &size);
+
+	if (!f)
+		return NULL;
+	event__text_bytes(f, s, strnlen(s, len), 0);
+	if (fclose(f)) {
+		free(out);
+		return NULL;
+	}
+	return out;
 }
 
 /*

@@ -62,6 +62,13 @@ void event__text_bytes(FILE *f, const void *s, size_t len, char quote);
 /* A comm the same way: KPT_COMM_LEN bytes at most, to a NUL if any. */
 void event__text_comm(FILE *f, const char *comm);
 
+/*
+ * Up to @len bytes of @s (to a NUL if any) the same way, as a malloc'ed
+ * string (a spec line, as the module's error_log shows it); NULL: out of
+ * memory.
+ */
+char *event__text_str(const char *s, size_t len);
+
 /* The cause's name from KPT_LOST_NAMES, or "unknown" */
 const char *event__lost_cause(__u32 cause);
 

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "event.h"
 #include "glob.h"
 #include "kbtf.h"
 #include "paths.h"
@@ -68,13 +69,26 @@ static void lines__free(struct lines *l)
 	free(l->v);
 }
 
-/* As the module's error_log shows a refused line. */
+/*
+ * As the module's error_log shows a refused line: escaped as untrusted
+ * text (event__text_str()), the caret under the column @pos has there.
+ */
 static void show_error(const char *msg, const char *line, int pos)
 {
-	fprintf(stderr, "kptrace: error: %s\n  Command: %.*s\n", msg,
-		(int)strcspn(line, "\n"), line);
+	size_t len = strcspn(line, "\n");
+	char *text = event__text_str(line, len);
+	char *head = pos >= 0 ? event__text_str(line, pos) : NULL;
+	int col = pos;
+
+	/* a caret may stand past the line's end */
+	if (head)
+		col = (int)strlen(head) + pos - (int)strnlen(line, pos);
+	fprintf(stderr, "kptrace: error: %s\n  Command: %s\n", msg,
+		text ? text : "(out of memory)");
 	if (pos >= 0)
-		fprintf(stderr, "           %*s^\n", pos, "");
+		fprintf(stderr, "           %*s^\n", col, "");
+	free(head);
+	free(text);
 }
 
 /* kpt_spec_parse() of a written line; errors shown under the user's. */
@@ -270,21 +284,44 @@ static int device__open_write(const char **path)
 	return -1;
 }
 
-/* Which line the module refused, from error_log's "Command: " line. */
+/*
+ * Which line the module refused, from error_log's "Command: " line (as
+ * escaped as show_error()'s).
+ */
 static long refused_line(const char *entry, const struct lines *l,
 			 size_t from, size_t to)
 {
 	const char *cmd = entry ? strstr(entry, "  Command: ") : NULL;
 	size_t len, i;
+	char *text;
+	bool same;
 
 	if (!cmd)
 		return -1;
 	cmd += 11;
 	len = strcspn(cmd, "\n");
-	for (i = from; i < to; i++)
-		if (!strncmp(l->v[i], cmd, len))
+	for (i = from; i < to; i++) {
+		text = event__text_str(l->v[i], strlen(l->v[i]));
+		same = text && !strncmp(text, cmd, len);
+		free(text);
+		if (same)
 			return (long)i;
+	}
 	return -1;
+}
+
+/* The module refused @line (NULL: a line of the write, which is unknown). */
+static void say_refused(const char *line, int err)
+{
+	char *text = line ? event__text_str(line, WRITE_MAX) : NULL;
+
+	if (line)
+		fprintf(stderr, "kptrace: the module refused '%s': %s\n",
+			text ? text : "?", strerror(err));
+	else
+		fprintf(stderr, "kptrace: the module refused a line of the write: %s\n",
+			strerror(err));
+	free(text);
 }
 
 /*
@@ -329,12 +366,7 @@ static int write_lines(const struct lines *l, const char *what)
 		err = w < 0 ? errno : EIO;
 		after = probecmd__error_log_last();
 		bad = refused_line(after, l, first, i);
-		if (bad >= 0)
-			fprintf(stderr, "kptrace: the module refused '%s': %s\n",
-				l->v[bad], strerror(err));
-		else
-			fprintf(stderr, "kptrace: the module refused a line of the write: %s\n",
-				strerror(err));
+		say_refused(bad >= 0 ? l->v[bad] : NULL, err);
 		if (after && (!before || strcmp(before, after)))
 			fputs(after, stderr);
 		else

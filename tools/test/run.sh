@@ -1293,6 +1293,16 @@ check_run probe-add-err-nobtf 1 env KPTRACE_BTF_DIR=/nonexistent $KPT probe add 
 check_run probe-add-err-offset 1 $KPT probe add -n 'p do_sys_openat2+4 dfd'
 check_run probe-add-err-sym 1 $KPT probe add -n 'p do_sys_openat2 @dup_sym'
 check_run probe-add-err-parse 1 $KPT probe add -n 'r:x f+4 $arg1'
+# a refused line is shown escaped as untrusted text, the caret where its
+# column went: after \xc3\xa9 and \\ (7 more), on the \x1b
+check_msg probe-add-err-escaped 1 'kptrace: error: unknown field
+  Command: p:x f if comm == "\xc3\xa9\\x" && zz == 1
+                                             ^' \
+	$KPT probe add -n "$(printf 'p:x f if comm == "\303\251\\x" && zz == 1')"
+check_msg probe-add-err-control 1 'kptrace: error: a comm glob cannot hold control characters
+  Command: p:x f if comm == a\x1b[2J
+                             ^' \
+	$KPT probe add -n "$(printf 'p:x f if comm == a\033[2J')"
 
 # globs, against the fake available_filter_functions, blacklist, kallsyms
 export KPTRACE_KALLSYMS=$DATA/kallsyms-glob
