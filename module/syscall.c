@@ -535,7 +535,9 @@ static nokprobe_inline void kpt_sys_sum_count(struct kpt_syssum_entry *e,
 	e->min_ns = min(e->min_ns, lat);
 	e->max_ns = max(e->max_ns, lat);
 	kpt_sys_sq_add(e->sumsq_ns, lat);
-	e->lat_log2[min_t(unsigned int, fls64(lat >> KPT_SYS_SUM_SHIFT),
+	/* upper bounds in: 1024 ns is [0], 1025 [1] (uapi/kptrace.h) */
+	e->lat_log2[min_t(unsigned int,
+			  fls64((lat - !!lat) >> KPT_SYS_SUM_SHIFT),
 			  KPT_SYS_SUM_BUCKETS - 1)]++;
 }
 

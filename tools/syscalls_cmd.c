@@ -648,9 +648,12 @@ int sys_sum__add_call(struct sys_sum *s, const struct syscall_call *c,
 	};
 	unsigned int b = 0;
 
-	/* the module's bucket: fls64(ns >> KPT_SYS_SUM_SHIFT), at most 31 */
-	for (ns >>= KPT_SYS_SUM_SHIFT; ns && b < KPT_SYS_SUM_BUCKETS - 1;
-	     ns >>= 1)
+	/*
+	 * the module's bucket: fls64((ns - !!ns) >> KPT_SYS_SUM_SHIFT), at
+	 * most 31 (an upper bound is in its bucket)
+	 */
+	for (ns = (ns - !!ns) >> KPT_SYS_SUM_SHIFT;
+	     ns && b < KPT_SYS_SUM_BUCKETS - 1; ns >>= 1)
 		b++;
 	in.lat[b] = 1;
 	memcpy(in.comm, c->comm, strnlen(c->comm, KPT_COMM_LEN));
@@ -949,7 +952,8 @@ static void prom_counts(FILE *f, const struct sys_sum_row **rows, size_t n,
 
 /*
  * The histogram: per row, the buckets 0..30 that had a call, cumulative
- * (le the bucket's upper bound, 2^(10+b) ns), +Inf, _sum and _count.
+ * (le the bucket's upper bound, 2^(10+b) ns, which is in it), +Inf, _sum
+ * and _count.
  */
 static void prom_latency(FILE *f, const struct sys_sum_row **rows, size_t n,
 			 const char *cgroup)
@@ -1234,7 +1238,7 @@ static const char usage_text[] =
 "directory), the counters kptrace_syscall_calls_total and\n"
 "kptrace_syscall_errors_total and the histogram\n"
 "kptrace_syscall_latency_seconds: a bucket per log2 bucket of the kernel's\n"
-"that has had a call, le its upper bound, 2^(10+b) ns in seconds as\n"
+"that has had a call, le its upper bound (in it), 2^(10+b) ns in seconds as\n"
 "Prometheus writes floats (1.024e-06, 0.000131072, 1.073741824), counts\n"
 "cumulative, le=\"+Inf\" all the calls; _sum, the total time in seconds;\n"
 "_count. Counters are of the whole run: they never go back. A comm is\n"

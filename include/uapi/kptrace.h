@@ -296,7 +296,7 @@ struct kpt_syssum_req {
 };
 
 #define KPT_SYS_SUM_BUCKETS	32	/* lat_log2[] */
-#define KPT_SYS_SUM_SHIFT	10	/* [0] is under 2^10 ns */
+#define KPT_SYS_SUM_SHIFT	10	/* [0] is up to 2^10 ns */
 
 struct kpt_syssum_entry {
 	__u32	pid;		/* the process (tgid) */
@@ -310,10 +310,12 @@ struct kpt_syssum_entry {
 	__u64	max_ns;
 	__u64	sumsq_ns[2];	/* sum of squared ns: low, high words */
 	/*
-	 * Calls by latency, log2: [0] under 1024 ns, [b] from 2^(9+b) to
-	 * under 2^(10+b) ns, [31] from 2^40 ns on. 32 bits, as a reader
-	 * ends an interval before one CPU makes 2^32 calls of a (process,
-	 * call): kptrace syscalls does every second.
+	 * Calls by latency, log2: [0] up to 1024 ns, [b] over 2^(9+b) and
+	 * up to 2^(10+b) ns, [31] over 2^40 ns: each bucket's upper bound
+	 * is in it, as a Prometheus bucket's le is (and its native
+	 * histograms' schema 0). 32 bits, as a reader ends an interval
+	 * before one CPU makes 2^32 calls of a (process, call): kptrace
+	 * syscalls does every second.
 	 */
 	__u32	lat_log2[KPT_SYS_SUM_BUCKETS];
 };
