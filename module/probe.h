@@ -261,6 +261,7 @@ void kpt_stack_record(struct kpt_probe *p, struct kpt_event *ev,
 #define KPT_SYS_MAXACTIVE	4096	/* its default MAXACTIVE, at most */
 unsigned int kpt_sys_ri_size(const struct kpt_spec *spec);
 void kpt_sys_prog(const struct kpt_spec *spec, struct kpt_prog *g);
+int kpt_sys_ids_global(struct kpt_spec *spec);
 void kpt_sys_set_handlers(struct kpt_probe *p);
 void kpt_sys_kretprobe_wrap(struct kpt_probe *p);
 int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive);

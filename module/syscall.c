@@ -62,6 +62,7 @@
 #include <linux/compat.h>
 #include <linux/err.h>
 #include <linux/hash.h>
+#include <linux/pid_namespace.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <linux/unistd.h>
@@ -197,6 +198,56 @@ unsigned int kpt_sys_ri_size(const struct kpt_spec *spec)
 static nokprobe_inline bool kpt_sys_nr_in(const u64 *bits, unsigned int nr)
 {
 	return bits[nr / 64] & (1ULL << (nr % 64));
+}
+
+/* @id, a number of @ns (0: none), as the initial namespace numbers it */
+static int kpt_sys_id_global(struct pid_namespace *ns, u32 *id)
+{
+	struct pid *pid;
+
+	if (!*id)
+		return 0;
+	pid = find_pid_ns(*id, ns);
+	if (!pid)
+		return -ESRCH;
+	*id = pid_nr(pid);
+	return 0;
+}
+
+/**
+ * kpt_sys_ids_global() - an s spec's ids as its handlers compare them
+ * @spec: the spec, as parsed
+ *
+ * pid=, tid=, children= and exclude= are numbers of the writer's pid
+ * namespace (a tool in a container writes its own pid, and the pids it
+ * sees); a handler compares them with current->tgid and current->pid, the
+ * initial namespace's. A writer there changes nothing (a process not yet
+ * made included); in another, an id that names no process there is
+ * refused: it could only have been another process's global number.
+ * The probes listing shows them global. Caller holds kpt_probes_mutex.
+ *
+ * Return: 0, or -ESRCH.
+ */
+int kpt_sys_ids_global(struct kpt_spec *spec)
+{
+	struct pid_namespace *ns = task_active_pid_ns(current);
+	struct kpt_sys_spec *sys = &spec->sys;
+	int ret = 0;
+	u8 i;
+
+	if (spec->kind != KPT_SPEC_SYSCALLS || ns == &init_pid_ns)
+		return 0;
+	rcu_read_lock();
+	for (i = 0; !ret && i < sys->npid; i++)
+		ret = kpt_sys_id_global(ns, &sys->pid[i]);
+	for (i = 0; !ret && i < sys->ntid; i++)
+		ret = kpt_sys_id_global(ns, &sys->tid[i]);
+	if (!ret)
+		ret = kpt_sys_id_global(ns, &sys->children);
+	if (!ret)
+		ret = kpt_sys_id_global(ns, &sys->exclude);
+	rcu_read_unlock();
+	return ret;
 }
 
 /*

@@ -76,6 +76,7 @@ static const char *errno_name(int err)
 	case EOPNOTSUPP: return "EOPNOTSUPP";
 	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
 	case ENXIO: return "ENXIO";
+	case ESRCH: return "ESRCH";
 	default:
 		snprintf(other, sizeof(other), "E%d", err);
 		return other;
