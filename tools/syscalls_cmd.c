@@ -175,8 +175,20 @@ int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
 
 /* --- the probe's id -------------------------------------------------------- */
 
+/* The value of " KEY" (" exclude=") in @line up to @end, or 0. */
+static __u32 spec_value(const char *line, const char *end, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p;
+
+	for (p = line; p + klen <= end; p++)
+		if (!memcmp(p, key, klen))
+			return (__u32)strtoul(p + klen, NULL, 10);
+	return 0;
+}
+
 long syscalls_cmd__probe_id(const char *path, const char *group,
-			    const char *name)
+			    const char *name, __u32 *exclude)
 {
 	const char *label, *p, *end, *slash, *g, *nm;
 	size_t cap = 0, spec_len, label_len, n, glen, nlen;
@@ -212,8 +224,11 @@ long syscalls_cmd__probe_id(const char *path, const char *group,
 			nlen = n;
 		}
 		if (glen == strlen(group) && !memcmp(g, group, glen) &&
-		    nlen == strlen(name) && !memcmp(nm, name, nlen))
+		    nlen == strlen(name) && !memcmp(nm, name, nlen)) {
 			found = id;
+			if (exclude)
+				*exclude = spec_value(line, end, " exclude=");
+		}
 	}
 	free(line);
 	fclose(f);
@@ -2006,6 +2021,7 @@ struct sys_run {
 	unsigned int nr_cpus;
 	unsigned long long sum_read;	/* calls of every read */
 	unsigned long long sum_own;	/* of them, the tool's own */
+	__u32 self_pid;		/* the probe's exclude=: global; 0: none */
 	unsigned long intervals;	/* -i: printed */
 	unsigned long long next_interval;	/* -i: at this second */
 	struct timespec t0;		/* armed */
@@ -2127,7 +2143,8 @@ static int run_arm(struct sys_run *run)
 	if (probe_write(run->src.fd, line, run->name))
 		return -1;
 	run->armed = true;
-	id = syscalls_cmd__probe_id(listing, SYS_GROUP, run->name);
+	id = syscalls_cmd__probe_id(listing, SYS_GROUP, run->name,
+				    &run->self_pid);
 	if (id < 0)
 		return sys_error(-1, "the probe %s/%s is not in %s (%s)",
 				 SYS_GROUP, run->name, listing,
@@ -2135,7 +2152,11 @@ static int run_arm(struct sys_run *run)
 				 strerror((int)-id));
 	trace_env.only_probe = true;
 	trace_env.probe_id = (__u32)id;
-	trace_env.self_pid = (__u32)getpid();
+	/*
+	 * Its own calls, as the module numbers it (exclude=, global; in a
+	 * container's pid namespace getpid() may be another process's)
+	 */
+	trace_env.self_pid = run->self_pid;
 	if (run->env->save_path)
 		probe_save_listing(run->env->save_path, (__u32)id);
 	if (!run->env->quiet && !run->env->command)
@@ -2284,7 +2305,7 @@ static int sum_read(struct sys_run *run)
 {
 	const struct kpt_syssum_entry *e;
 	struct kpt_syssum_req req;
-	__u32 self = (__u32)getpid();
+	__u32 self = run->self_pid;
 	unsigned int tries = 0;
 	size_t i;
 	void *buf;
@@ -2324,7 +2345,7 @@ static int sum_read(struct sys_run *run)
 	for (i = 0; i < req.nr_entries; i++) {
 		e = &run->sum_buf[i];
 		run->sum_read += e->calls;
-		if (e->pid == self) {
+		if (self && e->pid == self) {
 			run->sum_own += e->calls;
 			continue;
 		}

@@ -70,10 +70,11 @@ int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
  * The id of probe @group/@name in the probes listing at @path (the
  * module's "SPEC # id=N ..." lines; a head without a group is in
  * "kptrace"). Of two lines, the last. Returns the id, or -ENOENT, or
- * -errno when @path cannot be read.
+ * -errno when @path cannot be read. *@exclude (if not NULL) is that
+ * line's exclude= (the module's global number of the pid written), or 0.
  */
 long syscalls_cmd__probe_id(const char *path, const char *group,
-			    const char *name);
+			    const char *name, __u32 *exclude);
 
 /*
  * The tracefs formats of the calls (names and types of their arguments),

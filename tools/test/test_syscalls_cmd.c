@@ -629,8 +629,11 @@ static void test_probe_id(void)
 		"s:kptrace/sys_100 children=100 nr=0-2 # id=7 at=x64_sys_call kretprobe - hits=5 missed=0\n"
 		"s:sys_200 pid=1 # id=8 label=x at=x64_sys_call kretprobe - hits=0 missed=0\n"
 		"s16:kptrace/sys_300 # id=9 at=x64_sys_call kretprobe - hits=0 missed=0\n"
-		"s:kptrace/sys_300 # id=12 at=x64_sys_call kretprobe - hits=0 missed=0\n";
+		"s:kptrace/sys_300 # id=12 at=x64_sys_call kretprobe - hits=0 missed=0\n"
+		"s:kptrace/sys_400 exclude=123456 nr=0 # id=13 at=x64_sys_call kretprobe -"
+		" hits=0 missed=0\n";
 	char path[512];
+	__u32 ex = 1;
 	long id;
 	FILE *f;
 
@@ -642,19 +645,23 @@ static void test_probe_id(void)
 	}
 	fputs(listing, f);
 	fclose(f);
-	id = syscalls_cmd__probe_id(path, "kptrace", "sys_100");
-	result(id == 7, "probe id: s:kptrace/sys_100 (not p:, not other/)",
+	id = syscalls_cmd__probe_id(path, "kptrace", "sys_100", &ex);
+	result(id == 7 && ex == 0, "probe id: s:kptrace/sys_100 (not p:, not other/)",
 	       "got %ld", id);
-	id = syscalls_cmd__probe_id(path, "kptrace", "sys_200");
+	id = syscalls_cmd__probe_id(path, "kptrace", "sys_200", NULL);
 	result(id == 8, "probe id: a head without a group is kptrace's",
 	       "got %ld", id);
-	id = syscalls_cmd__probe_id(path, "kptrace", "sys_300");
+	id = syscalls_cmd__probe_id(path, "kptrace", "sys_300", NULL);
 	result(id == 12, "probe id: MAXACTIVE skipped, the last line wins",
 	       "got %ld", id);
-	id = syscalls_cmd__probe_id(path, "kptrace", "sys_10");
+	id = syscalls_cmd__probe_id(path, "kptrace", "sys_10", NULL);
 	result(id == -ENOENT, "probe id: no such probe", "got %ld", id);
-	id = syscalls_cmd__probe_id("/nonexistent", "kptrace", "sys_100");
+	id = syscalls_cmd__probe_id("/nonexistent", "kptrace", "sys_100", NULL);
 	result(id == -ENOENT, "probe id: no listing", "got %ld", id);
+	id = syscalls_cmd__probe_id(path, "kptrace", "sys_400", &ex);
+	result(id == 13 && ex == 123456,
+	       "probe id: exclude=, the tool's global pid, read back",
+	       "got %ld, exclude %u", id, ex);
 }
 
 /* --- counters and the summary -------------------------------------------- */
