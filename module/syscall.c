@@ -200,15 +200,20 @@ static nokprobe_inline bool kpt_sys_nr_in(const u64 *bits, unsigned int nr)
 	return bits[nr / 64] & (1ULL << (nr % 64));
 }
 
-/* @id, a number of @ns (0: none), as the initial namespace numbers it */
-static int kpt_sys_id_global(struct pid_namespace *ns, u32 *id)
+/*
+ * @id, a number of @ns (0: none), as the initial namespace numbers it:
+ * of a process (@type PIDTYPE_TGID) or a thread (PIDTYPE_PID), not a
+ * number left alive only as a process group's or a session's. RCU held.
+ */
+static int kpt_sys_id_global(struct pid_namespace *ns, u32 *id,
+			     enum pid_type type)
 {
 	struct pid *pid;
 
 	if (!*id)
 		return 0;
 	pid = find_pid_ns(*id, ns);
-	if (!pid)
+	if (!pid || !pid_task(pid, type))
 		return -ESRCH;
 	*id = pid_nr(pid);
 	return 0;
@@ -239,13 +244,13 @@ int kpt_sys_ids_global(struct kpt_spec *spec)
 		return 0;
 	rcu_read_lock();
 	for (i = 0; !ret && i < sys->npid; i++)
-		ret = kpt_sys_id_global(ns, &sys->pid[i]);
+		ret = kpt_sys_id_global(ns, &sys->pid[i], PIDTYPE_TGID);
 	for (i = 0; !ret && i < sys->ntid; i++)
-		ret = kpt_sys_id_global(ns, &sys->tid[i]);
+		ret = kpt_sys_id_global(ns, &sys->tid[i], PIDTYPE_PID);
 	if (!ret)
-		ret = kpt_sys_id_global(ns, &sys->children);
+		ret = kpt_sys_id_global(ns, &sys->children, PIDTYPE_TGID);
 	if (!ret)
-		ret = kpt_sys_id_global(ns, &sys->exclude);
+		ret = kpt_sys_id_global(ns, &sys->exclude, PIDTYPE_TGID);
 	rcu_read_unlock();
 	return ret;
 }

@@ -10,6 +10,7 @@
  * module refuses a line, the lines before it stay, as with ftrace's
  * kprobe_events; its reason is read from the last entry of error_log.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -245,22 +246,38 @@ static int add_spec(const char *user, struct lines *out)
 char *probecmd__error_log_last(void)
 {
 	const char *path = path_from_env("KPTRACE_ERROR_LOG", ERROR_LOG_PATH);
-	char buf[8192], *last;
-	size_t n;
+	char *buf = NULL, *last, *ret;
+	size_t n = 0, cap = 0, got;
 	FILE *f;
 
+	/* the whole file: its last entry is its newest, escaped lines long */
 	f = fopen(path, "re");
 	if (!f)
 		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
+	for (;;) {
+		if (cap - n < 4096) {
+			char *more = realloc(buf, cap + 65536);
+
+			if (!more)
+				break;
+			buf = more;
+			cap += 65536;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (!got)
+			break;
+	}
 	fclose(f);
+	if (!buf)
+		return NULL;
 	buf[n] = '\0';
 	for (last = buf + n; last > buf; last--)
 		if (*last == '[' && last[-1] == '\n')
 			break;
-	if (!*last)
-		return NULL;
-	return strdup(last);
+	ret = *last ? strdup(last) : NULL;
+	free(buf);
+	return ret;
 }
 
 static int device__open_write(const char **path)
@@ -285,8 +302,10 @@ static int device__open_write(const char **path)
 }
 
 /*
- * Which line the module refused, from error_log's "Command: " line (as
- * escaped as show_error()'s).
+ * Which line the module refused, from error_log's "Command: " line: the
+ * line as the module keeps it (blanks around it cut, as strim() does),
+ * escaped as show_error() does, all of it (a line that only starts with
+ * the refused one is another).
  */
 static long refused_line(const char *entry, const struct lines *l,
 			 size_t from, size_t to)
@@ -301,8 +320,14 @@ static long refused_line(const char *entry, const struct lines *l,
 	cmd += 11;
 	len = strcspn(cmd, "\n");
 	for (i = from; i < to; i++) {
-		text = event__text_str(l->v[i], strlen(l->v[i]));
-		same = text && !strncmp(text, cmd, len);
+		const char *s = l->v[i], *e = s + strlen(s);
+
+		while (isspace((unsigned char)*s))
+			s++;
+		while (e > s && isspace((unsigned char)e[-1]))
+			e--;
+		text = event__text_str(s, e - s);
+		same = text && strlen(text) == len && !strncmp(text, cmd, len);
 		free(text);
 		if (same)
 			return (long)i;

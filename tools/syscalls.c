@@ -146,8 +146,9 @@ int syscalls__select(enum syscalls_abi abi, const char *list, bool *sel,
 				break;
 		}
 	}
+	/* named ones: '!*' would keep only numbers no call has, so none */
 	for (nr = 0; nr < count; nr++)
-		selected += sel[nr];
+		selected += sel[nr] && t[nr];
 	return selected;
 }
 

@@ -58,7 +58,8 @@ const char *syscalls__event_name(unsigned int nr);
  * With !NAMEs only, the numbers no name is known for are selected too,
  * as strace's "trace=!read" keeps them: those in the table's gaps, and
  * those past its end (a kernel newer than the table), which *@rest says.
- * Returns the count selected, or -1 with a message in @err.
+ * Returns the count of named calls selected (0: none, which '!*' is),
+ * or -1 with a message in @err.
  */
 int syscalls__select(enum syscalls_abi abi, const char *list, bool *sel,
 		     bool *rest, char *err, size_t errlen);

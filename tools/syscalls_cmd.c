@@ -66,6 +66,7 @@
 
 #include <uapi/kptrace_record.h>
 
+#include "event.h"
 #include "json.h"
 #include "ksyms.h"
 #include "paths.h"
@@ -1928,7 +1929,7 @@ static int child_end(struct child *ch, char **command)
 /* Writes @line to the device; on a refusal, the module's reason. */
 static int probe_write(int fd, const char *line, const char *name)
 {
-	char buf[SYS_LINE_MAX + 2], *before, *after;
+	char buf[SYS_LINE_MAX + 2], *before, *after, *text;
 	int n, err;
 
 	n = snprintf(buf, sizeof(buf), "%s\n", line);
@@ -1941,8 +1942,11 @@ static int probe_write(int fd, const char *line, const char *name)
 	}
 	err = errno;
 	after = probecmd__error_log_last();
+	/* -c's glob is the user's bytes: escaped as error_log shows them */
+	text = event__text_str(line, SYS_LINE_MAX);
 	fprintf(stderr, "kptrace: error: the module refused '%s': %s\n",
-		line, strerror(err));
+		text ? text : "?", strerror(err));
+	free(text);
 	if (after && (!before || strcmp(before, after)))
 		fputs(after, stderr);
 	if (err == EEXIST && line[0] != '-')

@@ -294,7 +294,7 @@ ssize_t read(int fd, void *buf, size_t len)
 
 ssize_t write(int fd, const void *buf, size_t len)
 {
-	char line[4200], text[8600];
+	char line[4200], text[17000];
 	size_t n = len < sizeof(line) - 1 ? len : sizeof(line) - 1;
 
 	fake_init();
@@ -304,9 +304,24 @@ ssize_t write(int fd, const void *buf, size_t len)
 	line[n] = '\0';
 	line[strcspn(line, "\n")] = '\0';
 	if (line[0] == 's' && getenv("FAKEDEV_REFUSE")) {
+		/* the Command as the module shows it: escaped */
+		char esc[4 * sizeof(line)];
+		size_t i, o = 0;
+
+		for (i = 0; line[i]; i++) {
+			unsigned char c = line[i];
+
+			if (c == '\\')
+				o += sprintf(esc + o, "\\\\");
+			else if (c < 0x20 || c >= 0x7f)
+				o += sprintf(esc + o, "\\x%02x", c);
+			else
+				esc[o++] = c;
+		}
+		esc[o] = '\0';
 		snprintf(text, sizeof(text),
 			 "[    1.000000] kptrace: error: expected p, r, b or - at the start (-22)\n  Command: %s\n           ^\n",
-			 line);
+			 esc);
 		fake_file("error_log", "a", text);
 		errno = EINVAL;
 		return -1;

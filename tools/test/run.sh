@@ -785,6 +785,20 @@ else
 		not_ok "syscalls live: a refused spec: the module's reason, COMMAND never runs, nothing to delete" "rc=$rc $(cat "$OUT/live-refused.err")"
 	fi
 
+	# -c's bytes are the user's: the refusal shows the line escaped, and
+	# finds it in error_log's (escaped) Command
+	fake_run live-refused-esc env FAKEDEV_REFUSE=1 ./kptrace-dyn syscalls -p 1 \
+		-c "$(printf 'a\303\251')"
+	if [ "$rc" = 1 ] &&
+	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/g' "$OUT/live-refused-esc.err")" = 'kptrace: error: the module refused '"'"'s:kptrace/sys_PID pid=1 comm=a\xc3\xa9'"'"': Invalid argument
+[    1.000000] kptrace: error: expected p, r, b or - at the start (-22)
+  Command: s:kptrace/sys_PID pid=1 comm=a\xc3\xa9
+           ^' ]; then
+		ok "syscalls live: a refused line with UTF-8 in -c, shown escaped"
+	else
+		not_ok "syscalls live: a refused line with UTF-8 in -c, shown escaped" "rc=$rc $(cat "$OUT/live-refused-esc.err")"
+	fi
+
 	fake_run live-sigterm timeout --preserve-status -s TERM 1 ./kptrace-dyn syscalls -p 1
 	if [ "$rc" = 0 ] && cmp -s "$OUT/live-sigterm.out" "$EXP/syscalls-replay.out" &&
 	   [ "$specs" = "s:kptrace/sys_PID pid=1
