@@ -136,8 +136,9 @@ int kpt_type_is_signed(unsigned int type)
 }
 
 /*
- * A byte a comm glob may not hold: the probes listing and error_log print
- * the spec as it was written. A comm with one is matched by '?'.
+ * A byte a comm glob may not hold: the probes listing prints the spec as
+ * it was written, to be written back (error_log escapes it). A comm with
+ * one is matched by '?'.
  */
 #define KPT_GLOB_CONTROL	"a comm glob cannot hold control characters"
 
