@@ -465,14 +465,14 @@ static void test_lines(void)
 	if (syscalls__read_format(path, &write, err, sizeof(err)))
 		result(0, "line: format-write", "%s", err);
 	c.args = openat.args;
-	strs[1] = (struct syscall_str){ "/etc/passwd", 11, false };
+	strs[1] = (struct syscall_str){ "/etc/passwd", 11, false, false };
 
 	same("line: openat that succeeded", line_of(&c),
 	     "12.345 ( 0.012 ms): cat/215 openat(dfd: CWD, filename: \"/etc/passwd\", flags: RDONLY|CLOEXEC) = 3");
 	same("json: openat that succeeded", json_of(&c),
 	     "{\"ts\":12345678,\"dur_ns\":12345,\"comm\":\"cat\",\"pid\":215,\"tid\":215,\"syscall\":\"openat\",\"args\":{\"dfd\":-100,\"filename\":\"/etc/passwd\",\"flags\":524288,\"mode\":0},\"ret\":3}\n");
 
-	strs[1] = (struct syscall_str){ "/nonexistent", 12, false };
+	strs[1] = (struct syscall_str){ "/nonexistent", 12, false, false };
 	c.ret = -2;
 	c.ts_ns = 1012345678901ULL;
 	c.dur_ns = 3999999;
@@ -482,7 +482,7 @@ static void test_lines(void)
 	     "{\"ts\":1012345678901,\"dur_ns\":3999999,\"comm\":\"cat\",\"pid\":215,\"tid\":215,\"syscall\":\"openat\",\"args\":{\"dfd\":-100,\"filename\":\"/nonexistent\",\"flags\":524288,\"mode\":0},\"ret\":-2,\"errno\":\"ENOENT\"}\n");
 
 	/* a FIFO's open interrupted by a signal, with O_CREAT: mode shown */
-	strs[1] = (struct syscall_str){ "fifo", 4, false };
+	strs[1] = (struct syscall_str){ "fifo", 4, false, false };
 	vals[0] = 3;
 	vals[2] = 0x241;
 	vals[3] = 0644;
@@ -499,7 +499,7 @@ static void test_lines(void)
 	/* untrusted: comm and string with newline, quote, ESC, backslash */
 	comm = "a\nb\"c\x1b\\d\x7f\xc2\x9b";
 	c.comm = comm;
-	strs[1] = (struct syscall_str){ "q\"b\\\n\x1b[2J\0z", 11, true };
+	strs[1] = (struct syscall_str){ "q\"b\\\n\x1b[2J\0z", 11, true, false };
 	vals[2] = 0;
 	c.ret = 0;
 	c.dur_ns = 0;
@@ -512,7 +512,7 @@ static void test_lines(void)
 
 	/* a comm of 16 bytes without a NUL stops at KPT_COMM_LEN */
 	c.comm = "0123456789abcdefXYZ";
-	strs[1] = (struct syscall_str){ NULL, 0, false };
+	strs[1] = (struct syscall_str){ NULL, 0, false, false };
 	same("line: 16-byte comm, unreadable string", line_of(&c),
 	     "0.000 ( 0.000 ms): 0123456789abcdef/301 openat(dfd: 3, filename: (fault), flags: RDONLY) = 0");
 	same("json: 16-byte comm, unreadable string", json_of(&c),

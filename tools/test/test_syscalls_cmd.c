@@ -985,7 +985,7 @@ static void test_sum_saturate(void)
 	sys_sum__add(s, &a);
 	sys_sum__add(s, &b);
 	t = sum_text(s, true, "Summary of events", -1);
-	result(strstr(t, "\"calls\":2,\"errors\":0,"
+	result(!!strstr(t, "\"calls\":2,\"errors\":0,"
 			 "\"total_ns\":18446744073709551615,"
 			 "\"min_ns\":2000,\"max_ns\":18446744073709550615"),
 	       "summary: a total past 2^64 ns is held at 2^64 - 1", "'%s'", t);
