@@ -27,18 +27,24 @@ unshare -p -f true 2> /dev/null ||
 	skip "no pid namespaces here (CONFIG_PID_NS, or unshare missing)"
 kpt_load
 
+# wait_listed RE LOG: until a probe line matches RE (10 s; then LOG says why)
+wait_listed()
+{
+	_i=0
+	while ! grep -q "$1" "$KPT_DIR/probes" 2> /dev/null; do
+		_i=$((_i + 1))
+		[ $_i -lt 200 ] || fail "no probe $1 listed: $(cat "$2")"
+		sleep 0.05
+	done
+}
+
 # 1. a COMMAND traced from inside a pid namespace
 sysgen_start getppid:5
 unshare -p -f --mount-proc "$KPTRACE" syscalls -j -e getppid -- \
 	"$SYSGEN" sleep:1500 getppid:3 > "$KPT_TMP/ns.json" \
 	2> "$KPT_TMP/ns.err" &
 TOOL=$!
-i=0
-while ! grep -q '^s:' "$KPT_DIR/probes" 2> /dev/null; do
-	i=$((i + 1))
-	[ $i -lt 200 ] || fail "the tool in the namespace armed no probe: $(cat "$KPT_TMP/ns.err")"
-	sleep 0.05
-done
+wait_listed "^s:" "$KPT_TMP/ns.err"
 # the tool: unshare's child, pid 1 in the namespace
 GTOOL=$(for d in /proc/[0-9]*; do
 	awk -v t="$TOOL" '$4 == t { print $1 }' "$d/stat" 2> /dev/null
@@ -62,12 +68,7 @@ check_eq "nothing left armed" "$(cat "$KPT_DIR/probes")" ""
 unshare -p -f sh -c "sleep 4242 & \"$KPT_SPEC\" write \"s:kptrace/nsx tid=\$!\"; wait" \
 	> "$KPT_TMP/nsx.out" 2>&1 &
 NS=$!
-i=0
-while ! grep -q '^s:kptrace/nsx' "$KPT_DIR/probes" 2> /dev/null; do
-	i=$((i + 1))
-	[ $i -lt 200 ] || fail "no probe nsx: $(cat "$KPT_TMP/nsx.out")"
-	sleep 0.05
-done
+wait_listed "^s:kptrace/nsx" "$KPT_TMP/nsx.out"
 SLEEP=
 for d in /proc/[0-9]*; do
 	[ "$(tr '\0' ' ' 2> /dev/null < "$d/cmdline")" = "sleep 4242 " ] &&
