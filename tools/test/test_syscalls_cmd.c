@@ -1262,7 +1262,7 @@ static void test_prom(void)
 	struct syscall_call c = { .comm = "echo", .pid = 9 };
 	/* a bucket's upper bound is in it, as le says */
 	static const __u64 durs[] = {
-		1023, 1024, 1025, 2048, 2049, 1ULL << 40, (1ULL << 40) + 1,
+		0, 1023, 1024, 1025, 2048, 2049, 1ULL << 40, (1ULL << 40) + 1,
 		1ULL << 50,
 	};
 	const char *t;
@@ -1306,20 +1306,20 @@ static void test_prom(void)
 		c.dur_ns = durs[i];
 		sys_sum__add_call(s, &c, 0);
 	}
-	same("prom: records: each le in its bucket, over 2^40 ns in +Inf only",
+	same("prom: records: 0 and each le in its bucket, over 2^40 ns in +Inf only",
 	     prom_of(s, NULL, NULL),
 	     PROM_CALLS_HEAD
-	     "kptrace_syscall_calls_total{syscall=\"read\",pid=\"9\",comm=\"echo\"} 8\n"
+	     "kptrace_syscall_calls_total{syscall=\"read\",pid=\"9\",comm=\"echo\"} 9\n"
 	     PROM_ERRORS_HEAD
 	     "kptrace_syscall_errors_total{syscall=\"read\",pid=\"9\",comm=\"echo\"} 0\n"
 	     PROM_LAT_HEAD
-	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"1.024e-06\"} 2")
-	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"2.048e-06\"} 4")
-	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"4.096e-06\"} 5")
-	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"1099.511627776\"} 6")
-	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"+Inf\"} 8")
+	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"1.024e-06\"} 3")
+	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"2.048e-06\"} 5")
+	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"4.096e-06\"} 6")
+	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"1099.511627776\"} 7")
+	     PROM_L("bucket", "{syscall=\"read\",pid=\"9\",comm=\"echo\",le=\"+Inf\"} 9")
 	     PROM_L("sum", "{syscall=\"read\",pid=\"9\",comm=\"echo\"} 1.128098930105346e+06")
-	     PROM_L("count", "{syscall=\"read\",pid=\"9\",comm=\"echo\"} 8"));
+	     PROM_L("count", "{syscall=\"read\",pid=\"9\",comm=\"echo\"} 9"));
 	sys_sum__free(s);
 }
 
