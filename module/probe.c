@@ -817,6 +817,14 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		kfree(spec);
 		return -E2BIG;
 	}
+	ret = kpt_sys_ids_global(spec);
+	if (ret) {
+		kpt_error(line, -1,
+			  "pid=, tid=, children= or exclude= names no process of the writer's pid namespace",
+			  ret);
+		kfree(spec);
+		return ret;
+	}
 	ret = kpt_probe_unique(spec, msg, sizeof(msg));
 	if (ret) {
 		kpt_error(line, -1, msg, ret);
@@ -968,14 +976,6 @@ static int kpt_probe_line(const char *line)
 	}
 	if (spec->kind == KPT_SPEC_DELETE)
 		return kpt_probe_delete(spec, line);
-	ret = kpt_sys_ids_global(spec);
-	if (ret) {
-		kpt_error(line, -1,
-			  "pid=, tid=, children= or exclude= names no process of the writer's pid namespace",
-			  ret);
-		kfree(spec);
-		return ret;
-	}
 	return kpt_probe_create(spec, spec->name, line);
 }
 

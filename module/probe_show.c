@@ -37,6 +37,11 @@ static unsigned int kpt_errlog_next;
 /* a line of kpt_errlog as it is shown; kpt_probes_mutex */
 static char kpt_errline[4 * KPT_SPEC_LINE_MAX];
 /*
+ * The most of it the kernel log gets: a printk record holds about 1 KiB
+ * (992 bytes on 5.10), and the reason and column come after the line.
+ */
+#define KPT_ERRLOG_PRINTK	768
+/*
  * One log line per refusal, but not a flood of them from a loop of bad
  * writes: 100 in 5 s (a test's table of bad specs is about 60), then
  * "kpt_error: N callbacks suppressed". error_log keeps every one.
@@ -83,6 +88,8 @@ void kpt_error(const char *line, int pos, const char *msg, int err)
 	if (!__ratelimit(&kpt_error_rs))
 		return;
 	col = kpt_error_escape(e, '"');
+	if (strlen(kpt_errline) > KPT_ERRLOG_PRINTK)
+		strscpy(kpt_errline + KPT_ERRLOG_PRINTK - 3, "...", 4);
 	if (col >= 0)
 		pr_err("\"%s\": %s, at column %d (%d)\n", kpt_errline, msg,
 		       col, err);
