@@ -19,6 +19,8 @@
 #   ioctl  'p:after2 do_sys_openat2' -> EPERM
 #   write  'r:after3 kpt_test2:kpt_test2_func' (pending: module not
 #          loaded)                   -> EPERM, checked before that too
+#   write  's:nsl pid=4242' from a new pid namespace, which has no such
+#          pid                       -> EPERM, checked before the pid
 # each with exactly one log line
 #   kptrace: "<spec>": kernel lockdown forbids kprobes (-1)
 # and the error_log entry; no probe is added. p:before still counts hits
@@ -70,6 +72,8 @@ check_eq "write after the lockdown" "$(spec_write 'p:after do_sys_openat2')" \
 	errno=EPERM
 check_eq "ioctl after the lockdown" "$(spec_ioctl 'p:after2 do_sys_openat2')" \
 	errno=EPERM
+check_eq "an s line from a pid namespace: lockdown first, not ESRCH" \
+	"$(unshare -p -f "$KPT_SPEC" write 's:nsl pid=4242')" errno=EPERM
 check_eq "pending MOD:SYM after the lockdown" \
 	"$(spec_write 'r:after3 kpt_test2:kpt_test2_func')" errno=EPERM
 kpt_log_kptrace > "$KPT_TMP/log"
@@ -77,6 +81,7 @@ sed 's/^/#   /' "$KPT_TMP/log"
 check_eq "log lines" "$(cat "$KPT_TMP/log")" \
 "kptrace: \"p:after do_sys_openat2\": kernel lockdown forbids kprobes (-1)
 kptrace: \"p:after2 do_sys_openat2\": kernel lockdown forbids kprobes (-1)
+kptrace: \"s:nsl pid=4242\": kernel lockdown forbids kprobes (-1)
 kptrace: \"r:after3 kpt_test2:kpt_test2_func\": kernel lockdown forbids kprobes (-1)"
 check_match "error_log" "$(spec_err_last | head -n 1)" \
 	'kptrace: error: kernel lockdown forbids kprobes \(-1\)$'

@@ -15,7 +15,8 @@
 # - a spec written from a namespace with tid= of a sleep there (its pid 2
 #   there): the probes listing shows the sleep's global pid.
 # - pid= naming no process of the writer's namespace: ESRCH, one
-#   error_log entry that says so; nothing added.
+#   error_log entry that says so; nothing added. A name that exists is
+#   EEXIST first, as for every probe.
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup
@@ -90,5 +91,11 @@ check_eq "error_log names the namespace" "$(spec_err_last | head -n 1 |
 	sed 's/^\[[^]]*\] //')" \
 	"kptrace: error: pid=, tid=, children= or exclude= names no process of the writer's pid namespace (-3)"
 check_eq "nothing added" "$(cat "$KPT_DIR/probes")" ""
+# the name's check comes first, as for every probe: EEXIST, not ESRCH
+spec_write 's:kptrace/nsz pid=1' > /dev/null
+check_eq "an existing name from the namespace" \
+	"$(unshare -p -f "$KPT_SPEC" write 's:kptrace/nsz pid=4242')" "errno=EEXIST"
+spec_write "-:nsz" > /dev/null
+check_eq "nothing left" "$(cat "$KPT_DIR/probes")" ""
 kpt_stats_check
 spec_finish "pid=, tid=, children= from a pid namespace made global; unknown ones refused"
