@@ -5,8 +5,8 @@
 # requires: root, debugfs, kptrace.ko, kpt_test.ko
 # timeout: 400
 #
-# See hazard_modules/cycles.sh: KPT_HAZ_CYCLES cycles (default 1000, 200 on
-# a debug kernel) within KPT_HAZ_CYCLES_BUDGET seconds (300), at least 20.
+# See hazard_modules/cycles.sh: KPT_HAZ_CYCLES cycles (default 100, 25 on
+# a debug kernel), every one within KPT_HAZ_CYCLES_BUDGET seconds (300).
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/hazard_modules/lib_hazard.sh"

@@ -23,7 +23,7 @@
 #   each context that made calls has an entry.
 # - hr, hf: books balance; hf has at most 16 keys per CPU and drops the
 #   rest as table_full.
-# - KPT_HAZ_HIST_CYCLES (default 1000, 200 on a debug kernel) add/delete
+# - KPT_HAZ_HIST_CYCLES (default 300, 100 on a debug kernel) add/delete
 #   cycles of p:hx ... hist:keys=stacktrace:size=4096 while a run hits the
 #   target: Slab + Percpu + VmallocUsed grow by less than one such probe's
 #   tables (hist/hx's "# memory:"; vfree() unmaps lazily), and kmemleak
@@ -136,7 +136,7 @@ spec_add '-:hr'
 spec_add '-:hf'
 
 # Add/delete cycles while the target is hit.
-CYCLES=${KPT_HAZ_HIST_CYCLES:-$(kpt_haz_n 1000 200)}
+CYCLES=${KPT_HAZ_HIST_CYCLES:-$(kpt_haz_n 300 100)}
 # what one such probe's tables take: a leak of even one shows
 echo 'p:hx kpt_hazard_target hist:keys=stacktrace:size=4096' > "$KPT_DEV" ||
 	fail "adding p:hx refused"

@@ -6,7 +6,7 @@
 # requires: root, debugfs, kptrace.ko, kpt_test.ko
 # timeout: 600
 #
-# KPT_UNLOAD_ROUNDS (default 15) rounds of:
+# KPT_UNLOAD_ROUNDS (default 8) rounds of:
 #  - insmod name=kpt_test_func; two tasks each make 300000 calls
 #    (KPT_UNLOAD_CALLS); after 1 s, rmmod while they run;
 #  - 10 times: insmod name=kpt_test_func retprobe=1, calls started,
@@ -21,7 +21,7 @@
 kpt_setup
 kpt_test_load
 
-ROUNDS=${KPT_UNLOAD_ROUNDS:-15}
+ROUNDS=${KPT_UNLOAD_ROUNDS:-8}
 CALLS=${KPT_UNLOAD_CALLS:-300000}
 SHORT=${KPT_UNLOAD_SHORT:-20000}
 

@@ -6,7 +6,7 @@
 # requires: root, debugfs, kptrace.ko, kpt_test.ko
 #
 # A background loop (the hammer) writes 200 to kpt_test/call_all without
-# pause; meanwhile exactly KPT_CYCLES cycles (default 50) of:
+# pause; meanwhile exactly KPT_CYCLES cycles (default 30) of:
 # - load kptrace on kpt_test_func under the hammer (a kprobe, or every
 #   other cycle retprobe=1, a probe with an entry and a return record per
 #   call), stack=8 args=2;
@@ -26,7 +26,7 @@
 kpt_setup
 kpt_test_load
 
-CYCLES=${KPT_CYCLES:-50}
+CYCLES=${KPT_CYCLES:-30}
 CALLS=3
 
 # The hammer: while $KPT_TMP/pause exists, it stops between two writes

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # description: a load that fails on a later probe never shows its files:
-#   readers trying to open /dev/kptrace and trace_pipe during 100 failing
+#   readers trying to open /dev/kptrace and trace_pipe during 50 failing
 #   loads never get in, nothing oopses or hangs, and the module loads
 #   cleanly afterwards
 # requires: root, debugfs, kptrace.ko, helpers/kpt_insmod
@@ -15,9 +15,10 @@
 # debugfs_remove(). kptrace makes its files last, once every probe is
 # armed. Two background loops, one per file, try to open it as fast as the
 # shell can and, when an open works, read from it for up to 1 s; during
-# the 100 loads (KPT_RACE_LOADS) neither file is ever seen or opened. Each
-# load fails with ENOENT and logs exactly one kptrace line, naming b. Then
-# the same load without b works, a traces opens, and rmmod works.
+# the 50 loads (KPT_RACE_LOADS; about 2 s each under TCG) neither file is
+# ever seen or opened. Each load fails with ENOENT and logs exactly one
+# kptrace line, naming b. Then the same load without b works, a traces
+# opens, and rmmod works.
 
 . "$(dirname "$0")/lib.sh"
 require_root
@@ -30,7 +31,7 @@ trap kpt_cleanup EXIT
 trap 'exit 1' INT TERM HUP
 kpt_unload
 
-LOADS=${KPT_RACE_LOADS:-100}
+LOADS=${KPT_RACE_LOADS:-50}
 STOP=$KPT_TMP/stop
 
 cleanup()

@@ -341,6 +341,13 @@ if [ "$mode" = check ] || [ "$tap" = 1 ]; then
 		fail+=("KTAP plan 1..$plan but $results results")
 	fi
 	[ "$failed" = 0 ] || fail+=("$failed test(s) failed")
+	# A run cut short (a timeout, a crash) did not run the rest of its
+	# plan: the verdict counts those tests as failed, so that its line
+	# never reads "0 failed" for a run that failed.
+	if [ "$tap" = 1 ] && [ "$plan" -gt "$results" ]; then
+		fail+=("$((plan - results)) of $plan tests not run (counted as failed)")
+		failed=$((failed + plan - results))
+	fi
 fi
 
 say "wall time ${wall_secs}s, boot attempts $attempt, guest exit code ${guest_rc:-none}"
