@@ -71,6 +71,25 @@ static int kpt_error_escape(const struct kpt_error *e, char quote)
 }
 
 /*
+ * @s, escaped, cut to at most @max bytes ending "..." when longer, the cut
+ * between two escapes: never in the middle of a "\xNN", "\\" or "\"".
+ */
+static void kpt_error_cut(char *s, size_t max)
+{
+	size_t i = 0, n;
+
+	if (strlen(s) <= max)
+		return;
+	for (;;) {
+		n = s[i] != '\\' ? 1 : s[i + 1] == 'x' ? 4 : 2;
+		if (i + n > max - 3)
+			break;
+		i += n;
+	}
+	strscpy(s + i, "...", 4);
+}
+
+/*
  * A refused spec line: log it, and keep it for error_log. @pos is the
  * column the parser stopped at, or -1. Caller holds kpt_probes_mutex.
  */
@@ -88,8 +107,7 @@ void kpt_error(const char *line, int pos, const char *msg, int err)
 	if (!__ratelimit(&kpt_error_rs))
 		return;
 	col = kpt_error_escape(e, '"');
-	if (strlen(kpt_errline) > KPT_ERRLOG_PRINTK)
-		strscpy(kpt_errline + KPT_ERRLOG_PRINTK - 3, "...", 4);
+	kpt_error_cut(kpt_errline, KPT_ERRLOG_PRINTK);
 	if (col >= 0)
 		pr_err("\"%s\": %s, at column %d (%d)\n", kpt_errline, msg,
 		       col, err);
