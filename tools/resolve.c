@@ -407,7 +407,8 @@ int resolve__line(struct resolver *r, const char *line,
 	t = line + parts->tok[0].off;
 	len = parts->tok[0].len;
 	c.tg.is_ret = t[0] == 'r';
-	if (t[0] == '-' || parts->ntok < 2) {
+	/* a delete, and an s probe's options (no target, no fetchargs) */
+	if (t[0] == '-' || t[0] == 's' || parts->ntok < 2) {
 		for (i = 0; i < parts->ntok; i++)
 			out__put(&o, parts->tok[i].off,
 				 line + parts->tok[i].off, parts->tok[i].len,

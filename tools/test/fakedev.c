@@ -14,6 +14,9 @@
  *	FAKEDEV_REFUSE	if set, an s line is refused: EINVAL, and an
  *			error_log entry as the module's
  *
+ * A write's lines are taken in order, as the module does: the first
+ * refused one fails the write, and the lines before it stay.
+ *
  * The device is the read end of a pipe nobody writes: a read() with
  * nothing to give blocks until a signal, or fails with EAGAIN once the
  * reader set O_NONBLOCK, as the module's. KPT_IOC_INFO answers (2 CPUs).
@@ -54,7 +57,8 @@ static unsigned long long sum_calls, sum_full;
 /*
  * Two processes over two CPUs, a 128-bit sum of squares, comm escapes;
  * lat_log2[] as the module counts the calls of each entry (its min, max,
- * total and sum of squares): [b] from 2^(9+b) to under 2^(10+b) ns
+ * total and sum of squares): [b] over 2^(9+b) and up to 2^(10+b) ns
+ * ([0]: up to 1024 ns)
  */
 static const struct kpt_syssum_entry sum_set1[] = {
 	{ .pid = 1234, .nr = 0, .comm = "dd", .calls = 3, .total_ns = 3000,
@@ -292,20 +296,14 @@ ssize_t read(int fd, void *buf, size_t len)
 	return n;
 }
 
-ssize_t write(int fd, const void *buf, size_t len)
+/* One line of a write: 0, or -1 and errno when it is refused. */
+static int fake_line(const char *line)
 {
-	char line[4200], text[17000];
-	size_t n = len < sizeof(line) - 1 ? len : sizeof(line) - 1;
+	char text[17000];
 
-	fake_init();
-	if (fd != dev_fd || dev_fd < 0)
-		return real_write(fd, buf, len);
-	memcpy(line, buf, n);
-	line[n] = '\0';
-	line[strcspn(line, "\n")] = '\0';
 	if (line[0] == 's' && getenv("FAKEDEV_REFUSE")) {
 		/* the Command as the module shows it: escaped */
-		char esc[4 * sizeof(line)];
+		char esc[4 * 4200];
 		size_t i, o = 0;
 
 		for (i = 0; line[i]; i++) {
@@ -352,6 +350,32 @@ ssize_t write(int fd, const void *buf, size_t len)
 	} else if (line[0] == '-') {
 		fake_file("probes", "w", "");
 		fake_file("probe_stats", "w", "");
+	}
+	return 0;
+}
+
+/*
+ * A write to the device: its lines in order, as the module takes them;
+ * the first refused one fails the write, the lines before it stay.
+ */
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	char text[4200];
+	const char *p = buf, *end = p + len;
+	size_t n;
+
+	fake_init();
+	if (fd != dev_fd || dev_fd < 0)
+		return real_write(fd, buf, len);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+
+		n = (nl ? nl : end) - p;
+		memcpy(text, p, n < sizeof(text) ? n : sizeof(text) - 1);
+		text[n < sizeof(text) ? n : sizeof(text) - 1] = '\0';
+		if (fake_line(text))
+			return -1;
+		p += n + 1;
 	}
 	return len;
 }

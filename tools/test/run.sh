@@ -1376,6 +1376,34 @@ check_msg probe-nodev 1 \
 	"kptrace: $OUT/no-such-device not found: is the kptrace module loaded? (insmod kptrace.ko)" \
 	$KPT probe add 'p:a do_sys_openat2'
 
+# s lines go to the module as they are: comm='s glob is no function glob,
+# their options no fetchargs (the first option is no function either)
+check_run probe-add-sys 0 $KPT probe add -n 's:a pid=1 comm=ba?h failure' \
+	's:b comm=a* nr=0-3 duration=5 summary' 's pid=1,2 comm=zz stack=4'
+check_msg probe-add-sys-err 1 "kptrace: error: expected pid=, tid=, children=, exclude=, comm=, cgroup=, nr=, failure, duration=, stack= or summary
+  Command: s:a pid=1 frob
+                     ^" $KPT probe add -n 's:a pid=1 frob'
+
+# A write of three lines whose second the module refuses (fakedev: every
+# s line): the first stays applied, the reason is error_log's, and the
+# refused line is found in it and named
+if [ ! -x ./kptrace-dyn ] || [ ! -e test/fakedev.so ]; then
+	skip "probe add: the second of three lines refused" "kptrace-dyn or test/fakedev.so not built"
+else
+	fake_run probe-refused-2nd env FAKEDEV_REFUSE=1 ./kptrace-dyn probe add \
+		'p:a do_sys_openat2' 's:b pid=1 comm=ab' 'p:c do_sys_openat2'
+	if [ "$rc" = 1 ] && [ "$specs" = "p:a do_sys_openat2" ] &&
+	   [ "$(cat "$OUT/probe-refused-2nd.err")" = "kptrace: the module refused 's:b pid=1 comm=ab': Invalid argument
+[    1.000000] kptrace: error: expected p, r, b or - at the start (-22)
+  Command: s:b pid=1 comm=ab
+           ^
+kptrace: 1 of 3 lines were applied before it (kptrace probe list)" ]; then
+		ok "probe add: the second of three lines refused, named, the first applied"
+	else
+		not_ok "probe add: the second of three lines refused, named, the first applied" "rc=$rc specs=$specs $(cat "$OUT/probe-refused-2nd.err")"
+	fi
+fi
+
 check_run probe-del 0 $KPT probe del -n a grp/b
 check_run probe-del-glob 0 env KPTRACE_PROBES=$DATA/probes-typed $KPT probe del -n '*open*'
 check_run probe-clear 0 env KPTRACE_PROBES=$DATA/probes-typed $KPT probe clear -n
