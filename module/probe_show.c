@@ -71,8 +71,10 @@ static int kpt_error_escape(const struct kpt_error *e, char quote)
 }
 
 /*
- * @s, escaped, cut to at most @max bytes ending "..." when longer, the cut
- * between two escapes: never in the middle of a "\xNN", "\\" or "\"".
+ * @s, escaped, cut to at most @max bytes (4 or more) ending "..." when
+ * longer, the cut between two escapes: never in the middle of a "\xNN",
+ * "\\" or "\"". In kpt_error_escape()'s output a backslash always starts
+ * an escape, and "\x" is always "\xNN": its quote is '"', never 'x'.
  */
 static void kpt_error_cut(char *s, size_t max)
 {
@@ -107,6 +109,8 @@ void kpt_error(const char *line, int pos, const char *msg, int err)
 	if (!__ratelimit(&kpt_error_rs))
 		return;
 	col = kpt_error_escape(e, '"');
+	BUILD_BUG_ON(KPT_ERRLOG_PRINTK < 4);
+	BUILD_BUG_ON(sizeof(kpt_errline) <= KPT_ERRLOG_PRINTK);
 	kpt_error_cut(kpt_errline, KPT_ERRLOG_PRINTK);
 	if (col >= 0)
 		pr_err("\"%s\": %s, at column %d (%d)\n", kpt_errline, msg,

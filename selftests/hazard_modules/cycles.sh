@@ -6,8 +6,9 @@
 # A flood runs on every CPU while kptrace is loaded on its target and
 # unloaded, CYCLES times (KPT_HAZ_CYCLES, default 100; 25 on a debug
 # kernel). Every planned cycle must run: BUDGET seconds
-# (KPT_HAZ_CYCLES_BUDGET, default 300) only bound a run that hangs or
-# crawls, and a budget that ends the loop sooner fails the test. (On 6.1
+# (KPT_HAZ_CYCLES_BUDGET, default 300, or 3 s a cycle when more) only
+# bound a run that hangs or crawls, and a budget that ends the loop sooner
+# fails the test. (On 6.1
 # under TCG a cycle takes about 1.2 s, 1.5 s with the reader: 100 cycles
 # take two to three minutes; 1000 fit in no CI run.)
 # With READER=1 each cycle also reads before the unload, alternately 500
@@ -48,9 +49,11 @@ cleanup()
 }
 
 CYCLES=${KPT_HAZ_CYCLES:-$(kpt_haz_n 100 25)}
+[ "$CYCLES" -ge 1 ] 2>/dev/null || fail "KPT_HAZ_CYCLES='$CYCLES': a number of cycles, 1 or more"
 # Its own bound (KPT_HAZ_CYCLES_BUDGET, default 300 s, within the tests'
-# "# timeout: 400"); KPT_HAZ_BUDGET when larger.
-BUDGET=${KPT_HAZ_CYCLES_BUDGET:-300}
+# "# timeout: 400"; 3 s a cycle when that is more: a longer plan needs a
+# larger KPT_TIMEOUT too); KPT_HAZ_BUDGET when larger.
+BUDGET=${KPT_HAZ_CYCLES_BUDGET:-$((CYCLES * 3 > 300 ? CYCLES * 3 : 300))}
 [ "$KPT_HAZ_BUDGET" -le "$BUDGET" ] || BUDGET=$KPT_HAZ_BUDGET
 CALLS=3
 kpt_test_load

@@ -349,6 +349,11 @@ if [ "$mode" = check ] || [ "$tap" = 1 ]; then
 		failed=$((failed + plan - results))
 	fi
 fi
+# Nor for one that failed otherwise: no KTAP, no plan, a kernel fault or
+# a non-zero exit after every test passed is one failure.
+if [ ${#fail[@]} -gt 0 ] && [ "$failed" = 0 ]; then
+	failed=1
+fi
 
 say "wall time ${wall_secs}s, boot attempts $attempt, guest exit code ${guest_rc:-none}"
 if [ ${#fail[@]} -gt 0 ]; then

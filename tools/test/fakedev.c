@@ -52,6 +52,7 @@ static unsigned int sum_answers;
 static unsigned long long sum_calls, sum_full;
 
 #define SUM_ROOM	(2 * 2048 * sizeof(struct kpt_syssum_entry))
+#define FAKE_LINE_MAX	4200	/* of a written line, its NUL included */
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
 /*
@@ -299,11 +300,13 @@ ssize_t read(int fd, void *buf, size_t len)
 /* One line of a write: 0, or -1 and errno when it is refused. */
 static int fake_line(const char *line)
 {
+	/* an s probe's name, after "s:kptrace/" */
+	const char *name = line + (strlen(line) > 10 ? 10 : strlen(line));
 	char text[17000];
 
 	if (line[0] == 's' && getenv("FAKEDEV_REFUSE")) {
 		/* the Command as the module shows it: escaped */
-		char esc[4 * 4200];
+		char esc[4 * FAKE_LINE_MAX];
 		size_t i, o = 0;
 
 		for (i = 0; line[i]; i++) {
@@ -333,7 +336,7 @@ static int fake_line(const char *line)
 			 line);
 		fake_file("probes", "w", text);
 		snprintf(sum_name, sizeof(sum_name), "%.*s",
-			 (int)strcspn(line + 10, " "), line + 10);
+			 (int)strcspn(name, " "), name);
 		summary = 1;
 		sum_stats();
 		armed = 1;
@@ -344,7 +347,7 @@ static int fake_line(const char *line)
 		fake_file("probes", "w", text);
 		snprintf(text, sizeof(text),
 			 "%.*s calls=25 events=19 filtered=9 recorded=9 full=1 overwritten=0 nested=0 too_big=0 num_fault=0 str_fault=1 str_trunc=1 stack_trunc=0 missed=0 maxactive_missed=1\n",
-			 (int)strcspn(line + 10, " "), line + 10);
+			 (int)strcspn(name, " "), name);
 		fake_file("probe_stats", "w", text);
 		armed = 1;
 	} else if (line[0] == '-') {
@@ -360,7 +363,7 @@ static int fake_line(const char *line)
  */
 ssize_t write(int fd, const void *buf, size_t len)
 {
-	char text[4200];
+	char text[FAKE_LINE_MAX];
 	const char *p = buf, *end = p + len;
 	size_t n;
 
@@ -373,9 +376,9 @@ ssize_t write(int fd, const void *buf, size_t len)
 		n = (nl ? nl : end) - p;
 		memcpy(text, p, n < sizeof(text) ? n : sizeof(text) - 1);
 		text[n < sizeof(text) ? n : sizeof(text) - 1] = '\0';
-		if (fake_line(text))
+		if (text[0] && fake_line(text))
 			return -1;
-		p += n + 1;
+		p = nl ? nl + 1 : end;
 	}
 	return len;
 }
