@@ -229,9 +229,8 @@ static int add_spec(const char *user, struct lines *out)
 	}
 	if (!resolve__split(user, &parts))
 		return 0;	/* blank, or a comment */
-	/* a glob of functions: an s probe's options have none (comm=GLOB) */
-	if (user[parts.tok[0].off] != '-' && user[parts.tok[0].off] != 's' &&
-	    parts.ntok >= 2 &&
+	/* a glob of functions (an s probe's comm=GLOB is none) */
+	if (resolve__has_target(user, &parts) &&
 	    glob__is_glob(user + parts.tok[1].off, parts.tok[1].len))
 		return add_glob(user, &parts, out);
 	if (resolve__line(&resolver, user, &parts, NULL, NULL, line, &map,

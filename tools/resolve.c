@@ -385,6 +385,13 @@ static void head_for(const char *h, int hlen, const char *sym, char *o,
 			o[i] = '_';
 }
 
+bool resolve__has_target(const char *line, const struct spec_parts *parts)
+{
+	char kind = parts->ntok ? line[parts->tok[0].off] : 0;
+
+	return parts->ntok >= 2 && kind != '-' && kind != 's';
+}
+
 int resolve__line(struct resolver *r, const char *line,
 		  const struct spec_parts *parts, const char *mod,
 		  const char *sym, char *outbuf, struct line_map *map,
@@ -407,8 +414,7 @@ int resolve__line(struct resolver *r, const char *line,
 	t = line + parts->tok[0].off;
 	len = parts->tok[0].len;
 	c.tg.is_ret = t[0] == 'r';
-	/* a delete, and an s probe's options (no target, no fetchargs) */
-	if (t[0] == '-' || t[0] == 's' || parts->ntok < 2) {
+	if (!resolve__has_target(line, parts)) {
 		for (i = 0; i < parts->ntok; i++)
 			out__put(&o, parts->tok[i].off,
 				 line + parts->tok[i].off, parts->tok[i].len,

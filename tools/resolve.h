@@ -49,6 +49,12 @@ struct spec_parts {
 bool resolve__split(const char *line, struct spec_parts *parts);
 
 /*
+ * Whether the spec's second token is a function target (p, r, b): not
+ * for a delete, nor for an s probe, whose tokens are all options.
+ */
+bool resolve__has_target(const char *line, const struct spec_parts *parts);
+
+/*
  * Writes to @out (KPT_SPEC_LINE_MAX bytes) the line for the spec @line,
  * whose target is replaced by @mod:@sym when @sym is not NULL (a glob's
  * function; a name given in the head then gets "_SYM"). Returns 0, or -1

@@ -8,9 +8,9 @@
 # kernel). Every planned cycle must run: BUDGET seconds
 # (KPT_HAZ_CYCLES_BUDGET, default 300, or 3 s a cycle when more) only
 # bound a run that hangs or crawls, and a budget that ends the loop sooner
-# fails the test. (On 6.1
-# under TCG a cycle takes about 1.2 s, 1.5 s with the reader: 100 cycles
-# take two to three minutes; 1000 fit in no CI run.)
+# fails the test. (On 6.1 under TCG a cycle takes 0.8 to 1.2 s, 1.0 to
+# 1.5 s with the reader: 100 cycles take 80 to 150 s; 1000 fit in no CI
+# run.)
 # With READER=1 each cycle also reads before the unload, alternately 500
 # records through /dev/kptrace (helpers/kpt_read, every record validated)
 # and 64 KiB of the text `trace`, then closes the file with more pending.
