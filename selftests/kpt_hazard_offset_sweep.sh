@@ -4,6 +4,7 @@
 #   either works (and the probe is hit) or is refused with EILSEQ or EINVAL,
 #   never an oops
 # requires: root, debugfs, kptrace.ko, helpers/kpt_insmod
+# timeout: 240
 #
 # The function is do_sys_openat2 (KPT_HAZ_SWEEP_SYM), called by every
 # open(): after each load that works, the test shell opens /proc/version

@@ -38,7 +38,13 @@
  * increasing) and end with
  *   "summary records=R entry=E return=X lost=L lost_events=S ..."
  * and one "cpu C records=... first_seq=... last_seq=... gaps=..." line per
- * CPU seen. -v prints one "rec ..." line per record as it is read.
+ * CPU seen. -v prints one "rec ..." line per record as it is read. -c
+ * tallies the entry records by their context flags (KPT_F_NMI, _HARDIRQ,
+ * _SOFTIRQ) and first argument, and prints before the summary one
+ *   "ctx flags=0xF arg0=0xA records=N"
+ * line per pair seen (arg0 above CTX_ARG0_MAX, or no argument, as arg0=other):
+ * what a test that calls a probed function from several contexts, with
+ * the context in arg0, compares, at no cost per record.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -64,9 +70,12 @@
 
 #define MAX_CPUS	1024
 #define BUF_SIZE	(1 << 20)
+#define CTX_FLAGS	(KPT_F_NMI | KPT_F_HARDIRQ | KPT_F_SOFTIRQ)
+#define CTX_ARG0_MAX	15
 
 static const char *dev = "/dev/kptrace";
 static int verbose;
+static int tally_ctx;
 static unsigned int timeout_sec;
 static volatile sig_atomic_t exiting;
 
@@ -86,6 +95,8 @@ static struct {
 	uint64_t lost_by_cause[KPT_LOST_NR];
 	uint32_t nr_cpus;	/* from KPT_IOC_INFO, 0 if unknown */
 	struct cpu_state cpu[MAX_CPUS];
+	/* -c: entries by [flags & CTX_FLAGS][arg0, CTX_ARG0_MAX + 1: other] */
+	uint64_t ctx[CTX_FLAGS + 1][CTX_ARG0_MAX + 2];
 } st;
 
 static const char *errno_name(int err)
@@ -240,6 +251,10 @@ static int account(const unsigned char *buf, size_t len)
 		switch (e->type) {
 		case KPT_EV_ENTRY:
 			st.entry++;
+			if (tally_ctx)
+				st.ctx[e->flags & CTX_FLAGS]
+				      [e->nr_args && e->data[0] <= CTX_ARG0_MAX ?
+				       e->data[0] : CTX_ARG0_MAX + 1]++;
 			break;
 		case KPT_EV_RETURN:
 			st.ret++;
@@ -285,7 +300,19 @@ static int account(const unsigned char *buf, size_t len)
 
 static void summary(void)
 {
-	unsigned int i;
+	unsigned int i, a;
+
+	for (i = 0; tally_ctx && i <= CTX_FLAGS; i++)
+		for (a = 0; a <= CTX_ARG0_MAX + 1; a++) {
+			if (!st.ctx[i][a])
+				continue;
+			if (a <= CTX_ARG0_MAX)
+				printf("ctx flags=0x%x arg0=0x%x records=%llu\n",
+				       i, a, (unsigned long long)st.ctx[i][a]);
+			else
+				printf("ctx flags=0x%x arg0=other records=%llu\n",
+				       i, (unsigned long long)st.ctx[i][a]);
+		}
 
 	printf("summary records=%llu entry=%llu return=%llu lost=%llu lost_events=%llu lost_full=%llu lost_overwritten=%llu lost_nested=%llu lost_too_big=%llu unknown=%llu bad=%llu seq_errors=%llu bytes=%llu\n",
 	       (unsigned long long)st.records, (unsigned long long)st.entry,
@@ -748,7 +775,7 @@ static int mode_now(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: kpt_read [-d DEV] [-t SEC] [-v] MODE [ARG]\n"
+		"usage: kpt_read [-d DEV] [-t SEC] [-v] [-c] MODE [ARG]\n"
 		"modes: info | nonblock | zero | poll MS | small | perm | nocap |\n"
 		"       read N | follow | drain | fault | now |\n"
 		"       pingpong N FILE [MS [WIN]]\n");
@@ -760,7 +787,7 @@ int main(int argc, char **argv)
 	const char *mode;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "d:t:v")) != -1) {
+	while ((opt = getopt(argc, argv, "cd:t:v")) != -1) {
 		switch (opt) {
 		case 'd':
 			dev = optarg;
@@ -770,6 +797,9 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			verbose = 1;
+			break;
+		case 'c':
+			tally_ctx = 1;
 			break;
 		default:
 			usage();
