@@ -21,6 +21,7 @@
  *             | string | ustring | str | symbol       (default x64)
  *   COND     := TERM [&& TERM | || TERM]...           (&& binds tighter)
  *   TERM     := FIELD OP NUMBER | comm == GLOB | comm != GLOB
+ *   GLOB     := bytes, * and ?; \xNN and \\ escapes   (kpt_parse_glob())
  *   FIELD    := a numeric fetcharg's NAME | retval | lat_ns | pid | tid
  *             | cpu | uid                             (retval, lat_ns: r)
  *   OP       := == | != | < | <= | > | >= | &         (& : any bit set)
@@ -79,6 +80,7 @@ static int kpt_scnprintf(char *buf, int len, const char *fmt, ...)
 	return n < 0 ? 0 : n >= len ? len - 1 : n;
 }
 #endif
+#include <uapi/kptrace_record.h>
 #include "spec.h"
 
 const char * const kpt_reg_names[KPT_REG_NR] = {
@@ -136,15 +138,23 @@ int kpt_type_is_signed(unsigned int type)
 }
 
 /*
- * A byte a comm glob may not hold: the probes listing prints the spec as
- * it was written, to be written back (error_log escapes it). A comm with
- * one is matched by '?'.
+ * A comm glob is read and printed by the one rule of untrusted text
+ * (kpt_byte_escaped(), uapi/kptrace_record.h), so that the probes listing
+ * prints no byte raw that a terminal obeys and still parses back: \xNN is
+ * any byte but NUL, \\ a backslash. Written raw, a control byte (the
+ * error line must stay printable) is refused, and so is a quote where the
+ * glob may be quoted (a filter's); bytes from 0x80 on (UTF-8) are taken.
  */
 #define KPT_GLOB_CONTROL	"a comm glob cannot hold control characters"
 
 static int kpt_is_control(char ch)
 {
 	return (unsigned char)ch < 0x20 || ch == 0x7f;
+}
+
+static int kpt_is_quote(char ch)
+{
+	return ch == '"' || ch == '\'';
 }
 
 /* Shell-style glob with '*' and '?', as for a comm filter. */
@@ -218,6 +228,73 @@ static void kpt_skip_space(struct kpt_cursor *c)
 {
 	while (kpt_is_space(*c->p))
 		c->p++;
+}
+
+/*
+ * kpt_parse_glob() - a comm glob at the cursor, decoded into @glob
+ * @quote: the quote that ends it, or 0: a space (or the end) ends it
+ * @quotes_ok: whether it may hold a raw quote (not where it may be quoted)
+ *
+ * An empty glob is the caller's to refuse, after its closing quote.
+ */
+static int kpt_parse_glob(struct kpt_cursor *c, char *glob, char quote,
+			  int quotes_ok)
+{
+	const char *start = c->p;
+	int n = 0, hi, lo;
+
+	while (*c->p && (quote ? *c->p != quote : !kpt_is_space(*c->p))) {
+		const char *at = c->p;
+		char ch = *c->p++;
+
+		if (n == KPT_SPEC_GLOB_LEN - 1)
+			return kpt_fail(c, start, "comm glob too long");
+		if (ch == '\\' && *c->p == '\\') {
+			c->p++;
+		} else if (ch == '\\') {
+			hi = *c->p == 'x' ? kpt_hexval(c->p[1]) : -1;
+			lo = hi < 0 ? -1 : kpt_hexval(c->p[2]);
+			if (lo < 0)
+				return kpt_fail(c, at,
+						"a comm glob escapes a byte as \\xNN, a backslash as \\\\");
+			ch = (char)(hi << 4 | lo);
+			if (!ch)
+				return kpt_fail(c, at,
+						"a comm glob cannot hold \\x00");
+			c->p += 3;
+		} else if (kpt_is_quote(ch) && !quotes_ok) {
+			return kpt_fail(c, at, "a comm glob cannot hold quotes");
+		} else if (kpt_is_control(ch)) {
+			return kpt_fail(c, at, KPT_GLOB_CONTROL);
+		}
+		glob[n++] = ch;
+	}
+	glob[n] = '\0';
+	return 0;
+}
+
+/*
+ * kpt_print_glob() - @glob as kpt_parse_glob() reads it back, and by the
+ * one rule of untrusted text: \\ and \xNN, a quote as \xNN too, and a
+ * space unless @quoted (a filter's glob is printed between quotes). The
+ * tool writes its -c GLOB into a spec line with it.
+ */
+int kpt_print_glob(const char *glob, int quoted, char *buf, int len)
+{
+	int n = 0;
+
+	for (; *glob; glob++) {
+		unsigned char ch = *glob;
+
+		if (ch == '\\')
+			n += scnprintf(buf + n, len - n, "\\\\");
+		else if (kpt_byte_escaped(ch) || kpt_is_quote(ch) ||
+			 (ch == ' ' && !quoted))
+			n += scnprintf(buf + n, len - n, "\\x%02x", ch);
+		else
+			n += scnprintf(buf + n, len - n, "%c", ch);
+	}
+	return n;
 }
 
 /* Does the word at @p (up to a space or the end) hold @ch? */
@@ -771,30 +848,18 @@ static int kpt_parse_term(struct kpt_cursor *c, struct kpt_cond *t)
 	start = c->p;
 	if (t->field == KPT_CF_COMM) {
 		char quote = 0;
-		int n = 0;
 
 		if (t->op != KPT_OP_EQ && t->op != KPT_OP_NE)
 			return kpt_fail(c, start, "comm takes == or !=");
-		if (*c->p == '"' || *c->p == '\'')
+		if (kpt_is_quote(*c->p))
 			quote = *c->p++;
-		while (*c->p && (quote ? *c->p != quote :
-				 !kpt_is_space(*c->p))) {
-			if (n == KPT_SPEC_GLOB_LEN - 1)
-				return kpt_fail(c, start, "comm glob too long");
-			/* so that the listing can quote it */
-			if (*c->p == '"' || *c->p == '\'')
-				return kpt_fail(c, c->p,
-						"a comm glob cannot hold quotes");
-			/* nor print a control byte raw ('?' matches one) */
-			if (kpt_is_control(*c->p))
-				return kpt_fail(c, c->p, KPT_GLOB_CONTROL);
-			t->glob[n++] = *c->p++;
-		}
+		ret = kpt_parse_glob(c, t->glob, quote, 0);
+		if (ret)
+			return ret;
 		if (quote && *c->p++ != quote)
 			return kpt_fail(c, start, "unterminated string");
-		if (!n)
+		if (!t->glob[0])
 			return kpt_fail(c, start, "expected a comm glob");
-		t->glob[n] = '\0';
 		return 0;
 	}
 	ret = kpt_parse_s64(c, &t->value);
@@ -1120,7 +1185,7 @@ static const char * const kpt_sys_opts[KPT_SO_NR_OPTS] = {
 static int kpt_parse_sys(struct kpt_cursor *c)
 {
 	struct kpt_sys_spec *sys = &c->spec->sys;
-	unsigned int i, seen = 0, n;
+	unsigned int i, seen = 0;
 	const char *at;
 	size_t len;
 	__u64 v = 0;
@@ -1165,18 +1230,9 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 				sys->exclude = (__u32)v;
 			break;
 		case KPT_SO_COMM:
-			for (n = 0; c->p[n] && !kpt_is_space(c->p[n]); n++) {
-				if (n == KPT_SPEC_GLOB_LEN - 1)
-					return kpt_fail(c, at + len,
-							"comm glob too long");
-				if (kpt_is_control(c->p[n]))
-					return kpt_fail(c, c->p + n,
-							KPT_GLOB_CONTROL);
-			}
-			if (!n)
+			ret = kpt_parse_glob(c, sys->comm, 0, 1);
+			if (!ret && !sys->comm[0])
 				return kpt_fail(c, c->p, "expected a comm glob");
-			memcpy(sys->comm, c->p, n);
-			c->p += n;
 			break;
 		case KPT_SO_CGROUP:
 			ret = kpt_parse_u64(c, &sys->cgroup);
@@ -1394,8 +1450,10 @@ static int kpt_sys_print(const struct kpt_sys_spec *sys, char *buf, int len)
 		n += scnprintf(buf + n, len - n, " children=%u", sys->children);
 	if (sys->exclude)
 		n += scnprintf(buf + n, len - n, " exclude=%u", sys->exclude);
-	if (sys->comm[0])
-		n += scnprintf(buf + n, len - n, " comm=%s", sys->comm);
+	if (sys->comm[0]) {
+		n += scnprintf(buf + n, len - n, " comm=");
+		n += kpt_print_glob(sys->comm, 0, buf + n, len - n);
+	}
 	if (sys->cgroup)
 		n += scnprintf(buf + n, len - n, " cgroup=%llu",
 			       (unsigned long long)sys->cgroup);
@@ -1482,11 +1540,14 @@ int kpt_spec_print(const struct kpt_spec *spec, int hide, char *buf, int len)
 				       kpt_field_names[t->field -
 						       KPT_CF_RETVAL]);
 		n += scnprintf(buf + n, len - n, " %s ", kpt_op_names[t->op]);
-		if (t->field == KPT_CF_COMM)
-			n += scnprintf(buf + n, len - n, "\"%s\"", t->glob);
-		else
+		if (t->field == KPT_CF_COMM) {
+			n += scnprintf(buf + n, len - n, "\"");
+			n += kpt_print_glob(t->glob, 1, buf + n, len - n);
+			n += scnprintf(buf + n, len - n, "\"");
+		} else {
 			n += scnprintf(buf + n, len - n, "%lld",
 				       (long long)t->value);
+		}
 	}
 	if (spec->hist.nkeys)
 		n += scnprintf(buf + n, len - n, " ");

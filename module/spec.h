@@ -206,6 +206,7 @@ int kpt_type_is_signed(unsigned int type);
 int kpt_field_signed(const struct kpt_spec *spec, unsigned int field);
 int kpt_field_numeric(const struct kpt_spec *spec, unsigned int field);
 int kpt_glob_match(const char *glob, const char *str);
+int kpt_print_glob(const char *glob, int quoted, char *buf, int len);
 int kpt_hexval(char ch);
 const char *kpt_spec_field_name(const struct kpt_spec *spec,
 				unsigned int field);

@@ -23,6 +23,10 @@
 #   p:cpu  if cpu == 1 (2+ CPUs, taskset): call_all 2: the 2 calls of
 #          kpt_test/1; with one CPU, cpu == 0: every call
 #   p:uid0 if uid == 0, p:uidn if uid != 0: every call kept / filtered
+#   p:esc if comm == "w?b\\*\xc3\xa9", p:raw the same glob with a raw
+#          UTF-8 e-acute, s:sesc comm=w\x20b*: listed escaped by the one
+#          rule of untrusted text, the listing replayed; a subshell named
+#          'w b\x' + e-acute makes 2 calls, kept by both, the shell's filtered
 # For each: probe_stats calls = events = filtered + recorded (nothing lost),
 # also summed over its per-CPU lines,
 # stats filtered = the sum, and hits = recorded + lost.
@@ -145,5 +149,40 @@ else
 		"$(grep -c ' \[000\] .*: cpu:$' "$KPT_TMP/trace3")" "$total"
 	stats_of cpu "$total" "$total"
 fi
+kpt_stats_check
+kpt_unload
+
+# A comm glob is read and listed by the one rule of untrusted text: \\ and
+# \xNN in, raw UTF-8 taken, the same escapes out, and the listing replays.
+# A subshell names itself 'w b\x' and an e-acute (7 bytes, through
+# /proc/self/comm) and makes 2 calls; the test shell makes 1.
+kpt_load stack=0
+spec_add 'p:esc kpt_test_func if comm == "w?b\\*\xc3\xa9"'
+spec_add "$(printf 'p:raw kpt_test_func if comm == w?b\\\\x\303\251')"
+spec_add "$(printf 's:sesc pid=%s comm=w\\x20b*' $$)"
+listed='p:kptrace/esc kpt_test_func if comm == "w?b\\*\xc3\xa9"
+p:kptrace/raw kpt_test_func if comm == "w?b\\x\xc3\xa9"
+s:kptrace/sesc pid='$$' comm=w\x20b*'
+check_eq "escaped globs, listed by the one rule" \
+	"$(sed 's/ # .*//' "$KPT_DIR/probes")" "$listed"
+sed 's/ # .*//' "$KPT_DIR/probes" > "$KPT_TMP/globs"
+for name in esc raw sesc; do
+	spec_add "-:$name"
+done
+while read -r line; do
+	spec_add "$line"
+done < "$KPT_TMP/globs"
+check_eq "the listing of escaped globs replays" \
+	"$(sed 's/ # .*//' "$KPT_DIR/probes")" "$listed"
+( printf 'w b\\x\303\251' > /proc/self/comm &&
+	echo 1 > "$KPT_TEST_DIR/call" && echo 2 > "$KPT_TEST_DIR/call" ) ||
+	fail "calling kpt_test_func as 'w b\\x\xc3\xa9'"
+echo 3 > "$KPT_TEST_DIR/call" || fail "calling kpt_test_func"
+kpt_trace_read "$KPT_TMP/trace4"
+sed 's/^/#   /' "$KPT_TMP/trace4"
+check_eq "esc events, by their escaped comm" \
+	"$(grep -c -F 'w b\\x\xc3\xa9-' "$KPT_TMP/trace4") $(grep -c ': esc:$' "$KPT_TMP/trace4")" "4 2"
+stats_of esc 3 2
+stats_of raw 3 2
 kpt_stats_check
 spec_finish "conditions keep exactly the matching hits and count the others"

@@ -145,8 +145,13 @@ int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
 	else if (!sel->npid && !sel->ntid)
 		/* its own calls: tracing them would never end */
 		spec_add(buf, len, &pos, " exclude=%d", (int)tool_pid);
-	if (sel->comm[0])
-		spec_add(buf, len, &pos, " comm=%s", sel->comm);
+	if (sel->comm[0]) {
+		/* escaped as the module's listing prints it (its bytes as given) */
+		char glob[4 * SYS_COMM_MAX + 1];
+
+		kpt_print_glob(sel->comm, 0, glob, sizeof(glob));
+		spec_add(buf, len, &pos, " comm=%s", glob);
+	}
 	if (sel->cgroup)
 		spec_add(buf, len, &pos, " cgroup=%llu",
 			 (unsigned long long)sel->cgroup);
@@ -1149,7 +1154,8 @@ static const char usage_text[] =
 "  -p, --pid=PID[,PID]...     only these processes (8 at most)\n"
 "  -t, --tid=TID[,TID]...     only these threads (8 at most)\n"
 "  -c, --comm=GLOB            only tasks whose comm matches GLOB (* and ?,\n"
-"                             15 bytes at most)\n"
+"                             15 bytes at most, taken as they are:\n"
+"                             -c 'Web Content')\n"
 "  -G, --cgroup=PATH          only tasks in the cgroup v2 directory PATH or\n"
 "                             in a cgroup below it\n"
 "  -e, --expr=NAME[,NAME]...  only these calls: names or globs, !NAME\n"
@@ -1454,19 +1460,20 @@ static int parse_whole(const char *opt, const char *arg, const char *what,
 	return 0;
 }
 
-/* -c GLOB: what the spec line can carry. */
+/*
+ * -c GLOB: any bytes (a comm may hold spaces, UTF-8, even controls), as
+ * many as a comm has; the spec line escapes them (kpt_print_glob()).
+ */
 static int check_comm(const char *arg)
 {
-	const unsigned char *p;
+	if (!*arg || strlen(arg) > SYS_COMM_MAX) {
+		char *text = event__text_str(arg, strlen(arg));
 
-	if (!*arg || strlen(arg) > SYS_COMM_MAX)
-		return sys_error(EXIT_USAGE,
-				 "-c: a comm glob of 1 to %d bytes, not '%s'",
-				 SYS_COMM_MAX, arg);
-	for (p = (const unsigned char *)arg; *p; p++)
-		if (*p <= ' ' || *p == 0x7f)
-			return sys_error(EXIT_USAGE,
-					 "-c: a comm glob without spaces or control characters");
+		sys_error(EXIT_USAGE, "-c: a comm glob of 1 to %d bytes, not '%s'",
+			  SYS_COMM_MAX, text ? text : "?");
+		free(text);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 

@@ -622,7 +622,14 @@ check_msg syscalls-pids-9 2 "kptrace: error: -t: more than 8 ids (the module tak
 check_msg syscalls-cgroup-dir 1 "kptrace: error: $OUT is not a cgroup v2 directory" $KPT syscalls -G "$OUT"
 check_msg syscalls-cgroup-none 1 "kptrace: error: /nonexistent: No such file or directory" $KPT syscalls -G /nonexistent
 check_msg syscalls-comm-long 2 "kptrace: error: -c: a comm glob of 1 to 15 bytes, not '0123456789abcdef'" $KPT syscalls -c 0123456789abcdef
-check_msg syscalls-comm-space 2 "kptrace: error: -c: a comm glob without spaces or control characters" $KPT syscalls -c 'a b'
+check_msg syscalls-comm-long-esc 2 "kptrace: error: -c: a comm glob of 1 to 15 bytes, not 'a\\x1b[2Jbcdefghijklm'" $KPT syscalls -c "$(printf 'a\033[2Jbcdefghijklm')"
+# -c takes any bytes; the spec line escapes them as the module reads them
+run syscalls-dry-comm $KPT syscalls -n -c "$(printf 'Web Content\\\033*')"
+if [ "$rc" = 0 ] && [ "$(sed -E 's/sys_[0-9]+/sys_PID/; s/exclude=[0-9]+/exclude=PID/' "$OUT/syscalls-dry-comm.out")" = 's:kptrace/sys_PID exclude=PID comm=Web\x20Content\\\x1b*' ]; then
+	ok "syscalls -c: a space, a backslash and ESC escaped in the spec line"
+else
+	not_ok "syscalls -c: a space, a backslash and ESC escaped in the spec line" "$(cat "$OUT/syscalls-dry-comm.out" "$OUT/syscalls-dry-comm.err")"
+fi
 check_msg syscalls-duration 2 "kptrace: error: invalid --duration '-1': milliseconds >= 0 (0.5: 500 us)" $KPT syscalls --duration -1
 check_msg syscalls-duration-nan 2 "kptrace: error: invalid --duration 'nan': milliseconds >= 0 (0.5: 500 us)" $KPT syscalls --duration nan
 check_msg syscalls-duration-hex 2 "kptrace: error: invalid --duration '0x10': milliseconds >= 0 (0.5: 500 us)" $KPT syscalls --duration 0x10
@@ -785,14 +792,15 @@ else
 		not_ok "syscalls live: a refused spec: the module's reason, COMMAND never runs, nothing to delete" "rc=$rc $(cat "$OUT/live-refused.err")"
 	fi
 
-	# -c's bytes are the user's: the refusal shows the line escaped, and
+	# -c's bytes are the user's: the spec line carries them escaped
+	# (comm=a\xc3\xa9), the refusal shows that line escaped as text, and
 	# finds it in error_log's (escaped) Command
 	fake_run live-refused-esc env FAKEDEV_REFUSE=1 ./kptrace-dyn syscalls -p 1 \
 		-c "$(printf 'a\303\251')"
 	if [ "$rc" = 1 ] &&
-	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/g' "$OUT/live-refused-esc.err")" = 'kptrace: error: the module refused '"'"'s:kptrace/sys_PID pid=1 comm=a\xc3\xa9'"'"': Invalid argument
+	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/g' "$OUT/live-refused-esc.err")" = 'kptrace: error: the module refused '"'"'s:kptrace/sys_PID pid=1 comm=a\\xc3\\xa9'"'"': Invalid argument
 [    1.000000] kptrace: error: expected p, r, b or - at the start (-22)
-  Command: s:kptrace/sys_PID pid=1 comm=a\xc3\xa9
+  Command: s:kptrace/sys_PID pid=1 comm=a\\xc3\\xa9
            ^' ]; then
 		ok "syscalls live: a refused line with UTF-8 in -c, shown escaped"
 	else
@@ -1308,11 +1316,11 @@ check_run probe-add-err-offset 1 $KPT probe add -n 'p do_sys_openat2+4 dfd'
 check_run probe-add-err-sym 1 $KPT probe add -n 'p do_sys_openat2 @dup_sym'
 check_run probe-add-err-parse 1 $KPT probe add -n 'r:x f+4 $arg1'
 # a refused line is shown escaped as untrusted text, the caret where its
-# column went: after \xc3\xa9 and \\ (7 more), on the \x1b
+# column went: after \xc3\xa9 and \\\\ (8 more), on the zz
 check_msg probe-add-err-escaped 1 'kptrace: error: unknown field
-  Command: p:x f if comm == "\xc3\xa9\\x" && zz == 1
-                                             ^' \
-	$KPT probe add -n "$(printf 'p:x f if comm == "\303\251\\x" && zz == 1')"
+  Command: p:x f if comm == "\xc3\xa9\\\\" && zz == 1
+                                              ^' \
+	$KPT probe add -n "$(printf 'p:x f if comm == "\303\251\\\\" && zz == 1')"
 check_msg probe-add-err-control 1 'kptrace: error: a comm glob cannot hold control characters
   Command: p:x f if comm == a\x1b[2J
                              ^' \

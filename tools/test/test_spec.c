@@ -89,6 +89,10 @@ static int round_trip(const char *line, char *out, size_t len)
 	return !strcmp(out, again) && spec_equal(&spec, &spec2);
 }
 
+/* five escaped bytes of a comm glob; the message of a bad escape */
+#define C3x5		"\\xc3\\xc3\\xc3\\xc3\\xc3"
+#define GLOB_ESC	"a comm glob escapes a byte as \\xNN, a backslash as \\\\"
+
 /* @line parses, prints back as @canon, and survives the round trip. */
 static void good(const char *line, const char *canon)
 {
@@ -168,6 +172,11 @@ static void check_fields(void)
 	      spec.cond[3].field == KPT_CF_COMM &&
 	      !strcmp(spec.cond[3].glob, "ba*"),
 	      "fields: condition terms, && and ||, comm glob");
+	check(!kpt_spec_parse("s comm=a\\x20\\\\\\xc3\xc3\"*", &spec) &&
+	      !strcmp(spec.sys.comm, "a \\\xc3\xc3\"*") &&
+	      !kpt_spec_parse("p f if comm == '\\x1b?\\x27'", &spec) &&
+	      !strcmp(spec.cond[0].glob, "\x1b?'"),
+	      "fields: comm globs decoded (\\xNN, \\\\, raw bytes from 0x80)");
 
 	kpt_spec_parse("p m:f.isra.0+0x10", &spec);
 	check(spec.offset == 16 && !strcmp(spec.sym, "f.isra.0") &&
@@ -283,6 +292,17 @@ static void grammar(void)
 	good("p:e f if comm == bash", "p:kptrace/e f if comm == \"bash\"");
 	good("p:e f if comm != \"kworker/*\"", "p:kptrace/e f if comm != \"kworker/*\"");
 	good("p:e f if comm == 'a b'", "p:kptrace/e f if comm == \"a b\"");
+	/* a glob prints by the one rule of untrusted text, and reads back */
+	good("p:e f if comm == caf\xc3\xa9*", "p:kptrace/e f if comm == \"caf\\xc3\\xa9*\"");
+	good("p:e f if comm == caf\\xc3\\xA9*", "p:kptrace/e f if comm == \"caf\\xc3\\xa9*\"");
+	good("p:e f if comm == 'a\\\\b'", "p:kptrace/e f if comm == \"a\\\\b\"");
+	good("p:e f if comm == \\x1b[2J\\x9b", "p:kptrace/e f if comm == \"\\x1b[2J\\x9b\"");
+	good("p:e f if comm == a\\x22b\\x27\\x20", "p:kptrace/e f if comm == \"a\\x22b\\x27 \"");
+	good("s:e comm=a\\x20b", "s:kptrace/e comm=a\\x20b");
+	good("p:e f if comm == \\x41\\x2a", "p:kptrace/e f if comm == \"A*\"");
+	good("s:e comm=\\x1b\\\\\xff\"'", "s:kptrace/e comm=\\x1b\\\\\\xff\\x22\\x27");
+	good("p:e f if comm == " C3x5 C3x5 C3x5,
+	     "p:kptrace/e f if comm == \"" C3x5 C3x5 C3x5 "\"");
 	good("p:e f if pid==1&&cpu!=2", "p:kptrace/e f if pid == 1 && cpu != 2");
 	good("p 0xffffffffffffffff", "p:kptrace/p_0xffffffffffffffff 0xffffffffffffffff");
 	good("p:e f a=$arg1 if a == -9223372036854775808",
@@ -429,6 +449,14 @@ static void errors(void)
 	bad("p f if comm == 'a\033[2J'", 17, "a comm glob cannot hold control characters");
 	bad("s comm=a\001b", 8, "a comm glob cannot hold control characters");
 	bad("s comm=ab\177", 9, "a comm glob cannot hold control characters");
+	bad("p f if comm == a\\qb", 16, GLOB_ESC);
+	bad("p f if comm == 'a\\x4'", 17, GLOB_ESC);
+	bad("s comm=ab\\", 9, GLOB_ESC);
+	bad("s comm=a\\X41", 8, GLOB_ESC);
+	bad("p f if comm == a\\x00", 16, "a comm glob cannot hold \\x00");
+	bad("p f if comm == a\\x22\"", 20, "a comm glob cannot hold quotes");
+	bad("p f if comm == " C3x5 C3x5 C3x5 "\\xc3", 15, "comm glob too long");
+	bad("s comm=", 7, "expected a comm glob");
 	n = snprintf(line, sizeof(line), "p f");
 	for (i = 0; i < KPT_SPEC_MAX_ARGS + 1; i++)
 		n += snprintf(line + n, sizeof(line) - n, " a%d=$arg1", i);

@@ -503,6 +503,22 @@ static void test_spec(void)
 	     "s:kptrace/sys_9 pid=1,22 tid=333 children=7 comm=ng*x? cgroup=123456789012 nr=0-2,5,7-8,471 failure duration=500000 stack=8");
 	spec_round_trip("spec: every option, as module/spec.c parses and prints it",
 			spec_of(&sel, 9));
+	{
+		struct sys_sel any = { .comm = "Web Content" };
+		struct kpt_spec *spec = calloc(1, sizeof(*spec));
+
+		same("spec: -c with a space, escaped", spec_of(&any, 9),
+		     "s:kptrace/sys_9 exclude=9 comm=Web\\x20Content");
+		memcpy(any.comm, "a\\b\"\xc3\xa9\x1b*", 9);
+		same("spec: -c with a backslash, a quote, UTF-8 and ESC, escaped",
+		     spec_of(&any, 9),
+		     "s:kptrace/sys_9 exclude=9 comm=a\\\\b\\x22\\xc3\\xa9\\x1b*");
+		result(spec && !kpt_spec_parse(spec_of(&any, 9), spec) &&
+		       !strcmp(spec->sys.comm, any.comm),
+		       "spec: -c's bytes are what the module matches", "%s",
+		       spec ? spec->sys.comm : "no memory");
+		free(spec);
+	}
 	for (i = 2; i < SYS_MAX_IDS; i++)
 		sel.pid[i] = 100 + i;
 	sel.pid[SYS_MAX_IDS - 1] = SYS_MAX_PID;
