@@ -145,7 +145,8 @@ int kpt_type_is_signed(unsigned int type)
  * error line must stay printable) is refused, and so is a quote where the
  * glob may be quoted (a filter's); bytes from 0x80 on (UTF-8) are taken.
  */
-#define KPT_GLOB_CONTROL	"a comm glob cannot hold control characters"
+#define KPT_GLOB_CONTROL \
+	"a comm glob cannot hold control characters (write them \\xNN)"
 
 static int kpt_is_control(char ch)
 {
@@ -232,15 +233,15 @@ static void kpt_skip_space(struct kpt_cursor *c)
 
 /*
  * kpt_parse_glob() - a comm glob at the cursor, decoded into @glob
+ * @start: where an error of the whole glob (too long) points
  * @quote: the quote that ends it, or 0: a space (or the end) ends it
  * @quotes_ok: whether it may hold a raw quote (not where it may be quoted)
  *
  * An empty glob is the caller's to refuse, after its closing quote.
  */
-static int kpt_parse_glob(struct kpt_cursor *c, char *glob, char quote,
-			  int quotes_ok)
+static int kpt_parse_glob(struct kpt_cursor *c, const char *start,
+			  char *glob, char quote, int quotes_ok)
 {
-	const char *start = c->p;
 	int n = 0, hi, lo;
 
 	while (*c->p && (quote ? *c->p != quote : !kpt_is_space(*c->p))) {
@@ -263,7 +264,8 @@ static int kpt_parse_glob(struct kpt_cursor *c, char *glob, char quote,
 						"a comm glob cannot hold \\x00");
 			c->p += 3;
 		} else if (kpt_is_quote(ch) && !quotes_ok) {
-			return kpt_fail(c, at, "a comm glob cannot hold quotes");
+			return kpt_fail(c, at,
+					"a comm glob cannot hold quotes (write them \\xNN)");
 		} else if (kpt_is_control(ch)) {
 			return kpt_fail(c, at, KPT_GLOB_CONTROL);
 		}
@@ -275,9 +277,10 @@ static int kpt_parse_glob(struct kpt_cursor *c, char *glob, char quote,
 
 /*
  * kpt_print_glob() - @glob as kpt_parse_glob() reads it back, and by the
- * one rule of untrusted text: \\ and \xNN, a quote as \xNN too, and a
- * space unless @quoted (a filter's glob is printed between quotes). The
- * tool writes its -c GLOB into a spec line with it.
+ * one rule of untrusted text: \\ and \xNN, a quote as \xNN too, '#' (so
+ * that no " #" in a glob reads as the listing's comment), and a space
+ * unless @quoted (a filter's glob is printed between quotes). The tool
+ * writes its -c GLOB into a spec line with it.
  */
 int kpt_print_glob(const char *glob, int quoted, char *buf, int len)
 {
@@ -288,7 +291,7 @@ int kpt_print_glob(const char *glob, int quoted, char *buf, int len)
 
 		if (ch == '\\')
 			n += scnprintf(buf + n, len - n, "\\\\");
-		else if (kpt_byte_escaped(ch) || kpt_is_quote(ch) ||
+		else if (kpt_byte_escaped(ch) || kpt_is_quote(ch) || ch == '#' ||
 			 (ch == ' ' && !quoted))
 			n += scnprintf(buf + n, len - n, "\\x%02x", ch);
 		else
@@ -853,7 +856,7 @@ static int kpt_parse_term(struct kpt_cursor *c, struct kpt_cond *t)
 			return kpt_fail(c, start, "comm takes == or !=");
 		if (kpt_is_quote(*c->p))
 			quote = *c->p++;
-		ret = kpt_parse_glob(c, t->glob, quote, 0);
+		ret = kpt_parse_glob(c, start, t->glob, quote, 0);
 		if (ret)
 			return ret;
 		if (quote && *c->p++ != quote)
@@ -1230,7 +1233,7 @@ static int kpt_parse_sys(struct kpt_cursor *c)
 				sys->exclude = (__u32)v;
 			break;
 		case KPT_SO_COMM:
-			ret = kpt_parse_glob(c, sys->comm, 0, 1);
+			ret = kpt_parse_glob(c, c->p, sys->comm, 0, 1);
 			if (!ret && !sys->comm[0])
 				return kpt_fail(c, c->p, "expected a comm glob");
 			break;

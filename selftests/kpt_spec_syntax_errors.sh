@@ -184,22 +184,23 @@ check_eq "error_log commands" \
 # A line's bytes are the writer's: error_log and the kernel log show it
 # escaped as untrusted text is everywhere, the caret (and the logged
 # column) where the column went. In the kernel log the line is quoted, so
-# its '"' are \" too. The UTF-8 e-acute and the backslash before zz move
-# it by 6 and 1 (by 8 in the log); an ESC is \x1b, the caret on its '\'.
+# its '"' are \" too. The UTF-8 e-acute and the glob's escaped backslash
+# (\\, shown \\\\) before zz move it by 6 and 2 (by 9 in the log); an
+# ESC is \x1b, the caret on its '\'.
 kpt_mark
 ESC=$(printf '\033')
 EACUTE=$(printf '\303\251')
-spec_expect EINVAL "p:bad kpt_test_func if comm == \"$EACUTE\\x\" && zz == 1"
+spec_expect EINVAL "p:bad kpt_test_func if comm == \"$EACUTE\\\\\" && zz == 1"
 check_eq "escaped: command" "$(spec_err_last | sed -n 2p)" \
-	'  Command: p:bad kpt_test_func if comm == "\xc3\xa9\\x" && zz == 1'
-check_eq "escaped: caret column" "$(spec_caret_col)" 48
+	'  Command: p:bad kpt_test_func if comm == "\xc3\xa9\\\\" && zz == 1'
+check_eq "escaped: caret column" "$(spec_caret_col)" 49
 spec_expect EINVAL "p:bad kpt_test_func if comm == a$ESC[2J"
 check_eq "control: command" "$(spec_err_last | sed -n 2p)" \
 	'  Command: p:bad kpt_test_func if comm == a\x1b[2J'
 check_eq "control: caret column" "$(spec_caret_col)" 32
 check_eq "escaped: the kernel log's lines" "$(kpt_log_kptrace)" \
-	'kptrace: "p:bad kpt_test_func if comm == \"\xc3\xa9\\x\" && zz == 1": unknown field, at column 50 (-22)
-kptrace: "p:bad kpt_test_func if comm == a\x1b[2J": a comm glob cannot hold control characters, at column 32 (-22)'
+	'kptrace: "p:bad kpt_test_func if comm == \"\xc3\xa9\\\\\" && zz == 1": unknown field, at column 51 (-22)
+kptrace: "p:bad kpt_test_func if comm == a\x1b[2J": a comm glob cannot hold control characters (write them \xNN), at column 32 (-22)'
 check_eq "no probe after the escaped lines" "$(cat "$KPT_DIR/probes")" ""
 
 # A line whose escaped form passes what a printk record holds: the log

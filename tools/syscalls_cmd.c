@@ -47,6 +47,7 @@
  * rings of an overwrite=1 module kept, through the same printer.
  */
 #define _GNU_SOURCE	/* pipe2() */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -149,6 +150,9 @@ int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
 		/* escaped as the module's listing prints it (its bytes as given) */
 		char glob[4 * SYS_COMM_MAX + 1];
 
+		/* a byte prints as 4 at most: all of them fit, never a cut glob */
+		static_assert(SYS_COMM_MAX + 1 == KPT_SPEC_GLOB_LEN,
+			      "-c's bytes are a comm glob's");
 		kpt_print_glob(sel->comm, 0, glob, sizeof(glob));
 		spec_add(buf, len, &pos, " comm=%s", glob);
 	}

@@ -1321,7 +1321,7 @@ check_msg probe-add-err-escaped 1 'kptrace: error: unknown field
   Command: p:x f if comm == "\xc3\xa9\\\\" && zz == 1
                                               ^' \
 	$KPT probe add -n "$(printf 'p:x f if comm == "\303\251\\\\" && zz == 1')"
-check_msg probe-add-err-control 1 'kptrace: error: a comm glob cannot hold control characters
+check_msg probe-add-err-control 1 'kptrace: error: a comm glob cannot hold control characters (write them \xNN)
   Command: p:x f if comm == a\x1b[2J
                              ^' \
 	$KPT probe add -n "$(printf 'p:x f if comm == a\033[2J')"

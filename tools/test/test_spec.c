@@ -56,6 +56,9 @@ static int spec_equal(const struct kpt_spec *a, const struct kpt_spec *b)
 	for (i = 0; i < a->nargs; i++)
 		if (!fetch_equal(&a->args[i], &b->args[i]))
 			return 0;
+	/* an s line's selection, its decoded comm glob included */
+	if (memcmp(&a->sys, &b->sys, sizeof(a->sys)))
+		return 0;
 	for (i = 0; i < a->ncond; i++)
 		if (a->cond[i].field != b->cond[i].field ||
 		    a->cond[i].op != b->cond[i].op ||
@@ -92,6 +95,7 @@ static int round_trip(const char *line, char *out, size_t len)
 /* five escaped bytes of a comm glob; the message of a bad escape */
 #define C3x5		"\\xc3\\xc3\\xc3\\xc3\\xc3"
 #define GLOB_ESC	"a comm glob escapes a byte as \\xNN, a backslash as \\\\"
+#define GLOB_CTL	"a comm glob cannot hold control characters (write them \\xNN)"
 
 /* @line parses, prints back as @canon, and survives the round trip. */
 static void good(const char *line, const char *canon)
@@ -299,6 +303,9 @@ static void grammar(void)
 	good("p:e f if comm == \\x1b[2J\\x9b", "p:kptrace/e f if comm == \"\\x1b[2J\\x9b\"");
 	good("p:e f if comm == a\\x22b\\x27\\x20", "p:kptrace/e f if comm == \"a\\x22b\\x27 \"");
 	good("s:e comm=a\\x20b", "s:kptrace/e comm=a\\x20b");
+	/* '#' too: no " #" in a listed glob reads as the listing's comment */
+	good("p:e f if comm == 'a # id=7 '", "p:kptrace/e f if comm == \"a \\x23 id=7 \"");
+	good("s:e comm=a#\\x20#", "s:kptrace/e comm=a\\x23\\x20\\x23");
 	good("p:e f if comm == \\x41\\x2a", "p:kptrace/e f if comm == \"A*\"");
 	good("s:e comm=\\x1b\\\\\xff\"'", "s:kptrace/e comm=\\x1b\\\\\\xff\\x22\\x27");
 	good("p:e f if comm == " C3x5 C3x5 C3x5,
@@ -445,18 +452,20 @@ static void errors(void)
 	bad("p f if comm == 'abc", 15, "unterminated string");
 	bad("p f if comm == abcdefghijklmnopq", 15, "comm glob too long");
 	bad("p f if comm == ''", 15, "expected a comm glob");
-	bad("p f if comm == a\001b", 16, "a comm glob cannot hold control characters");
-	bad("p f if comm == 'a\033[2J'", 17, "a comm glob cannot hold control characters");
-	bad("s comm=a\001b", 8, "a comm glob cannot hold control characters");
-	bad("s comm=ab\177", 9, "a comm glob cannot hold control characters");
+	bad("p f if comm == a\001b", 16, GLOB_CTL);
+	bad("p f if comm == 'a\033[2J'", 17, GLOB_CTL);
+	bad("s comm=a\001b", 8, GLOB_CTL);
+	bad("s comm=ab\177", 9, GLOB_CTL);
 	bad("p f if comm == a\\qb", 16, GLOB_ESC);
 	bad("p f if comm == 'a\\x4'", 17, GLOB_ESC);
 	bad("s comm=ab\\", 9, GLOB_ESC);
 	bad("s comm=a\\X41", 8, GLOB_ESC);
 	bad("p f if comm == a\\x00", 16, "a comm glob cannot hold \\x00");
-	bad("p f if comm == a\\x22\"", 20, "a comm glob cannot hold quotes");
+	bad("p f if comm == a\\x22\"", 20, "a comm glob cannot hold quotes (write them \\xNN)");
 	bad("p f if comm == " C3x5 C3x5 C3x5 "\\xc3", 15, "comm glob too long");
 	bad("s comm=", 7, "expected a comm glob");
+	bad("p f if comm == 'abcdefghijklmnop'", 15, "comm glob too long");
+	bad("s comm=abcdefghijklmnop", 7, "comm glob too long");
 	n = snprintf(line, sizeof(line), "p f");
 	for (i = 0; i < KPT_SPEC_MAX_ARGS + 1; i++)
 		n += snprintf(line + n, sizeof(line) - n, " a%d=$arg1", i);
