@@ -25,7 +25,8 @@
 # - the summary: calls seen = shown + filtered + lost + missed returns,
 #   shown = the lines printed; nothing left in the probes file.
 # - an untrusted comm (ESC, newline) escaped: \x1b and \x0a in text,
-#   \u001b and \u000a in JSON, no raw control byte in either.
+#   \u001b and \u000a in JSON, no raw control byte in either; -c with
+#   those bytes keeps exactly the reads made under that comm.
 # - -s: fail:3 getppid:5 -> two JSON rows, openat calls 3 errors 3,
 #   getppid calls 5 errors 0; the books line "8 counted in the kernel (all
 #   read)"; the table's getppid row and process line (4 events, 100.0%).
@@ -193,6 +194,17 @@ check_match "comm escaped in JSON" "$(cat "$KPT_TMP/comm.json")" \
 check_eq "no control byte in text" \
 	"$(tr -d '\n' < "$KPT_TMP/comm.txt" | tr -d '\040-\176' | wc -c)" 0
 kpt_json_check "$KPT_TMP/comm.json"
+# -c takes those bytes as given: the tool writes them escaped into its
+# spec line, the module decodes them, and exactly the reads made under
+# that comm are kept (as many as the run above shows under it)
+"$KPTRACE" syscalls -c "$(printf 'a\033b\nc')" -e read -- sh -c "$comm_sh" \
+	> "$KPT_TMP/commc.txt" 2> "$KPT_TMP/commc.err"
+check_eq "-c with control bytes: exit status" "$?" 0
+n=$(grep -c ': a\\x1bb\\x0ac/[0-9]* read(' "$KPT_TMP/comm.txt")
+assert_ge "reads under the renamed comm" "$n" 1
+check_eq "-c with control bytes: lines, and lines of that comm" \
+	"$(grep -c '' "$KPT_TMP/commc.txt") $(grep -c ': a\\x1bb\\x0ac/[0-9]* read(' "$KPT_TMP/commc.txt")" \
+	"$n $n"
 
 # -s: counted in the kernel, one row per (process, call)
 "$KPTRACE" syscalls -s -j -e getppid,openat -- "$SYSGEN" fail:3 getppid:5 \
