@@ -3,6 +3,7 @@
 # description: insmod with random and hostile parameter strings: each is
 #   refused or accepted cleanly, never an oops, nothing left behind
 # requires: root, debugfs, kptrace.ko, kpt_test.ko, helpers/kpt_insmod
+# timeout: 300
 #
 # A fixed list of hostile values (over-long names, 10k-character values,
 # huge, negative and hex numbers, garbage after numbers, repeated commas,

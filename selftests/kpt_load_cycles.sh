@@ -4,6 +4,7 @@
 #   target function is being called on every CPU, and counts exactly in
 #   every cycle
 # requires: root, debugfs, kptrace.ko, kpt_test.ko
+# timeout: 300
 #
 # A background loop (the hammer) writes 200 to kpt_test/call_all without
 # pause; meanwhile exactly KPT_CYCLES cycles (default 30) of:
