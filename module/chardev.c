@@ -141,6 +141,7 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 		.kbuf_len	= KPT_DEV_BATCH,
 		.max_nr		= ULONG_MAX,
 		.hide_addrs	= rd->hide_addrs,
+		.may_read	= kpt_records_read_check,
 	};
 	size_t done = 0;
 	ssize_t ret;

@@ -109,6 +109,7 @@ static ssize_t kpt_text_copy(struct file *file, struct kpt_text_reader *rd,
 				.max_record	= kpt_probes_max_record(),
 				.block		= rd->block && !done &&
 						  !(file->f_flags & O_NONBLOCK),
+				.may_read	= kpt_records_read_check,
 			};
 
 			ret = kpt_rings_read(&rq);

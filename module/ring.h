@@ -46,6 +46,8 @@ struct kpt_read {
 	bool		hide_addrs;	/* a restricted reader's: edited */
 	bool		block;
 	bool		in_kbuf;	/* set: the records went to kbuf */
+	/* asked again after each wait: may the reader still read? 0 or -E */
+	int		(*may_read)(void);
 };
 
 ssize_t kpt_rings_read(struct kpt_read *rq);

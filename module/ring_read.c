@@ -422,7 +422,7 @@ static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
 }
 
 static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
-				 bool block)
+				 const struct kpt_read *rq)
 {
 	ssize_t ret;
 	long left;
@@ -432,11 +432,15 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
 			return -ERESTARTSYS;
 		ret = kpt_rings_fill(to, len);
 		mutex_unlock(&kpt_read_mutex);
-		if (ret || !block)
+		if (ret || !rq->block)
 			return ret;
 		left = kpt_rings_wait();
 		if (left < 0)
 			return left;
+		/* what the caller checked before the read may have changed */
+		ret = rq->may_read ? rq->may_read() : 0;
+		if (ret)
+			return ret;
 	}
 }
 
@@ -455,7 +459,9 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
  * outran both tries without a loss to report), -EINVAL when the next
  * record does not fit,
  * -EFAULT when nothing could be copied to rq->ubuf (records are consumed
- * only once copied), -ERESTARTSYS on a signal.
+ * only once copied), -ERESTARTSYS on a signal, or what rq->may_read()
+ * returned when it refused after a wait (the kernel lockdown raised
+ * while the reader slept: each wait is KPT_WAKE_TIMEOUT at most).
  */
 ssize_t kpt_rings_read(struct kpt_read *rq)
 {
@@ -472,7 +478,7 @@ ssize_t kpt_rings_read(struct kpt_read *rq)
 	} else {
 		to.ubuf = rq->ubuf;
 	}
-	return kpt_rings_read_to(&to, len, rq->block);
+	return kpt_rings_read_to(&to, len, rq);
 }
 
 /* With the rings: the cursors of every possible CPU. */

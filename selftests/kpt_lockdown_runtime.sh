@@ -12,8 +12,10 @@
 #   (KPT_LOCKDOWN_OK=0 skips it in the guest too)
 # order: last
 #
-# Before the lockdown: p:before on do_sys_openat2, and a pending
-# p:pend kpt_test2:kpt_test2_func (kpt_test2 not loaded). Then
+# Before the lockdown: p:before on do_sys_openat2 (its condition keeps
+# no call: it counts, records nothing), a pending p:pend
+# kpt_test2:kpt_test2_func (kpt_test2 not loaded), p:quiet, the opens of
+# uid 65534, and a reader asleep in read() of /dev/kptrace. Then
 # "confidentiality" goes to /sys/kernel/security/lockdown, and:
 #   write  'p:after do_sys_openat2'  -> EPERM
 #   ioctl  'p:after2 do_sys_openat2' -> EPERM
@@ -27,7 +29,11 @@
 # (the 0400 debugfs files stay readable under lockdown), p:pend is still
 # pending, "-:before" works, and rmmod works. The records are not for
 # reading any more (as tracefs refuses its files then): the trace file
-# refuses to open, a read of /dev/kptrace fails, both with EPERM. A MOD:SYM probe that is
+# refuses to open, a read of /dev/kptrace fails, both with EPERM, and the
+# read() asleep since before the raise ends with EPERM without the
+# record p:quiet made under the lockdown (kpt_read perm's open, as uid
+# 65534; the debugfs files that take writes refuse to open then). A
+# MOD:SYM probe that is
 # pending when its module loads goes through the same check
 # (kpt_probe_arm()); it cannot be shown here, as the lockdown refuses the
 # unsigned test module itself.
@@ -59,9 +65,17 @@ case $(cat "$LD") in
 esac
 
 kpt_load stack=0
-spec_add 'p:before do_sys_openat2'
+# p:before counts every open (its hits) and records none (no such uid),
+# so that the reader below sleeps with nothing to read
+spec_add 'p:before do_sys_openat2 if uid == 54321'
 spec_add 'p:pend kpt_test2:kpt_test2_func'
+spec_add 'p:quiet do_sys_openat2 if uid == 65534'
 check_eq "pend is pending" "$(spec_mode pend)" pending
+kpt_bg "$KPT_READ" -t 20 read 1 > "$KPT_TMP/blocked" 2> "$KPT_TMP/blocked.err"
+blocked=$KPT_BG
+sleep 1
+kill -0 "$blocked" 2>/dev/null ||
+	fail "the reader did not block: $(cat "$KPT_TMP/blocked" "$KPT_TMP/blocked.err")"
 
 echo confidentiality > "$LD" || fail "cannot raise the lockdown"
 check_match "lockdown" "$(cat "$LD")" '\[confidentiality\]'
@@ -89,8 +103,9 @@ check_eq "error_log command" "$(spec_err_last | sed -n 2p)" \
 	'  Command: r:after3 kpt_test2:kpt_test2_func'
 check_eq "probes after the refusals" \
 	"$(sed 's/ # .*//' "$KPT_DIR/probes")" \
-	"$(printf '%s\n' 'p:kptrace/before do_sys_openat2' \
-		'p:kptrace/pend kpt_test2:kpt_test2_func')"
+	"$(printf '%s\n' 'p:kptrace/before do_sys_openat2 if uid == 54321' \
+		'p:kptrace/pend kpt_test2:kpt_test2_func' \
+		'p:kptrace/quiet do_sys_openat2 if uid == 65534')"
 
 # What was armed before goes on; it can be deleted.
 h0=$(spec_field before hits)
@@ -108,8 +123,23 @@ check_match "trace under lockdown" "$(cat "$KPT_TMP/trace.err")" \
 	'Operation not permitted$'
 check_eq "/dev/kptrace read under lockdown" "$("$KPT_READ" nonblock)" \
 	"nonblock EPERM"
+# A read() that slept through the raise gets EPERM too, not the record
+# made under the lockdown (p:quiet's, of kpt_read perm's open): the
+# reader asks again after each wait (100 ms at most), as a new read()
+# does first.
+check_eq "an open as uid 65534, for p:quiet" "$("$KPT_READ" perm)" \
+	"perm errno=EACCES"
+wait "$blocked"
+check_eq "the sleeping read(): kpt_read's status" "$?" 1
+KPT_BG_PIDS=
+check_eq "the sleeping read(): refused" "$(cat "$KPT_TMP/blocked.err")" \
+	"kpt_read: read: Operation not permitted"
+check_match "the sleeping read(): no record" "$(cat "$KPT_TMP/blocked")" \
+	'^summary records=0 '
+check_eq "stats: read, pending" "$(kpt_stat read) $(kpt_stat pending)" "0 1"
 check_eq "delete under lockdown" "$(spec_write '-:before')" ok
 check_eq "delete pending under lockdown" "$(spec_write '-:pend')" ok
+check_eq "delete quiet under lockdown" "$(spec_write '-:quiet')" ok
 check_eq "probes at the end" "$(cat "$KPT_DIR/probes")" ""
 kpt_unload
 spec_finish "lockdown raised at run time: write, ioctl and pending MOD:SYM refused with EPERM, one log line each"
