@@ -146,15 +146,17 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 	size_t done = 0;
 	ssize_t ret;
 
-	ret = kpt_records_read_check();
-	if (ret)
-		return ret;
-
 	if (!count)
-		return 0;
+		return kpt_records_read_check();
 	/* Processes sharing the file (after fork) share its buffer. */
 	if (mutex_lock_interruptible(&rd->lock))
 		return -ERESTARTSYS;
+	/* under the lock: a read may sleep on it across a lockdown's raise */
+	ret = kpt_records_read_check();
+	if (ret) {
+		mutex_unlock(&rd->lock);
+		return ret;
+	}
 	while (done < count) {
 		/* What a faulting read took from the rings comes first. */
 		if (rd->off < rd->len) {

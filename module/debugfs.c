@@ -145,13 +145,13 @@ static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
 
 	if (!count)
 		return 0;
-	ret = kpt_records_read_check();
-	if (ret)
-		return ret;
 	/* Processes sharing the file (after fork) share its buffers. */
 	if (mutex_lock_interruptible(&rd->lock))
 		return -ERESTARTSYS;
-	ret = kpt_text_copy(file, rd, ubuf, count);
+	/* under the lock: a read may sleep on it across a lockdown's raise */
+	ret = kpt_records_read_check();
+	if (!ret)
+		ret = kpt_text_copy(file, rd, ubuf, count);
 	mutex_unlock(&rd->lock);
 	return ret;
 }

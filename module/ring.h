@@ -46,7 +46,7 @@ struct kpt_read {
 	bool		hide_addrs;	/* a restricted reader's: edited */
 	bool		block;
 	bool		in_kbuf;	/* set: the records went to kbuf */
-	/* asked again after each wait: may the reader still read? 0 or -E */
+	/* asked before each fill: may the reader still read? 0 or -E */
 	int		(*may_read)(void);
 };
 

@@ -430,17 +430,19 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
 	for (;;) {
 		if (mutex_lock_interruptible(&kpt_read_mutex))
 			return -ERESTARTSYS;
-		ret = kpt_rings_fill(to, len);
+		/*
+		 * Asked before every fill, the first too: a reader may have
+		 * slept in the wait, or on a lock, since it began.
+		 */
+		ret = rq->may_read ? rq->may_read() : 0;
+		if (!ret)
+			ret = kpt_rings_fill(to, len);
 		mutex_unlock(&kpt_read_mutex);
 		if (ret || !rq->block)
 			return ret;
 		left = kpt_rings_wait();
 		if (left < 0)
 			return left;
-		/* what the caller checked before the read may have changed */
-		ret = rq->may_read ? rq->may_read() : 0;
-		if (ret)
-			return ret;
 	}
 }
 
@@ -460,8 +462,8 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
  * record does not fit,
  * -EFAULT when nothing could be copied to rq->ubuf (records are consumed
  * only once copied), -ERESTARTSYS on a signal, or what rq->may_read()
- * returned when it refused after a wait (the kernel lockdown raised
- * while the reader slept: each wait is KPT_WAKE_TIMEOUT at most).
+ * returned when it refused, asked before each fill (the kernel lockdown
+ * raised while the reader slept: each wait is KPT_WAKE_TIMEOUT at most).
  */
 ssize_t kpt_rings_read(struct kpt_read *rq)
 {

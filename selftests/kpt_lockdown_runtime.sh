@@ -69,13 +69,20 @@ kpt_load stack=0
 # so that the reader below sleeps with nothing to read
 spec_add 'p:before do_sys_openat2 if uid == 54321'
 spec_add 'p:pend kpt_test2:kpt_test2_func'
-spec_add 'p:quiet do_sys_openat2 if uid == 65534'
+spec_add 'p:quiet do_sys_openat2 if uid == 65534 && comm == "kpt_read"'
 check_eq "pend is pending" "$(spec_mode pend)" pending
 kpt_bg "$KPT_READ" -t 20 read 1 > "$KPT_TMP/blocked" 2> "$KPT_TMP/blocked.err"
 blocked=$KPT_BG
-sleep 1
-kill -0 "$blocked" 2>/dev/null ||
-	fail "the reader did not block: $(cat "$KPT_TMP/blocked" "$KPT_TMP/blocked.err")"
+# asleep in read() (x86-64 call 0), not only started
+n=0
+until [ "$(cut -d ' ' -f 1 "/proc/$blocked/syscall" 2>/dev/null)" = 0 ]; do
+	kill -0 "$blocked" 2>/dev/null ||
+		fail "the reader did not block: $(cat "$KPT_TMP/blocked" "$KPT_TMP/blocked.err")"
+	[ $n -lt 100 ] || fail "the reader is not in read() after 10 s"
+	sleep 0.1
+	n=$((n + 1))
+done
+sleep 0.5
 
 echo confidentiality > "$LD" || fail "cannot raise the lockdown"
 check_match "lockdown" "$(cat "$LD")" '\[confidentiality\]'
@@ -105,7 +112,7 @@ check_eq "probes after the refusals" \
 	"$(sed 's/ # .*//' "$KPT_DIR/probes")" \
 	"$(printf '%s\n' 'p:kptrace/before do_sys_openat2 if uid == 54321' \
 		'p:kptrace/pend kpt_test2:kpt_test2_func' \
-		'p:kptrace/quiet do_sys_openat2 if uid == 65534')"
+		'p:kptrace/quiet do_sys_openat2 if uid == 65534 && comm == "kpt_read"')"
 
 # What was armed before goes on; it can be deleted.
 h0=$(spec_field before hits)

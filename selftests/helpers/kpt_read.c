@@ -372,7 +372,7 @@ static int drain(int fd, unsigned char *buf)
 				return 0;
 			if (errno == EINTR)
 				continue;
-			fprintf(stderr, "kpt_read: read: %s\n", strerror(errno));
+			fprintf(stderr, "kpt_read: drain: read: %s\n", strerror(errno));
 			return -1;
 		}
 		if (n == 0) {
