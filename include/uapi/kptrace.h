@@ -320,10 +320,155 @@ struct kpt_syssum_entry {
 	__u32	lat_log2[KPT_SYS_SUM_BUCKETS];
 };
 
+
+/*
+ * Sessions. An open /dev/kptrace belongs to the default session (the
+ * probes of insmod's parameters and of lines written by a shell, read by
+ * debugfs' trace and trace_pipe) until ioctl(KPT_IOC_SESSION) makes it a
+ * session of its own: its own per-CPU rings (their size, discard or
+ * overwrite), its own clock, its own books. Probes added through that
+ * file (write(), KPT_IOC_PROBE, KPT_IOC_ADD) are the session's: their
+ * names are the session's own (two sessions may both have "open"), their
+ * records go to its rings only, and its read()s return nothing else.
+ * KPT_IOC_HIST, KPT_IOC_SYSSUM, KPT_IOC_STATS and KPT_IOC_PROBE_STATS on
+ * the file ask about the session's probes. When the file is released
+ * (its last descriptor closed: exit, kill -9, OOM), the session's probes
+ * are disarmed, any handler still running on them finishes, and
+ * everything the session owned is freed; nothing of it is listed any
+ * more. Sessions are refused past KPT_MAX_SESSIONS (-EMFILE), and their
+ * rings count against mem_max_mb with the probes' tables (-E2BIG past
+ * it); a refusal changes nothing. Needs the file open for writing
+ * (-EBADF), once per file (-EEXIST), before any probe or read was made
+ * through it (-EBUSY); a kernel that is locked down refuses (-EPERM).
+ *
+ * In: ring_bytes, flags, clock. Out (written back on success): ring_bytes
+ * as allocated, clock as chosen, id.
+ */
+#define KPT_MAX_SESSIONS	1024	/* at once, the default one apart */
+#define KPT_SESSION_OVERWRITE	0x1	/* full rings free their oldest */
+
+/*
+ * The clock of a session's records (kpt_event.ts_ns, kpt_ret.lat_ns):
+ *   KPT_CLOCK_MONO   CLOCK_MONOTONIC, ordered across CPUs; where the
+ *                    kernel keeps time with a device (HPET, acpi_pm) it
+ *                    costs each hit a read of that device;
+ *   KPT_CLOCK_LOCAL  sched_clock(), ftrace's "local" clock: ns from the
+ *                    TSC, never a device read; monotonic on each CPU,
+ *                    across CPUs as close as their TSCs are (two CPUs'
+ *                    events may be out of order by that much);
+ *   KPT_CLOCK_AUTO   (asked only) MONO where the kernel's clocksource is
+ *                    read without a device (a trusted TSC, kvm-clock,
+ *                    Hyper-V's or Xen's), else LOCAL.
+ */
+enum kpt_clock_id {
+	KPT_CLOCK_AUTO	= 0,
+	KPT_CLOCK_MONO	= 1,
+	KPT_CLOCK_LOCAL	= 2,
+};
+
+#define KPT_CLOCK_NAMES	{ "auto", "mono", "local" }
+
+struct kpt_session_req {
+	__u64	ring_bytes;	/* in: per CPU, rounded up to a power of 2; */
+				/* 0: the module's bufsize_kb. out */
+	__u32	flags;		/* in: KPT_SESSION_* */
+	__u32	clock;		/* in: enum kpt_clock_id; out: never AUTO */
+	__u32	id;		/* out: from 1, not reused while loaded */
+	__u32	__pad;		/* 0 */
+	__u64	__rsvd[2];	/* 0 */
+};
+
+/*
+ * ioctl(KPT_IOC_ADD): one spec line (as a write() takes it, without the
+ * newline: an add or a -:NAME delete), answered in the call. Needs the
+ * file open for writing (-EBADF). The request is written back on every
+ * outcome the module could read it for: the ioctl returns 0 or -err, and
+ * err, pos and msg say why (as error_log does, which keeps the line
+ * too); an add's id and canonical spec (the line as the probes listing
+ * prints it, addresses hidden for a reader that may not see them) are
+ * set on success, the spec copied to spec (spec_len bytes of room, 0 for
+ * none; spec_size says how many it needs, NUL included: a spec that does
+ * not fit is not copied, and the add is still done).
+ */
+#define KPT_ADD_MSG_LEN		224
+
+struct kpt_add_req {
+	__u64	line;		/* in: user pointer to the line */
+	__u32	len;		/* in: its bytes, below 4096 */
+	__u32	id;		/* out: the probe's id; 0 for a delete */
+	__s32	err;		/* out: 0 or -errno */
+	__s32	pos;		/* out: the column at fault, or -1 */
+	__u64	spec;		/* in: user pointer, or 0 */
+	__u32	spec_len;	/* in: its bytes */
+	__u32	spec_size;	/* out: the canonical spec's, with its NUL */
+	char	msg[KPT_ADD_MSG_LEN];	/* out: the reason, or "" */
+};
+
+/*
+ * ioctl(KPT_IOC_STATS): the books of the file's session (the default
+ * one's for a file that is not a session's), as debugfs' stats shows the
+ * default session's: per possible CPU, its ring's
+ *	hits = recorded + lost[], recorded = read + pending.
+ * In: buf, room for nr_cpus struct kpt_ring_books. Out: nr_cpus, the
+ * possible CPUs (-ENOSPC, nothing copied, if room is short), and the
+ * session's settings and totals.
+ */
+struct kpt_ring_books {
+	__u64	hits;
+	__u64	recorded;	/* committed, less the overwritten */
+	__u64	read;
+	__u64	lost[KPT_LOST_NR];
+};
+
+struct kpt_stats_req {
+	__u64	buf;		/* in: user pointer */
+	__u32	nr_cpus;	/* in: room, in entries; out */
+	__u32	session;	/* out: its id, 0: the default session */
+	__u64	ring_bytes;	/* out: per CPU */
+	__u32	flags;		/* out: KPT_SESSION_* */
+	__u32	clock;		/* out: enum kpt_clock_id */
+	__u32	nr_probes;	/* out: live (armed or pending) */
+	__u32	__pad;
+	__u64	missed;		/* out: the kprobe core's misses of its */
+				/* probes, the deleted ones' included */
+	__u64	filtered;	/* out: likewise */
+	__u64	mem_bytes;	/* out: counted against mem_max_mb */
+};
+
+/*
+ * ioctl(KPT_IOC_PROBE_STATS): one probe's books, as probe_stats' total
+ * line shows them, by id; only a probe of the file's session (-ENOENT
+ * for any other). In: id. Out: the rest.
+ *	events = filtered + recorded + lost[] + summary_full
+ */
+#define KPT_PB_RETURN		0x1	/* a return probe (r, b, s) */
+#define KPT_PB_SUMMARY		0x2	/* an s probe with summary */
+
+struct kpt_probe_books {
+	__u32	id;		/* in */
+	__u32	flags;		/* out: KPT_PB_* */
+	__u64	calls;		/* hits of the probe point */
+	__u64	events;
+	__u64	filtered;
+	__u64	recorded;
+	__u64	lost[KPT_LOST_NR];
+	__u64	missed;		/* the kprobe core's: recursion */
+	__u64	maxactive_missed;	/* no free return instance */
+	__u64	num_fault;
+	__u64	str_fault;
+	__u64	str_trunc;
+	__u64	stack_trunc;
+	__u64	summary_full;
+};
+
 #define KPT_IOC_MAGIC		0xb7
 #define KPT_IOC_INFO		_IOR(KPT_IOC_MAGIC, 0, struct kpt_info)
 #define KPT_IOC_PROBE		_IOW(KPT_IOC_MAGIC, 1, struct kpt_probe_cmd)
 #define KPT_IOC_HIST		_IOWR(KPT_IOC_MAGIC, 2, struct kpt_hist_req)
 #define KPT_IOC_SYSSUM		_IOWR(KPT_IOC_MAGIC, 3, struct kpt_syssum_req)
+#define KPT_IOC_SESSION		_IOWR(KPT_IOC_MAGIC, 4, struct kpt_session_req)
+#define KPT_IOC_ADD		_IOWR(KPT_IOC_MAGIC, 5, struct kpt_add_req)
+#define KPT_IOC_STATS		_IOWR(KPT_IOC_MAGIC, 6, struct kpt_stats_req)
+#define KPT_IOC_PROBE_STATS	_IOWR(KPT_IOC_MAGIC, 7, struct kpt_probe_books)
 
 #endif /* _UAPI_KPTRACE_H */
