@@ -9,6 +9,8 @@
  *   params.c     the module parameters: their checks, the probes they name
  *   config.h     the settings fixed at load time (kpt_cfg), record sizes
  *   spec.c/h     the probe spec language (also built into the tools)
+ *   session.c/h  sessions: the unit of ownership (a buffer, probes, a
+ *                clock, books), the default one and those of open files
  *   probe.c/h    probes: creating, arming, deleting, module reloads
  *   probe_show.c the probes listing, probe_stats, error_log
  *   ksyms.c/h    function names that are not unique (from /proc/kallsyms)
@@ -36,17 +38,18 @@
 #include "files.h"
 #include "ring.h"
 #include "clock.h"
+#include "session.h"
 
 /*
- * Everything a user can open comes last: the rings, then the probes, then
- * /dev/kptrace, then debugfs, and nothing can fail after misc_register().
+ * Everything a user can open comes last: the default session (its rings),
+ * then the probes, then /dev/kptrace, then debugfs, and nothing can fail
+ * after misc_register().
  * The loader frees a module whose init fails whatever its refcount, so a
  * file opened before a later step failed would run freed code (and a
  * blocked trace_pipe reader would hang insmod in debugfs_remove()).
  */
 static int __init kpt_init(void)
 {
-	struct kpt_ring_opts opts;
 	int ret;
 
 	ret = kpt_params_check();
@@ -59,23 +62,13 @@ static int __init kpt_init(void)
 	}
 
 	kpt_clock_init();
-	/* The rings count their losses; the probes count theirs too. */
-	opts = (struct kpt_ring_opts) {
-		.bytes		= kpt_cfg.ring_bytes,
-		.overwrite	= kpt_cfg.overwrite,
-		.wake_net_only	= kpt_cfg.wake_net_only,
-		.dropped	= kpt_probe_overwritten,
-	};
-	ret = kpt_rings_alloc(&opts);
-	if (ret) {
-		pr_err("bufsize_kb=%u: cannot allocate %u rings of %lu KiB (%d)\n",
-		       kpt_cfg.bufsize_kb, num_possible_cpus(),
-		       kpt_cfg.ring_bytes >> 10, ret);
+	/* the default session: its rings, from the parameters */
+	ret = kpt_sessions_init();
+	if (ret)
 		return ret;
-	}
 	ret = kpt_probes_init();
 	if (ret)
-		goto err_rings;
+		goto err_sessions;
 	/* closed by kpt_probes_exit() */
 	kpt_ksyms_init();
 	ret = kpt_params_add_probes();
@@ -87,14 +80,14 @@ static int __init kpt_init(void)
 	/* Cannot fail: without debugfs, /dev/kptrace alone works. */
 	kpt_debugfs_init();
 
-	if (!kpt_probes_count())
+	if (!kpt_default_session->nr_probes)
 		pr_info("no probes given (name=, address= or probe=): loaded idle\n");
 	return 0;
 
 err_probes:
 	kpt_probes_exit();
-err_rings:
-	kpt_rings_free();
+err_sessions:
+	kpt_sessions_exit();
 	return ret;
 }
 
@@ -103,7 +96,7 @@ static void __exit kpt_exit(void)
 	kpt_debugfs_exit();
 	kpt_chardev_exit();
 	kpt_probes_exit();
-	kpt_rings_free();
+	kpt_sessions_exit();
 }
 
 module_init(kpt_init);

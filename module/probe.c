@@ -68,20 +68,16 @@
 #include "ksyms.h"
 #include "compat.h"
 #include "hist.h"
+#include "session.h"
 
-LIST_HEAD(kpt_probe_list);		/* armed or pending */
-static LIST_HEAD(kpt_dead_new);		/* tombstones */
-static LIST_HEAD(kpt_dead_wait);	/* deleted before kpt_dead_heads */
-static unsigned long *kpt_dead_heads;	/* per possible CPU */
+LIST_HEAD(kpt_probe_list);		/* armed or pending, every session's */
 static DEFINE_XARRAY_ALLOC(kpt_probe_ids);
 static u32 kpt_next_id;
-DEFINE_MUTEX(kpt_probes_mutex);	/* the lists, ids, every change */
+/* the lists, ids, every change; the sessions' lists and books too */
+DEFINE_MUTEX(kpt_probes_mutex);
 static unsigned int kpt_nr_live;	/* armed or pending */
-static unsigned int kpt_nr_dead;	/* tombstones on the kpt_dead_ lists */
-static unsigned int kpt_max_record;	/* over every probe ever made */
-static u64 kpt_mem_used;		/* kpt_probe.mem of the live probes */
-/* the counters of deleted probes, for the totals in stats */
-static u64 kpt_gone_missed, kpt_gone_filtered;
+/* kpt_probe.mem of the live probes, and the sessions' rings */
+static u64 kpt_mem_used;
 
 /*
  * What is left of a deleted probe while its records may be in a ring:
@@ -92,7 +88,7 @@ static u64 kpt_gone_missed, kpt_gone_filtered;
  * does not fit (a name= label can be 200 bytes) as "probeN(deleted)".
  */
 struct kpt_tomb {
-	struct list_head	list;	/* kpt_dead_new, kpt_dead_wait */
+	struct list_head	list;	/* its session's dead_new, dead_wait */
 	struct rcu_head		rcu;	/* freed after a grace period */
 	u32			id;
 	u8			nargs;	/* the spec's fetchargs */
@@ -554,19 +550,23 @@ static u64 kpt_probe_mem(const struct kpt_probe *p)
  * A probe for a parsed spec, sized and checked but not armed. @label is
  * the name its events carry. On error, returns an ERR_PTR and sets *why.
  */
-static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
+static struct kpt_probe *kpt_probe_new(struct kpt_session *sess,
+				       struct kpt_spec *spec,
 				       const char *label, const char **why)
 {
 	unsigned long ri_total;
 	struct kpt_probe *p;
 	long err = -EINVAL;
+	unsigned int cpu;
 	u64 taken;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return ERR_PTR(-ENOMEM);
+	p->sess = sess;
 	p->spec = spec;
 	kpt_prog_compile(spec, &p->prog);
+	p->prog.clock_local = sess->clock == KPT_CLOCK_LOCAL;
 	/* a hist without size= fits what its return instances leave */
 	if (spec->hist.nkeys && !spec->hist.size_given) {
 		taken = min(kpt_mem_used + kpt_probe_ri_mem(p),
@@ -575,8 +575,8 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 						    kpt_cfg.mem_max - taken);
 	}
 	if (max(p->prog.entry_size, p->prog.ret_size) >
-	    min_t(unsigned long, KPT_RECORD_MAX, kpt_cfg.ring_bytes / 2)) {
-		*why = "its records would not fit the ring (bufsize_kb, strsize, stack)";
+	    min_t(unsigned long, KPT_RECORD_MAX, sess->ring_bytes / 2)) {
+		*why = "its records would not fit the ring (bufsize_kb or the session's, strsize, stack)";
 		goto err_free;
 	}
 	ri_total = (unsigned long)p->prog.ri_size * kpt_probe_maxactive(p);
@@ -610,6 +610,8 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 			     kstrdup(spec->sym, GFP_KERNEL);
 	if (!p->stats || !p->label || (spec->sym[0] && !p->symname))
 		goto err_free;
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(p->stats, cpu)->ring = sess->buf->rings[cpu];
 	if (kpt_sys_sum_new(p))
 		goto err_free;
 	if (spec->hist.nkeys) {
@@ -649,13 +651,17 @@ static bool kpt_module_loaded(const char *name)
 	return true;
 }
 
-/* The live probe GROUP/NAME, or NULL. Caller holds kpt_probes_mutex. */
-struct kpt_probe *kpt_probe_find(const char *group, const char *name)
+/*
+ * The live probe GROUP/NAME of @sess (names are a session's own), or
+ * NULL. Caller holds kpt_probes_mutex.
+ */
+struct kpt_probe *kpt_probe_find(struct kpt_session *sess, const char *group,
+				 const char *name)
 {
 	struct kpt_probe *p;
 
 	list_for_each_entry(p, &kpt_probe_list, list)
-		if (!strcmp(p->spec->group, group) &&
+		if (p->sess == sess && !strcmp(p->spec->group, group) &&
 		    !strcmp(p->spec->name, name))
 			return p;
 	return NULL;
@@ -708,44 +714,56 @@ static int kpt_probe_unique(const struct kpt_spec *spec, char *msg,
 	return -EADDRNOTAVAIL;
 }
 
-/* Have all rings been freed up to where they were written at @heads? */
-static bool kpt_rings_passed(const unsigned long *heads)
+/* Has every ring of @b been freed up to where it was written at @heads? */
+static bool kpt_rings_passed(struct kpt_buffer *b, const unsigned long *heads)
 {
 	unsigned long head, tail;
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
-		kpt_ring_positions(cpu, &head, &tail);
+		kpt_ring_positions(b, cpu, &head, &tail);
 		if ((long)(tail - heads[cpu]) < 0)
 			return false;
 	}
 	return true;
 }
 
-/*
- * Free the tombstones of the deleted probes of which no record is left in
- * a ring (see the top of this file). Caller holds kpt_probes_mutex.
- */
-void kpt_probes_reclaim(void)
+/* The tombstones of @sess of which no record is left in its rings */
+static void kpt_session_reclaim(struct kpt_session *sess)
 {
 	struct kpt_tomb *t, *tmp;
 	unsigned long tail;
 	unsigned int cpu;
 
-	lockdep_assert_held(&kpt_probes_mutex);
-	if (!list_empty(&kpt_dead_wait) && kpt_rings_passed(kpt_dead_heads)) {
-		list_for_each_entry_safe(t, tmp, &kpt_dead_wait, list) {
+	if (!list_empty(&sess->dead_wait) &&
+	    kpt_rings_passed(sess->buf, sess->dead_heads)) {
+		list_for_each_entry_safe(t, tmp, &sess->dead_wait, list) {
 			list_del(&t->list);
 			xa_erase(&kpt_probe_ids, t->id);
 			kfree_rcu(t, rcu);
-			kpt_nr_dead--;
+			sess->nr_dead--;
 		}
 	}
-	if (list_empty(&kpt_dead_wait) && !list_empty(&kpt_dead_new)) {
-		list_splice_init(&kpt_dead_new, &kpt_dead_wait);
+	if (list_empty(&sess->dead_wait) && !list_empty(&sess->dead_new)) {
+		list_splice_init(&sess->dead_new, &sess->dead_wait);
 		for_each_possible_cpu(cpu)
-			kpt_ring_positions(cpu, &kpt_dead_heads[cpu], &tail);
+			kpt_ring_positions(sess->buf, cpu,
+					   &sess->dead_heads[cpu], &tail);
 	}
+}
+
+/*
+ * Free the tombstones of the deleted probes of which no record is left in
+ * their session's rings (see the top of this file). Caller holds
+ * kpt_probes_mutex.
+ */
+void kpt_probes_reclaim(void)
+{
+	struct kpt_session *sess;
+
+	lockdep_assert_held(&kpt_probes_mutex);
+	list_for_each_entry(sess, &kpt_sessions, list)
+		kpt_session_reclaim(sess);
 }
 
 /* The tombstone of @p (see struct kpt_tomb), or NULL: out of memory. */
@@ -789,8 +807,8 @@ static struct kpt_tomb *kpt_tomb_new(const struct kpt_probe *p)
  * Make, arm and list a probe; takes ownership of @spec. @line is what the
  * user wrote, for the error message. Caller holds kpt_probes_mutex.
  */
-int kpt_probe_create(struct kpt_spec *spec, const char *label,
-		     const char *line)
+int kpt_probe_create(struct kpt_session *sess, struct kpt_spec *spec,
+		     const char *label, const char *line)
 {
 	const char *why = "out of memory";
 	struct kpt_probe *p;
@@ -807,7 +825,7 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		return ret;
 	}
 	kpt_probes_reclaim();
-	if (kpt_probe_find(spec->group, spec->name)) {
+	if (kpt_probe_find(sess, spec->group, spec->name)) {
 		kpt_error(line, -1, "a probe of that name exists", -EEXIST);
 		kfree(spec);
 		return -EEXIST;
@@ -831,14 +849,19 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		kfree(spec);
 		return ret;
 	}
-	p = kpt_probe_new(spec, label, &why);
+	p = kpt_probe_new(sess, spec, label, &why);
 	if (IS_ERR(p)) {
 		kfree(spec);
 		kpt_error(line, -1, why, PTR_ERR(p));
 		return PTR_ERR(p);
 	}
-	/* before p is seen (by id): freed at once if this fails */
-	ret = p->hist ? kpt_hist_file_add(p->hist, spec->name) : 0;
+	/*
+	 * before p is seen (by id): freed at once if this fails. Only the
+	 * default session's aggregations have a hist file: another
+	 * session's is read through its file (KPT_IOC_HIST).
+	 */
+	ret = p->hist && sess == kpt_default_session ?
+	      kpt_hist_file_add(p->hist, spec->name) : 0;
 	if (ret) {
 		kpt_error(line, -1, "a hist of that name exists (another group)",
 			  ret);
@@ -858,10 +881,12 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(p->stats, cpu)->cpu_id = cpu | (u64)id << 32;
 	/*
-	 * Before arming: an overwrite=1 reader sizes its batches from
-	 * kpt_max_record, and this probe's records may come at once.
+	 * Before arming: an overwrite reader sizes its batches from its
+	 * session's max_record, and this probe's records may come at once.
 	 */
-	kpt_max_record = max3(kpt_max_record, p->prog.entry_size, p->prog.ret_size);
+	WRITE_ONCE(sess->max_record, max3(sess->max_record,
+					  p->prog.entry_size,
+					  p->prog.ret_size));
 	ret = kpt_probe_arm(p);
 	if (ret == -ENOENT && spec->mod[0] && !kpt_module_loaded(spec->mod)) {
 		/* Armed by kpt_module_notify() when the module loads. */
@@ -897,7 +922,9 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 	}
 	list_add_tail(&p->list, &kpt_probe_list);
 	kpt_nr_live++;
+	sess->nr_probes++;
 	kpt_mem_used += p->mem;
+	kpt_error_answer_probe(p);
 	return 0;
 }
 
@@ -907,10 +934,36 @@ static bool kpt_probe_records(const struct kpt_probe *p)
 	return !p->spec->hist.nkeys || p->prog.hist_events;
 }
 
-static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
+/*
+ * Take a disarmed @p off the lists and its books into its session's:
+ * none of its handlers runs after the disarming, so their counts are
+ * final (lost.overwritten, counted by the rings, may still move).
+ */
+static void kpt_probe_unlist(struct kpt_probe *p)
 {
-	struct kpt_probe *p = kpt_probe_find(spec->group, spec->name);
+	struct kpt_session *sess = p->sess;
 	struct kpt_probe_stats sum;
+
+	if (p->hist) {
+		/* no record refers to the tables: they go now, not with p */
+		if (sess == kpt_default_session)
+			kpt_hist_file_remove(p->hist);
+		kpt_hist_free(p->hist);
+		p->hist = NULL;
+	}
+	kpt_probe_sum(p, &sum);
+	sess->gone_filtered += sum.filtered;
+	sess->gone_missed += kpt_probe_missed(p);
+	list_del(&p->list);
+	kpt_nr_live--;
+	sess->nr_probes--;
+	kpt_mem_used -= p->mem;
+}
+
+static int kpt_probe_delete(struct kpt_session *sess, struct kpt_spec *spec,
+			    const char *line)
+{
+	struct kpt_probe *p = kpt_probe_find(sess, spec->group, spec->name);
 	struct kpt_tomb *t;
 	void *old;
 
@@ -919,23 +972,8 @@ static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 		kpt_error(line, -1, "no probe of that name", -ENOENT);
 		return -ENOENT;
 	}
-	/*
-	 * None of its handlers runs after this: their counts are final
-	 * (lost.overwritten, counted by the rings, may still move).
-	 */
 	kpt_probe_disarm(p);
-	if (p->hist) {
-		/* no record refers to the tables: they go now, not with p */
-		kpt_hist_file_remove(p->hist);
-		kpt_hist_free(p->hist);
-		p->hist = NULL;
-	}
-	kpt_probe_sum(p, &sum);
-	kpt_gone_filtered += sum.filtered;
-	kpt_gone_missed += kpt_probe_missed(p);
-	list_del(&p->list);
-	kpt_nr_live--;
-	kpt_mem_used -= p->mem;
+	kpt_probe_unlist(p);
 	/*
 	 * Its records now decode with the tombstone. The store replaces an
 	 * entry, so it allocates nothing; if it failed all the same, or
@@ -947,8 +985,8 @@ static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 			   xa_tag_pointer(t, KPT_TOMB_TAG), GFP_KERNEL) :
 		  NULL;
 	if (t && !xa_is_err(old)) {
-		list_add_tail(&t->list, &kpt_dead_new);
-		kpt_nr_dead++;
+		list_add_tail(&t->list, &sess->dead_new);
+		sess->nr_dead++;
 	} else {
 		kfree(t);
 		xa_erase(&kpt_probe_ids, p->id);
@@ -959,8 +997,11 @@ static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
 	return 0;
 }
 
-/* One spec line: add or delete a probe. Caller holds kpt_probes_mutex. */
-static int kpt_probe_line(const char *line)
+/*
+ * One spec line: add or delete a probe of @sess. Caller holds
+ * kpt_probes_mutex.
+ */
+static int kpt_probe_line(struct kpt_session *sess, const char *line)
 {
 	struct kpt_spec *spec;
 	int ret;
@@ -975,12 +1016,13 @@ static int kpt_probe_line(const char *line)
 		return ret;
 	}
 	if (spec->kind == KPT_SPEC_DELETE)
-		return kpt_probe_delete(spec, line);
-	return kpt_probe_create(spec, spec->name, line);
+		return kpt_probe_delete(sess, spec, line);
+	return kpt_probe_create(sess, spec, spec->name, line);
 }
 
 /**
  * kpt_probes_write() - apply spec lines, as written to /dev/kptrace
+ * @sess: the session of the writer's file, or the default one
  * @text: the lines, not necessarily NUL-terminated
  * @len: bytes in @text
  * @sep: the line separator ('\n', or ';' for the probe= parameter)
@@ -989,7 +1031,8 @@ static int kpt_probe_line(const char *line)
  * Returns 0, or the error of the first line that failed (the lines before
  * it stay applied, as with ftrace's kprobe_events).
  */
-int kpt_probes_write(const char *text, size_t len, char sep)
+int kpt_probes_write(struct kpt_session *sess, const char *text, size_t len,
+		     char sep)
 {
 	char *copy, *cur, *line;
 	int ret = 0;
@@ -1003,7 +1046,7 @@ int kpt_probes_write(const char *text, size_t len, char sep)
 		line = strim(line);
 		if (!*line || *line == '#')
 			continue;
-		ret = kpt_probe_line(line);
+		ret = kpt_probe_line(sess, line);
 	}
 	mutex_unlock(&kpt_probes_mutex);
 	kfree(copy);
@@ -1012,12 +1055,14 @@ int kpt_probes_write(const char *text, size_t len, char sep)
 
 /**
  * kpt_probes_write_user() - spec lines from userspace
+ * @sess: as kpt_probes_write()'s
  * @ubuf: the lines (/dev/kptrace's write and ioctl, debugfs' probes file)
  * @len: at most one page
  *
  * Returns as kpt_probes_write(), or -E2BIG, -EFAULT, -ENOMEM.
  */
-int kpt_probes_write_user(const char __user *ubuf, size_t len)
+int kpt_probes_write_user(struct kpt_session *sess, const char __user *ubuf,
+			  size_t len)
 {
 	char *text;
 	int ret;
@@ -1027,8 +1072,69 @@ int kpt_probes_write_user(const char __user *ubuf, size_t len)
 	text = memdup_user(ubuf, len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-	ret = kpt_probes_write(text, len, '\n');
+	ret = kpt_probes_write(sess, text, len, '\n');
 	kfree(text);
+	return ret;
+}
+
+/**
+ * kpt_probes_add_user() - one spec line, answered in the call
+ * (KPT_IOC_ADD, uapi/kptrace.h)
+ * @sess: the session of the asking file
+ * @req: the request, as copied in; its answer is filled here (the
+ *	 caller copies it back), the canonical spec copied to req->spec
+ * @hide: the asker may not see kernel addresses
+ *
+ * The line is applied as a write's line is (kpt_probe_line()), and its
+ * refusal logged and kept in error_log alike. Returns 0 or the error,
+ * as req->err.
+ */
+int kpt_probes_add_user(struct kpt_session *sess, struct kpt_add_req *req,
+			bool hide)
+{
+	struct kpt_answer ans = { .pos = -1 };
+	char *line, *spec, *text;
+	size_t n = 0;
+	int ret;
+
+	if (req->len >= KPT_SPEC_LINE_MAX)
+		return -E2BIG;
+	line = memdup_user_nul(u64_to_user_ptr(req->line), req->len);
+	if (IS_ERR(line))
+		return PTR_ERR(line);
+	text = kmalloc(KPT_SPEC_LINE_MAX, GFP_KERNEL);
+	if (!text) {
+		kfree(line);
+		return -ENOMEM;
+	}
+	spec = strim(line);
+	mutex_lock(&kpt_probes_mutex);
+	kpt_error_answer(&ans);
+	if (strchr(spec, '\n')) {
+		kpt_error(spec, -1, "one spec line, without a newline", -EINVAL);
+		ret = -EINVAL;
+	} else if (!*spec || *spec == '#') {
+		kpt_error(spec, -1, "no spec on the line", -EINVAL);
+		ret = -EINVAL;
+	} else {
+		ret = kpt_probe_line(sess, spec);
+	}
+	if (!ret && ans.probe) {
+		kpt_spec_print(ans.probe->spec, hide, text, KPT_SPEC_LINE_MAX);
+		n = strlen(text) + 1;
+	}
+	kpt_error_answer(NULL);
+	mutex_unlock(&kpt_probes_mutex);
+	req->err = ret;
+	req->pos = ret ? ans.pos : -1;
+	req->id = ret ? 0 : ans.id;
+	strscpy(req->msg, ret ? ans.msg : "", sizeof(req->msg));
+	req->spec_size = n;
+	if (n && req->spec && n <= req->spec_len &&
+	    copy_to_user(u64_to_user_ptr(req->spec), text, n))
+		ret = -EFAULT;
+	kfree(text);
+	kfree(line);
 	return ret;
 }
 
@@ -1107,20 +1213,10 @@ static struct notifier_block kpt_module_nb = {
 
 int kpt_probes_init(void)
 {
-	int ret;
-
-	kpt_dead_heads = kcalloc(nr_cpu_ids, sizeof(*kpt_dead_heads),
-				 GFP_KERNEL);
-	if (!kpt_dead_heads)
-		return -ENOMEM;
-	ret = register_module_notifier(&kpt_module_nb);
-	if (ret) {
-		kfree(kpt_dead_heads);
-		kpt_dead_heads = NULL;
-	}
-	return ret;
+	return register_module_notifier(&kpt_module_nb);
 }
 
+/* The tombstones on @head, after an RCU grace period */
 static void kpt_tombs_free_list(struct list_head *head)
 {
 	struct kpt_tomb *t, *tmp;
@@ -1128,62 +1224,84 @@ static void kpt_tombs_free_list(struct list_head *head)
 	list_for_each_entry_safe(t, tmp, head, list) {
 		list_del(&t->list);
 		xa_erase(&kpt_probe_ids, t->id);
-		kfree(t);
+		kfree_rcu(t, rcu);
 	}
+}
+
+/*
+ * Every probe of @sess and its tombstones, for the session's close
+ * (session.c): disarmed first, all of them, so that none of their
+ * handlers runs once this returns (nor writes to the session's rings),
+ * then freed after an RCU grace period, as a deleted probe is. Caller
+ * holds kpt_probes_mutex.
+ */
+void kpt_probes_session_close(struct kpt_session *sess)
+{
+	struct kpt_probe *p, *tmp;
+
+	lockdep_assert_held(&kpt_probes_mutex);
+	list_for_each_entry(p, &kpt_probe_list, list)
+		if (p->sess == sess)
+			kpt_probe_disarm(p);
+	list_for_each_entry_safe(p, tmp, &kpt_probe_list, list) {
+		if (p->sess != sess)
+			continue;
+		kpt_probe_unlist(p);
+		xa_erase(&kpt_probe_ids, p->id);
+		call_rcu(&p->rcu, kpt_probe_free_rcu);
+	}
+	kpt_tombs_free_list(&sess->dead_new);
+	kpt_tombs_free_list(&sess->dead_wait);
+	sess->nr_dead = 0;
 }
 
 /*
  * Disarm everything, then free: no handler runs once the disarming is
  * done, and no reader is left (kptrace's files are gone or were never
- * there), so nothing can look a probe up any more.
+ * there, so no session but the default one is left), so nothing can look
+ * a probe up any more.
  */
 void kpt_probes_exit(void)
 {
-	struct kpt_probe *p, *tmp;
-
 	unregister_module_notifier(&kpt_module_nb);
 	mutex_lock(&kpt_probes_mutex);
-	list_for_each_entry(p, &kpt_probe_list, list)
-		kpt_probe_disarm(p);
-	list_for_each_entry_safe(p, tmp, &kpt_probe_list, list) {
-		list_del(&p->list);
-		xa_erase(&kpt_probe_ids, p->id);
-		kpt_probe_free(p);
-	}
-	kpt_tombs_free_list(&kpt_dead_new);
-	kpt_tombs_free_list(&kpt_dead_wait);
-	kpt_nr_live = 0;
-	kpt_nr_dead = 0;
-	kpt_mem_used = 0;
+	if (kpt_default_session)
+		kpt_probes_session_close(kpt_default_session);
+	WARN_ON_ONCE(!list_empty(&kpt_probe_list));
 	kpt_ksyms_exit();
 	mutex_unlock(&kpt_probes_mutex);
-	xa_destroy(&kpt_probe_ids);
-	kfree(kpt_dead_heads);
-	kpt_dead_heads = NULL;
-	/* the probes freed by call_rcu() before (kfree_rcu() needs no wait) */
+	/* the probes and tombstones freed by call_rcu() and kfree_rcu() */
 	rcu_barrier();
+	xa_destroy(&kpt_probe_ids);
 }
 
-unsigned int kpt_probes_count(void)
+/* Take @bytes of mem_max_mb, or -E2BIG. Caller holds kpt_probes_mutex. */
+int kpt_mem_charge(u64 bytes)
 {
-	return READ_ONCE(kpt_nr_live);
+	lockdep_assert_held(&kpt_probes_mutex);
+	if (kpt_mem_used + bytes > kpt_cfg.mem_max)
+		return -E2BIG;
+	kpt_mem_used += bytes;
+	return 0;
 }
 
-unsigned int kpt_probes_max_record(void)
+void kpt_mem_uncharge(u64 bytes)
 {
-	return READ_ONCE(kpt_max_record);
+	lockdep_assert_held(&kpt_probes_mutex);
+	kpt_mem_used -= bytes;
 }
 
 /*
- * stats' deleted_pending: the deleted probes whose tombstones are kept,
- * for records that may still be in a ring (see the top of this file).
+ * stats' deleted_pending: the default session's deleted probes whose
+ * tombstones are kept, for records that may still be in a ring (see the
+ * top of this file).
  */
 unsigned int kpt_probes_deleted_pending(void)
 {
 	unsigned int n;
 
 	mutex_lock(&kpt_probes_mutex);
-	n = kpt_nr_dead;
+	n = kpt_default_session->nr_dead;
 	mutex_unlock(&kpt_probes_mutex);
 	return n;
 }
@@ -1202,6 +1320,7 @@ u64 kpt_probes_mem_used(void)
 /**
  * kpt_probes_hist() - the aggregation of the probe @name, in binary
  * (KPT_IOC_HIST, uapi/kptrace.h)
+ * @sess: the session of the asking file: its probes only
  * @name: the probe's name, of any group: the name of its hist file
  * @flags: KPT_HIST_REQ_*, as kpt_hist_blob()
  * @gen: as kpt_hist_blob()
@@ -1218,8 +1337,8 @@ u64 kpt_probes_mem_used(void)
  * never opened.) Returns 0, -ENOENT (no such probe with a hist:),
  * -ESTALE, or kpt_hist_blob()'s.
  */
-int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
-		    bool hide, void **out, size_t *len)
+int kpt_probes_hist(struct kpt_session *sess, const char *name, u32 flags,
+		    u32 *gen, u32 *id, bool hide, void **out, size_t *len)
 {
 	struct kpt_probe *p, *found = NULL;
 	int ret;
@@ -1227,7 +1346,8 @@ int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
 	if (mutex_lock_interruptible(&kpt_probes_mutex))
 		return -ERESTARTSYS;
 	list_for_each_entry(p, &kpt_probe_list, list) {
-		if (p->hist && !strcmp(p->spec->name, name)) {
+		if (p->sess == sess && p->hist &&
+		    !strcmp(p->spec->name, name)) {
 			found = p;
 			break;
 		}
@@ -1247,29 +1367,32 @@ int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
 	return ret;
 }
 
-/* The totals of stats: the live probes' and the deleted ones'. */
-u64 kpt_probes_missed(void)
+/* The totals of a session: its live probes' and its deleted ones'. */
+u64 kpt_probes_missed(struct kpt_session *sess)
 {
 	struct kpt_probe *p;
 	u64 missed;
 
 	mutex_lock(&kpt_probes_mutex);
-	missed = kpt_gone_missed;
+	missed = sess->gone_missed;
 	list_for_each_entry(p, &kpt_probe_list, list)
-		missed += kpt_probe_missed(p);
+		if (p->sess == sess)
+			missed += kpt_probe_missed(p);
 	mutex_unlock(&kpt_probes_mutex);
 	return missed;
 }
 
-u64 kpt_probes_filtered(void)
+u64 kpt_probes_filtered(struct kpt_session *sess)
 {
 	struct kpt_probe_stats sum;
 	struct kpt_probe *p;
 	u64 filtered;
 
 	mutex_lock(&kpt_probes_mutex);
-	filtered = kpt_gone_filtered;
+	filtered = sess->gone_filtered;
 	list_for_each_entry(p, &kpt_probe_list, list) {
+		if (p->sess != sess)
+			continue;
 		kpt_probe_sum(p, &sum);
 		filtered += sum.filtered;
 	}
@@ -1278,22 +1401,25 @@ u64 kpt_probes_filtered(void)
 }
 
 /*
- * The hist/ directory of debugfs, or NULL: each aggregation gets its file
- * there, those made before it (module parameters) when it comes.
+ * The hist/ directory of debugfs, or NULL: each aggregation of the
+ * default session gets its file there, those made before it (module
+ * parameters) when it comes.
  */
 void kpt_probes_hist_dir(struct dentry *dir)
 {
+	struct kpt_session *sess = kpt_default_session;
 	struct kpt_probe *p;
 
 	mutex_lock(&kpt_probes_mutex);
 	if (!dir)
 		list_for_each_entry(p, &kpt_probe_list, list)
-			if (p->hist)
+			if (p->hist && p->sess == sess)
 				kpt_hist_file_remove(p->hist);
 	kpt_hist_dir_set(dir);
 	if (dir)
 		list_for_each_entry(p, &kpt_probe_list, list)
-			if (p->hist && kpt_hist_file_add(p->hist, p->spec->name))
+			if (p->hist && p->sess == sess &&
+			    kpt_hist_file_add(p->hist, p->spec->name))
 				pr_warn("%s/%s: no hist file: another group's probe has its name\n",
 					p->spec->group, p->spec->name);
 	mutex_unlock(&kpt_probes_mutex);

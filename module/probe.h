@@ -17,6 +17,8 @@
 struct kpt_probe_stats {
 	u64	cpu_id;		/* not a counter: a header word, this CPU | */
 				/* the probe's id << 32 (see kpt_fill_header) */
+	/* not a counter: this CPU's ring of the probe's session's buffer */
+	struct kpt_ring	*ring;
 	u64	calls;		/* hits of the probe point (entries) */
 	/* handler runs that meant an event, but a retprobe=1 entry's */
 	u64	hits;		/* (that one is counted as a call) */
@@ -126,6 +128,7 @@ struct kpt_prog {
 	bool		sys_ret_filter;	/* its failure or duration= */
 	bool		sys_ret_slow;	/* those, or stack= */
 	bool		sys_fast_task;	/* no tid=, comm=, cgroup=, children= */
+	bool		clock_local;	/* its session's clock: local */
 	u8		nargs;		/* spec->nargs */
 	u8		ret_nargs;	/* in a return record */
 	u8		ret_slot;	/* the $retval argument, or */
@@ -156,10 +159,13 @@ struct kpt_prog {
 	u64		sys_fast_nr[KPT_SYS_NR_BITS / 64];
 };
 
+struct kpt_session;
+
 struct kpt_probe {
 	struct kprobe		kp;	/* entry probes */
 	struct kretprobe	rp;	/* return probes */
 	struct list_head	list;	/* kpt_probe_list, kpt_probes_mutex */
+	struct kpt_session	*sess;	/* its owner: its records go there */
 	u32			id;	/* kpt_event.probe_id, never reused */
 	u8			state;	/* enum kpt_probe_state */
 	struct kpt_prog		prog;
@@ -214,16 +220,37 @@ extern struct mutex kpt_probes_mutex;
 void kpt_probes_reclaim(void);		/* under kpt_probes_mutex */
 void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum);
 /* under kpt_probes_mutex: for the probes of name= and address= */
-struct kpt_probe *kpt_probe_find(const char *group, const char *name);
-int kpt_probe_create(struct kpt_spec *spec, const char *label,
-		     const char *line);
+struct kpt_probe *kpt_probe_find(struct kpt_session *sess, const char *group,
+				 const char *name);
+
+/*
+ * The answer to one spec line, for KPT_IOC_ADD: kpt_error() fills err,
+ * pos and msg of the line being served, the add its id and probe.
+ */
+struct kpt_answer {
+	int			err;
+	int			pos;
+	u32			id;
+	struct kpt_probe	*probe;	/* under kpt_probes_mutex only */
+	char			msg[KPT_ADD_MSG_LEN];
+};
+
+int kpt_probe_create(struct kpt_session *sess, struct kpt_spec *spec,
+		     const char *label, const char *line);
 int kpt_probes_init(void);
 void kpt_probes_exit(void);
-int kpt_probes_write(const char *text, size_t len, char sep);
-int kpt_probes_write_user(const char __user *ubuf, size_t len);
-unsigned int kpt_probes_count(void);
-int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
-		    bool hide, void **out, size_t *len);
+int kpt_probes_write(struct kpt_session *sess, const char *text, size_t len,
+		     char sep);
+int kpt_probes_write_user(struct kpt_session *sess, const char __user *ubuf,
+			  size_t len);
+int kpt_probes_add_user(struct kpt_session *sess, struct kpt_add_req *req,
+			bool hide);
+void kpt_probes_session_close(struct kpt_session *sess);
+int kpt_mem_charge(u64 bytes);		/* under kpt_probes_mutex */
+void kpt_mem_uncharge(u64 bytes);
+int kpt_probes_books(struct kpt_session *sess, struct kpt_probe_books *pb);
+int kpt_probes_hist(struct kpt_session *sess, const char *name, u32 flags,
+		    u32 *gen, u32 *id, bool hide, void **out, size_t *len);
 void kpt_probe_overwritten(const struct kpt_event *ev);
 /*
  * What a record's probe id names, for format.c: a live probe, or the
@@ -235,9 +262,8 @@ const struct kpt_probe_ref *kpt_probe_lookup(u32 id);
 const char *kpt_probe_ref_label(const struct kpt_probe_ref *ref);
 int kpt_probe_ref_arg(const struct kpt_probe_ref *ref, unsigned int i,
 		      const char **name);
-u64 kpt_probes_missed(void);
-u64 kpt_probes_filtered(void);
-unsigned int kpt_probes_max_record(void);
+u64 kpt_probes_missed(struct kpt_session *sess);
+u64 kpt_probes_filtered(struct kpt_session *sess);
 unsigned int kpt_probes_deleted_pending(void);
 u64 kpt_probes_mem_used(void);
 struct dentry;
@@ -248,6 +274,8 @@ struct seq_file;
 void kpt_probes_show(struct seq_file *m, bool hide);
 void kpt_probes_show_stats(struct seq_file *m);
 void kpt_error(const char *line, int pos, const char *msg, int err);
+void kpt_error_answer(struct kpt_answer *ans);	/* kpt_probes_mutex */
+void kpt_error_answer_probe(struct kpt_probe *p);
 void kpt_errors_show(struct seq_file *m);
 
 /* fetch.c: the handlers kpt_probe_arm() registers */
@@ -270,8 +298,9 @@ void kpt_sys_tp_free(struct kpt_probe *p);
 u64 kpt_sys_sum_bytes(const struct kpt_spec *spec);
 int kpt_sys_sum_new(struct kpt_probe *p);
 void kpt_sys_sum_free(struct kpt_probe *p);
-int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
-		      u32 *n, u64 *full, size_t *len);
+int kpt_probes_syssum(struct kpt_session *sess, const char *name,
+		      void __user *ubuf, u64 room, u32 *id, u32 *n, u64 *full,
+		      size_t *len);
 u64 kpt_sys_tp_bytes(const struct kpt_spec *spec, unsigned int maxactive);
 
 #endif /* _KPT_PROBE_H */

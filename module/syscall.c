@@ -481,7 +481,7 @@ static nokprobe_inline void kpt_sys_exit_record(struct kpt_probe *p,
 	unsigned int hdr = KPT_ENTRY_SIZE(KPT_SYS_NARGS, p->prog.sys.stack);
 	struct kpt_event *ev;
 	struct kpt_wr w;
-	u64 ts = kpt_clock_ns();
+	u64 ts = kpt_clock_ns(p->prog.clock_local);
 
 	if (!kpt_reserve(p, &w, hdr))
 		return;
@@ -888,17 +888,19 @@ NOKPROBE_SYMBOL(kpt_sys_entry_late);
 
 /*
  * A call's entry, with an instance: nonzero gives it back. The time is
- * read first, so that only @ri and @regs live across the clock's slow
- * path; @strs: records keep path strings, a summary none.
+ * read as soon as the probe (its session's clock) is known, so that few
+ * registers live across the clock's slow path; @strs: records keep path
+ * strings, a summary none.
  */
 static nokprobe_inline int kpt_sys_entry(struct kretprobe_instance *ri,
 					 struct pt_regs *regs, bool strs)
 {
-	u64 ts = kpt_clock_ns();
 	struct kpt_probe *p;
+	u64 ts;
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 1;	/* being unregistered: no instance */
+	ts = kpt_clock_ns(p->prog.clock_local);
 	if (unlikely(!__this_cpu_read(kpt_sys_preselected)))
 		return kpt_sys_entry_late(p, ri, regs, ts);
 	kpt_sys_begin(p, (const struct pt_regs *)regs->di,
@@ -916,13 +918,14 @@ static nokprobe_inline void kpt_sys_return(struct kretprobe_instance *ri,
 					   struct pt_regs *regs, bool summary)
 {
 	const struct kpt_sys_data *d = (const struct kpt_sys_data *)ri->data;
-	u64 ts = kpt_clock_ns(), lat;
 	struct kpt_probe *p;
 	struct kpt_wr w;
 	long retval;
+	u64 ts, lat;
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return;
+	ts = kpt_clock_ns(p->prog.clock_local);
 	this_cpu_inc(p->stats->hits);
 	retval = (long)regs_return_value(regs);
 	lat = kpt_clock_since(d->entry_ts, ts);
@@ -936,7 +939,8 @@ static nokprobe_inline void kpt_sys_return(struct kretprobe_instance *ri,
 		return;
 	}
 	/* no room where head is, or a write under way: the slow path */
-	if (unlikely(!kpt_ring_try(&w, KPT_SYS_RET_HDR))) {
+	if (unlikely(!kpt_ring_try(&w, kpt_probe_ring(p),
+				   KPT_SYS_RET_HDR))) {
 		kpt_sys_exit_slow(p, d, retval, ts, lat, regs);
 		return;
 	}
@@ -1147,8 +1151,8 @@ static nokprobe_inline void kpt_sys_tp_enter_at(struct kpt_probe *p,
 		atomic_long_inc(&tp->missed);
 		return;
 	}
-	kpt_sys_begin(p, regs, nr, kpt_sys_slot_data(s), kpt_clock_ns(),
-		      !p->sys_sum);
+	kpt_sys_begin(p, regs, nr, kpt_sys_slot_data(s),
+		      kpt_clock_ns(p->prog.clock_local), !p->sys_sum);
 }
 
 static void kpt_sys_tp_enter(void *data, struct pt_regs *regs, long id)
@@ -1178,7 +1182,7 @@ static nokprobe_inline void kpt_sys_tp_exit_at(struct kpt_probe *p, long ret)
 	if (in_compat_syscall() && !kpt_sys_slot_execed(s))
 		return;
 	d = kpt_sys_slot_data(s);
-	ts = kpt_clock_ns();
+	ts = kpt_clock_ns(p->prog.clock_local);
 	this_cpu_inc(p->stats->hits);
 	kpt_sys_exit_slow(p, d, ret, ts, kpt_clock_since(d->entry_ts, ts),
 			  NULL);
@@ -1362,19 +1366,20 @@ nomem:
 }
 
 /*
- * KPT_IOC_SYSSUM: end the interval of s probe @name's summary and copy its
- * entries to @ubuf, if @room holds every entry that can be (else -ENOSPC,
- * and *@len the room needed). Under the probes' lock, which -:NAME holds
- * to free the tables, the entries with calls are moved to a kernel
- * buffer; it is copied out after, so that a caller whose buffer faults
- * slowly (userfaultfd, FUSE) never holds up probe changes or module
- * loads. Without memory for that buffer (-ENOMEM) the entries stay in
+ * KPT_IOC_SYSSUM: end the interval of @sess's s probe @name's summary and
+ * copy its entries to @ubuf, if @room holds every entry that can be (else
+ * -ENOSPC, and *@len the room needed). Under the probes' lock, which
+ * -:NAME holds to free the tables, the entries with calls are moved to a
+ * kernel buffer; it is copied out after, so that a caller whose buffer
+ * faults slowly (userfaultfd, FUSE) never holds up probe changes or
+ * module loads. Without memory for that buffer (-ENOMEM) the entries stay in
  * their half, read again at the flip after next: counted late (an
  * interval later), not lost.
  * A copy that faults loses the interval (-EFAULT).
  */
-int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
-		      u32 *n, u64 *full, size_t *len)
+int kpt_probes_syssum(struct kpt_session *sess, const char *name,
+		      void __user *ubuf, u64 room, u32 *id, u32 *n, u64 *full,
+		      size_t *len)
 {
 	struct kpt_syssum_entry *t, *buf = NULL;
 	struct kpt_probe *p, *found = NULL;
@@ -1386,7 +1391,8 @@ int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
 	if (mutex_lock_interruptible(&kpt_probes_mutex))
 		return -ERESTARTSYS;
 	list_for_each_entry(p, &kpt_probe_list, list) {
-		if (p->sys_sum && !strcmp(p->spec->name, name)) {
+		if (p->sess == sess && p->sys_sum &&
+		    !strcmp(p->spec->name, name)) {
 			found = p;
 			break;
 		}
