@@ -34,6 +34,14 @@
  *   now          CLOCK_MONOTONIC: "now ns=N" (for the records' ts)
  *   hold         with -S: make the session, add -e's probes, say "armed",
  *                then wait for a signal (its end, or a kill -9, closes it)
+ *   killloop N   N times: a child makes the session of -S -b -o -k and
+ *                adds -e's probes, then kills itself with SIGKILL; the
+ *                children run one at a time: "killloop n=N killed=K armed=A"
+ *                (armed: those whose probes were all added)
+ *   maxsessions  sessions of -b bytes (one per open descriptor) until one
+ *                is refused: "maxsessions made=N err=ENAME", then closes them
+ *   session_errors  each refusal of KPT_IOC_SESSION, one line each:
+ *                "case NAME err=ENAME" (ok: none)
  *
  * Sessions. -S makes the descriptor a session of its own (KPT_IOC_SESSION:
  * -b BYTES its rings per CPU, -o overwrite, -k auto|mono|local its clock)
@@ -72,6 +80,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sched.h>
@@ -142,6 +151,10 @@ static const char *errno_name(int err)
 	case EILSEQ: return "EILSEQ";
 	case ENXIO: return "ENXIO";
 	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EEXIST: return "EEXIST";
+	case EMFILE: return "EMFILE";
+	case ERANGE: return "ERANGE";
+	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
 	default: return "E?";
 	}
 }
@@ -591,6 +604,141 @@ static int mode_stream(const char *mode, uint64_t count)
 	return err;
 }
 
+static int mode_killloop(unsigned long n)
+{
+	unsigned long i, killed = 0, armed = 0;
+	int status, fd, devnull;
+	pid_t pid;
+
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (pid < 0) {
+			perror("kpt_read: fork");
+			return 1;
+		}
+		if (!pid) {
+			devnull = open("/dev/null", O_WRONLY);
+			if (devnull >= 0)
+				dup2(devnull, 1);
+			fd = open_dev(O_RDWR);
+			if (fd < 0 || session_setup(fd))
+				_exit(1);
+			raise(SIGKILL);
+			_exit(2);
+		}
+		if (waitpid(pid, &status, 0) < 0) {
+			perror("kpt_read: waitpid");
+			return 1;
+		}
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+			killed++;
+			armed++;
+		}
+	}
+	printf("killloop n=%lu killed=%lu armed=%lu\n", n, killed, armed);
+	return 0;
+}
+
+static int mode_maxsessions(void)
+{
+	struct kpt_session_req req;
+	int *fds, made = 0, err = 0, i;
+
+	struct rlimit rl = { 8 * KPT_MAX_SESSIONS, 8 * KPT_MAX_SESSIONS };
+
+	/* the descriptors' own limit (1024) must not be the one met */
+	if (setrlimit(RLIMIT_NOFILE, &rl)) {
+		perror("kpt_read: setrlimit");
+		return 1;
+	}
+	fds = calloc(4 * KPT_MAX_SESSIONS, sizeof(*fds));
+	if (!fds)
+		return 1;
+	while (made < 4 * KPT_MAX_SESSIONS) {
+		fds[made] = open_dev(O_RDWR);
+		if (fds[made] < 0) {
+			printf("maxsessions made=%d open=%s\n", made,
+			       errno_name(errno));
+			return 1;
+		}
+		memset(&req, 0, sizeof(req));
+		req.ring_bytes = ring_bytes;
+		if (ioctl(fds[made], KPT_IOC_SESSION, &req)) {
+			err = errno;
+			close(fds[made]);
+			break;
+		}
+		made++;
+	}
+	printf("maxsessions made=%d err=%s\n", made, err ? errno_name(err) : "none");
+	for (i = 0; i < made; i++)
+		close(fds[i]);
+	free(fds);
+	return 0;
+}
+
+/* One KPT_IOC_SESSION on a new descriptor of @flags: its errno, 0 if ok */
+static int session_try(int flags, const struct kpt_session_req *in,
+		       int *fdp)
+{
+	struct kpt_session_req req = *in;
+	int fd = open_dev(flags), err = 0;
+
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, KPT_IOC_SESSION, &req))
+		err = errno;
+	if (fdp)
+		*fdp = fd;
+	else
+		close(fd);
+	return err;
+}
+
+static void session_case(const char *name, int err)
+{
+	printf("case %s err=%s\n", name, err ? errno_name(err) : "ok");
+}
+
+static int mode_session_errors(void)
+{
+	struct kpt_session_req req = { 0 };
+	char rec[4096];
+	int fd, err;
+
+	session_case("readonly", session_try(O_RDONLY, &req, NULL));
+	req.flags = 0x2;
+	session_case("flags", session_try(O_RDWR, &req, NULL));
+	req.flags = 0;
+	req.clock = 3;
+	session_case("clock", session_try(O_RDWR, &req, NULL));
+	req.clock = 0;
+	req.__rsvd[1] = 1;
+	session_case("reserved", session_try(O_RDWR, &req, NULL));
+	req.__rsvd[1] = 0;
+	req.ring_bytes = 512;
+	session_case("small", session_try(O_RDWR, &req, NULL));
+	req.ring_bytes = 1ULL << 31;
+	session_case("large", session_try(O_RDWR, &req, NULL));
+	req.ring_bytes = 4096;
+	err = session_try(O_RDWR, &req, &fd);
+	session_case("first", err);
+	if (fd >= 0) {
+		session_case("twice", ioctl(fd, KPT_IOC_SESSION, &req) ?
+			     errno : 0);
+		close(fd);
+	}
+	fd = open_dev(O_RDWR | O_NONBLOCK);
+	if (fd < 0)
+		return 1;
+	err = read(fd, rec, sizeof(rec)) < 0 ? errno : 0;
+	printf("case read_first err=%s\n", err ? errno_name(err) : "ok");
+	session_case("after_read", ioctl(fd, KPT_IOC_SESSION, &req) ?
+		     errno : 0);
+	close(fd);
+	return 0;
+}
+
 static int mode_info(void)
 {
 	struct kpt_info info;
@@ -898,6 +1046,7 @@ static void usage(void)
 		"                [-k auto|mono|local]] [-e SPEC]... MODE [ARG]\n"
 		"modes: info | nonblock | zero | poll MS | small | perm | nocap |\n"
 		"       read N | follow | drain | hold | fault | now |\n"
+		"       killloop N | maxsessions | session_errors |\n"
 		"       pingpong N FILE [MS [WIN]]\n");
 	exit(2);
 }
@@ -973,6 +1122,12 @@ int main(int argc, char **argv)
 		return mode_fault();
 	if (!strcmp(mode, "nocap"))
 		return mode_nocap();
+	if (!strcmp(mode, "killloop") && optind + 1 < argc)
+		return mode_killloop(strtoul(argv[optind + 1], NULL, 0));
+	if (!strcmp(mode, "maxsessions"))
+		return mode_maxsessions();
+	if (!strcmp(mode, "session_errors"))
+		return mode_session_errors();
 	if (!strcmp(mode, "read") && optind + 1 < argc)
 		return mode_stream(mode, strtoull(argv[optind + 1], NULL, 0));
 	if (!strcmp(mode, "follow") || !strcmp(mode, "drain") ||
