@@ -1146,27 +1146,26 @@ NOKPROBE_SYMBOL(kpt_kretprobe_ret_slow);
  * stack, prog.entry_fast), and the general one; aggregations have their
  * own (kpt_kprobe_hist*, kpt_kretprobe_ret_hist*, and the latency
  * histogram alone, kpt_kretprobe_ret_lat), their entries the general
- * kretprobe ones.
+ * kretprobe ones. The kprobe kind's (p), then the kretprobe kind's (r,
+ * b): kprobe.c's arm() calls them.
  */
-void kpt_probe_set_handlers(struct kpt_probe *p)
+void kpt_kprobe_set_handlers(struct kpt_probe *p)
+{
+	bool one = p->hist && kpt_hist_one_number(p->hist);
+
+	if (p->hist)
+		p->kp.pre_handler = one ? kpt_kprobe_hist1 : kpt_kprobe_hist;
+	else
+		p->kp.pre_handler = p->prog.entry_fast ? kpt_kprobe_fast :
+							 kpt_kprobe_slow;
+}
+
+void kpt_kretprobe_set_handlers(struct kpt_probe *p)
 {
 	const struct kpt_prog *g = &p->prog;
 	bool one = p->hist && kpt_hist_one_number(p->hist);
 	bool entry_fast = g->both ? g->entry_fast : g->regs_only;
 
-	if (g->syscalls) {
-		kpt_sys_set_handlers(p);
-		return;
-	}
-	if (!g->is_ret) {
-		if (p->hist)
-			p->kp.pre_handler = one ? kpt_kprobe_hist1 :
-						  kpt_kprobe_hist;
-		else
-			p->kp.pre_handler = g->entry_fast ? kpt_kprobe_fast :
-							    kpt_kprobe_slow;
-		return;
-	}
 	p->rp.entry_handler = entry_fast ? kpt_kretprobe_entry_fast :
 					   kpt_kretprobe_entry_slow;
 	if (!p->hist)

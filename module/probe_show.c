@@ -197,8 +197,6 @@ static const char *kpt_probe_mode(struct kpt_probe *p)
 
 	if (p->state == KPT_PROBE_PENDING)
 		return "pending";
-	if (p->sys_tp)
-		return "enabled";
 	if (kprobe_disabled(kp))
 		return "disabled";
 	if (kprobe_ftrace(kp))
@@ -206,6 +204,25 @@ static const char *kpt_probe_mode(struct kpt_probe *p)
 	if (kp->flags & KPROBE_FLAG_OPTIMIZED)
 		return "optimized";
 	return "int3";
+}
+
+/*
+ * The listing's " at=WHERE KIND MODE" of a probe on the kprobe core (the
+ * kinds' show()): @kind "kprobe" or "kretprobe"; @buf as the listing's
+ */
+void kpt_probe_show_kprobe(struct seq_file *m, struct kpt_probe *p,
+			   const char *kind, char *buf)
+{
+	struct kprobe *kp = kpt_probe_kprobe(p);
+
+	if (p->state != KPT_PROBE_ARMED)
+		seq_printf(m, " at=%s:%s", p->spec->mod, p->spec->sym);
+	else if (kprobe_gone(kp))
+		/* its module went away: no symbol is left there */
+		seq_printf(m, " at=%s", p->symname ?: "?");
+	else
+		seq_printf(m, " at=%s", kpt_probe_where(kp, buf));
+	seq_printf(m, " %s %s", kind, kpt_probe_mode(p));
 }
 
 /*
@@ -234,23 +251,10 @@ void kpt_probes_show(struct seq_file *m, bool hide)
 			seq_printf(m, " session=%u", p->sess->id);
 		if (strcmp(p->label, p->spec->name))
 			seq_printf(m, " label=%s", p->label);
-		if (p->state == KPT_PROBE_ARMED && p->sys_tp)
-			seq_puts(m, " at=raw_syscalls:sys_enter/sys_exit");
-		else if (p->state == KPT_PROBE_ARMED &&
-			 kprobe_gone(kpt_probe_kprobe(p)))
-			/* its module went away: no symbol is left there */
-			seq_printf(m, " at=%s", p->symname ?: "?");
-		else if (p->state == KPT_PROBE_ARMED)
-			seq_printf(m, " at=%s",
-				   kpt_probe_where(kpt_probe_kprobe(p), buf));
-		else
-			seq_printf(m, " at=%s:%s", p->spec->mod, p->spec->sym);
+		p->ops->show(m, p, buf);
 		kpt_probe_sum(p, &sum);
-		seq_printf(m, " %s %s hits=%llu missed=%llu\n",
-			   p->sys_tp ? "tracepoint" :
-			   p->prog.is_ret ? "kretprobe" : "kprobe",
-			   kpt_probe_mode(p), kpt_probe_calls(p, &sum),
-			   kpt_probe_missed(p));
+		seq_printf(m, " hits=%llu missed=%llu\n",
+			   kpt_probe_calls(p, &sum), kpt_probe_missed(p));
 	}
 	mutex_unlock(&kpt_probes_mutex);
 	kfree(buf);

@@ -64,6 +64,7 @@
 #include <linux/hash.h>
 #include <linux/pid_namespace.h>
 #include <linux/slab.h>
+#include <linux/seq_file.h>
 #include <linux/tracepoint.h>
 #include <linux/unistd.h>
 #include "config.h"
@@ -188,8 +189,8 @@ struct kpt_sys_data {
 	char	strs[];			/* KPT_SYS_NSTR x strsize */
 };
 
-/* The instance data a syscalls probe needs (kpt_prog_compile()) */
-unsigned int kpt_sys_ri_size(const struct kpt_spec *spec)
+/* The instance data a syscalls probe needs (kpt_sys_compile()) */
+static unsigned int kpt_sys_ri_size(const struct kpt_spec *spec)
 {
 	return sizeof(struct kpt_sys_data) +
 	       (spec->sys.summary ? 0 : KPT_SYS_NSTR * kpt_cfg.strsize);
@@ -256,12 +257,24 @@ int kpt_sys_ids_global(struct kpt_spec *spec)
 }
 
 /*
- * An s probe's program (kpt_prog_compile()): its selection, and what the
- * kprobe decides without a call (kpt_sys_kprobe_pre()).
+ * An s probe's part of its program (after kpt_prog_compile()'s): its
+ * selection, what the kprobe decides without a call
+ * (kpt_sys_kprobe_pre()), and its records' sizes: exit and exit_group's
+ * entry records, the others' returns.
  */
-void kpt_sys_prog(const struct kpt_spec *spec, struct kpt_prog *g)
+static void kpt_sys_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 {
 	const struct kpt_sys_spec *sys = &spec->sys;
+
+	g->syscalls = true;
+	g->regs_only = false;
+	g->nargs = spec->nargs;
+	g->ret_nargs = spec->nargs;
+	g->entry_size = KPT_ENTRY_SIZE(spec->nargs, spec->sys.stack);
+	g->ret_size = KPT_RET_SIZE +
+		      (spec->nargs + spec->sys.stack) * sizeof(u64) +
+		      round_up(g->str_bytes[KPT_AT_ENTRY], 8);
+	g->ri_size = kpt_sys_ri_size(spec);
 
 	g->sys = *sys;
 	if (!sys->nr_given)
@@ -1042,7 +1055,8 @@ static unsigned int kpt_sys_slot_size(bool strs)
 }
 
 /* What the tracepoints' way of @maxactive takes, for the accounting */
-u64 kpt_sys_tp_bytes(const struct kpt_spec *spec, unsigned int maxactive)
+static u64 kpt_sys_tp_bytes(const struct kpt_spec *spec,
+			    unsigned int maxactive)
 {
 	unsigned int bits;
 
@@ -1214,7 +1228,7 @@ static void kpt_sys_tp_find(struct tracepoint *tp, void *priv)
  * flight at most. Returns 0 or an error; -ENOENT when the kernel has
  * neither attach point.
  */
-int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
+static int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
 {
 	struct kpt_sys_tp *tp = p->sys_tp;
 	unsigned long nslots;
@@ -1251,7 +1265,7 @@ int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
 }
 
 /* After this, no handler of @p runs or will run */
-void kpt_sys_tp_disarm(struct kpt_probe *p)
+static void kpt_sys_tp_disarm(struct kpt_probe *p)
 {
 	int e1, e2;
 
@@ -1264,7 +1278,7 @@ void kpt_sys_tp_disarm(struct kpt_probe *p)
 	tracepoint_synchronize_unregister();
 }
 
-void kpt_sys_tp_free(struct kpt_probe *p)
+static void kpt_sys_tp_free(struct kpt_probe *p)
 {
 	if (!p->sys_tp)
 		return;
@@ -1279,7 +1293,7 @@ unsigned long kpt_sys_tp_missed(const struct kpt_probe *p)
 	return p->sys_tp ? atomic_long_read(&p->sys_tp->missed) : 0;
 }
 
-void kpt_sys_set_handlers(struct kpt_probe *p)
+static void kpt_sys_set_handlers(struct kpt_probe *p)
 {
 	bool sum = p->sys_sum;	/* made with the probe, before any arm */
 
@@ -1299,7 +1313,7 @@ void kpt_sys_set_handlers(struct kpt_probe *p)
  * sys_pre is stored before the wrapper that reads it. Unregistering is
  * the kretprobe's as ever.
  */
-void kpt_sys_kretprobe_wrap(struct kpt_probe *p)
+static void kpt_sys_kretprobe_wrap(struct kpt_probe *p)
 {
 	WRITE_ONCE(p->sys_pre, p->rp.kp.pre_handler);
 	/* sys_pre before the wrapper: pairs with the hit's call of it */
@@ -1315,15 +1329,15 @@ static size_t kpt_sys_sum_cpu_bytes(unsigned int bits)
 }
 
 /* The bytes a summary of @spec takes */
-u64 kpt_sys_sum_bytes(const struct kpt_spec *spec)
+static u64 kpt_sys_sum_bytes(const struct kpt_spec *spec)
 {
-	if (spec->kind != KPT_SPEC_SYSCALLS || !spec->sys.summary)
+	if (!spec->sys.summary)
 		return 0;
 	return (u64)nr_cpu_ids *
 	       kpt_sys_sum_cpu_bytes(ilog2(roundup_pow_of_two(spec->sys.summary)));
 }
 
-void kpt_sys_sum_free(struct kpt_probe *p)
+static void kpt_sys_sum_free(struct kpt_probe *p)
 {
 	unsigned int cpu;
 
@@ -1337,12 +1351,12 @@ void kpt_sys_sum_free(struct kpt_probe *p)
 }
 
 /* @p's summary, if its spec asks for one */
-int kpt_sys_sum_new(struct kpt_probe *p)
+static int kpt_sys_sum_new(struct kpt_probe *p)
 {
 	unsigned int n = p->spec->sys.summary, cpu;
 	struct kpt_sys_sum *sm;
 
-	if (!p->prog.syscalls || !n)
+	if (!n)
 		return 0;
 	sm = kzalloc(sizeof(*sm), GFP_KERNEL);
 	if (!sm)
@@ -1364,6 +1378,105 @@ nomem:
 	kpt_sys_sum_free(p);
 	return -ENOMEM;
 }
+
+/*
+ * Return instances of @p: its MAXACTIVE, else, as each traced task
+ * blocked in a call holds one, as many as 16 MiB of its data hold,
+ * maxactive= to KPT_SYS_MAXACTIVE.
+ */
+static unsigned int kpt_sys_maxactive(const struct kpt_probe *p)
+{
+	if (p->spec->maxactive)
+		return p->spec->maxactive;
+	return clamp_t(unsigned long, (16UL << 20) / p->prog.ri_size,
+		       kpt_cfg.maxactive, KPT_SYS_MAXACTIVE);
+}
+
+/* Its instances, or the tracepoints' slots in their place; its summary */
+static u64 kpt_sys_mem(const struct kpt_probe *p)
+{
+	return max(kpt_kretprobe_mem(p),
+		   kpt_sys_tp_bytes(p->spec, kpt_sys_maxactive(p))) +
+	       kpt_sys_sum_bytes(p->spec);
+}
+
+static int kpt_sys_check(const struct kpt_probe *p, const char **why)
+{
+	int ret = kpt_kretprobe_check(p, why);
+
+	/* a summary's read takes one half of its tables in one kvmalloc() */
+	if (!ret && kpt_sys_sum_bytes(p->spec) / 2 > INT_MAX) {
+		*why = "summary= on this many CPUs: a read would pass 2 GiB";
+		ret = -E2BIG;
+	}
+	return ret;
+}
+
+/*
+ * A kretprobe on x64_sys_call, its selection ahead of its pre-handler;
+ * without x64_sys_call, the raw_syscalls tracepoints (kernels before
+ * v5.11 say -EINVAL for a symbol that is not there)
+ */
+static int kpt_sys_arm(struct kpt_probe *p)
+{
+	int ret;
+
+	kpt_kretprobe_prepare(p);
+	kpt_sys_set_handlers(p);
+	ret = register_kretprobe(&p->rp);
+	if (!ret) {
+		kpt_sys_kretprobe_wrap(p);
+		return 0;
+	}
+	if (ret != -ENOENT && ret != -EINVAL)
+		return ret;
+	pr_info("%s: no kretprobe on x64_sys_call (%d): on the raw_syscalls tracepoints\n",
+		p->spec->name, ret);
+	return kpt_sys_tp_arm(p, p->rp.maxactive);
+}
+
+static void kpt_sys_disarm(struct kpt_probe *p)
+{
+	if (p->sys_tp)
+		kpt_sys_tp_disarm(p);
+	else
+		unregister_kretprobe(&p->rp);
+}
+
+static void kpt_sys_free(struct kpt_probe *p)
+{
+	kpt_sys_tp_free(p);
+	kpt_sys_sum_free(p);
+}
+
+static const char *kpt_sys_arm_error(const struct kpt_probe *p, int err)
+{
+	if (err == -ENOENT)
+		return "neither x64_sys_call nor the raw_syscalls tracepoints: s probes cannot attach";
+	return NULL;
+}
+
+static void kpt_sys_show(struct seq_file *m, struct kpt_probe *p, char *buf)
+{
+	if (p->state == KPT_PROBE_ARMED && p->sys_tp)
+		seq_puts(m, " at=raw_syscalls:sys_enter/sys_exit tracepoint enabled");
+	else
+		kpt_probe_show_kprobe(m, p, "kretprobe", buf);
+}
+
+/* The syscalls kind of probe (s), struct kpt_probe_ops in probe.h */
+const struct kpt_probe_ops kpt_sys_ops = {
+	.compile	= kpt_sys_compile,
+	.maxactive	= kpt_sys_maxactive,
+	.mem		= kpt_sys_mem,
+	.check		= kpt_sys_check,
+	.alloc		= kpt_sys_sum_new,
+	.arm		= kpt_sys_arm,
+	.disarm		= kpt_sys_disarm,
+	.free		= kpt_sys_free,
+	.arm_error	= kpt_sys_arm_error,
+	.show		= kpt_sys_show,
+};
 
 /*
  * KPT_IOC_SYSSUM: end the interval of @sess's s probe @name's summary and
