@@ -21,10 +21,12 @@
  * ioctl(KPT_IOC_SESSION) makes it a session of its own (session.c): then
  * its reads take that session's records only, its probes are that
  * session's, and its release closes the session, whoever held the file
- * last. The switch happens once, before the file was used for a read or
- * a probe (kpt_dev_reader::used), under the file's lock; every other
- * operation loads the session once, with acquire, and a session is freed
- * only by the file's release, after all of them.
+ * last. The switch happens once, under the file's lock, before the file
+ * was used (kpt_dev_reader::used: a read, a poll, a write, an add), whose
+ * first use takes that lock too: so an operation either comes after the
+ * switch and finds the new session, or before it and makes the switch
+ * fail with -EBUSY. Every operation loads the session once, with acquire,
+ * and a session is freed only by the file's release, after all of them.
  *
  * Hidden addresses. A reader that may not see kernel addresses (the rule
  * of /proc/kallsyms, decided at open: kpt_addrs_visible()) gets none, in
@@ -58,8 +60,11 @@
 #include "files.h"
 #include "session.h"
 
-/* Records are copied out in batches of up to this many bytes. */
-#define KPT_DEV_BATCH	(64 * 1024)
+/*
+ * Records are copied out in batches of up to this many bytes (a session
+ * counts them in its memory).
+ */
+#define KPT_DEV_BATCH	KPT_SESSION_FILE_BYTES
 
 /*
  * The kernel-buffer path takes at most what fits in the reader's buffer
@@ -79,17 +84,30 @@ struct kpt_dev_reader {
 	struct kpt_session *sess;
 };
 
-/* The session of @rd: set once before it is used (kpt_dev_session_new()) */
+/*
+ * The session of @rd: set once, before the file is used
+ * (kpt_dev_session_new()); pairs with its store-release.
+ */
 static struct kpt_session *kpt_dev_sess(struct kpt_dev_reader *rd)
 {
 	return smp_load_acquire(&rd->sess);
 }
 
-/* The file is used: KPT_IOC_SESSION may no longer change its session. */
-static void kpt_dev_use(struct kpt_dev_reader *rd)
+/*
+ * The file is used: KPT_IOC_SESSION may no longer change its session.
+ * The first use takes the lock KPT_IOC_SESSION holds, so that it comes
+ * wholly before or after a switch; later ones see used set (acquire,
+ * pairing with the release below) and the session it was set after.
+ * Returns the session the operation works on.
+ */
+static struct kpt_session *kpt_dev_use(struct kpt_dev_reader *rd)
 {
-	if (!READ_ONCE(rd->used))
-		WRITE_ONCE(rd->used, true);
+	if (!smp_load_acquire(&rd->used)) {
+		mutex_lock(&rd->lock);
+		smp_store_release(&rd->used, true);
+		mutex_unlock(&rd->lock);
+	}
+	return kpt_dev_sess(rd);
 }
 
 static int kpt_dev_open(struct inode *inode, struct file *file)
@@ -179,8 +197,7 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 
 	if (!count)
 		return kpt_records_read_check();
-	kpt_dev_use(rd);
-	sess = kpt_dev_sess(rd);
+	sess = kpt_dev_use(rd);
 	/* Processes sharing the file (after fork) share its buffer. */
 	if (mutex_lock_interruptible(&rd->lock))
 		return -ERESTARTSYS;
@@ -235,10 +252,7 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 static __poll_t kpt_dev_poll(struct file *file, poll_table *wait)
 {
 	struct kpt_dev_reader *rd = file->private_data;
-	__poll_t mask;
-
-	kpt_dev_use(rd);
-	mask = kpt_buffer_poll(kpt_dev_sess(rd)->buf, file, wait);
+	__poll_t mask = kpt_buffer_poll(kpt_dev_use(rd)->buf, file, wait);
 
 	if (READ_ONCE(rd->off) != READ_ONCE(rd->len))
 		mask |= EPOLLIN | EPOLLRDNORM;
@@ -249,10 +263,8 @@ static ssize_t kpt_dev_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	struct kpt_dev_reader *rd = file->private_data;
-	int ret;
+	int ret = kpt_probes_write_user(kpt_dev_use(rd), ubuf, count);
 
-	kpt_dev_use(rd);
-	ret = kpt_probes_write_user(kpt_dev_sess(rd), ubuf, count);
 	return ret ? ret : count;
 }
 
@@ -378,15 +390,13 @@ static long kpt_dev_add(struct file *file, struct kpt_add_req __user *ureq)
 		return -EBADF;
 	if (copy_from_user(&req, ureq, sizeof(req)))
 		return -EFAULT;
-	kpt_dev_use(rd);
-	ret = kpt_probes_add_user(kpt_dev_sess(rd), &req, rd->hide_addrs);
-	if (ret == -E2BIG || ret == -EFAULT || ret == -ENOMEM) {
-		/* refused before the line was read: nothing said yet */
-		if (!req.msg[0] && ret == -E2BIG)
-			strscpy(req.msg, "the line is 4096 bytes or more",
-				sizeof(req.msg));
-		req.err = ret;
-	}
+	/* the answer is ours, whatever the caller left in it */
+	req.id = 0;
+	req.err = 0;
+	req.pos = -1;
+	req.spec_size = 0;
+	memset(req.msg, 0, sizeof(req.msg));
+	ret = kpt_probes_add_user(kpt_dev_use(rd), &req, rd->hide_addrs);
 	if (copy_to_user(ureq, &req, sizeof(req)))
 		return -EFAULT;
 	return ret;
@@ -465,6 +475,7 @@ static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 		.nr_probes	= READ_ONCE(sess->nr_probes),
 		.ring_bytes	= sess->ring_bytes,
 		.max_record	= KPT_RECORD_MAX,
+		.clock		= sess->clock,
 	};
 	struct kpt_probe_cmd pc;
 
@@ -479,15 +490,15 @@ static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 			return -EBADF;
 		if (copy_from_user(&pc, (void __user *)arg, sizeof(pc)))
 			return -EFAULT;
-		kpt_dev_use(rd);
-		return kpt_probes_write_user(sess, u64_to_user_ptr(pc.text),
-					     pc.len);
+		return kpt_probes_write_user(kpt_dev_use(rd),
+					     u64_to_user_ptr(pc.text), pc.len);
 	case KPT_IOC_SESSION:
 		return kpt_dev_session_new(file, (void __user *)arg);
 	case KPT_IOC_ADD:
 		return kpt_dev_add(file, (void __user *)arg);
 	case KPT_IOC_STATS:
-		return kpt_dev_stats(file, (void __user *)arg);
+		return kpt_records_read_check() ?:
+		       kpt_dev_stats(file, (void __user *)arg);
 	case KPT_IOC_PROBE_STATS:
 		return kpt_records_read_check() ?:
 		       kpt_dev_probe_books(file, (void __user *)arg);

@@ -16,6 +16,7 @@
 #include <asm/tsc.h>
 #include <asm/cpufeature.h>
 #include "clock.h"
+#include "compat.h"
 #include <uapi/kptrace.h>
 
 DEFINE_PER_CPU(struct kpt_clock, kpt_clocks);
@@ -100,7 +101,9 @@ void kpt_clock_init(void)
  * read from the CPU (the TSC, kvm-clock's and Xen's pvclock, Hyper-V's
  * TSC page, arm64's counter) are; the others (hpet, acpi_pm, jiffies)
  * cost a bus read or a VM exit. No exported function says which is in
- * use: the sysfs file that does is read, in process context.
+ * use: the sysfs file that does is read, in process context, from init's
+ * root; if it cannot be read, the answer is yes (mono, as before the
+ * choice existed).
  */
 static bool kpt_clocksource_cpu(void)
 {
@@ -116,14 +119,14 @@ static bool kpt_clocksource_cpu(void)
 
 	if (kpt_clock_tsc)
 		return true;
-	f = filp_open("/sys/devices/system/clocksource/clocksource0/current_clocksource",
-		      O_RDONLY, 0);
+	/* init's view, not the caller's (a chroot, a container) */
+	f = kpt_open_from_init_root("sys/devices/system/clocksource/clocksource0/current_clocksource");
 	if (IS_ERR(f))
-		return false;
+		return true;	/* cannot tell: mono, as ever */
 	n = kernel_read(f, name, sizeof(name) - 1, &pos);
 	filp_close(f, NULL);
 	if (n <= 0)
-		return false;
+		return true;
 	name[n] = '\0';
 	strim(name);
 	for (i = 0; i < ARRAY_SIZE(cpu_read); i++)
@@ -150,7 +153,15 @@ unsigned int kpt_clock_choose(unsigned int asked)
  */
 u64 kpt_clock_now(bool local)
 {
-	return local ? local_clock() : ktime_get_mono_fast_ns();
+	u64 ns;
+
+	if (!local)
+		return ktime_get_mono_fast_ns();
+	/* the records' own: sched_clock(), as on the CPU it runs on */
+	preempt_disable();
+	ns = sched_clock();
+	preempt_enable();
+	return ns;
 }
 
 /* How many times the TSC was found off (then no longer used). */

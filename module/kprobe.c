@@ -95,9 +95,13 @@ static int kpt_kprobe_arm(struct kpt_probe *p)
 	return register_kprobe(&p->kp);
 }
 
-static void kpt_kprobe_disarm(struct kpt_probe *p)
+static void kpt_kprobe_disarm(struct kpt_probe *p,
+			      struct kpt_disarm_batch *batch)
 {
-	unregister_kprobe(&p->kp);
+	if (batch)
+		batch->kps[batch->nkps++] = &p->kp;
+	else
+		unregister_kprobe(&p->kp);
 }
 
 /*
@@ -119,9 +123,13 @@ static int kpt_kretprobe_arm(struct kpt_probe *p)
 	return register_kretprobe(&p->rp);
 }
 
-static void kpt_kretprobe_disarm(struct kpt_probe *p)
+/* (the syscalls kind's too, when it is on a kretprobe) */
+void kpt_kretprobe_disarm(struct kpt_probe *p, struct kpt_disarm_batch *batch)
 {
-	unregister_kretprobe(&p->rp);
+	if (batch)
+		batch->rps[batch->nrps++] = &p->rp;
+	else
+		unregister_kretprobe(&p->rp);
 }
 
 static const char *kpt_kretprobe_arm_error(const struct kpt_probe *p,

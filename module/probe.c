@@ -55,6 +55,7 @@
 #include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
+#include <linux/tracepoint.h>
 #include "config.h"
 #include "probe.h"
 #include "ring.h"
@@ -137,8 +138,42 @@ static void kpt_probe_disarm(struct kpt_probe *p)
 {
 	if (p->state != KPT_PROBE_ARMED)
 		return;
-	p->ops->disarm(p);
+	p->ops->disarm(p, NULL);
 	p->state = KPT_PROBE_PENDING;
+}
+
+/*
+ * Disarm the probes on @head, off every list (no one else finds them),
+ * without kpt_probes_mutex: with one wait for their handlers per kind of
+ * registration (struct kpt_disarm_batch), or, without memory for a
+ * batch, one each.
+ */
+static void kpt_probes_disarm_all(struct list_head *head)
+{
+	struct kpt_disarm_batch batch = { };
+	struct kpt_probe *p;
+	unsigned int n = 0;
+
+	list_for_each_entry(p, head, list)
+		n += p->state == KPT_PROBE_ARMED;
+	if (!n)
+		return;
+	batch.kps = kcalloc(n, sizeof(*batch.kps), GFP_KERNEL);
+	batch.rps = kcalloc(n, sizeof(*batch.rps), GFP_KERNEL);
+	list_for_each_entry(p, head, list) {
+		if (p->state != KPT_PROBE_ARMED)
+			continue;
+		p->ops->disarm(p, batch.kps && batch.rps ? &batch : NULL);
+		p->state = KPT_PROBE_PENDING;
+	}
+	if (batch.nkps)
+		unregister_kprobes(batch.kps, batch.nkps);
+	if (batch.nrps)
+		unregister_kretprobes(batch.rps, batch.nrps);
+	if (batch.tracepoints)
+		tracepoint_synchronize_unregister();
+	kfree(batch.kps);
+	kfree(batch.rps);
 }
 
 static void kpt_probe_free(struct kpt_probe *p)
@@ -623,32 +658,51 @@ int kpt_probes_write_user(struct kpt_session *sess, const char __user *ubuf,
  * @hide: the asker may not see kernel addresses
  *
  * The line is applied as a write's line is (kpt_probe_line()), and its
- * refusal logged and kept in error_log alike. Returns 0 or the error,
- * as req->err.
+ * refusal logged and kept in error_log alike; a newline may end it, none
+ * may be in it, nor a NUL. Returns 0 or the error, as req->err; an add
+ * whose canonical spec could not be copied (a fault) is done all the
+ * same: 0, with spec_size 0.
  */
 int kpt_probes_add_user(struct kpt_session *sess, struct kpt_add_req *req,
 			bool hide)
 {
 	struct kpt_answer ans = { .pos = -1 };
 	char *line, *spec, *text;
-	size_t n = 0;
+	size_t len, size = 0;
+	bool nul;
 	int ret;
 
-	if (req->len >= KPT_SPEC_LINE_MAX)
+	if (req->len >= KPT_SPEC_LINE_MAX) {
+		strscpy(req->msg, "the line is 4096 bytes or more",
+			sizeof(req->msg));
+		req->err = -E2BIG;
 		return -E2BIG;
+	}
 	line = memdup_user_nul(u64_to_user_ptr(req->line), req->len);
-	if (IS_ERR(line))
-		return PTR_ERR(line);
+	if (IS_ERR(line)) {
+		req->err = PTR_ERR(line);
+		return req->err;
+	}
 	text = kmalloc(KPT_SPEC_LINE_MAX, GFP_KERNEL);
 	if (!text) {
 		kfree(line);
+		req->err = -ENOMEM;
 		return -ENOMEM;
 	}
+	/* a NUL before its end would cut it short: refused below */
+	len = strlen(line);
+	nul = len < req->len;
+	if (!nul && len && line[len - 1] == '\n')
+		line[--len] = '\0';
 	spec = strim(line);
 	mutex_lock(&kpt_probes_mutex);
 	kpt_error_answer(&ans);
-	if (strchr(spec, '\n')) {
-		kpt_error(spec, -1, "one spec line, without a newline", -EINVAL);
+	if (nul) {
+		kpt_error(spec, -1, "a NUL in the line", -EINVAL);
+		ret = -EINVAL;
+	} else if (strchr(spec, '\n')) {
+		kpt_error(spec, -1, "one spec line: a newline inside it",
+			  -EINVAL);
 		ret = -EINVAL;
 	} else if (!*spec || *spec == '#') {
 		kpt_error(spec, -1, "no spec on the line", -EINVAL);
@@ -658,7 +712,7 @@ int kpt_probes_add_user(struct kpt_session *sess, struct kpt_add_req *req,
 	}
 	if (!ret && ans.probe) {
 		kpt_spec_print(ans.probe->spec, hide, text, KPT_SPEC_LINE_MAX);
-		n = strlen(text) + 1;
+		size = strlen(text) + 1;
 	}
 	kpt_error_answer(NULL);
 	mutex_unlock(&kpt_probes_mutex);
@@ -666,10 +720,10 @@ int kpt_probes_add_user(struct kpt_session *sess, struct kpt_add_req *req,
 	req->pos = ret ? ans.pos : -1;
 	req->id = ret ? 0 : ans.id;
 	strscpy(req->msg, ret ? ans.msg : "", sizeof(req->msg));
-	req->spec_size = n;
-	if (n && req->spec && n <= req->spec_len &&
-	    copy_to_user(u64_to_user_ptr(req->spec), text, n))
-		ret = -EFAULT;
+	req->spec_size = size;
+	if (size && req->spec && size <= req->spec_len &&
+	    copy_to_user(u64_to_user_ptr(req->spec), text, size))
+		req->spec_size = 0;	/* the add is done all the same */
 	kfree(text);
 	kfree(line);
 	return ret;
@@ -755,27 +809,32 @@ int kpt_probes_init(void)
 
 /*
  * Every probe of @sess and its tombstones, for the session's close
- * (session.c): disarmed first, all of them, so that none of their
- * handlers runs once this returns (nor writes to the session's rings),
- * then freed after an RCU grace period, as a deleted probe is. Caller
- * holds kpt_probes_mutex.
+ * (session.c): taken off kpt_probe_list under kpt_probes_mutex (no
+ * write, listing or module notifier finds them after), disarmed without
+ * it, all at once (a session's close holds up no one else, and its
+ * probes cost one wait for their handlers, not one each), so that none of
+ * their handlers runs once this returns (nor writes to the session's
+ * rings); then freed after an RCU grace period, as a deleted probe is.
  */
 void kpt_probes_session_close(struct kpt_session *sess)
 {
 	struct kpt_probe *p, *tmp;
+	LIST_HEAD(closing);
 
-	lockdep_assert_held(&kpt_probes_mutex);
-	list_for_each_entry(p, &kpt_probe_list, list)
+	mutex_lock(&kpt_probes_mutex);
+	list_for_each_entry_safe(p, tmp, &kpt_probe_list, list)
 		if (p->sess == sess)
-			kpt_probe_disarm(p);
-	list_for_each_entry_safe(p, tmp, &kpt_probe_list, list) {
-		if (p->sess != sess)
-			continue;
+			list_move_tail(&p->list, &closing);
+	mutex_unlock(&kpt_probes_mutex);
+	kpt_probes_disarm_all(&closing);
+	mutex_lock(&kpt_probes_mutex);
+	list_for_each_entry_safe(p, tmp, &closing, list) {
 		kpt_probe_unlist(p);
 		kpt_id_release(p);
 		call_rcu(&p->rcu, kpt_probe_free_rcu);
 	}
 	kpt_tombs_free(sess);
+	mutex_unlock(&kpt_probes_mutex);
 }
 
 /*
@@ -787,9 +846,9 @@ void kpt_probes_session_close(struct kpt_session *sess)
 void kpt_probes_exit(void)
 {
 	unregister_module_notifier(&kpt_module_nb);
-	mutex_lock(&kpt_probes_mutex);
 	if (kpt_default_session)
 		kpt_probes_session_close(kpt_default_session);
+	mutex_lock(&kpt_probes_mutex);
 	WARN_ON_ONCE(!list_empty(&kpt_probe_list));
 	kpt_ksyms_exit();
 	mutex_unlock(&kpt_probes_mutex);

@@ -166,6 +166,21 @@ struct kpt_probe;
 struct seq_file;
 
 /*
+ * Many probes disarmed at once (a session's close): each kind's disarm()
+ * puts what it registered here instead of unregistering it, and
+ * kpt_disarm_batch_end() (probe.c) unregisters them all with one wait for
+ * their handlers (an RCU grace period) per kind of registration, not one
+ * per probe. Room for as many as the probes disarmed.
+ */
+struct kpt_disarm_batch {
+	struct kprobe		**kps;
+	struct kretprobe	**rps;
+	unsigned int		nkps;
+	unsigned int		nrps;
+	bool			tracepoints;	/* to wait for, once */
+};
+
+/*
  * A kind of probe, as ftrace's dyn_event_operations: what differs between
  * a kprobe (p), a kretprobe (r, b) and the syscalls probe (s), one table
  * each (kprobe.c, syscall.c), so that the code every probe shares never
@@ -187,8 +202,12 @@ struct kpt_probe_ops {
 	int		(*alloc)(struct kpt_probe *p);
 	/* its handlers set, registered: once it returns 0 they may run */
 	int		(*arm)(struct kpt_probe *p);
-	/* unregistered: once it returns, none of its handlers runs */
-	void		(*disarm)(struct kpt_probe *p);
+	/*
+	 * unregistered: once it returns, none of its handlers runs; or, with
+	 * @batch, once kpt_disarm_batch_end() returns
+	 */
+	void		(*disarm)(struct kpt_probe *p,
+				  struct kpt_disarm_batch *batch);
 	void		(*free)(struct kpt_probe *p);		/* or NULL */
 	/* why arming refused @err, if not kpt_reason()'s (or NULL) */
 	const char	*(*arm_error)(const struct kpt_probe *p, int err);
@@ -324,6 +343,7 @@ void kpt_prog_compile(const struct kpt_spec *spec,
 
 /* kprobe.c: what the syscalls kind shares with the kretprobe kind */
 void kpt_kretprobe_prepare(struct kpt_probe *p);
+void kpt_kretprobe_disarm(struct kpt_probe *p, struct kpt_disarm_batch *batch);
 u64 kpt_kretprobe_mem(const struct kpt_probe *p);
 int kpt_kretprobe_check(const struct kpt_probe *p, const char **why);
 

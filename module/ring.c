@@ -68,9 +68,10 @@
  * ends the read there, or, if it had copied nothing yet, starts again
  * from the new tail a few times (ring_read.c). The writer counted that
  * record as lost.overwritten, so every record is counted exactly once, as read or as
- * lost; it also hands the record to its buffer's opts.dropped, given at
- * allocation, for whoever wrote it to count (the ring knows nothing of
- * probes): that callback runs in the writer, in any context, NMI too.
+ * lost; it also hands the record to the callback given at load
+ * (kpt_rings_init()), for whoever wrote it to count (the ring knows
+ * nothing of probes): that callback runs in the writer, in any context,
+ * NMI too.
  *
  * Counting. Every reserve is one hit (a kpt_ring_try() that fails takes
  * and counts nothing, and one reserve follows it). It ends in exactly one
@@ -148,6 +149,14 @@ const char * const kpt_lost_names[KPT_LOST_NR] = KPT_LOST_NAMES;
 static_assert(sizeof((const char * const[])KPT_LOST_NAMES) ==
 	      sizeof(kpt_lost_names));
 
+/* Set at load (kpt_rings_init()), then read-only: writers call it, NMI too */
+static void (*kpt_ring_dropped)(const struct kpt_event *ev) __ro_after_init;
+
+void __init kpt_rings_init(void (*dropped)(const struct kpt_event *ev))
+{
+	kpt_ring_dropped = dropped;
+}
+
 #define KPT_WAKE_TIMEOUT	(HZ / 10)
 #define KPT_WAKE_NET		(HZ / 100 ?: 1)
 
@@ -191,7 +200,7 @@ static unsigned long kpt_ring_drop_oldest(struct kpt_ring *r,
 		return old;
 	if (type != KPT_EV_PAD) {
 		local_inc(&r->lost[KPT_LOST_OVERWRITTEN]);
-		r->buf->opts.dropped(ev);
+		kpt_ring_dropped(ev);
 	}
 	return tail + size;
 }

@@ -32,9 +32,14 @@ struct kpt_ring_opts {
 	bool		overwrite;	/* a full ring frees its oldest */
 	bool		wake_net_only;	/* selftests: no writer wakes */
 	bool		local_clock;	/* the loss reports' time: clock.h */
-	/* overwrite: a record freed unread, from its writer (any context) */
-	void		(*dropped)(const struct kpt_event *ev);
 };
+
+/*
+ * Overwrite mode: a record freed unread, handed to whoever wrote it to
+ * count, from its writer (any context, NMI too). Set once at load, read
+ * only after (the same for every buffer).
+ */
+void kpt_rings_init(void (*dropped)(const struct kpt_event *ev));
 
 /*
  * A buffer: one ring per possible CPU, the readers' wait queue and their

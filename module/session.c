@@ -53,11 +53,18 @@ const char *kpt_clock_name(unsigned int clock)
 						      "?";
 }
 
-/* What a session of @bytes per CPU counts against mem_max_mb */
+/*
+ * What a session of @bytes per CPU counts against mem_max_mb: its rings,
+ * their reader's cursors, its tombstones' heads, and its file's buffer
+ * (chardev.c)
+ */
 static u64 kpt_session_mem(unsigned long bytes)
 {
 	return (u64)num_possible_cpus() *
-	       (bytes + sizeof(struct kpt_ring) + sizeof(struct kpt_cursor *));
+	       (bytes + sizeof(struct kpt_ring) + 2 * sizeof(void *) +
+		sizeof(unsigned long)) +
+	       KPT_SESSION_FILE_BYTES + sizeof(struct kpt_session) +
+	       sizeof(struct kpt_buffer);
 }
 
 /* A session, its buffer allocated; not on kpt_sessions yet. */
@@ -68,7 +75,6 @@ static struct kpt_session *kpt_session_alloc(unsigned long bytes, u32 flags,
 		.bytes		= bytes,
 		.overwrite	= flags & KPT_SESSION_OVERWRITE,
 		.wake_net_only	= kpt_cfg.wake_net_only,
-		.dropped	= kpt_probe_overwritten,
 	};
 	struct kpt_session *s;
 
@@ -107,10 +113,11 @@ static void kpt_session_free(struct kpt_session *s)
 }
 
 /* At load, before any probe: the default session, from the parameters. */
-int kpt_sessions_init(void)
+int __init kpt_sessions_init(void)
 {
 	struct kpt_session *s;
 
+	kpt_rings_init(kpt_probe_overwritten);
 	s = kpt_session_alloc(kpt_cfg.ring_bytes,
 			      kpt_cfg.overwrite ? KPT_SESSION_OVERWRITE : 0,
 			      kpt_cfg.clock);
@@ -218,6 +225,9 @@ struct kpt_session *kpt_session_new(struct kpt_session_req *req)
 	}
 	s->mem = mem;
 	s->id = kpt_next_session_id++;
+	/* 0 is the default session's: past it, after 2^32 - 1 sessions */
+	if (!kpt_next_session_id)
+		kpt_next_session_id = 1;
 	list_add_tail(&s->list, &kpt_sessions);
 	mutex_unlock(&kpt_probes_mutex);
 	req->ring_bytes = bytes;
@@ -239,8 +249,8 @@ err_unlock:
  */
 void kpt_session_close(struct kpt_session *s)
 {
-	mutex_lock(&kpt_probes_mutex);
 	kpt_probes_session_close(s);
+	mutex_lock(&kpt_probes_mutex);
 	list_del(&s->list);
 	kpt_nr_sessions--;
 	kpt_mem_uncharge(s->mem);

@@ -1264,8 +1264,12 @@ static int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
 	return ret;
 }
 
-/* After this, no handler of @p runs or will run */
-static void kpt_sys_tp_disarm(struct kpt_probe *p)
+/*
+ * After this, no handler of @p runs or will run; with @batch, after
+ * kpt_disarm_batch_end(), which waits once for every probe of the batch
+ */
+static void kpt_sys_tp_disarm(struct kpt_probe *p,
+			      struct kpt_disarm_batch *batch)
 {
 	int e1, e2;
 
@@ -1275,7 +1279,10 @@ static void kpt_sys_tp_disarm(struct kpt_probe *p)
 	if (e1 || e2)
 		pr_warn("%s: the raw_syscalls tracepoints refused an unregister\n",
 			p->spec->name);
-	tracepoint_synchronize_unregister();
+	if (batch)
+		batch->tracepoints = true;
+	else
+		tracepoint_synchronize_unregister();
 }
 
 static void kpt_sys_tp_free(struct kpt_probe *p)
@@ -1435,12 +1442,13 @@ static int kpt_sys_arm(struct kpt_probe *p)
 	return kpt_sys_tp_arm(p, p->rp.maxactive);
 }
 
-static void kpt_sys_disarm(struct kpt_probe *p)
+static void kpt_sys_disarm(struct kpt_probe *p,
+			   struct kpt_disarm_batch *batch)
 {
 	if (p->sys_tp)
-		kpt_sys_tp_disarm(p);
+		kpt_sys_tp_disarm(p, batch);
 	else
-		unregister_kretprobe(&p->rp);
+		kpt_kretprobe_disarm(p, batch);
 }
 
 static void kpt_sys_free(struct kpt_probe *p)
