@@ -8,7 +8,6 @@
  *   main.c       init and exit
  *   params.c     the module parameters: their checks, the probes they name
  *   config.h     the settings fixed at load time (kpt_cfg), record sizes
- *   spec.c/h     the probe spec language (also built into the tools)
  *   probe.c/h    probes: creating, arming, deleting, module reloads
  *   probe_show.c the probes listing, probe_stats, error_log
  *   ksyms.c/h    function names that are not unique (from /proc/kallsyms)
@@ -24,6 +23,9 @@
  *   chardev.c      /dev/kptrace
  *   hide.c/h     kernel addresses hidden from some readers
  *   compat.h     every kernel-version difference, one wrapper each
+ *
+ * The parser and printer of the probe spec language, which the tools
+ * build too, are in ../include/spec/ (spec.c, spec.h).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
