@@ -25,7 +25,9 @@
  *   compat.h     every kernel-version difference, one wrapper each
  *
  * The parser and printer of the probe spec language, which the tools
- * build too, are in ../include/spec/ (spec.c, spec.h).
+ * build too, are in ../include/spec/: spec.h, their interface; spec.c,
+ * the line as a whole; spec_fetch.c, spec_cond.c, spec_hist.c, spec_sys.c
+ * and spec_glob.c, its clauses.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
