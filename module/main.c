@@ -8,10 +8,13 @@
  *   main.c       init and exit
  *   params.c     the module parameters: their checks, the probes they name
  *   config.h     the settings fixed at load time (kpt_cfg), record sizes
- *   spec.c/h     the probe spec language (also built into the tools)
  *   session.c/h  sessions: the unit of ownership (a buffer, probes, a
  *                clock, books), the default one and those of open files
- *   probe.c/h    probes: creating, arming, deleting, module reloads
+ *   probe.c/h    probes: creating, arming, deleting, module reloads;
+ *                struct kpt_probe_ops, what a kind of probe is
+ *   kprobe.c     the kprobe (p) and kretprobe (r, b) kinds
+ *   prog.c       a probe's program, compiled once from its spec
+ *   ids.c        what a record's probe id names: live probes, tombstones
  *   probe_show.c the probes listing, probe_stats, error_log
  *   ksyms.c/h    function names that are not unique (from /proc/kallsyms)
  *   fetch.c      the probe handlers' work: fetchargs, conditions, records
@@ -26,6 +29,11 @@
  *   chardev.c      /dev/kptrace
  *   hide.c/h     kernel addresses hidden from some readers
  *   compat.h     every kernel-version difference, one wrapper each
+ *
+ * The parser and printer of the probe spec language, which the tools
+ * build too, are in ../include/spec/: spec.h, their interface; spec.c,
+ * the line as a whole; spec_fetch.c, spec_cond.c, spec_hist.c, spec_sys.c
+ * and spec_glob.c, its clauses.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

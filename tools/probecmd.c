@@ -2,7 +2,7 @@
 /*
  * probecmd: `kptrace probe add|del|list|clear`.
  *
- * add checks every spec with kpt_spec_parse() (module/spec.c, the module's
+ * add checks every spec with kpt_spec_parse() (include/spec/, the module's
  * own parser) before anything is written, and shows an error as the
  * module's error_log does, with a caret under the column. Specs are
  * written to /dev/kptrace, one per line, in writes of at most 4096 bytes
