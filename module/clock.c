@@ -327,7 +327,7 @@ u64 kpt_clock_ns_slow(bool local)
 	unsigned int seq;
 	u64 ns;
 
-	if (!local && static_branch_unlikely(&kpt_clock_mono_key))
+	if (static_branch_unlikely(&kpt_clock_mono_key) && !local)
 		return kpt_clock_mono();
 	seq = READ_ONCE(c->seq);
 	barrier();

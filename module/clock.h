@@ -102,7 +102,7 @@ struct kpt_clock {
 	u64		cal_tsc; /* the pair mult is measured from */
 	u64		cal_ns;
 	unsigned int	seq;	/* odd while the anchor moves */
-};
+} ____cacheline_aligned;	/* a power of two: c[local] is a shift */
 
 /* A CPU's anchors: the mono clock's, the local clock's */
 enum { KPT_CLK_MONO, KPT_CLK_LOCAL };
@@ -144,8 +144,11 @@ static nokprobe_inline bool kpt_clock_try(bool local, u64 *ns)
 	unsigned int seq;
 	u64 d, t;
 
-	/* mono without the TSC: the slow path's first test gives it */
-	if (!local && static_branch_unlikely(&kpt_clock_mono_key))
+	/*
+	 * mono without the TSC: the slow path's first test gives it (the
+	 * key first: with the TSC, a nop, and no test of @local at all)
+	 */
+	if (static_branch_unlikely(&kpt_clock_mono_key) && !local)
 		return false;
 	seq = READ_ONCE(c->seq);
 	barrier();
