@@ -8,8 +8,9 @@
 #   make test-module    selftests/test_modules/kpt_test.ko
 #   make install        modules_install, tools/kptrace to /usr/local/sbin
 #   make clean
-#   make style          checkpatch.pl --strict: module/, include/, the test
-#                       modules (.c and .h), tools/
+#   make style          checkpatch.pl --strict: module/, include/ (with the
+#                       spec parser, include/spec/), the test modules (.c
+#                       and .h), tools/
 #   make check          selftests in QEMU on the Debian kernel (KTAP)
 #   make check-debug    the same plus lockdown boots on a KASAN + lockdep
 #                       kernel built from linux-source-6.1 (selftests/debug/)
@@ -58,7 +59,8 @@ endif
 VM_DEBS := qemu-system-x86 busybox-static cpio kmod linux-image-amd64 \
 	   linux-headers-amd64 gcc make libc6-dev
 STYLE_FILES = $(filter-out %.mod.c module/compat.h,$(wildcard module/*.[ch] \
-		selftests/test_modules/*.[ch] include/*.h include/uapi/*.h))
+		selftests/test_modules/*.[ch] include/*.h include/uapi/*.h \
+		include/spec/*.[ch]))
 CHECKPATCH ?= $(firstword $(wildcard \
 	$(KDIR)/scripts/checkpatch.pl \
 	$(KDIR)/source/scripts/checkpatch.pl \
@@ -114,8 +116,8 @@ clean:
 		      selftests/helpers/kpt_spec selftests/helpers/kpt_epoll \
 		      selftests/helpers/kpt_sysgen; fi
 
-# module/ and the test module here; tools/ through its own style target,
-# which knows its exceptions (the signal flag's volatile).
+# module/, include/ and the test module here; tools/ through its own
+# style target, which knows its exceptions (the signal flag's volatile).
 # LINE_SPACING: checkpatch wants a blank line between a function and the
 # NOKPROBE_SYMBOL() that follows it, which kernel style (kernel/kprobes.c)
 # puts right after the closing brace, as for EXPORT_SYMBOL(). Version
@@ -136,7 +138,7 @@ style:
 	$(CHECKPATCH) --no-tree --strict --terse $(STYLE_IGNORE) \
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON \
 		-f module/compat.h || rc=1; \
-	if grep -n LINUX_VERSION_CODE module/*.c; then \
+	if grep -n LINUX_VERSION_CODE module/*.c include/spec/*.c; then \
 		echo "style: version tests belong in module/compat.h"; rc=1; fi; \
 	$(MAKE) $(if $(Q),-s) -C tools style CHECKPATCH=$(CHECKPATCH) || rc=1; \
 	if [ $$rc = 0 ]; then echo "style: clean"; else echo "style: FAILED"; fi; \

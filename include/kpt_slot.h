@@ -2,7 +2,7 @@
 /*
  * kptrace: the value a number of a probe's type takes in a record's slot,
  * for the module's handlers, which store it so, and the reader, which
- * shows it so. The types are those of the spec language (spec.h), which
+ * shows it so. The types are those of the spec language (spec/spec.h), which
  * both build; the record format is in uapi/kptrace.h.
  *
  * In the module it is always inlined (it runs in probe context), as

@@ -17,13 +17,24 @@
  * ioctl(KPT_IOC_HIST) returns an aggregation in binary (uapi/kptrace.h);
  * clearing one needs the file open for writing too.
  *
+ * Sessions. An open file reads and adds to the default session until
+ * ioctl(KPT_IOC_SESSION) makes it a session of its own (session.c): then
+ * its reads take that session's records only, its probes are that
+ * session's, and its release closes the session, whoever held the file
+ * last. The switch happens once, under the file's lock, before the file
+ * was used (kpt_dev_reader::used: a read, a poll, a write, an add), whose
+ * first use takes that lock too: so an operation either comes after the
+ * switch and finds the new session, or before it and makes the switch
+ * fail with -EBUSY. Every operation loads the session once, with acquire,
+ * and a session is freed only by the file's release, after all of them.
+ *
  * Hidden addresses. A reader that may not see kernel addresses (the rule
  * of /proc/kallsyms, decided at open: kpt_addrs_visible()) gets none, in
  * any field: its records are edited on their way out (kpt_hide_addrs(),
  * hide.c says how). Such a reader always takes the kernel-buffer path of
  * the rings.
  *
- * Paths. The rings' reader (kpt_rings_read(), ring_read.c) decides: a
+ * Paths. The rings' reader (kpt_buffer_read(), ring_read.c) decides: a
  * reader that sees addresses, with overwrite=0, gets records copied
  * straight from the rings into its memory, and the rings free only what
  * was copied. The others (hidden addresses, overwrite=1) take up to what
@@ -47,9 +58,13 @@
 #include "probe.h"
 #include "hide.h"
 #include "files.h"
+#include "session.h"
 
-/* Records are copied out in batches of up to this many bytes. */
-#define KPT_DEV_BATCH	(64 * 1024)
+/*
+ * Records are copied out in batches of up to this many bytes (a session
+ * counts them in its memory).
+ */
+#define KPT_DEV_BATCH	KPT_SESSION_FILE_BYTES
 
 /*
  * The kernel-buffer path takes at most what fits in the reader's buffer
@@ -64,7 +79,36 @@ struct kpt_dev_reader {
 	size_t		len;	/* bytes of records in buf */
 	size_t		off;	/* already returned */
 	bool		hide_addrs;
+	bool		used;	/* read, or probes added: no new session */
+	/* the default one, or its own (KPT_IOC_SESSION), set once */
+	struct kpt_session *sess;
 };
+
+/*
+ * The session of @rd: set once, before the file is used
+ * (kpt_dev_session_new()); pairs with its store-release.
+ */
+static struct kpt_session *kpt_dev_sess(struct kpt_dev_reader *rd)
+{
+	return smp_load_acquire(&rd->sess);
+}
+
+/*
+ * The file is used: KPT_IOC_SESSION may no longer change its session.
+ * The first use takes the lock KPT_IOC_SESSION holds, so that it comes
+ * wholly before or after a switch; later ones see used set (acquire,
+ * pairing with the release below) and the session it was set after.
+ * Returns the session the operation works on.
+ */
+static struct kpt_session *kpt_dev_use(struct kpt_dev_reader *rd)
+{
+	if (!smp_load_acquire(&rd->used)) {
+		mutex_lock(&rd->lock);
+		smp_store_release(&rd->used, true);
+		mutex_unlock(&rd->lock);
+	}
+	return kpt_dev_sess(rd);
+}
 
 static int kpt_dev_open(struct inode *inode, struct file *file)
 {
@@ -82,14 +126,18 @@ static int kpt_dev_open(struct inode *inode, struct file *file)
 	}
 	mutex_init(&rd->lock);
 	rd->hide_addrs = !kpt_addrs_visible();
+	rd->sess = kpt_default_session;
 	file->private_data = rd;
 	return nonseekable_open(inode, file);
 }
 
+/* The last descriptor went: the file's session goes with it. */
 static int kpt_dev_release(struct inode *inode, struct file *file)
 {
 	struct kpt_dev_reader *rd = file->private_data;
 
+	if (rd->sess != kpt_default_session)
+		kpt_session_close(rd->sess);
 	kvfree(rd->buf);
 	kfree(rd);
 	return 0;
@@ -136,6 +184,7 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 {
 	bool block = !(file->f_flags & O_NONBLOCK);
 	struct kpt_dev_reader *rd = file->private_data;
+	struct kpt_session *sess;
 	struct kpt_read rq = {
 		.kbuf		= rd->buf,
 		.kbuf_len	= KPT_DEV_BATCH,
@@ -148,6 +197,7 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 
 	if (!count)
 		return kpt_records_read_check();
+	sess = kpt_dev_use(rd);
 	/* Processes sharing the file (after fork) share its buffer. */
 	if (mutex_lock_interruptible(&rd->lock))
 		return -ERESTARTSYS;
@@ -170,9 +220,9 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 		}
 		rq.ubuf = ubuf + done;
 		rq.len = count - done;
-		rq.max_record = kpt_probes_max_record();
+		rq.max_record = READ_ONCE(sess->max_record);
 		rq.block = block && !done;
-		ret = kpt_rings_read(&rq);
+		ret = kpt_buffer_read(sess->buf, &rq);
 		if (ret <= 0)
 			break;
 		if (!rq.in_kbuf) {
@@ -202,7 +252,7 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 static __poll_t kpt_dev_poll(struct file *file, poll_table *wait)
 {
 	struct kpt_dev_reader *rd = file->private_data;
-	__poll_t mask = kpt_rings_poll(file, wait);
+	__poll_t mask = kpt_buffer_poll(kpt_dev_use(rd)->buf, file, wait);
 
 	if (READ_ONCE(rd->off) != READ_ONCE(rd->len))
 		mask |= EPOLLIN | EPOLLRDNORM;
@@ -212,7 +262,8 @@ static __poll_t kpt_dev_poll(struct file *file, poll_table *wait)
 static ssize_t kpt_dev_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
-	int ret = kpt_probes_write_user(ubuf, count);
+	struct kpt_dev_reader *rd = file->private_data;
+	int ret = kpt_probes_write_user(kpt_dev_use(rd), ubuf, count);
 
 	return ret ? ret : count;
 }
@@ -238,8 +289,8 @@ static long kpt_dev_hist(struct file *file, struct kpt_hist_req __user *ureq)
 	/* Clearing is writing: not on a read-only descriptor. */
 	if ((req.flags & KPT_HIST_REQ_CLEAR) && !(file->f_mode & FMODE_WRITE))
 		return -EBADF;
-	ret = kpt_probes_hist(req.name, req.flags, &req.gen, &req.probe_id,
-			      rd->hide_addrs, &blob, &len);
+	ret = kpt_probes_hist(kpt_dev_sess(rd), req.name, req.flags, &req.gen,
+			      &req.probe_id, rd->hide_addrs, &blob, &len);
 	/*
 	 * Written back on every outcome: a clear whose table could not be
 	 * made (-ENOMEM) has still ended its interval, which gen and
@@ -261,6 +312,7 @@ static long kpt_dev_hist(struct file *file, struct kpt_hist_req __user *ureq)
 static long kpt_dev_syssum(struct file *file,
 			   struct kpt_syssum_req __user *ureq)
 {
+	struct kpt_dev_reader *rd = file->private_data;
 	struct kpt_syssum_req req;
 	size_t len = 0;
 	long ret;
@@ -274,7 +326,8 @@ static long kpt_dev_syssum(struct file *file,
 		return -EBADF;
 	req.nr_entries = 0;
 	req.full = 0;
-	ret = kpt_probes_syssum(req.name, u64_to_user_ptr(req.buf), req.len,
+	ret = kpt_probes_syssum(kpt_dev_sess(rd), req.name,
+				u64_to_user_ptr(req.buf), req.len,
 				&req.probe_id, &req.nr_entries, &req.full,
 				&len);
 	req.size = len;
@@ -283,16 +336,146 @@ static long kpt_dev_syssum(struct file *file,
 	return ret;
 }
 
+/*
+ * KPT_IOC_SESSION (uapi/kptrace.h): the file gets a session of its own,
+ * once, before it was used; under its lock, so that two threads cannot
+ * both make one.
+ */
+static long kpt_dev_session_new(struct file *file,
+				struct kpt_session_req __user *ureq)
+{
+	struct kpt_dev_reader *rd = file->private_data;
+	struct kpt_session_req req;
+	struct kpt_session *sess;
+	long ret = 0;
+
+	if (!(file->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if (copy_from_user(&req, ureq, sizeof(req)))
+		return -EFAULT;
+	if (mutex_lock_interruptible(&rd->lock))
+		return -ERESTARTSYS;
+	if (rd->sess != kpt_default_session)
+		ret = -EEXIST;
+	else if (READ_ONCE(rd->used))
+		ret = -EBUSY;
+	if (ret)
+		goto out;
+	sess = kpt_session_new(&req);
+	if (IS_ERR(sess)) {
+		ret = PTR_ERR(sess);
+		goto out;
+	}
+	if (copy_to_user(ureq, &req, sizeof(req))) {
+		/* nothing was used yet: the session goes as it came */
+		kpt_session_close(sess);
+		ret = -EFAULT;
+		goto out;
+	}
+	/* the session whole before any operation of the file finds it */
+	smp_store_release(&rd->sess, sess);
+out:
+	mutex_unlock(&rd->lock);
+	return ret;
+}
+
+/* KPT_IOC_ADD: the line's answer written back whatever it is */
+static long kpt_dev_add(struct file *file, struct kpt_add_req __user *ureq)
+{
+	struct kpt_dev_reader *rd = file->private_data;
+	struct kpt_add_req req;
+	long ret;
+
+	if (!(file->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if (copy_from_user(&req, ureq, sizeof(req)))
+		return -EFAULT;
+	/* the answer is ours, whatever the caller left in it */
+	req.id = 0;
+	req.err = 0;
+	req.pos = -1;
+	req.spec_size = 0;
+	memset(req.msg, 0, sizeof(req.msg));
+	ret = kpt_probes_add_user(kpt_dev_use(rd), &req, rd->hide_addrs);
+	if (copy_to_user(ureq, &req, sizeof(req)))
+		return -EFAULT;
+	return ret;
+}
+
+/* KPT_IOC_STATS: the books of the file's session */
+static long kpt_dev_stats(struct file *file, struct kpt_stats_req __user *ureq)
+{
+	struct kpt_dev_reader *rd = file->private_data;
+	struct kpt_session *sess = kpt_dev_sess(rd);
+	struct kpt_ring_books __user *ubooks;
+	struct kpt_ring_books books;
+	struct kpt_stats_req req;
+	struct kpt_cpu_stats st;
+	unsigned int cpu, i;
+
+	if (copy_from_user(&req, ureq, sizeof(req)))
+		return -EFAULT;
+	if (req.nr_cpus < nr_cpu_ids) {
+		req.nr_cpus = nr_cpu_ids;
+		return copy_to_user(ureq, &req, sizeof(req)) ? -EFAULT :
+							       -ENOSPC;
+	}
+	ubooks = u64_to_user_ptr(req.buf);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		memset(&books, 0, sizeof(books));
+		if (cpu_possible(cpu)) {
+			kpt_ring_stats(sess->buf, cpu, &st);
+			books.hits = st.hits;
+			books.recorded = st.recorded;
+			books.read = st.read;
+			for (i = 0; i < KPT_LOST_NR; i++)
+				books.lost[i] = st.lost[i];
+		}
+		if (copy_to_user(&ubooks[cpu], &books, sizeof(books)))
+			return -EFAULT;
+	}
+	req.nr_cpus = nr_cpu_ids;
+	req.session = sess->id;
+	req.ring_bytes = sess->ring_bytes;
+	req.flags = sess->flags;
+	req.clock = sess->clock;
+	req.nr_probes = READ_ONCE(sess->nr_probes);
+	req.__pad = 0;
+	req.missed = kpt_probes_missed(sess);
+	req.filtered = kpt_probes_filtered(sess);
+	req.mem_bytes = sess->mem;
+	return copy_to_user(ureq, &req, sizeof(req)) ? -EFAULT : 0;
+}
+
+/* KPT_IOC_PROBE_STATS: a probe of the file's session, by id */
+static long kpt_dev_probe_books(struct file *file,
+				struct kpt_probe_books __user *ubooks)
+{
+	struct kpt_dev_reader *rd = file->private_data;
+	struct kpt_probe_books pb;
+	long ret;
+
+	if (get_user(pb.id, &ubooks->id))
+		return -EFAULT;
+	ret = kpt_probes_books(kpt_dev_sess(rd), &pb);
+	if (ret)
+		return ret;
+	return copy_to_user(ubooks, &pb, sizeof(pb)) ? -EFAULT : 0;
+}
+
 static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
+	struct kpt_dev_reader *rd = file->private_data;
+	struct kpt_session *sess = kpt_dev_sess(rd);
 	struct kpt_info info = {
 		.magic		= KPT_MAGIC,
 		.version	= KPT_VERSION,
 		.nr_cpus	= nr_cpu_ids,
-		.nr_probes	= kpt_probes_count(),
-		.ring_bytes	= kpt_cfg.ring_bytes,
+		.nr_probes	= READ_ONCE(sess->nr_probes),
+		.ring_bytes	= sess->ring_bytes,
 		.max_record	= KPT_RECORD_MAX,
+		.clock		= sess->clock,
 	};
 	struct kpt_probe_cmd pc;
 
@@ -307,7 +490,18 @@ static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 			return -EBADF;
 		if (copy_from_user(&pc, (void __user *)arg, sizeof(pc)))
 			return -EFAULT;
-		return kpt_probes_write_user(u64_to_user_ptr(pc.text), pc.len);
+		return kpt_probes_write_user(kpt_dev_use(rd),
+					     u64_to_user_ptr(pc.text), pc.len);
+	case KPT_IOC_SESSION:
+		return kpt_dev_session_new(file, (void __user *)arg);
+	case KPT_IOC_ADD:
+		return kpt_dev_add(file, (void __user *)arg);
+	case KPT_IOC_STATS:
+		return kpt_records_read_check() ?:
+		       kpt_dev_stats(file, (void __user *)arg);
+	case KPT_IOC_PROBE_STATS:
+		return kpt_records_read_check() ?:
+		       kpt_dev_probe_books(file, (void __user *)arg);
 	case KPT_IOC_HIST:
 		return kpt_records_read_check() ?:
 		       kpt_dev_hist(file, (void __user *)arg);

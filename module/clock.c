@@ -10,9 +10,14 @@
 #include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/preempt.h>
+#include <linux/fs.h>
+#include <linux/sched/clock.h>
+#include <linux/string.h>
 #include <asm/tsc.h>
 #include <asm/cpufeature.h>
 #include "clock.h"
+#include "compat.h"
+#include <uapi/kptrace.h>
 
 DEFINE_PER_CPU(struct kpt_clock, kpt_clocks);
 bool kpt_clock_tsc __read_mostly;
@@ -89,6 +94,74 @@ void kpt_clock_init(void)
 	/* before any probe: no hit sees the key change */
 	if (!kpt_clock_tsc)
 		static_branch_enable(&kpt_clock_mono_key);
+}
+
+/*
+ * Is CLOCK_MONOTONIC read without a device? The clocksources that are
+ * read from the CPU (the TSC, kvm-clock's and Xen's pvclock, Hyper-V's
+ * TSC page, arm64's counter) are; the others (hpet, acpi_pm, jiffies)
+ * cost a bus read or a VM exit. No exported function says which is in
+ * use: the sysfs file that does is read, in process context, from init's
+ * root; if it cannot be read, the answer is yes (mono, as before the
+ * choice existed).
+ */
+static bool kpt_clocksource_cpu(void)
+{
+	static const char * const cpu_read[] = {
+		"tsc", "kvm-clock", "hyperv_clocksource_tsc_page", "xen",
+		"arch_sys_counter",
+	};
+	char name[48] = "";
+	struct file *f;
+	loff_t pos = 0;
+	unsigned int i;
+	ssize_t n;
+
+	if (kpt_clock_tsc)
+		return true;
+	/* init's view, not the caller's (a chroot, a container) */
+	f = kpt_open_from_init_root("sys/devices/system/clocksource/clocksource0/current_clocksource");
+	if (IS_ERR(f))
+		return true;	/* cannot tell: mono, as ever */
+	n = kernel_read(f, name, sizeof(name) - 1, &pos);
+	filp_close(f, NULL);
+	if (n <= 0)
+		return true;
+	name[n] = '\0';
+	strim(name);
+	for (i = 0; i < ARRAY_SIZE(cpu_read); i++)
+		if (!strcmp(name, cpu_read[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The clock a session that asked for @asked (enum kpt_clock_id) gets:
+ * auto is mono where CLOCK_MONOTONIC is read without a device, else
+ * local (clock.h). Process context.
+ */
+unsigned int kpt_clock_choose(unsigned int asked)
+{
+	if (asked != KPT_CLOCK_AUTO)
+		return asked;
+	return kpt_clocksource_cpu() ? KPT_CLOCK_MONO : KPT_CLOCK_LOCAL;
+}
+
+/*
+ * The time now by the clock @local says, for a reader's records (a loss
+ * report): process context, any CPU.
+ */
+u64 kpt_clock_now(bool local)
+{
+	u64 ns;
+
+	if (!local)
+		return ktime_get_mono_fast_ns();
+	/* the records' own: sched_clock(), as on the CPU it runs on */
+	preempt_disable();
+	ns = sched_clock();
+	preempt_enable();
+	return ns;
 }
 
 /* How many times the TSC was found off (then no longer used). */
@@ -223,25 +296,48 @@ done:
 NOKPROBE_SYMBOL(kpt_clock_move);
 
 /*
- * The time of a hit when kpt_clock_try() could not give it. Without a TSC
- * (or an anchor yet), or nested in this CPU's move, kpt_clock_move()
- * gives it at once. Else read again (a move ran under the hit), else move
- * the anchor, else, a second move under the hit, from
- * ktime_get_mono_fast_ns().
+ * The local clock of a hit: sched_clock(), never below a local time given
+ * before on this CPU (a cmpxchg_local(), as kpt_clock_after()'s, for a
+ * hit nested in another). Its own floor: a session of the mono clock
+ * may run on the same CPU.
  */
-u64 kpt_clock_ns_slow(void)
+static u64 kpt_clock_local(void)
+{
+	struct kpt_clock *c = this_cpu_ptr(&kpt_clocks);
+	u64 ns = sched_clock(), last = READ_ONCE(c->local), old;
+
+	while (ns > last) {
+		old = cmpxchg_local(&c->local, last, ns);
+		if (old == last)
+			return ns;
+		last = old;
+	}
+	return last;
+}
+NOKPROBE_SYMBOL(kpt_clock_local);
+
+/*
+ * The time of a hit when kpt_clock_try() could not give it. The local
+ * clock's, or without a TSC (or an anchor yet), or nested in this CPU's
+ * move, kpt_clock_move() gives it at once. Else read again (a move ran
+ * under the hit), else move the anchor, else, a second move under the
+ * hit, from ktime_get_mono_fast_ns().
+ */
+u64 kpt_clock_ns_slow(bool local)
 {
 	struct kpt_clock *c = this_cpu_ptr(&kpt_clocks);
 	unsigned int seq;
 	u64 ns;
 
+	if (local)
+		return kpt_clock_local();
 	if (static_branch_unlikely(&kpt_clock_mono_key))
 		return kpt_clock_mono();
 	seq = READ_ONCE(c->seq);
 	barrier();
 	if (!READ_ONCE(c->window) || (seq & 1))
 		return kpt_clock_move(c, seq);
-	if (kpt_clock_try(&ns))
+	if (kpt_clock_try(false, &ns))
 		return ns;
 	seq = READ_ONCE(c->seq);
 	barrier();

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kptrace: the records' clock, CLOCK_MONOTONIC in ns, one read per hit.
+ * kptrace: the records' clock, one read per hit, in ns: a session's
+ * choice (uapi enum kpt_clock_id), CLOCK_MONOTONIC ("mono", below) or
+ * sched_clock() ("local", at the end of this comment).
  *
  * ktime_get_mono_fast_ns() is NMI-safe but costs a call, an indirect call
  * to the clocksource (a retpoline on many machines) and a seqcount loop:
@@ -51,6 +53,22 @@
  * Any context, NMI included: an anchor is only written by its own CPU,
  * under an odd seq; a hit that nests inside a move (or sees one happen
  * under it) takes ktime_get_mono_fast_ns() instead.
+ *
+ * The local clock is sched_clock(), as ftrace's default "local" trace
+ * clock: the TSC scaled to ns by the kernel's own per-CPU factors, read
+ * whether the kernel trusts the TSC for timekeeping or not (it trusts it
+ * to order its scheduler's work), never a device. Each CPU's times never
+ * go back (kpt_clock_local() keeps a floor of its own, apart from the
+ * mono clock's); across CPUs they are as close as the CPUs' TSCs are,
+ * which the kernel does not promise when it distrusts them: two CPUs'
+ * records may then be out of order by that skew, and a latency measured
+ * across a migration off by it. A session asks for one or the other, or
+ * for auto: mono where CLOCK_MONOTONIC is read without a device (a
+ * trusted TSC, kvm-clock, Hyper-V's or Xen's clock), local where it
+ * would cost every hit a device read (HPET, acpi_pm): kpt_clock_choose().
+ * A probe's program says which (kpt_prog::clock_local): the fast path
+ * tests it with the static key, and a local hit leaves for the slow path
+ * as a hit without the TSC does.
  */
 #ifndef _KPT_CLOCK_H
 #define _KPT_CLOCK_H
@@ -77,6 +95,7 @@ struct kpt_clock {
 	u64		cal_tsc; /* the pair mult is measured from */
 	u64		cal_ns;
 	unsigned int	seq;	/* odd while the anchor moves */
+	u64		local;	/* the latest local time given here */
 };
 
 DECLARE_PER_CPU(struct kpt_clock, kpt_clocks);
@@ -91,26 +110,29 @@ DECLARE_STATIC_KEY_FALSE(kpt_clock_mono_key);
 u64 kpt_clock_mono(void);
 
 void kpt_clock_init(void);
+unsigned int kpt_clock_choose(unsigned int asked);
+u64 kpt_clock_now(bool local);
 u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq);
 u64 kpt_clock_fallbacks(void);
 
-u64 kpt_clock_ns_slow(void);
+u64 kpt_clock_ns_slow(bool local);
 
 /*
  * The time of a hit in *@ns, CLOCK_MONOTONIC ns, from this CPU's anchor.
- * False when that cannot be: no anchor yet, a window passed, a move under
- * way or under us; then kpt_clock_ns_slow() gives the time. Preemption is
- * disabled. A fast handler that finds false leaves for its out-of-line
- * path, so that the fast one makes no call (fetch.c).
+ * False when that cannot be: the session's clock is the local one
+ * (@local), no anchor yet, a window passed, a move under way or under us;
+ * then kpt_clock_ns_slow() gives the time. Preemption is disabled. A fast
+ * handler that finds false leaves for its out-of-line path, so that the
+ * fast one makes no call (fetch.c).
  */
-static nokprobe_inline bool kpt_clock_try(u64 *ns)
+static nokprobe_inline bool kpt_clock_try(bool local, u64 *ns)
 {
 	struct kpt_clock *c = this_cpu_ptr(&kpt_clocks);
 	unsigned int seq;
 	u64 d, t;
 
-	/* no TSC: the slow path's first test gives kpt_clock_mono() */
-	if (static_branch_unlikely(&kpt_clock_mono_key))
+	/* no TSC: the slow path's first tests give kpt_clock_mono() */
+	if (static_branch_unlikely(&kpt_clock_mono_key) || local)
 		return false;
 	seq = READ_ONCE(c->seq);
 	barrier();
@@ -136,14 +158,14 @@ static nokprobe_inline bool kpt_clock_try(u64 *ns)
 	return true;
 }
 
-/* The time of a hit, CLOCK_MONOTONIC ns. Preemption is disabled. */
-static nokprobe_inline u64 kpt_clock_ns(void)
+/* The time of a hit, by the clock @local says. Preemption is disabled. */
+static nokprobe_inline u64 kpt_clock_ns(bool local)
 {
 	u64 ns;
 
-	if (likely(kpt_clock_try(&ns)))
+	if (likely(kpt_clock_try(local, &ns)))
 		return ns;
-	return kpt_clock_ns_slow();
+	return kpt_clock_ns_slow(local);
 }
 
 /*

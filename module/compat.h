@@ -12,6 +12,9 @@
 #include <linux/timer.h>
 #include <linux/uio.h>
 #include <linux/atomic.h>
+#include <linux/fs.h>
+#include <linux/fs_struct.h>
+#include <linux/sched/task.h>
 #include <asm/unwind.h>
 
 #ifndef CONFIG_X86_64
@@ -121,6 +124,27 @@ static nokprobe_inline unsigned long kpt_unwind_ip(struct unwind_state *state)
 		return state->ip;
 #endif
 	return unwind_get_return_address(state);
+}
+
+/*
+ * A file opened as init sees it (@path relative to init's root), whoever
+ * asks: from a chroot or a container the caller's root is another.
+ * v5.12, ffb37ca3bd16 ("switch file_open_root() to struct path"):
+ * file_open_root() takes the root as a struct path.
+ */
+static inline struct file *kpt_open_from_init_root(const char *path)
+{
+	struct path root;
+	struct file *f;
+
+	get_fs_root(init_task.fs, &root);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 12, 0)
+	f = file_open_root(&root, path, O_RDONLY, 0);
+#else
+	f = file_open_root(root.dentry, root.mnt, path, O_RDONLY, 0);
+#endif
+	path_put(&root);
+	return f;
 }
 
 #endif /* _KPT_COMPAT_H */

@@ -27,6 +27,7 @@ struct kpt_config {
 	unsigned int	maxactive;	/* default for return probes */
 	unsigned long	ring_bytes;	/* per CPU, a power of two */
 	bool		wake_net_only;	/* selftests: no writer wakes */
+	unsigned int	clock;		/* the default session's, asked */
 	unsigned int	bufsize_kb;	/* as given or chosen, for messages */
 	u64		mem_max;	/* bytes of hist tables and return */
 					/* instances over all probes */

@@ -2,14 +2,19 @@
 /*
  * kptrace: /sys/kernel/debug/kptrace/
  *
- *   trace       consuming text read of the pending events; EOF when none
+ *   trace       consuming text read of the default session's pending
+ *               events; EOF when none
  *   trace_pipe  the same, blocking until events arrive; poll() says
  *               EPOLLIN when one is pending
- *   probes      one line per probe, in the spec language (replayable);
- *               a write adds and deletes probes as /dev/kptrace's does
- *               (">" as ">>": it never clears the others)
- *   probe_stats per probe and per CPU: hits and every kind of miss
- *   stats       "name value" counters, totals then per CPU
+ *   probes      one line per probe of every session, in the spec
+ *               language (replayable); a write adds and deletes probes
+ *               of the default session as /dev/kptrace's does (">" as
+ *               ">>": it never clears the others)
+ *   probe_stats per probe of the default session and per CPU: hits and
+ *               every kind of miss
+ *   stats       "name value" counters of the default session, totals
+ *               then per CPU
+ *   sessions    one line per session, the default one (0) first
  *   error_log   the last refused probe specs, with the column at fault
  *
  * Every file is 0400: debugfs under kernel lockdown refuses writable files,
@@ -34,6 +39,7 @@
 #include "hide.h"
 #include "files.h"
 #include "clock.h"
+#include "session.h"
 
 static struct dentry *kpt_dir;
 
@@ -106,13 +112,13 @@ static ssize_t kpt_text_copy(struct file *file, struct kpt_text_reader *rd,
 				.len		= KPT_RECORD_MAX,
 				.kbuf_len	= KPT_RECORD_MAX,
 				.max_nr		= 1,
-				.max_record	= kpt_probes_max_record(),
+				.max_record	= READ_ONCE(kpt_default_session->max_record),
 				.block		= rd->block && !done &&
 						  !(file->f_flags & O_NONBLOCK),
 				.may_read	= kpt_records_read_check,
 			};
 
-			ret = kpt_rings_read(&rq);
+			ret = kpt_buffer_read(kpt_default_session->buf, &rq);
 			if (ret <= 0)
 				break;
 			/* one record, whole: the rest would go unseen */
@@ -167,7 +173,7 @@ static ssize_t kpt_text_read(struct file *file, char __user *ubuf,
 static __poll_t kpt_text_poll(struct file *file, poll_table *wait)
 {
 	struct kpt_text_reader *rd = file->private_data;
-	__poll_t mask = kpt_rings_poll(file, wait);
+	__poll_t mask = kpt_buffer_poll(kpt_default_session->buf, file, wait);
 
 	if (READ_ONCE(rd->off) != READ_ONCE(rd->len))
 		mask |= EPOLLIN | EPOLLRDNORM;
@@ -213,7 +219,7 @@ static ssize_t kpt_probes_file_write(struct file *file,
 				     const char __user *ubuf, size_t count,
 				     loff_t *ppos)
 {
-	int ret = kpt_probes_write_user(ubuf, count);
+	int ret = kpt_probes_write_user(kpt_default_session, ubuf, count);
 
 	return ret ? ret : count;
 }
@@ -241,6 +247,13 @@ static int kpt_error_log_seq_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(kpt_error_log_seq);
 
+static int kpt_sessions_seq_show(struct seq_file *m, void *v)
+{
+	kpt_sessions_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kpt_sessions_seq);
+
 static void kpt_stats_line(struct seq_file *m, const char *pfx,
 			   const struct kpt_cpu_stats *st, bool totals)
 {
@@ -257,8 +270,10 @@ static void kpt_stats_line(struct seq_file *m, const char *pfx,
 		seq_printf(m, "%slost.%s %llu\n", pfx, kpt_lost_names[i],
 			   st->lost[i]);
 	if (totals) {
-		seq_printf(m, "missed %llu\n", kpt_probes_missed());
-		seq_printf(m, "filtered %llu\n", kpt_probes_filtered());
+		seq_printf(m, "missed %llu\n",
+			   kpt_probes_missed(kpt_default_session));
+		seq_printf(m, "filtered %llu\n",
+			   kpt_probes_filtered(kpt_default_session));
 	}
 	seq_printf(m, "%sread %llu\n", pfx, st->read);
 	seq_printf(m, "%spending %llu\n", pfx, st->recorded - st->read);
@@ -266,13 +281,14 @@ static void kpt_stats_line(struct seq_file *m, const char *pfx,
 
 static int kpt_stats_seq_show(struct seq_file *m, void *v)
 {
+	struct kpt_session *sess = kpt_default_session;
 	struct kpt_cpu_stats sum = {}, st;
 	unsigned int cpu;
 	char pfx[16];
 	int i;
 
 	for_each_possible_cpu(cpu) {
-		kpt_ring_stats(cpu, &st);
+		kpt_ring_stats(sess->buf, cpu, &st);
 		sum.hits += st.hits;
 		sum.recorded += st.recorded;
 		sum.read += st.read;
@@ -287,8 +303,12 @@ static int kpt_stats_seq_show(struct seq_file *m, void *v)
 	seq_printf(m, "deleted_pending %u\n", kpt_probes_deleted_pending());
 	seq_printf(m, "mem_used_bytes %llu\nmem_max_bytes %llu\n",
 		   kpt_probes_mem_used(), kpt_cfg.mem_max);
+	/* 1: the default session's records have the local clock (clock.h) */
+	seq_printf(m, "clock_local %d\n", sess->clock == KPT_CLOCK_LOCAL);
+	/* the sessions of open files (the sessions file lists them) */
+	seq_printf(m, "sessions %u\n", kpt_sessions_count());
 	for_each_possible_cpu(cpu) {
-		kpt_ring_stats(cpu, &st);
+		kpt_ring_stats(sess->buf, cpu, &st);
 		snprintf(pfx, sizeof(pfx), "cpu%u.", cpu);
 		kpt_stats_line(m, pfx, &st, false);
 	}
@@ -314,6 +334,8 @@ int kpt_debugfs_init(void)
 	debugfs_create_file("probe_stats", 0400, kpt_dir, NULL,
 			    &kpt_probe_stats_seq_fops);
 	debugfs_create_file("stats", 0400, kpt_dir, NULL, &kpt_stats_seq_fops);
+	debugfs_create_file("sessions", 0400, kpt_dir, NULL,
+			    &kpt_sessions_seq_fops);
 	debugfs_create_file("error_log", 0400, kpt_dir, NULL,
 			    &kpt_error_log_seq_fops);
 	hist = debugfs_create_dir("hist", kpt_dir);

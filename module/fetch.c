@@ -423,13 +423,15 @@ static nokprobe_inline int kpt_entry_fast(struct kpt_probe *p,
 					  struct pt_regs *regs, u64 ts,
 					  bool ret)
 {
+	struct kpt_ring *r;
 	struct kpt_wr w;
 	u64 cpu_id;
 
 	kpt_count_entry(p, ret);
 	/* with p->stats as the count loaded it: the ring's take clobbers */
 	cpu_id = this_cpu_read(p->stats->cpu_id);
-	if (unlikely(!kpt_ring_try(&w, KPT_FAST_ENTRY_SIZE)))
+	r = kpt_probe_ring(p);
+	if (unlikely(!kpt_ring_try(&w, r, KPT_FAST_ENTRY_SIZE)))
 		return kpt_entry_fast_reserve(p, regs, ts);
 	kpt_entry_fast_write(p, regs, ts, cpu_id, &w);
 	return 0;
@@ -619,10 +621,12 @@ static nokprobe_inline int kpt_return_fast(struct kpt_probe *p,
 					   struct pt_regs *regs,
 					   struct kpt_ri_data *d, u64 ts)
 {
+	struct kpt_ring *r;
 	struct kpt_wr w;
 
 	this_cpu_inc(p->stats->hits);
-	if (unlikely(!kpt_ring_try(&w, KPT_FAST_RET_SIZE)))
+	r = kpt_probe_ring(p);
+	if (unlikely(!kpt_ring_try(&w, r, KPT_FAST_RET_SIZE)))
 		return kpt_return_fast_reserve(p, regs, d, ts);
 	kpt_return_fast_write(p, regs, d, ts, &w);
 	return 0;
@@ -845,7 +849,7 @@ static nokprobe_inline int kpt_kprobe_agg(struct kprobe *kp,
 	t = kpt_hist_get(p->hist);
 	if (unlikely(!t)) {
 		if (events)
-			kpt_entry_slow(p, regs, kpt_clock_ns(), NULL);
+			kpt_entry_slow(p, regs, kpt_clock_ns(p->prog.clock_local), NULL);
 		return 0;
 	}
 	if (p->prog.nargs)
@@ -853,7 +857,7 @@ static nokprobe_inline int kpt_kprobe_agg(struct kprobe *kp,
 	pass = !p->prog.ncond || kpt_cond_pass(p, t->vals, 0, 0);
 	kpt_aggregate(p, t, pass, regs, 0, 0, NULL, one);
 	if (events && pass)
-		kpt_entry_slow(p, regs, kpt_clock_ns(), t->vals);
+		kpt_entry_slow(p, regs, kpt_clock_ns(p->prog.clock_local), t->vals);
 	else if (events)
 		kpt_hist_event_filtered(p);
 	kpt_hist_put(t);
@@ -867,13 +871,15 @@ static nokprobe_inline int kpt_kretprobe_agg(struct kretprobe_instance *ri,
 	struct kpt_ri_data *d = (struct kpt_ri_data *)ri->data;
 	struct kpt_probe *p;
 	s64 retval = (long)regs_return_value(regs);
-	u64 ts = kpt_clock_ns(), lat = kpt_clock_since(d->entry_ts, ts);
 	struct kpt_hist_table *t;
 	unsigned int nargs;
 	bool events, pass;
+	u64 ts, lat;
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 0;
+	ts = kpt_clock_ns(p->prog.clock_local);
+	lat = kpt_clock_since(d->entry_ts, ts);
 	events = p->prog.hist_events;
 	nargs = p->prog.nargs;
 	t = kpt_hist_get(p->hist);
@@ -946,7 +952,7 @@ static nokprobe_inline int kpt_ret_lat_add(struct kpt_probe *p,
 static noinline int kpt_ret_lat_clock(struct kpt_probe *p,
 				      struct kpt_ri_data *d)
 {
-	return kpt_ret_lat_add(p, d, kpt_clock_ns_slow());
+	return kpt_ret_lat_add(p, d, kpt_clock_ns_slow(p->prog.clock_local));
 }
 NOKPROBE_SYMBOL(kpt_ret_lat_clock);
 
@@ -959,7 +965,7 @@ static int kpt_kretprobe_ret_lat(struct kretprobe_instance *ri,
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 0;
-	if (unlikely(!kpt_clock_try(&ts)))
+	if (unlikely(!kpt_clock_try(p->prog.clock_local, &ts)))
 		return kpt_ret_lat_clock(p, d);
 	return kpt_ret_lat_add(p, d, ts);
 }
@@ -991,7 +997,7 @@ static bool kpt_probe_lat_only(const struct kpt_probe *p)
 static noinline int kpt_entry_fast_clock(struct kpt_probe *p,
 					 struct pt_regs *regs, bool ret)
 {
-	return kpt_entry_fast(p, regs, kpt_clock_ns_slow(), ret);
+	return kpt_entry_fast(p, regs, kpt_clock_ns_slow(p->prog.clock_local), ret);
 }
 NOKPROBE_SYMBOL(kpt_entry_fast_clock);
 
@@ -1003,10 +1009,10 @@ static nokprobe_inline int kpt_kprobe_hit(struct kprobe *kp,
 	u64 ts;
 
 	if (!fast) {
-		kpt_entry_slow(p, regs, kpt_clock_ns(), NULL);
+		kpt_entry_slow(p, regs, kpt_clock_ns(p->prog.clock_local), NULL);
 		return 0;
 	}
-	if (unlikely(!kpt_clock_try(&ts)))
+	if (unlikely(!kpt_clock_try(p->prog.clock_local, &ts)))
 		return kpt_entry_fast_clock(p, regs, false);
 	return kpt_entry_fast(p, regs, ts, false);
 }
@@ -1042,7 +1048,7 @@ static noinline int kpt_kretprobe_entry_clock(struct kpt_probe *p,
 					      struct pt_regs *regs,
 					      struct kpt_ri_data *d)
 {
-	return kpt_kretprobe_entry_at(p, regs, d, kpt_clock_ns_slow(), true);
+	return kpt_kretprobe_entry_at(p, regs, d, kpt_clock_ns_slow(p->prog.clock_local), true);
 }
 NOKPROBE_SYMBOL(kpt_kretprobe_entry_clock);
 
@@ -1056,8 +1062,8 @@ static nokprobe_inline int kpt_kretprobe_entry(struct kretprobe_instance *ri,
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 1;	/* being unregistered: no instance */
 	if (!fast)
-		ts = kpt_clock_ns();
-	else if (unlikely(!kpt_clock_try(&ts)))
+		ts = kpt_clock_ns(p->prog.clock_local);
+	else if (unlikely(!kpt_clock_try(p->prog.clock_local, &ts)))
 		return kpt_kretprobe_entry_clock(p, regs, d);
 	return kpt_kretprobe_entry_at(p, regs, d, ts, fast);
 }
@@ -1066,7 +1072,7 @@ static noinline int kpt_return_fast_clock(struct kpt_probe *p,
 					  struct pt_regs *regs,
 					  struct kpt_ri_data *d)
 {
-	return kpt_return_fast(p, regs, d, kpt_clock_ns_slow());
+	return kpt_return_fast(p, regs, d, kpt_clock_ns_slow(p->prog.clock_local));
 }
 NOKPROBE_SYMBOL(kpt_return_fast_clock);
 
@@ -1082,10 +1088,10 @@ static nokprobe_inline int kpt_kretprobe_return(struct kretprobe_instance *ri,
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 0;
 	if (!fast) {
-		kpt_return_slow(p, regs, d, kpt_clock_ns(), NULL);
+		kpt_return_slow(p, regs, d, kpt_clock_ns(p->prog.clock_local), NULL);
 		return 0;
 	}
-	if (unlikely(!kpt_clock_try(&ts)))
+	if (unlikely(!kpt_clock_try(p->prog.clock_local, &ts)))
 		return kpt_return_fast_clock(p, regs, d);
 	return kpt_return_fast(p, regs, d, ts);
 }
@@ -1140,27 +1146,26 @@ NOKPROBE_SYMBOL(kpt_kretprobe_ret_slow);
  * stack, prog.entry_fast), and the general one; aggregations have their
  * own (kpt_kprobe_hist*, kpt_kretprobe_ret_hist*, and the latency
  * histogram alone, kpt_kretprobe_ret_lat), their entries the general
- * kretprobe ones.
+ * kretprobe ones. The kprobe kind's (p), then the kretprobe kind's (r,
+ * b): kprobe.c's arm() calls them.
  */
-void kpt_probe_set_handlers(struct kpt_probe *p)
+void kpt_kprobe_set_handlers(struct kpt_probe *p)
+{
+	bool one = p->hist && kpt_hist_one_number(p->hist);
+
+	if (p->hist)
+		p->kp.pre_handler = one ? kpt_kprobe_hist1 : kpt_kprobe_hist;
+	else
+		p->kp.pre_handler = p->prog.entry_fast ? kpt_kprobe_fast :
+							 kpt_kprobe_slow;
+}
+
+void kpt_kretprobe_set_handlers(struct kpt_probe *p)
 {
 	const struct kpt_prog *g = &p->prog;
 	bool one = p->hist && kpt_hist_one_number(p->hist);
 	bool entry_fast = g->both ? g->entry_fast : g->regs_only;
 
-	if (g->syscalls) {
-		kpt_sys_set_handlers(p);
-		return;
-	}
-	if (!g->is_ret) {
-		if (p->hist)
-			p->kp.pre_handler = one ? kpt_kprobe_hist1 :
-						  kpt_kprobe_hist;
-		else
-			p->kp.pre_handler = g->entry_fast ? kpt_kprobe_fast :
-							    kpt_kprobe_slow;
-		return;
-	}
 	p->rp.entry_handler = entry_fast ? kpt_kretprobe_entry_fast :
 					   kpt_kretprobe_entry_slow;
 	if (!p->hist)

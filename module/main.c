@@ -8,8 +8,13 @@
  *   main.c       init and exit
  *   params.c     the module parameters: their checks, the probes they name
  *   config.h     the settings fixed at load time (kpt_cfg), record sizes
- *   spec.c/h     the probe spec language (also built into the tools)
- *   probe.c/h    probes: creating, arming, deleting, module reloads
+ *   session.c/h  sessions: the unit of ownership (a buffer, probes, a
+ *                clock, books), the default one and those of open files
+ *   probe.c/h    probes: creating, arming, deleting, module reloads;
+ *                struct kpt_probe_ops, what a kind of probe is
+ *   kprobe.c     the kprobe (p) and kretprobe (r, b) kinds
+ *   prog.c       a probe's program, compiled once from its spec
+ *   ids.c        what a record's probe id names: live probes, tombstones
  *   probe_show.c the probes listing, probe_stats, error_log
  *   ksyms.c/h    function names that are not unique (from /proc/kallsyms)
  *   fetch.c      the probe handlers' work: fetchargs, conditions, records
@@ -24,6 +29,11 @@
  *   chardev.c      /dev/kptrace
  *   hide.c/h     kernel addresses hidden from some readers
  *   compat.h     every kernel-version difference, one wrapper each
+ *
+ * The parser and printer of the probe spec language, which the tools
+ * build too, are in ../include/spec/: spec.h, their interface; spec.c,
+ * the line as a whole; spec_fetch.c, spec_cond.c, spec_hist.c, spec_sys.c
+ * and spec_glob.c, its clauses.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,17 +46,18 @@
 #include "files.h"
 #include "ring.h"
 #include "clock.h"
+#include "session.h"
 
 /*
- * Everything a user can open comes last: the rings, then the probes, then
- * /dev/kptrace, then debugfs, and nothing can fail after misc_register().
+ * Everything a user can open comes last: the default session (its rings),
+ * then the probes, then /dev/kptrace, then debugfs, and nothing can fail
+ * after misc_register().
  * The loader frees a module whose init fails whatever its refcount, so a
  * file opened before a later step failed would run freed code (and a
  * blocked trace_pipe reader would hang insmod in debugfs_remove()).
  */
 static int __init kpt_init(void)
 {
-	struct kpt_ring_opts opts;
 	int ret;
 
 	ret = kpt_params_check();
@@ -59,23 +70,13 @@ static int __init kpt_init(void)
 	}
 
 	kpt_clock_init();
-	/* The rings count their losses; the probes count theirs too. */
-	opts = (struct kpt_ring_opts) {
-		.bytes		= kpt_cfg.ring_bytes,
-		.overwrite	= kpt_cfg.overwrite,
-		.wake_net_only	= kpt_cfg.wake_net_only,
-		.dropped	= kpt_probe_overwritten,
-	};
-	ret = kpt_rings_alloc(&opts);
-	if (ret) {
-		pr_err("bufsize_kb=%u: cannot allocate %u rings of %lu KiB (%d)\n",
-		       kpt_cfg.bufsize_kb, num_possible_cpus(),
-		       kpt_cfg.ring_bytes >> 10, ret);
+	/* the default session: its rings, from the parameters */
+	ret = kpt_sessions_init();
+	if (ret)
 		return ret;
-	}
 	ret = kpt_probes_init();
 	if (ret)
-		goto err_rings;
+		goto err_sessions;
 	/* closed by kpt_probes_exit() */
 	kpt_ksyms_init();
 	ret = kpt_params_add_probes();
@@ -87,14 +88,14 @@ static int __init kpt_init(void)
 	/* Cannot fail: without debugfs, /dev/kptrace alone works. */
 	kpt_debugfs_init();
 
-	if (!kpt_probes_count())
+	if (!kpt_default_session->nr_probes)
 		pr_info("no probes given (name=, address= or probe=): loaded idle\n");
 	return 0;
 
 err_probes:
 	kpt_probes_exit();
-err_rings:
-	kpt_rings_free();
+err_sessions:
+	kpt_sessions_exit();
 	return ret;
 }
 
@@ -103,7 +104,7 @@ static void __exit kpt_exit(void)
 	kpt_debugfs_exit();
 	kpt_chardev_exit();
 	kpt_probes_exit();
-	kpt_rings_free();
+	kpt_sessions_exit();
 }
 
 module_init(kpt_init);

@@ -22,6 +22,7 @@
 #include <linux/string.h>
 #include "config.h"
 #include "probe.h"
+#include "session.h"
 #include "ring.h"
 
 #define KPT_RING_MAX_KB		(1024 * 1024)	/* 1 GiB per CPU */
@@ -74,6 +75,10 @@ MODULE_PARM_DESC(maxactive, "kretprobe instances in flight, up to 4096 (default 
 static unsigned int strsize = 256;
 module_param(strsize, uint, 0444);
 MODULE_PARM_DESC(strsize, "bytes kept of each string argument, 1-4096 (default 256)");
+
+static char *clock;
+module_param(clock, charp, 0444);
+MODULE_PARM_DESC(clock, "the default session's clock: auto, mono (CLOCK_MONOTONIC) or local (sched_clock); default auto: mono unless that reads a device");
 
 static unsigned int mem_max_mb;
 module_param(mem_max_mb, uint, 0444);
@@ -142,6 +147,16 @@ int __init kpt_params_check(void)
 	}
 	if (!maxactive)
 		maxactive = max(20U, 2 * num_possible_cpus());
+	if (!clock || !strcmp(clock, "auto")) {
+		kpt_cfg.clock = KPT_CLOCK_AUTO;
+	} else if (!strcmp(clock, "mono")) {
+		kpt_cfg.clock = KPT_CLOCK_MONO;
+	} else if (!strcmp(clock, "local")) {
+		kpt_cfg.clock = KPT_CLOCK_LOCAL;
+	} else {
+		pr_err("clock=%.32s: not auto, mono or local (-EINVAL)\n", clock);
+		return -EINVAL;
+	}
 
 	if (bufsize_kb == KPT_RING_UNSET)
 		bufsize_kb = kpt_ring_auto_kb();	/* shown in sysfs */
@@ -259,7 +274,8 @@ static int kpt_probe_param(const char *param, const char *item,
 		if (!isalnum(*plus) && *plus != '_')
 			*plus = '_';
 	len = strlen(spec->name);
-	for (i = 2; kpt_probe_find(spec->group, spec->name); i++)
+	for (i = 2; kpt_probe_find(kpt_default_session, spec->group,
+				   spec->name); i++)
 		scnprintf(spec->name + min_t(size_t, len, KPT_SPEC_NAME_LEN - 8),
 			  8, "_%u", i);
 	spec->nargs = kpt_cfg.args;
@@ -269,7 +285,7 @@ static int kpt_probe_param(const char *param, const char *item,
 		spec->args[i].type = KPT_T_X64;
 		scnprintf(spec->args[i].name, KPT_SPEC_NAME_LEN, "arg%u", i);
 	}
-	return kpt_probe_create(spec, label, line);
+	return kpt_probe_create(kpt_default_session, spec, label, line);
 
 err:
 	kfree(spec);
@@ -319,6 +335,7 @@ int __init kpt_params_add_probes(void)
 	if (!ret)
 		ret = kpt_probes_add_param("address", address, retprobe);
 	if (!ret && probe)
-		ret = kpt_probes_write(probe, strlen(probe), ';');
+		ret = kpt_probes_write(kpt_default_session, probe,
+				       strlen(probe), ';');
 	return ret;
 }

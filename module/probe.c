@@ -10,40 +10,33 @@
  * are handed out in turn, 2^31 of them). All changes happen under
  * kpt_probes_mutex, in process context; the handlers only read a probe.
  *
+ * Every probe belongs to a session (session.c), whose rings its records
+ * go to; its name is unique in its session. A kind of probe (kprobe,
+ * kretprobe, syscalls) is an ops table (kprobe.c, syscall.c), its
+ * program is compiled by prog.c, and what a record's probe id names,
+ * live or deleted, is ids.c's.
+ *
  * A probe's lifetime. Deleting a probe disarms it at once: once
  * unregister_k*probe() returns, none of its handlers runs or will run
  * (the kprobe core waits for an RCU grace period, and on every kernel it
  * frees a kretprobe's instances itself: those still in flight at
  * unregister no longer lead to the kretprobe, v5.10's ri->rp = NULL,
  * v5.11+ get_kretprobe() or rethook's NULL data, so struct kretprobe may
- * go). Its handlers' counts are then final: those that stats totals over
- * the probes (missed, filtered) are added to the deleted probes'
- * (kpt_gone_*), and the probe leaves kpt_probe_list (what the listings,
- * the stats and the module notifier walk). Its own lost.overwritten may
- * still move, from a ring that found it before the tombstone took its
- * place (kpt_probe_overwritten()), and is not folded into any total:
- * stats' lost counts come from the rings, which count every record. Its
- * aggregation tables are freed at once: no record refers to them. What
- * its records still need is kept in a tombstone, struct kpt_tomb of at
- * most KPT_TOMB_MAX bytes: its id, label, and its arguments' types and
- * names.
- * The tombstone takes the probe's place in kpt_probe_ids (one store, so
- * that a lookup finds one or the other), and the probe itself (struct
- * kprobe or kretprobe, per-CPU counts, spec, label, symname) is freed
- * after an RCU grace period: kpt_probe_overwritten() looks ids up from a
- * handler (any context, NMI too: preemption disabled, an RCU read-side
- * section) and kpt_format_event() under rcu_read_lock(), and either may
- * have found the probe before the store.
- *
- * The tombstone goes to kpt_dead_new. kpt_probes_reclaim() moves
- * kpt_dead_new to kpt_dead_wait, noting each ring's head; once every
- * ring's tail has passed that head, no record of those probes is left in
- * a ring, and their tombstones leave kpt_probe_ids and are freed after an
- * RCU grace period. A text reader may still hold copies of a freed
- * probe's records in its buffer: they print as "probeN(deleted)". The
- * reclaim runs whenever probes are added, deleted or listed. So a deleted
- * probe whose records nobody reads costs its tombstone and its slot in
- * kpt_probe_ids, never the whole probe.
+ * go). Its handlers' counts are then final: those that a session totals
+ * over its probes (missed, filtered) are added to its deleted probes'
+ * (kpt_session::gone_*), and the probe leaves kpt_probe_list (what the
+ * listings, the stats and the module notifier walk). Its own
+ * lost.overwritten may still move, from a ring that found it before its
+ * tombstone took its place (kpt_probe_overwritten(), ids.c), and is not
+ * folded into any total: a session's lost counts come from its rings,
+ * which count every record. Its aggregation tables are freed at once: no
+ * record refers to them. What its records still need is kept in a
+ * tombstone (ids.c), and the probe itself (struct kprobe or kretprobe,
+ * per-CPU counts, spec, label, symname) is freed after an RCU grace
+ * period: a lookup by id from a handler or a text reader may have found
+ * it before the tombstone took its place. A session's close does all of
+ * this for each of its probes at once, and frees its tombstones with its
+ * rings.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -62,64 +55,21 @@
 #include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
+#include <linux/tracepoint.h>
 #include "config.h"
 #include "probe.h"
 #include "ring.h"
 #include "ksyms.h"
 #include "compat.h"
 #include "hist.h"
+#include "session.h"
 
-LIST_HEAD(kpt_probe_list);		/* armed or pending */
-static LIST_HEAD(kpt_dead_new);		/* tombstones */
-static LIST_HEAD(kpt_dead_wait);	/* deleted before kpt_dead_heads */
-static unsigned long *kpt_dead_heads;	/* per possible CPU */
-static DEFINE_XARRAY_ALLOC(kpt_probe_ids);
-static u32 kpt_next_id;
-DEFINE_MUTEX(kpt_probes_mutex);	/* the lists, ids, every change */
+LIST_HEAD(kpt_probe_list);		/* armed or pending, every session's */
+/* the lists, ids, every change; the sessions' lists and books too */
+DEFINE_MUTEX(kpt_probes_mutex);
 static unsigned int kpt_nr_live;	/* armed or pending */
-static unsigned int kpt_nr_dead;	/* tombstones on the kpt_dead_ lists */
-static unsigned int kpt_max_record;	/* over every probe ever made */
-static u64 kpt_mem_used;		/* kpt_probe.mem of the live probes */
-/* the counters of deleted probes, for the totals in stats */
-static u64 kpt_gone_missed, kpt_gone_filtered;
-
-/*
- * What is left of a deleted probe while its records may be in a ring:
- * what format.c needs to print them. One allocation of at most
- * KPT_TOMB_MAX bytes, whatever the spec: the label and the arguments'
- * names are kept in order while they fit in names[]; an argument whose
- * name does not fit prints as argN (its type is kept), and a label that
- * does not fit (a name= label can be 200 bytes) as "probeN(deleted)".
- */
-struct kpt_tomb {
-	struct list_head	list;	/* kpt_dead_new, kpt_dead_wait */
-	struct rcu_head		rcu;	/* freed after a grace period */
-	u32			id;
-	u8			nargs;	/* the spec's fetchargs */
-	u8			named;	/* those whose names follow the label */
-	bool			labelled; /* names[] starts with the label */
-	u8			type[KPT_SPEC_MAX_ARGS];
-	char			names[];	/* "label\0name0\0name1\0..." */
-};
-
-#define KPT_TOMB_MAX		256
-/* kpt_tomb_new() keeps names in what is left of KPT_TOMB_MAX */
-static_assert(sizeof(struct kpt_tomb) <= KPT_TOMB_MAX);
-
-/*
- * kpt_probe_ids holds a struct kpt_probe, or a struct kpt_tomb tagged
- * with KPT_TOMB_TAG (xa_tag_pointer(); both are 8-byte aligned).
- */
-#define KPT_TOMB_TAG		1
-
-static struct kpt_tomb *kpt_ref_tomb(const struct kpt_probe_ref *ref)
-{
-	void *entry = (void *)ref;
-
-	if (xa_pointer_tag(entry) != KPT_TOMB_TAG)
-		return NULL;
-	return xa_untag_pointer(entry);
-}
+/* kpt_probe.mem of the live probes, and the sessions' rings */
+static u64 kpt_mem_used;
 
 static const char *kpt_reason(int err)
 {
@@ -151,94 +101,14 @@ static bool kpt_addr_has_symbol(unsigned long addr)
 }
 
 /*
- * The ring overwrote record @ev (its kpt_ring_opts.dropped, any context):
- * its probe counts it lost. A handler runs with preemption disabled, an
- * RCU read-side section: a deleted probe found here is not freed before
- * it returns. The record of a deleted probe (a tombstone here) is counted
- * by the ring alone, in stats' lost.overwritten: no file shows a deleted
- * probe's own counts.
- */
-void kpt_probe_overwritten(const struct kpt_event *ev)
-{
-	void *entry = xa_load(&kpt_probe_ids, ev->probe_id);
-	struct kpt_probe *p = entry;
-
-	if (p && xa_pointer_tag(entry) != KPT_TOMB_TAG)
-		this_cpu_inc(p->stats->lost[KPT_LOST_OVERWRITTEN]);
-}
-NOKPROBE_SYMBOL(kpt_probe_overwritten);
-
-/* The probe of @id, live or deleted; under rcu_read_lock(). */
-const struct kpt_probe_ref *kpt_probe_lookup(u32 id)
-{
-	return xa_load(&kpt_probe_ids, id);
-}
-
-/* The name records of @ref carry, or NULL if it was not kept. */
-const char *kpt_probe_ref_label(const struct kpt_probe_ref *ref)
-{
-	const struct kpt_tomb *t = kpt_ref_tomb(ref);
-
-	if (!t)
-		return ((const struct kpt_probe *)ref)->label;
-	return t->labelled ? t->names : NULL;
-}
-
-/*
- * The type of @ref's argument @i, or -1 if it has none (the record has
- * more); *@name is its name, or NULL (print it as argN).
- */
-int kpt_probe_ref_arg(const struct kpt_probe_ref *ref, unsigned int i,
-		      const char **name)
-{
-	const struct kpt_tomb *t = kpt_ref_tomb(ref);
-	const struct kpt_probe *p = (const struct kpt_probe *)ref;
-	const char *s;
-	unsigned int k;
-
-	*name = NULL;
-	if (!t) {
-		if (i >= p->spec->nargs)
-			return -1;
-		*name = p->spec->args[i].name;
-		return p->spec->args[i].type;
-	}
-	if (i >= t->nargs)
-		return -1;
-	if (i < t->named) {
-		s = t->names;
-		for (k = !t->labelled; k <= i; k++)
-			s += strlen(s) + 1;
-		*name = s;
-	}
-	return t->type[i];
-}
-
-/*
- * Return instances of @p: its MAXACTIVE, else maxactive=; a syscalls
- * probe's, as each traced task blocked in a call holds one, as many as
- * 16 MiB of its data hold, up to KPT_SYS_MAXACTIVE.
- */
-static unsigned int kpt_probe_maxactive(const struct kpt_probe *p)
-{
-	if (p->spec->maxactive)
-		return p->spec->maxactive;
-	if (p->prog.syscalls)
-		return clamp_t(unsigned long, (16UL << 20) / p->prog.ri_size,
-			       kpt_cfg.maxactive, KPT_SYS_MAXACTIVE);
-	return kpt_cfg.maxactive;
-}
-
-/*
- * Register @p with the kprobe core: every path that arms a probe comes
- * here (a write, the ioctl, the module parameters, a MOD:SYM probe whose
- * module loads), and the kernel lockdown is checked at each, as ftrace
- * does, since it can be raised after kptrace was loaded.
+ * Register @p with the kprobe core (its kind's arm()): every path that
+ * arms a probe comes here (a write, the ioctl, the module parameters, a
+ * MOD:SYM probe whose module loads), and the kernel lockdown is checked
+ * at each, as ftrace does, since it can be raised after kptrace was
+ * loaded.
  */
 static int kpt_probe_arm(struct kpt_probe *p)
 {
-	struct kpt_spec *spec = p->spec;
-	struct kprobe *kp;
 	int ret;
 
 	ret = security_locked_down(LOCKDOWN_KPROBES);
@@ -246,43 +116,17 @@ static int kpt_probe_arm(struct kpt_probe *p)
 		p->err = ret;
 		return ret;
 	}
-	/* the memset below zeroes the kprobe core's counts: keep them */
+	/* arm() zeroes the kprobe core's counts: keep them */
 	p->missed_before += kpt_probe_kprobe(p)->nmissed;
 	if (p->prog.is_ret)
 		p->maxactive_missed_before += p->rp.nmissed;
-	if (p->prog.is_ret) {
-		memset(&p->rp, 0, sizeof(p->rp));
-		p->rp.data_size = p->prog.ri_size;
-		p->rp.maxactive = kpt_probe_maxactive(p);
-	} else {
-		memset(&p->kp, 0, sizeof(p->kp));
-	}
-	kpt_probe_set_handlers(p);
-	kp = kpt_probe_kprobe(p);
-	if (p->symname) {
-		kp->symbol_name = p->symname;
-		kp->offset = spec->offset;
-	} else {
-		kp->addr = (kprobe_opcode_t *)(unsigned long)spec->addr;
-	}
-	ret = p->prog.is_ret ? register_kretprobe(&p->rp) : register_kprobe(&p->kp);
-	if (!ret && p->prog.syscalls)
-		kpt_sys_kretprobe_wrap(p);
-	/*
-	 * No x64_sys_call: an s probe takes the raw_syscalls tracepoints
-	 * (kernels before v5.11 say -EINVAL for a symbol that is not there)
-	 */
-	if ((ret == -ENOENT || ret == -EINVAL) && p->prog.syscalls) {
-		pr_info("%s: no kretprobe on x64_sys_call (%d): on the raw_syscalls tracepoints\n",
-			spec->name, ret);
-		ret = kpt_sys_tp_arm(p, p->rp.maxactive);
-	}
+	ret = p->ops->arm(p);
 	/*
 	 * An address with no symbol: the kprobe core says -ENOENT (v5.11+) or
 	 * -EINVAL (v5.10); both mean "not kernel text" here.
 	 */
 	if ((ret == -ENOENT || ret == -EINVAL) && !p->symname &&
-	    !kpt_addr_has_symbol(spec->addr))
+	    !kpt_addr_has_symbol(p->spec->addr))
 		ret = -EFAULT;
 	p->err = ret;
 	if (!ret)
@@ -294,13 +138,42 @@ static void kpt_probe_disarm(struct kpt_probe *p)
 {
 	if (p->state != KPT_PROBE_ARMED)
 		return;
-	if (p->sys_tp)
-		kpt_sys_tp_disarm(p);
-	else if (p->prog.is_ret)
-		unregister_kretprobe(&p->rp);
-	else
-		unregister_kprobe(&p->kp);
+	p->ops->disarm(p, NULL);
 	p->state = KPT_PROBE_PENDING;
+}
+
+/*
+ * Disarm the probes on @head, off every list (no one else finds them),
+ * without kpt_probes_mutex: with one wait for their handlers per kind of
+ * registration (struct kpt_disarm_batch), or, without memory for a
+ * batch, one each.
+ */
+static void kpt_probes_disarm_all(struct list_head *head)
+{
+	struct kpt_disarm_batch batch = { };
+	struct kpt_probe *p;
+	unsigned int n = 0;
+
+	list_for_each_entry(p, head, list)
+		n += p->state == KPT_PROBE_ARMED;
+	if (!n)
+		return;
+	batch.kps = kcalloc(n, sizeof(*batch.kps), GFP_KERNEL);
+	batch.rps = kcalloc(n, sizeof(*batch.rps), GFP_KERNEL);
+	list_for_each_entry(p, head, list) {
+		if (p->state != KPT_PROBE_ARMED)
+			continue;
+		p->ops->disarm(p, batch.kps && batch.rps ? &batch : NULL);
+		p->state = KPT_PROBE_PENDING;
+	}
+	if (batch.nkps)
+		unregister_kprobes(batch.kps, batch.nkps);
+	if (batch.nrps)
+		unregister_kretprobes(batch.rps, batch.nrps);
+	if (batch.tracepoints)
+		tracepoint_synchronize_unregister();
+	kfree(batch.kps);
+	kfree(batch.rps);
 }
 
 static void kpt_probe_free(struct kpt_probe *p)
@@ -308,8 +181,8 @@ static void kpt_probe_free(struct kpt_probe *p)
 	if (!p)
 		return;
 	kpt_hist_free(p->hist);
-	kpt_sys_tp_free(p);
-	kpt_sys_sum_free(p);
+	if (p->ops->free)
+		p->ops->free(p);
 	free_percpu(p->stats);
 	kfree(p->spec);
 	kfree(p->label);
@@ -346,251 +219,72 @@ void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum)
 	kpt_probe_stats_fold(sum);
 }
 
-/* Where $arg1..$arg6 are: regs_get_kernel_argument()'s registers. */
-static const unsigned short kpt_arg_regs[] = {
-	offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
-	offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
-	offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
-};
-
-/*
- * Can the fast paths copy fetcharg @i, @f, straight from pt_regs (or take
- * it as $retval at return)? If so, note in @g where from.
- */
-static bool kpt_prog_fast_arg(struct kpt_prog *g, const struct kpt_fetch *f,
-			      unsigned int i)
-{
-	if (f->nderef || kpt_type_size(f->type) != 8 ||
-	    kpt_type_is_string(f->type))
-		return false;
-	if (f->base == KPT_FB_RETVAL && g->is_ret &&
-	    g->ret_slot == KPT_FAST_ARGS) {
-		/* one $retval: the fast return path writes it there */
-		g->ret_slot = i;
-		return true;
-	}
-	if (f->base != KPT_FB_ARG || !f->index ||
-	    f->index > ARRAY_SIZE(kpt_arg_regs))
-		return false;
-	g->arg_off[i] = kpt_arg_regs[f->index - 1];
-	return true;
-}
-
-/* KPT_STR_USER if @f's last +uOFFS(...) reads user memory */
-static u8 kpt_prog_str_flags(const struct kpt_fetch *f)
-{
-	return f->nderef && f->deref[f->nderef - 1].user ? KPT_STR_USER : 0;
-}
-
-/* When @f is fetched: a return probe's $retval at return, all else at entry */
-static unsigned int kpt_prog_phase_of(const struct kpt_prog *g,
-				      const struct kpt_fetch *f)
-{
-	return g->is_ret && f->base == KPT_FB_RETVAL ? KPT_AT_RETURN :
-						       KPT_AT_ENTRY;
-}
-
-/* Fetcharg @i of @spec as the next step of @g, in its phase @ph. */
-static void kpt_prog_step(const struct kpt_spec *spec, unsigned int i,
-			  struct kpt_prog *g, struct kpt_phase *ph)
-{
-	const struct kpt_fetch *f = &spec->args[i];
-	struct kpt_step *s = &g->step[ph->first + ph->n++];
-
-	s->slot = i;
-	s->base = f->base;
-	s->type = f->type;
-	s->reg = f->reg;
-	s->nderef = f->nderef;
-	s->size = kpt_type_size(f->type);
-	s->str = kpt_type_is_string(f->type);
-	s->str_flags = kpt_prog_str_flags(f);
-	s->index = f->index;
-	s->imm = f->imm;
-	memcpy(s->deref, f->deref, sizeof(s->deref));
-	ph->nstr += s->str;
-}
-
-/* The condition's terms and the aggregation's keys and values of @spec. */
-static void kpt_prog_compile_hist(const struct kpt_spec *spec,
-				  struct kpt_prog *g)
-{
-	const struct kpt_hist_spec *hs = &spec->hist;
-	const struct kpt_fetch *f;
-	struct kpt_hkey *k;
-	unsigned int i;
-
-	for (i = 0; i < spec->ncond; i++) {
-		g->cond[i].c = spec->cond[i];
-		g->cond[i].is_signed =
-			spec->cond[i].field == KPT_CF_RETVAL ||
-			(spec->cond[i].field < KPT_CF_RETVAL &&
-			 spec->args[spec->cond[i].field].type >= KPT_T_S8 &&
-			 spec->args[spec->cond[i].field].type <= KPT_T_S64);
-	}
-	g->nkeys = hs->nkeys;
-	g->nvals = hs->nvals;
-	for (i = 0; i < hs->nvals; i++)
-		g->val_field[i] = hs->vals[i].field;
-	for (i = 0; i < hs->nkeys; i++) {
-		k = &g->key[i];
-		k->hf = hs->keys[i];
-		if (k->hf.field == KPT_CF_STACKTRACE) {
-			k->kind = KPT_HK_STACK;
-		} else if (k->hf.field == KPT_CF_COMM) {
-			k->kind = KPT_HK_COMM;
-		} else if (k->hf.field < KPT_CF_RETVAL &&
-			   kpt_type_is_string(spec->args[k->hf.field].type)) {
-			f = &spec->args[k->hf.field];
-			k->kind = KPT_HK_STR;
-			k->str_base = f->base;
-			k->str_type = f->type;
-			k->str_flags = kpt_prog_str_flags(f);
-		} else {
-			k->kind = KPT_HK_NUM;
-		}
-	}
-}
-
-/* Compile @spec into the program @g its handlers run (probe.h). */
-static void kpt_prog_compile(const struct kpt_spec *spec, struct kpt_prog *g)
-{
-	unsigned int i, at, steps = 0, nstack = kpt_cfg.stack, strs = 0;
-	unsigned int retstrs = 0;
-	const struct kpt_fetch *f;
-
-	g->is_ret = spec->kind != KPT_SPEC_ENTRY;
-	g->both = spec->kind == KPT_SPEC_BOTH;
-	g->regs_only = !spec->ncond && spec->nargs <= KPT_FAST_ARGS;
-	g->ret_slot = KPT_FAST_ARGS;
-	for (i = 0; i < KPT_FAST_ARGS; i++)
-		g->arg_off[i] = offsetof(struct pt_regs, ax);
-	/* the entry's steps first */
-	for (at = KPT_AT_ENTRY; at <= KPT_AT_RETURN; at++) {
-		g->phase[at].first = steps;
-		for (i = 0; i < spec->nargs; i++) {
-			f = &spec->args[i];
-			if (kpt_prog_phase_of(g, f) == at)
-				kpt_prog_step(spec, i, g, &g->phase[at]);
-		}
-		steps += g->phase[at].n;
-	}
-	for (i = 0; i < spec->nargs; i++) {
-		f = &spec->args[i];
-		if (g->regs_only && !kpt_prog_fast_arg(g, f, i))
-			g->regs_only = false;
-		if (!kpt_type_is_string(f->type))
-			continue;
-		g->nstr++;
-		if (f->base == KPT_FB_RETVAL)
-			retstrs += kpt_cfg.strsize;
-		else
-			strs += f->base == KPT_FB_COMM ? KPT_COMM_LEN :
-							 kpt_cfg.strsize;
-	}
-	kpt_prog_compile_hist(spec, g);
-	if (spec->kind == KPT_SPEC_SYSCALLS) {
-		g->syscalls = true;
-		g->regs_only = false;
-		kpt_sys_prog(spec, g);
-		g->nargs = spec->nargs;
-		g->ret_nargs = spec->nargs;
-		/* exit and exit_group's entry records, the others' returns */
-		g->entry_size = KPT_ENTRY_SIZE(spec->nargs, spec->sys.stack);
-		g->ret_size = KPT_RET_SIZE +
-			      (spec->nargs + spec->sys.stack) * sizeof(u64) +
-			      round_up(strs, 8);
-		g->ri_size = kpt_sys_ri_size(spec);
-		return;
-	}
-	g->entry_fast = g->regs_only && !nstack;
-	g->nargs = spec->nargs;
-	g->ncond = spec->ncond;
-	g->hist_events = spec->hist.events;
-	g->ret_nargs = g->both ? 0 : spec->nargs;
-	g->entry_size = KPT_HDR_SIZE +
-			(spec->nargs + nstack) * sizeof(u64) +
-			round_up(strs, 8);
-	if (g->both) {
-		/* the entry record has it all: the return only its value */
-		g->ret_size = KPT_RET_SIZE;
-		g->ri_size = sizeof(u64);
-		return;
-	}
-	g->ret_size = KPT_RET_SIZE + spec->nargs * sizeof(u64) +
-		      round_up(strs + retstrs, 8);
-	/* the fast entry copies all KPT_FAST_ARGS slots */
-	g->ri_size = sizeof(u64) + strs +
-		     max_t(unsigned int, spec->nargs,
-			   g->regs_only ? KPT_FAST_ARGS : 0) * sizeof(u64);
-}
-
 /*
  * What @p will allocate that grows with its spec: its aggregation's
- * tables, and its return instances (the kprobe core's, with the data
- * kept per call). Counted against mem_max_mb over all live probes.
+ * tables, and what its kind says (return instances, the kprobe core's
+ * with the data kept per call; an s probe's summary). Counted against
+ * mem_max_mb over all live probes.
  */
-static u64 kpt_probe_ri_mem(const struct kpt_probe *p)
+static u64 kpt_probe_kind_mem(const struct kpt_probe *p)
 {
-	u64 ri;
-
-	if (!p->prog.is_ret)
-		return 0;
-	ri = (u64)kpt_probe_maxactive(p) *
-	     (sizeof(struct kretprobe_instance) + p->prog.ri_size);
-	/* a syscalls probe may take the tracepoints' slots instead */
-	if (p->prog.syscalls)
-		ri = max(ri, kpt_sys_tp_bytes(p->spec, kpt_probe_maxactive(p)));
-	return ri;
+	return p->ops->mem ? p->ops->mem(p) : 0;
 }
 
 static u64 kpt_probe_mem(const struct kpt_probe *p)
 {
 	return (p->spec->hist.nkeys ? kpt_hist_bytes(p->spec) : 0) +
-	       kpt_sys_sum_bytes(p->spec) + kpt_probe_ri_mem(p);
+	       kpt_probe_kind_mem(p);
+}
+
+/* The kind of probe @spec makes */
+static const struct kpt_probe_ops *kpt_probe_ops_of(const struct kpt_spec *spec)
+{
+	switch (spec->kind) {
+	case KPT_SPEC_ENTRY:
+		return &kpt_kprobe_ops;
+	case KPT_SPEC_SYSCALLS:
+		return &kpt_sys_ops;
+	default:
+		return &kpt_kretprobe_ops;
+	}
 }
 
 /*
  * A probe for a parsed spec, sized and checked but not armed. @label is
  * the name its events carry. On error, returns an ERR_PTR and sets *why.
  */
-static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
+static struct kpt_probe *kpt_probe_new(struct kpt_session *sess,
+				       struct kpt_spec *spec,
 				       const char *label, const char **why)
 {
-	unsigned long ri_total;
 	struct kpt_probe *p;
 	long err = -EINVAL;
+	unsigned int cpu;
 	u64 taken;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return ERR_PTR(-ENOMEM);
+	p->sess = sess;
 	p->spec = spec;
-	kpt_prog_compile(spec, &p->prog);
+	p->ops = kpt_probe_ops_of(spec);
+	kpt_prog_compile(spec, p->ops, &p->prog);
+	p->prog.clock_local = sess->clock == KPT_CLOCK_LOCAL;
 	/* a hist without size= fits what its return instances leave */
 	if (spec->hist.nkeys && !spec->hist.size_given) {
-		taken = min(kpt_mem_used + kpt_probe_ri_mem(p),
+		taken = min(kpt_mem_used + kpt_probe_kind_mem(p),
 			    kpt_cfg.mem_max);
 		spec->hist.size = kpt_hist_fit_size(spec,
 						    kpt_cfg.mem_max - taken);
 	}
 	if (max(p->prog.entry_size, p->prog.ret_size) >
-	    min_t(unsigned long, KPT_RECORD_MAX, kpt_cfg.ring_bytes / 2)) {
-		*why = "its records would not fit the ring (bufsize_kb, strsize, stack)";
+	    min_t(unsigned long, KPT_RECORD_MAX, sess->ring_bytes / 2)) {
+		*why = "its records would not fit the ring (bufsize_kb or the session's, strsize, stack)";
 		goto err_free;
 	}
-	ri_total = (unsigned long)p->prog.ri_size * kpt_probe_maxactive(p);
-	if (p->prog.is_ret && ri_total > 16UL << 20) {
-		*why = "MAXACTIVE x the data kept per call is over 16 MiB";
-		goto err_free;
-	}
-	/* a summary's read takes one half of its tables in one kvmalloc() */
-	if (kpt_sys_sum_bytes(spec) / 2 > INT_MAX) {
-		*why = "summary= on this many CPUs: a read would pass 2 GiB";
-		err = -E2BIG;
-		goto err_free;
-	}
-	err = spec->hist.nkeys ? kpt_hist_check(spec, why) : 0;
+	err = p->ops->check ? p->ops->check(p, why) : 0;
+	if (!err && spec->hist.nkeys)
+		err = kpt_hist_check(spec, why);
 	if (err)
 		goto err_free;
 	/* before anything of size is allocated */
@@ -610,7 +304,9 @@ static struct kpt_probe *kpt_probe_new(struct kpt_spec *spec,
 			     kstrdup(spec->sym, GFP_KERNEL);
 	if (!p->stats || !p->label || (spec->sym[0] && !p->symname))
 		goto err_free;
-	if (kpt_sys_sum_new(p))
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(p->stats, cpu)->ring = sess->buf->rings[cpu];
+	if (p->ops->alloc && p->ops->alloc(p))
 		goto err_free;
 	if (spec->hist.nkeys) {
 		p->hist = kpt_hist_new(spec, why);
@@ -649,13 +345,17 @@ static bool kpt_module_loaded(const char *name)
 	return true;
 }
 
-/* The live probe GROUP/NAME, or NULL. Caller holds kpt_probes_mutex. */
-struct kpt_probe *kpt_probe_find(const char *group, const char *name)
+/*
+ * The live probe GROUP/NAME of @sess (names are a session's own), or
+ * NULL. Caller holds kpt_probes_mutex.
+ */
+struct kpt_probe *kpt_probe_find(struct kpt_session *sess, const char *group,
+				 const char *name)
 {
 	struct kpt_probe *p;
 
 	list_for_each_entry(p, &kpt_probe_list, list)
-		if (!strcmp(p->spec->group, group) &&
+		if (p->sess == sess && !strcmp(p->spec->group, group) &&
 		    !strcmp(p->spec->name, name))
 			return p;
 	return NULL;
@@ -708,95 +408,17 @@ static int kpt_probe_unique(const struct kpt_spec *spec, char *msg,
 	return -EADDRNOTAVAIL;
 }
 
-/* Have all rings been freed up to where they were written at @heads? */
-static bool kpt_rings_passed(const unsigned long *heads)
-{
-	unsigned long head, tail;
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu) {
-		kpt_ring_positions(cpu, &head, &tail);
-		if ((long)(tail - heads[cpu]) < 0)
-			return false;
-	}
-	return true;
-}
-
-/*
- * Free the tombstones of the deleted probes of which no record is left in
- * a ring (see the top of this file). Caller holds kpt_probes_mutex.
- */
-void kpt_probes_reclaim(void)
-{
-	struct kpt_tomb *t, *tmp;
-	unsigned long tail;
-	unsigned int cpu;
-
-	lockdep_assert_held(&kpt_probes_mutex);
-	if (!list_empty(&kpt_dead_wait) && kpt_rings_passed(kpt_dead_heads)) {
-		list_for_each_entry_safe(t, tmp, &kpt_dead_wait, list) {
-			list_del(&t->list);
-			xa_erase(&kpt_probe_ids, t->id);
-			kfree_rcu(t, rcu);
-			kpt_nr_dead--;
-		}
-	}
-	if (list_empty(&kpt_dead_wait) && !list_empty(&kpt_dead_new)) {
-		list_splice_init(&kpt_dead_new, &kpt_dead_wait);
-		for_each_possible_cpu(cpu)
-			kpt_ring_positions(cpu, &kpt_dead_heads[cpu], &tail);
-	}
-}
-
-/* The tombstone of @p (see struct kpt_tomb), or NULL: out of memory. */
-static struct kpt_tomb *kpt_tomb_new(const struct kpt_probe *p)
-{
-	const struct kpt_spec *spec = p->spec;
-	char names[KPT_TOMB_MAX - sizeof(struct kpt_tomb)];
-	size_t used = 0, len;
-	bool labelled = false;
-	unsigned int i, named = 0;
-	struct kpt_tomb *t;
-
-	len = strlen(p->label) + 1;
-	if (len <= sizeof(names)) {
-		memcpy(names, p->label, len);
-		used = len;
-		labelled = true;
-	}
-	for (i = 0; i < spec->nargs; i++) {
-		len = strlen(spec->args[i].name) + 1;
-		if (len > sizeof(names) - used)
-			break;
-		memcpy(names + used, spec->args[i].name, len);
-		used += len;
-		named++;
-	}
-	t = kmalloc(struct_size(t, names, used), GFP_KERNEL);
-	if (!t)
-		return NULL;
-	t->id = p->id;
-	t->nargs = spec->nargs;
-	t->named = named;
-	t->labelled = labelled;
-	for (i = 0; i < spec->nargs; i++)
-		t->type[i] = spec->args[i].type;
-	memcpy(t->names, names, used);
-	return t;
-}
-
 /*
  * Make, arm and list a probe; takes ownership of @spec. @line is what the
  * user wrote, for the error message. Caller holds kpt_probes_mutex.
  */
-int kpt_probe_create(struct kpt_spec *spec, const char *label,
-		     const char *line)
+int kpt_probe_create(struct kpt_session *sess, struct kpt_spec *spec,
+		     const char *label, const char *line)
 {
 	const char *why = "out of memory";
 	struct kpt_probe *p;
 	unsigned int cpu;
 	char msg[224];
-	u32 id;
 	int ret;
 
 	/* first: a locked-down kernel answers EPERM, whatever the spec */
@@ -807,7 +429,7 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		return ret;
 	}
 	kpt_probes_reclaim();
-	if (kpt_probe_find(spec->group, spec->name)) {
+	if (kpt_probe_find(sess, spec->group, spec->name)) {
 		kpt_error(line, -1, "a probe of that name exists", -EEXIST);
 		kfree(spec);
 		return -EEXIST;
@@ -831,22 +453,26 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		kfree(spec);
 		return ret;
 	}
-	p = kpt_probe_new(spec, label, &why);
+	p = kpt_probe_new(sess, spec, label, &why);
 	if (IS_ERR(p)) {
 		kfree(spec);
 		kpt_error(line, -1, why, PTR_ERR(p));
 		return PTR_ERR(p);
 	}
-	/* before p is seen (by id): freed at once if this fails */
-	ret = p->hist ? kpt_hist_file_add(p->hist, spec->name) : 0;
+	/*
+	 * before p is seen (by id): freed at once if this fails. Only the
+	 * default session's aggregations have a hist file: another
+	 * session's is read through its file (KPT_IOC_HIST).
+	 */
+	ret = p->hist && sess == kpt_default_session ?
+	      kpt_hist_file_add(p->hist, spec->name) : 0;
 	if (ret) {
 		kpt_error(line, -1, "a hist of that name exists (another group)",
 			  ret);
 		kpt_probe_free(p);
 		return ret;
 	}
-	ret = xa_alloc_cyclic(&kpt_probe_ids, &id, p, xa_limit_31b,
-			      &kpt_next_id, GFP_KERNEL);
+	ret = kpt_id_alloc(p);
 	if (ret < 0) {
 		if (p->hist)
 			kpt_hist_file_remove(p->hist);
@@ -854,14 +480,15 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		kpt_error(line, -1, "out of probe ids", ret);
 		return ret;
 	}
-	p->id = id;
 	for_each_possible_cpu(cpu)
-		per_cpu_ptr(p->stats, cpu)->cpu_id = cpu | (u64)id << 32;
+		per_cpu_ptr(p->stats, cpu)->cpu_id = cpu | (u64)p->id << 32;
 	/*
-	 * Before arming: an overwrite=1 reader sizes its batches from
-	 * kpt_max_record, and this probe's records may come at once.
+	 * Before arming: an overwrite reader sizes its batches from its
+	 * session's max_record, and this probe's records may come at once.
 	 */
-	kpt_max_record = max3(kpt_max_record, p->prog.entry_size, p->prog.ret_size);
+	WRITE_ONCE(sess->max_record, max3(sess->max_record,
+					  p->prog.entry_size,
+					  p->prog.ret_size));
 	ret = kpt_probe_arm(p);
 	if (ret == -ENOENT && spec->mod[0] && !kpt_module_loaded(spec->mod)) {
 		/* Armed by kpt_module_notify() when the module loads. */
@@ -869,27 +496,14 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 		ret = 0;
 	}
 	if (ret) {
+		why = p->ops->arm_error ? p->ops->arm_error(p, ret) : NULL;
 		if (ret == -EFAULT)
 			kpt_error(line, -1, "not a kernel text address",
 				  -EINVAL);
-		else if (ret == -ENOENT && p->prog.syscalls)
-			kpt_error(line, -1,
-				  "neither x64_sys_call nor the raw_syscalls tracepoints: s probes cannot attach",
-				  ret);
-		else if (ret == -EINVAL && p->prog.is_ret && spec->offset)
-			kpt_error(line, -1,
-				  "a return probe needs a function entry, not an offset",
-				  ret);
 		else
-			kpt_error(line, -1, kpt_reason(ret), ret);
-		xa_erase(&kpt_probe_ids, id);
-		/*
-		 * Never armed: no record carries its id, which the next
-		 * probe can have (ids count the probes made), and only
-		 * lookups by id may still see it.
-		 */
-		if (kpt_next_id == id + 1)
-			kpt_next_id = id;
+			kpt_error(line, -1, why ?: kpt_reason(ret), ret);
+		/* only lookups by id may still see it */
+		kpt_id_unused(p);
 		if (p->hist)
 			kpt_hist_file_remove(p->hist);
 		call_rcu(&p->rcu, kpt_probe_free_rcu);
@@ -897,7 +511,9 @@ int kpt_probe_create(struct kpt_spec *spec, const char *label,
 	}
 	list_add_tail(&p->list, &kpt_probe_list);
 	kpt_nr_live++;
+	sess->nr_probes++;
 	kpt_mem_used += p->mem;
+	kpt_error_answer_probe(p);
 	return 0;
 }
 
@@ -907,60 +523,57 @@ static bool kpt_probe_records(const struct kpt_probe *p)
 	return !p->spec->hist.nkeys || p->prog.hist_events;
 }
 
-static int kpt_probe_delete(struct kpt_spec *spec, const char *line)
+/*
+ * Take a disarmed @p off the lists and its books into its session's:
+ * none of its handlers runs after the disarming, so their counts are
+ * final (lost.overwritten, counted by the rings, may still move).
+ */
+static void kpt_probe_unlist(struct kpt_probe *p)
 {
-	struct kpt_probe *p = kpt_probe_find(spec->group, spec->name);
+	struct kpt_session *sess = p->sess;
 	struct kpt_probe_stats sum;
-	struct kpt_tomb *t;
-	void *old;
+
+	if (p->hist) {
+		/* no record refers to the tables: they go now, not with p */
+		if (sess == kpt_default_session)
+			kpt_hist_file_remove(p->hist);
+		kpt_hist_free(p->hist);
+		p->hist = NULL;
+	}
+	kpt_probe_sum(p, &sum);
+	sess->gone_filtered += sum.filtered;
+	sess->gone_missed += kpt_probe_missed(p);
+	list_del(&p->list);
+	kpt_nr_live--;
+	sess->nr_probes--;
+	kpt_mem_used -= p->mem;
+}
+
+static int kpt_probe_delete(struct kpt_session *sess, struct kpt_spec *spec,
+			    const char *line)
+{
+	struct kpt_probe *p = kpt_probe_find(sess, spec->group, spec->name);
 
 	kfree(spec);
 	if (!p) {
 		kpt_error(line, -1, "no probe of that name", -ENOENT);
 		return -ENOENT;
 	}
-	/*
-	 * None of its handlers runs after this: their counts are final
-	 * (lost.overwritten, counted by the rings, may still move).
-	 */
 	kpt_probe_disarm(p);
-	if (p->hist) {
-		/* no record refers to the tables: they go now, not with p */
-		kpt_hist_file_remove(p->hist);
-		kpt_hist_free(p->hist);
-		p->hist = NULL;
-	}
-	kpt_probe_sum(p, &sum);
-	kpt_gone_filtered += sum.filtered;
-	kpt_gone_missed += kpt_probe_missed(p);
-	list_del(&p->list);
-	kpt_nr_live--;
-	kpt_mem_used -= p->mem;
-	/*
-	 * Its records now decode with the tombstone. The store replaces an
-	 * entry, so it allocates nothing; if it failed all the same, or
-	 * there is no tombstone, they print as "probeN(deleted)". An
-	 * aggregation without :events wrote no record: no tombstone.
-	 */
-	t = kpt_probe_records(p) ? kpt_tomb_new(p) : NULL;
-	old = t ? xa_store(&kpt_probe_ids, p->id,
-			   xa_tag_pointer(t, KPT_TOMB_TAG), GFP_KERNEL) :
-		  NULL;
-	if (t && !xa_is_err(old)) {
-		list_add_tail(&t->list, &kpt_dead_new);
-		kpt_nr_dead++;
-	} else {
-		kfree(t);
-		xa_erase(&kpt_probe_ids, p->id);
-	}
+	kpt_probe_unlist(p);
+	/* its records now decode with its tombstone */
+	kpt_id_bury(p, kpt_probe_records(p));
 	/* a handler or a text reader may have found p before the store */
 	call_rcu(&p->rcu, kpt_probe_free_rcu);
 	kpt_probes_reclaim();
 	return 0;
 }
 
-/* One spec line: add or delete a probe. Caller holds kpt_probes_mutex. */
-static int kpt_probe_line(const char *line)
+/*
+ * One spec line: add or delete a probe of @sess. Caller holds
+ * kpt_probes_mutex.
+ */
+static int kpt_probe_line(struct kpt_session *sess, const char *line)
 {
 	struct kpt_spec *spec;
 	int ret;
@@ -975,12 +588,13 @@ static int kpt_probe_line(const char *line)
 		return ret;
 	}
 	if (spec->kind == KPT_SPEC_DELETE)
-		return kpt_probe_delete(spec, line);
-	return kpt_probe_create(spec, spec->name, line);
+		return kpt_probe_delete(sess, spec, line);
+	return kpt_probe_create(sess, spec, spec->name, line);
 }
 
 /**
  * kpt_probes_write() - apply spec lines, as written to /dev/kptrace
+ * @sess: the session of the writer's file, or the default one
  * @text: the lines, not necessarily NUL-terminated
  * @len: bytes in @text
  * @sep: the line separator ('\n', or ';' for the probe= parameter)
@@ -989,7 +603,8 @@ static int kpt_probe_line(const char *line)
  * Returns 0, or the error of the first line that failed (the lines before
  * it stay applied, as with ftrace's kprobe_events).
  */
-int kpt_probes_write(const char *text, size_t len, char sep)
+int kpt_probes_write(struct kpt_session *sess, const char *text, size_t len,
+		     char sep)
 {
 	char *copy, *cur, *line;
 	int ret = 0;
@@ -1003,7 +618,7 @@ int kpt_probes_write(const char *text, size_t len, char sep)
 		line = strim(line);
 		if (!*line || *line == '#')
 			continue;
-		ret = kpt_probe_line(line);
+		ret = kpt_probe_line(sess, line);
 	}
 	mutex_unlock(&kpt_probes_mutex);
 	kfree(copy);
@@ -1012,12 +627,14 @@ int kpt_probes_write(const char *text, size_t len, char sep)
 
 /**
  * kpt_probes_write_user() - spec lines from userspace
+ * @sess: as kpt_probes_write()'s
  * @ubuf: the lines (/dev/kptrace's write and ioctl, debugfs' probes file)
  * @len: at most one page
  *
  * Returns as kpt_probes_write(), or -E2BIG, -EFAULT, -ENOMEM.
  */
-int kpt_probes_write_user(const char __user *ubuf, size_t len)
+int kpt_probes_write_user(struct kpt_session *sess, const char __user *ubuf,
+			  size_t len)
 {
 	char *text;
 	int ret;
@@ -1027,8 +644,88 @@ int kpt_probes_write_user(const char __user *ubuf, size_t len)
 	text = memdup_user(ubuf, len);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-	ret = kpt_probes_write(text, len, '\n');
+	ret = kpt_probes_write(sess, text, len, '\n');
 	kfree(text);
+	return ret;
+}
+
+/**
+ * kpt_probes_add_user() - one spec line, answered in the call
+ * (KPT_IOC_ADD, uapi/kptrace.h)
+ * @sess: the session of the asking file
+ * @req: the request, as copied in; its answer is filled here (the
+ *	 caller copies it back), the canonical spec copied to req->spec
+ * @hide: the asker may not see kernel addresses
+ *
+ * The line is applied as a write's line is (kpt_probe_line()), and its
+ * refusal logged and kept in error_log alike; a newline may end it, none
+ * may be in it, nor a NUL. Returns 0 or the error, as req->err; an add
+ * whose canonical spec could not be copied (a fault) is done all the
+ * same: 0, with spec_size 0.
+ */
+int kpt_probes_add_user(struct kpt_session *sess, struct kpt_add_req *req,
+			bool hide)
+{
+	struct kpt_answer ans = { .pos = -1 };
+	char *line, *spec, *text;
+	size_t len, size = 0;
+	bool nul;
+	int ret;
+
+	if (req->len >= KPT_SPEC_LINE_MAX) {
+		strscpy(req->msg, "the line is 4096 bytes or more",
+			sizeof(req->msg));
+		req->err = -E2BIG;
+		return -E2BIG;
+	}
+	line = memdup_user_nul(u64_to_user_ptr(req->line), req->len);
+	if (IS_ERR(line)) {
+		req->err = PTR_ERR(line);
+		return req->err;
+	}
+	text = kmalloc(KPT_SPEC_LINE_MAX, GFP_KERNEL);
+	if (!text) {
+		kfree(line);
+		req->err = -ENOMEM;
+		return -ENOMEM;
+	}
+	/* a NUL before its end would cut it short: refused below */
+	len = strlen(line);
+	nul = len < req->len;
+	if (!nul && len && line[len - 1] == '\n')
+		line[--len] = '\0';
+	spec = strim(line);
+	mutex_lock(&kpt_probes_mutex);
+	kpt_error_answer(&ans);
+	if (nul) {
+		kpt_error(spec, -1, "a NUL in the line", -EINVAL);
+		ret = -EINVAL;
+	} else if (strchr(spec, '\n')) {
+		kpt_error(spec, -1, "one spec line: a newline inside it",
+			  -EINVAL);
+		ret = -EINVAL;
+	} else if (!*spec || *spec == '#') {
+		kpt_error(spec, -1, "no spec on the line", -EINVAL);
+		ret = -EINVAL;
+	} else {
+		ret = kpt_probe_line(sess, spec);
+	}
+	if (!ret && ans.probe) {
+		kpt_spec_print(ans.probe->spec, hide, text, KPT_SPEC_LINE_MAX);
+		size = strlen(text) + 1;
+	}
+	kpt_error_answer(NULL);
+	mutex_unlock(&kpt_probes_mutex);
+	req->err = ret;
+	req->pos = ret ? ans.pos : -1;
+	req->id = ret ? 0 : ans.id;
+	strscpy(req->msg, ret ? ans.msg : "", sizeof(req->msg));
+	req->spec_size = size;
+	if (size && req->spec && size <= req->spec_len &&
+	    copy_to_user(u64_to_user_ptr(req->spec), text, size))
+		req->spec_size = 0;	/* the add is done all the same */
+	kfree(text);
+	kfree(line);
 	return ret;
 }
 
@@ -1107,83 +804,86 @@ static struct notifier_block kpt_module_nb = {
 
 int kpt_probes_init(void)
 {
-	int ret;
-
-	kpt_dead_heads = kcalloc(nr_cpu_ids, sizeof(*kpt_dead_heads),
-				 GFP_KERNEL);
-	if (!kpt_dead_heads)
-		return -ENOMEM;
-	ret = register_module_notifier(&kpt_module_nb);
-	if (ret) {
-		kfree(kpt_dead_heads);
-		kpt_dead_heads = NULL;
-	}
-	return ret;
+	return register_module_notifier(&kpt_module_nb);
 }
 
-static void kpt_tombs_free_list(struct list_head *head)
+/*
+ * Every probe of @sess and its tombstones, for the session's close
+ * (session.c): taken off kpt_probe_list under kpt_probes_mutex (no
+ * write, listing or module notifier finds them after), disarmed without
+ * it, all at once (a session's close holds up no one else, and its
+ * probes cost one wait for their handlers, not one each), so that none of
+ * their handlers runs once this returns (nor writes to the session's
+ * rings); then freed after an RCU grace period, as a deleted probe is.
+ */
+void kpt_probes_session_close(struct kpt_session *sess)
 {
-	struct kpt_tomb *t, *tmp;
+	struct kpt_probe *p, *tmp;
+	LIST_HEAD(closing);
 
-	list_for_each_entry_safe(t, tmp, head, list) {
-		list_del(&t->list);
-		xa_erase(&kpt_probe_ids, t->id);
-		kfree(t);
+	mutex_lock(&kpt_probes_mutex);
+	list_for_each_entry_safe(p, tmp, &kpt_probe_list, list)
+		if (p->sess == sess)
+			list_move_tail(&p->list, &closing);
+	mutex_unlock(&kpt_probes_mutex);
+	kpt_probes_disarm_all(&closing);
+	mutex_lock(&kpt_probes_mutex);
+	list_for_each_entry_safe(p, tmp, &closing, list) {
+		kpt_probe_unlist(p);
+		kpt_id_release(p);
+		call_rcu(&p->rcu, kpt_probe_free_rcu);
 	}
+	kpt_tombs_free(sess);
+	mutex_unlock(&kpt_probes_mutex);
 }
 
 /*
  * Disarm everything, then free: no handler runs once the disarming is
  * done, and no reader is left (kptrace's files are gone or were never
- * there), so nothing can look a probe up any more.
+ * there, so no session but the default one is left), so nothing can look
+ * a probe up any more.
  */
 void kpt_probes_exit(void)
 {
-	struct kpt_probe *p, *tmp;
-
 	unregister_module_notifier(&kpt_module_nb);
+	if (kpt_default_session)
+		kpt_probes_session_close(kpt_default_session);
 	mutex_lock(&kpt_probes_mutex);
-	list_for_each_entry(p, &kpt_probe_list, list)
-		kpt_probe_disarm(p);
-	list_for_each_entry_safe(p, tmp, &kpt_probe_list, list) {
-		list_del(&p->list);
-		xa_erase(&kpt_probe_ids, p->id);
-		kpt_probe_free(p);
-	}
-	kpt_tombs_free_list(&kpt_dead_new);
-	kpt_tombs_free_list(&kpt_dead_wait);
-	kpt_nr_live = 0;
-	kpt_nr_dead = 0;
-	kpt_mem_used = 0;
+	WARN_ON_ONCE(!list_empty(&kpt_probe_list));
 	kpt_ksyms_exit();
 	mutex_unlock(&kpt_probes_mutex);
-	xa_destroy(&kpt_probe_ids);
-	kfree(kpt_dead_heads);
-	kpt_dead_heads = NULL;
-	/* the probes freed by call_rcu() before (kfree_rcu() needs no wait) */
+	/* the probes and tombstones freed by call_rcu() and kfree_rcu() */
 	rcu_barrier();
+	kpt_ids_exit();
 }
 
-unsigned int kpt_probes_count(void)
+/* Take @bytes of mem_max_mb, or -E2BIG. Caller holds kpt_probes_mutex. */
+int kpt_mem_charge(u64 bytes)
 {
-	return READ_ONCE(kpt_nr_live);
+	lockdep_assert_held(&kpt_probes_mutex);
+	if (kpt_mem_used + bytes > kpt_cfg.mem_max)
+		return -E2BIG;
+	kpt_mem_used += bytes;
+	return 0;
 }
 
-unsigned int kpt_probes_max_record(void)
+void kpt_mem_uncharge(u64 bytes)
 {
-	return READ_ONCE(kpt_max_record);
+	lockdep_assert_held(&kpt_probes_mutex);
+	kpt_mem_used -= bytes;
 }
 
 /*
- * stats' deleted_pending: the deleted probes whose tombstones are kept,
- * for records that may still be in a ring (see the top of this file).
+ * stats' deleted_pending: the default session's deleted probes whose
+ * tombstones are kept, for records that may still be in a ring (see the
+ * top of this file).
  */
 unsigned int kpt_probes_deleted_pending(void)
 {
 	unsigned int n;
 
 	mutex_lock(&kpt_probes_mutex);
-	n = kpt_nr_dead;
+	n = kpt_default_session->nr_dead;
 	mutex_unlock(&kpt_probes_mutex);
 	return n;
 }
@@ -1202,6 +902,7 @@ u64 kpt_probes_mem_used(void)
 /**
  * kpt_probes_hist() - the aggregation of the probe @name, in binary
  * (KPT_IOC_HIST, uapi/kptrace.h)
+ * @sess: the session of the asking file: its probes only
  * @name: the probe's name, of any group: the name of its hist file
  * @flags: KPT_HIST_REQ_*, as kpt_hist_blob()
  * @gen: as kpt_hist_blob()
@@ -1218,8 +919,8 @@ u64 kpt_probes_mem_used(void)
  * never opened.) Returns 0, -ENOENT (no such probe with a hist:),
  * -ESTALE, or kpt_hist_blob()'s.
  */
-int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
-		    bool hide, void **out, size_t *len)
+int kpt_probes_hist(struct kpt_session *sess, const char *name, u32 flags,
+		    u32 *gen, u32 *id, bool hide, void **out, size_t *len)
 {
 	struct kpt_probe *p, *found = NULL;
 	int ret;
@@ -1227,7 +928,8 @@ int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
 	if (mutex_lock_interruptible(&kpt_probes_mutex))
 		return -ERESTARTSYS;
 	list_for_each_entry(p, &kpt_probe_list, list) {
-		if (p->hist && !strcmp(p->spec->name, name)) {
+		if (p->sess == sess && p->hist &&
+		    !strcmp(p->spec->name, name)) {
 			found = p;
 			break;
 		}
@@ -1247,29 +949,32 @@ int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
 	return ret;
 }
 
-/* The totals of stats: the live probes' and the deleted ones'. */
-u64 kpt_probes_missed(void)
+/* The totals of a session: its live probes' and its deleted ones'. */
+u64 kpt_probes_missed(struct kpt_session *sess)
 {
 	struct kpt_probe *p;
 	u64 missed;
 
 	mutex_lock(&kpt_probes_mutex);
-	missed = kpt_gone_missed;
+	missed = sess->gone_missed;
 	list_for_each_entry(p, &kpt_probe_list, list)
-		missed += kpt_probe_missed(p);
+		if (p->sess == sess)
+			missed += kpt_probe_missed(p);
 	mutex_unlock(&kpt_probes_mutex);
 	return missed;
 }
 
-u64 kpt_probes_filtered(void)
+u64 kpt_probes_filtered(struct kpt_session *sess)
 {
 	struct kpt_probe_stats sum;
 	struct kpt_probe *p;
 	u64 filtered;
 
 	mutex_lock(&kpt_probes_mutex);
-	filtered = kpt_gone_filtered;
+	filtered = sess->gone_filtered;
 	list_for_each_entry(p, &kpt_probe_list, list) {
+		if (p->sess != sess)
+			continue;
 		kpt_probe_sum(p, &sum);
 		filtered += sum.filtered;
 	}
@@ -1278,22 +983,25 @@ u64 kpt_probes_filtered(void)
 }
 
 /*
- * The hist/ directory of debugfs, or NULL: each aggregation gets its file
- * there, those made before it (module parameters) when it comes.
+ * The hist/ directory of debugfs, or NULL: each aggregation of the
+ * default session gets its file there, those made before it (module
+ * parameters) when it comes.
  */
 void kpt_probes_hist_dir(struct dentry *dir)
 {
+	struct kpt_session *sess = kpt_default_session;
 	struct kpt_probe *p;
 
 	mutex_lock(&kpt_probes_mutex);
 	if (!dir)
 		list_for_each_entry(p, &kpt_probe_list, list)
-			if (p->hist)
+			if (p->hist && p->sess == sess)
 				kpt_hist_file_remove(p->hist);
 	kpt_hist_dir_set(dir);
 	if (dir)
 		list_for_each_entry(p, &kpt_probe_list, list)
-			if (p->hist && kpt_hist_file_add(p->hist, p->spec->name))
+			if (p->hist && p->sess == sess &&
+			    kpt_hist_file_add(p->hist, p->spec->name))
 				pr_warn("%s/%s: no hist file: another group's probe has its name\n",
 					p->spec->group, p->spec->name);
 	mutex_unlock(&kpt_probes_mutex);

@@ -17,6 +17,8 @@
 struct kpt_probe_stats {
 	u64	cpu_id;		/* not a counter: a header word, this CPU | */
 				/* the probe's id << 32 (see kpt_fill_header) */
+	/* not a counter: this CPU's ring of the probe's session's buffer */
+	struct kpt_ring	*ring;
 	u64	calls;		/* hits of the probe point (entries) */
 	/* handler runs that meant an event, but a retprobe=1 entry's */
 	u64	hits;		/* (that one is counted as a call) */
@@ -126,6 +128,7 @@ struct kpt_prog {
 	bool		sys_ret_filter;	/* its failure or duration= */
 	bool		sys_ret_slow;	/* those, or stack= */
 	bool		sys_fast_task;	/* no tid=, comm=, cgroup=, children= */
+	bool		clock_local;	/* its session's clock: local */
 	u8		nargs;		/* spec->nargs */
 	u8		ret_nargs;	/* in a return record */
 	u8		ret_slot;	/* the $retval argument, or */
@@ -134,6 +137,8 @@ struct kpt_prog {
 	/* the fetchargs' offsets in pt_regs; unused (and $retval's): ax */
 	unsigned short	arg_off[KPT_FAST_ARGS];
 	unsigned int	nstr;		/* string fetchargs */
+	/* bytes of their strings fetched at entry, at return */
+	unsigned int	str_bytes[2];
 	unsigned int	entry_size;	/* largest entry record */
 	unsigned int	ret_size;	/* largest return record */
 	unsigned int	ri_size;	/* kretprobe instance data */
@@ -156,10 +161,71 @@ struct kpt_prog {
 	u64		sys_fast_nr[KPT_SYS_NR_BITS / 64];
 };
 
+struct kpt_session;
+struct kpt_probe;
+struct seq_file;
+
+/*
+ * Many probes disarmed at once (a session's close): each kind's disarm()
+ * puts what it registered here instead of unregistering it, and
+ * kpt_disarm_batch_end() (probe.c) unregisters them all with one wait for
+ * their handlers (an RCU grace period) per kind of registration, not one
+ * per probe. Room for as many as the probes disarmed.
+ */
+struct kpt_disarm_batch {
+	struct kprobe		**kps;
+	struct kretprobe	**rps;
+	unsigned int		nkps;
+	unsigned int		nrps;
+	bool			tracepoints;	/* to wait for, once */
+};
+
+/*
+ * A kind of probe, as ftrace's dyn_event_operations: what differs between
+ * a kprobe (p), a kretprobe (r, b) and the syscalls probe (s), one table
+ * each (kprobe.c, syscall.c), so that the code every probe shares never
+ * asks which. The aggregation (hist:) is not a kind: a p or r probe has
+ * one or not (kpt_probe::hist).
+ */
+struct kpt_probe_ops {
+	/* after the shared compile (prog.c): the records' sizes, ri_size */
+	void		(*compile)(const struct kpt_spec *spec,
+				   struct kpt_prog *g);
+	/* return instances in flight at once (none: NULL) */
+	unsigned int	(*maxactive)(const struct kpt_probe *p);
+	/* bytes it allocates as its spec says, for mem_max_mb (or NULL) */
+	u64		(*mem)(const struct kpt_probe *p);
+	/* what the kind refuses, before anything is allocated (or NULL): */
+	/* 0, or -EINVAL or -E2BIG with the reason in *@why */
+	int		(*check)(const struct kpt_probe *p, const char **why);
+	/* its own tables, once sized and checked (or NULL): 0, -ENOMEM */
+	int		(*alloc)(struct kpt_probe *p);
+	/* its handlers set, registered: once it returns 0 they may run */
+	int		(*arm)(struct kpt_probe *p);
+	/*
+	 * unregistered: once it returns, none of its handlers runs; or, with
+	 * @batch, once kpt_disarm_batch_end() returns
+	 */
+	void		(*disarm)(struct kpt_probe *p,
+				  struct kpt_disarm_batch *batch);
+	void		(*free)(struct kpt_probe *p);		/* or NULL */
+	/* why arming refused @err, if not kpt_reason()'s (or NULL) */
+	const char	*(*arm_error)(const struct kpt_probe *p, int err);
+	/* the listing's " at=WHERE KIND MODE"; @buf: 2 * KSYM_SYMBOL_LEN */
+	void		(*show)(struct seq_file *m, struct kpt_probe *p,
+				char *buf);
+};
+
+extern const struct kpt_probe_ops kpt_kprobe_ops;
+extern const struct kpt_probe_ops kpt_kretprobe_ops;
+extern const struct kpt_probe_ops kpt_sys_ops;
+
 struct kpt_probe {
 	struct kprobe		kp;	/* entry probes */
 	struct kretprobe	rp;	/* return probes */
+	const struct kpt_probe_ops *ops;	/* its kind */
 	struct list_head	list;	/* kpt_probe_list, kpt_probes_mutex */
+	struct kpt_session	*sess;	/* its owner: its records go there */
 	u32			id;	/* kpt_event.probe_id, never reused */
 	u8			state;	/* enum kpt_probe_state */
 	struct kpt_prog		prog;
@@ -214,16 +280,37 @@ extern struct mutex kpt_probes_mutex;
 void kpt_probes_reclaim(void);		/* under kpt_probes_mutex */
 void kpt_probe_sum(struct kpt_probe *p, struct kpt_probe_stats *sum);
 /* under kpt_probes_mutex: for the probes of name= and address= */
-struct kpt_probe *kpt_probe_find(const char *group, const char *name);
-int kpt_probe_create(struct kpt_spec *spec, const char *label,
-		     const char *line);
+struct kpt_probe *kpt_probe_find(struct kpt_session *sess, const char *group,
+				 const char *name);
+
+/*
+ * The answer to one spec line, for KPT_IOC_ADD: kpt_error() fills err,
+ * pos and msg of the line being served, the add its id and probe.
+ */
+struct kpt_answer {
+	int			err;
+	int			pos;
+	u32			id;
+	struct kpt_probe	*probe;	/* under kpt_probes_mutex only */
+	char			msg[KPT_ADD_MSG_LEN];
+};
+
+int kpt_probe_create(struct kpt_session *sess, struct kpt_spec *spec,
+		     const char *label, const char *line);
 int kpt_probes_init(void);
 void kpt_probes_exit(void);
-int kpt_probes_write(const char *text, size_t len, char sep);
-int kpt_probes_write_user(const char __user *ubuf, size_t len);
-unsigned int kpt_probes_count(void);
-int kpt_probes_hist(const char *name, u32 flags, u32 *gen, u32 *id,
-		    bool hide, void **out, size_t *len);
+int kpt_probes_write(struct kpt_session *sess, const char *text, size_t len,
+		     char sep);
+int kpt_probes_write_user(struct kpt_session *sess, const char __user *ubuf,
+			  size_t len);
+int kpt_probes_add_user(struct kpt_session *sess, struct kpt_add_req *req,
+			bool hide);
+void kpt_probes_session_close(struct kpt_session *sess);
+int kpt_mem_charge(u64 bytes);		/* under kpt_probes_mutex */
+void kpt_mem_uncharge(u64 bytes);
+int kpt_probes_books(struct kpt_session *sess, struct kpt_probe_books *pb);
+int kpt_probes_hist(struct kpt_session *sess, const char *name, u32 flags,
+		    u32 *gen, u32 *id, bool hide, void **out, size_t *len);
 void kpt_probe_overwritten(const struct kpt_event *ev);
 /*
  * What a record's probe id names, for format.c: a live probe, or the
@@ -235,23 +322,44 @@ const struct kpt_probe_ref *kpt_probe_lookup(u32 id);
 const char *kpt_probe_ref_label(const struct kpt_probe_ref *ref);
 int kpt_probe_ref_arg(const struct kpt_probe_ref *ref, unsigned int i,
 		      const char **name);
-u64 kpt_probes_missed(void);
-u64 kpt_probes_filtered(void);
-unsigned int kpt_probes_max_record(void);
+u64 kpt_probes_missed(struct kpt_session *sess);
+u64 kpt_probes_filtered(struct kpt_session *sess);
 unsigned int kpt_probes_deleted_pending(void);
 u64 kpt_probes_mem_used(void);
 struct dentry;
 void kpt_probes_hist_dir(struct dentry *dir);
 
+/* ids.c: what a record's probe id names; kpt_probes_mutex */
+int kpt_id_alloc(struct kpt_probe *p);
+void kpt_id_unused(struct kpt_probe *p);
+void kpt_id_bury(struct kpt_probe *p, bool records);
+void kpt_id_release(struct kpt_probe *p);
+void kpt_tombs_free(struct kpt_session *sess);
+void kpt_ids_exit(void);
+
+/* prog.c: a probe's program */
+void kpt_prog_compile(const struct kpt_spec *spec,
+		      const struct kpt_probe_ops *ops, struct kpt_prog *g);
+
+/* kprobe.c: what the syscalls kind shares with the kretprobe kind */
+void kpt_kretprobe_prepare(struct kpt_probe *p);
+void kpt_kretprobe_disarm(struct kpt_probe *p, struct kpt_disarm_batch *batch);
+u64 kpt_kretprobe_mem(const struct kpt_probe *p);
+int kpt_kretprobe_check(const struct kpt_probe *p, const char **why);
+
 /* probe_show.c: what the probes files show, and the error log */
-struct seq_file;
 void kpt_probes_show(struct seq_file *m, bool hide);
+void kpt_probe_show_kprobe(struct seq_file *m, struct kpt_probe *p,
+			   const char *kind, char *buf);
 void kpt_probes_show_stats(struct seq_file *m);
 void kpt_error(const char *line, int pos, const char *msg, int err);
+void kpt_error_answer(struct kpt_answer *ans);	/* kpt_probes_mutex */
+void kpt_error_answer_probe(struct kpt_probe *p);
 void kpt_errors_show(struct seq_file *m);
 
-/* fetch.c: the handlers kpt_probe_arm() registers */
-void kpt_probe_set_handlers(struct kpt_probe *p);
+/* fetch.c: the handlers the kinds' arm() registers */
+void kpt_kprobe_set_handlers(struct kpt_probe *p);
+void kpt_kretprobe_set_handlers(struct kpt_probe *p);
 struct kpt_event;
 void kpt_stack_record(struct kpt_probe *p, struct kpt_event *ev,
 		      struct pt_regs *regs, u64 *out, unsigned int n,
@@ -259,19 +367,9 @@ void kpt_stack_record(struct kpt_probe *p, struct kpt_event *ev,
 
 /* syscall.c: an s probe's */
 #define KPT_SYS_MAXACTIVE	4096	/* its default MAXACTIVE, at most */
-unsigned int kpt_sys_ri_size(const struct kpt_spec *spec);
-void kpt_sys_prog(const struct kpt_spec *spec, struct kpt_prog *g);
 int kpt_sys_ids_global(struct kpt_spec *spec);
-void kpt_sys_set_handlers(struct kpt_probe *p);
-void kpt_sys_kretprobe_wrap(struct kpt_probe *p);
-int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive);
-void kpt_sys_tp_disarm(struct kpt_probe *p);
-void kpt_sys_tp_free(struct kpt_probe *p);
-u64 kpt_sys_sum_bytes(const struct kpt_spec *spec);
-int kpt_sys_sum_new(struct kpt_probe *p);
-void kpt_sys_sum_free(struct kpt_probe *p);
-int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
-		      u32 *n, u64 *full, size_t *len);
-u64 kpt_sys_tp_bytes(const struct kpt_spec *spec, unsigned int maxactive);
+int kpt_probes_syssum(struct kpt_session *sess, const char *name,
+		      void __user *ubuf, u64 room, u32 *id, u32 *n, u64 *full,
+		      size_t *len);
 
 #endif /* _KPT_PROBE_H */

@@ -22,6 +22,7 @@
 #include "ring.h"
 #include "hist.h"
 #include "format.h"
+#include "session.h"
 
 /* The last errors of written specs, like ftrace's error_log. */
 #define KPT_ERRLOG_LEN	8
@@ -47,6 +48,8 @@ static char kpt_errline[4 * KPT_SPEC_LINE_MAX];
  * "kpt_error: N callbacks suppressed". error_log keeps every one.
  */
 static DEFINE_RATELIMIT_STATE(kpt_error_rs, 5 * HZ, 100);
+/* The answer of the line being served by KPT_IOC_ADD; kpt_probes_mutex */
+static struct kpt_answer *kpt_answer_cur;
 
 /*
  * @e's line into kpt_errline, escaped as untrusted text is everywhere
@@ -101,6 +104,11 @@ void kpt_error(const char *line, int pos, const char *msg, int err)
 	int col;
 
 	lockdep_assert_held(&kpt_probes_mutex);
+	if (kpt_answer_cur) {
+		kpt_answer_cur->err = err;
+		kpt_answer_cur->pos = pos;
+		strscpy(kpt_answer_cur->msg, msg, sizeof(kpt_answer_cur->msg));
+	}
 	e->ts = ktime_get_ns();
 	e->pos = pos;
 	e->err = err;
@@ -117,6 +125,26 @@ void kpt_error(const char *line, int pos, const char *msg, int err)
 		       col, err);
 	else
 		pr_err("\"%s\": %s (%d)\n", kpt_errline, msg, err);
+}
+
+/*
+ * KPT_IOC_ADD: @ans gets what kpt_error() says of the line served until
+ * the next call (NULL: none), and the probe it made. Caller holds
+ * kpt_probes_mutex across both.
+ */
+void kpt_error_answer(struct kpt_answer *ans)
+{
+	lockdep_assert_held(&kpt_probes_mutex);
+	kpt_answer_cur = ans;
+}
+
+void kpt_error_answer_probe(struct kpt_probe *p)
+{
+	lockdep_assert_held(&kpt_probes_mutex);
+	if (kpt_answer_cur) {
+		kpt_answer_cur->id = p->id;
+		kpt_answer_cur->probe = p;
+	}
 }
 
 /* Hits of the probe point: a plain kprobe counts them once, as hits. */
@@ -169,8 +197,6 @@ static const char *kpt_probe_mode(struct kpt_probe *p)
 
 	if (p->state == KPT_PROBE_PENDING)
 		return "pending";
-	if (p->sys_tp)
-		return "enabled";
 	if (kprobe_disabled(kp))
 		return "disabled";
 	if (kprobe_ftrace(kp))
@@ -178,6 +204,25 @@ static const char *kpt_probe_mode(struct kpt_probe *p)
 	if (kp->flags & KPROBE_FLAG_OPTIMIZED)
 		return "optimized";
 	return "int3";
+}
+
+/*
+ * The listing's " at=WHERE KIND MODE" of a probe on the kprobe core (the
+ * kinds' show()): @kind "kprobe" or "kretprobe"; @buf as the listing's
+ */
+void kpt_probe_show_kprobe(struct seq_file *m, struct kpt_probe *p,
+			   const char *kind, char *buf)
+{
+	struct kprobe *kp = kpt_probe_kprobe(p);
+
+	if (p->state != KPT_PROBE_ARMED)
+		seq_printf(m, " at=%s:%s", p->spec->mod, p->spec->sym);
+	else if (kprobe_gone(kp))
+		/* its module went away: no symbol is left there */
+		seq_printf(m, " at=%s", p->symname ?: "?");
+	else
+		seq_printf(m, " at=%s", kpt_probe_where(kp, buf));
+	seq_printf(m, " %s %s", kind, kpt_probe_mode(p));
 }
 
 /*
@@ -202,28 +247,32 @@ void kpt_probes_show(struct seq_file *m, bool hide)
 	list_for_each_entry(p, &kpt_probe_list, list) {
 		kpt_spec_print(p->spec, hide, buf, KPT_SPEC_LINE_MAX);
 		seq_printf(m, "%s # id=%u", buf, p->id);
+		if (p->sess != kpt_default_session)
+			seq_printf(m, " session=%u", p->sess->id);
 		if (strcmp(p->label, p->spec->name))
 			seq_printf(m, " label=%s", p->label);
-		if (p->state == KPT_PROBE_ARMED && p->sys_tp)
-			seq_puts(m, " at=raw_syscalls:sys_enter/sys_exit");
-		else if (p->state == KPT_PROBE_ARMED &&
-			 kprobe_gone(kpt_probe_kprobe(p)))
-			/* its module went away: no symbol is left there */
-			seq_printf(m, " at=%s", p->symname ?: "?");
-		else if (p->state == KPT_PROBE_ARMED)
-			seq_printf(m, " at=%s",
-				   kpt_probe_where(kpt_probe_kprobe(p), buf));
-		else
-			seq_printf(m, " at=%s:%s", p->spec->mod, p->spec->sym);
+		p->ops->show(m, p, buf);
 		kpt_probe_sum(p, &sum);
-		seq_printf(m, " %s %s hits=%llu missed=%llu\n",
-			   p->sys_tp ? "tracepoint" :
-			   p->prog.is_ret ? "kretprobe" : "kprobe",
-			   kpt_probe_mode(p), kpt_probe_calls(p, &sum),
-			   kpt_probe_missed(p));
+		seq_printf(m, " hits=%llu missed=%llu\n",
+			   kpt_probe_calls(p, &sum), kpt_probe_missed(p));
 	}
 	mutex_unlock(&kpt_probes_mutex);
 	kfree(buf);
+}
+
+/*
+ * Every event was filtered, lost or recorded (or had no room in an s
+ * probe's summary): the recorded ones.
+ */
+static u64 kpt_probe_recorded(const struct kpt_probe *p,
+			      const struct kpt_probe_stats *st)
+{
+	u64 recorded = kpt_probe_events(p, st) - st->filtered;
+	unsigned int i;
+
+	for (i = 0; i < KPT_LOST_NR; i++)
+		recorded -= st->lost[i];
+	return recorded - st->sum_full;
 }
 
 static void kpt_stats_line(struct seq_file *m, const char *who,
@@ -231,14 +280,9 @@ static void kpt_stats_line(struct seq_file *m, const char *who,
 			   const struct kpt_probe_stats *st)
 {
 	u64 events = kpt_probe_events(p, st);
-	u64 recorded = events - st->filtered;
+	u64 recorded = kpt_probe_recorded(p, st);
 	unsigned int i;
 
-	/* every event was filtered, lost or recorded (or had no room in */
-	/* an s probe's summary) */
-	for (i = 0; i < KPT_LOST_NR; i++)
-		recorded -= st->lost[i];
-	recorded -= st->sum_full;
 	seq_printf(m, "%s calls=%llu events=%llu filtered=%llu recorded=%llu",
 		   who, kpt_probe_calls(p, st), events, st->filtered,
 		   recorded);
@@ -251,12 +295,56 @@ static void kpt_stats_line(struct seq_file *m, const char *who,
 		seq_printf(m, " summary_full=%llu", st->sum_full);
 }
 
+/**
+ * kpt_probes_books() - one probe's books, as probe_stats' total line has
+ * them (KPT_IOC_PROBE_STATS, uapi/kptrace.h)
+ * @sess: the session of the asking file: its probes only
+ * @pb: in: the probe's id; out: the books
+ *
+ * Returns 0, -ENOENT (no probe of @sess has that id), -ERESTARTSYS.
+ */
+int kpt_probes_books(struct kpt_session *sess, struct kpt_probe_books *pb)
+{
+	struct kpt_probe_stats st;
+	struct kpt_probe *p;
+	unsigned int i;
+	int ret = -ENOENT;
+
+	if (mutex_lock_interruptible(&kpt_probes_mutex))
+		return -ERESTARTSYS;
+	list_for_each_entry(p, &kpt_probe_list, list) {
+		if (p->sess != sess || p->id != pb->id)
+			continue;
+		kpt_probe_sum(p, &st);
+		pb->flags = (p->prog.is_ret ? KPT_PB_RETURN : 0) |
+			    (p->sys_sum ? KPT_PB_SUMMARY : 0);
+		pb->calls = kpt_probe_calls(p, &st);
+		pb->events = kpt_probe_events(p, &st);
+		pb->filtered = st.filtered;
+		pb->recorded = kpt_probe_recorded(p, &st);
+		for (i = 0; i < KPT_LOST_NR; i++)
+			pb->lost[i] = st.lost[i];
+		pb->missed = kpt_probe_kp_missed(p);
+		pb->maxactive_missed = kpt_probe_rp_missed(p);
+		pb->num_fault = st.num_fault;
+		pb->str_fault = st.str_fault;
+		pb->str_trunc = st.str_trunc;
+		pb->stack_trunc = st.stack_trunc;
+		pb->summary_full = st.sum_full;
+		ret = 0;
+		break;
+	}
+	mutex_unlock(&kpt_probes_mutex);
+	return ret;
+}
+
 /*
- * probe_stats: per probe, a total line with the kprobe core's misses, then
- * one line per CPU. calls counts hits of the probe point; events counts
- * the records they meant (an entry and a return for a b probe, a return
- * only for an r probe), and events = filtered + recorded + full + nested
- * + too_big + overwritten.
+ * probe_stats: per probe of the default session, a total line with the
+ * kprobe core's misses, then one line per CPU (another session's probes
+ * are its file's: KPT_IOC_PROBE_STATS). calls counts hits of the probe
+ * point; events counts the records they meant (an entry and a return for
+ * a b probe, a return only for an r probe), and events = filtered +
+ * recorded + full + nested + too_big + overwritten.
  */
 void kpt_probes_show_stats(struct seq_file *m)
 {
@@ -268,6 +356,8 @@ void kpt_probes_show_stats(struct seq_file *m)
 	mutex_lock(&kpt_probes_mutex);
 	kpt_probes_reclaim();
 	list_for_each_entry(p, &kpt_probe_list, list) {
+		if (p->sess != kpt_default_session)
+			continue;
 		kpt_probe_sum(p, &sum);
 		kpt_stats_line(m, p->spec->name, p, &sum);
 		seq_printf(m, " missed=%lu maxactive_missed=%lu",

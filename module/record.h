@@ -187,12 +187,18 @@ static nokprobe_inline void kpt_stack_cut(const struct kpt_probe *p,
 	this_cpu_inc(p->stats->stack_trunc);
 }
 
+/* This CPU's ring of @p's session */
+static nokprobe_inline struct kpt_ring *kpt_probe_ring(const struct kpt_probe *p)
+{
+	return this_cpu_read(p->stats->ring);
+}
+
 static nokprobe_inline bool kpt_reserve(const struct kpt_probe *p,
 					struct kpt_wr *w, unsigned int size)
 {
 	enum kpt_lost_cause cause;
 
-	if (likely(kpt_ring_reserve(w, size, &cause)))
+	if (likely(kpt_ring_reserve(w, kpt_probe_ring(p), size, &cause)))
 		return true;
 	this_cpu_inc(p->stats->lost[cause]);
 	return false;

@@ -7,7 +7,11 @@
  * Concurrency contract
  * ====================
  *
- * There is one ring per possible CPU. Positions (head, tail) are byte
+ * A buffer (struct kpt_buffer, ring.h) has one ring per possible CPU;
+ * each session owns a buffer (session.c), and a probe writes only to its
+ * session's, so what follows holds of each buffer on its own: no ring,
+ * counter, flag or lock is shared between two buffers. Positions (head,
+ * tail) are byte
  * counters that only grow; the offset in the buffer is pos & mask, and the
  * buffer size is a power of two. A 64-bit counter never wraps, so there
  * is no ABA problem in the compare-and-exchange loops of either side.
@@ -35,7 +39,7 @@
  * together with the record.
  *
  * Reader (ring_read.c). Readers run in process context and are serialised
- * by kpt_read_mutex; a reader may run on any CPU. It loads head with
+ * by their buffer's read_mutex; a reader may run on any CPU. It loads head with
  * acquire, copies records out, and only then releases the space by moving tail with
  * cmpxchg(), which is fully ordered on success: the copy is complete
  * before the space can be reused. A writer that runs out of room loads
@@ -48,7 +52,7 @@
  * per ring of its own (struct kpt_cursor, not in the ring: the writer
  * never sees it), copying runs of records. With overwrite=0 no writer
  * ever moves tail: the runs go straight to user memory (copy_to_user()
- * may fault and sleep: kpt_read_mutex is a mutex, and only what was
+ * may fault and sleep: read_mutex is a mutex, and only what was
  * copied is freed) and each tail moves once per read. With overwrite=1
  * the runs are small, go to a kernel buffer, and each is freed right
  * after its copy (below). A read may also be limited to a number of
@@ -64,9 +68,10 @@
  * ends the read there, or, if it had copied nothing yet, starts again
  * from the new tail a few times (ring_read.c). The writer counted that
  * record as lost.overwritten, so every record is counted exactly once, as read or as
- * lost; it also hands the record to kpt_ring_opts.dropped, given at
- * allocation, for whoever wrote it to count (the ring knows nothing of
- * probes): that callback runs in the writer, in any context, NMI too.
+ * lost; it also hands the record to the callback given at load
+ * (kpt_rings_init()), for whoever wrote it to count (the ring knows
+ * nothing of probes): that callback runs in the writer, in any context,
+ * NMI too.
  *
  * Counting. Every reserve is one hit (a kpt_ring_try() that fails takes
  * and counts nothing, and one reserve follows it). It ends in exactly one
@@ -79,7 +84,7 @@
  * (probe_stats), so the two books check each other, and the
  * selftests check both against the calls they made. The writer's
  * counters are local_t on the writer's cache line; `read' is the
- * reader's, under kpt_read_mutex, stored after the cmpxchg() that freed
+ * reader's, under read_mutex, stored after the cmpxchg() that freed
  * what it counts.
  *
  * A corrupt record (a size that cannot be: a bug, hence the WARN) cannot
@@ -105,14 +110,14 @@
  *
  * Wake-ups. A writer never wakes a reader directly (that takes the wait
  * queue lock, a sleeping lock on PREEMPT_RT, and is not NMI-safe). A reader
- * about to sleep sets kpt_wake_armed and then, after a full barrier,
- * rechecks the rings; a writer, after committing, tests kpt_wake_armed.
+ * about to sleep sets its buffer's wake_armed and then, after a full
+ * barrier, rechecks the rings; a writer, after committing, tests it.
  * The writer has no barrier there (it would cost every record one), so its
  * load of the flag may pass its store of head: a writer committing just as
  * the reader arms can miss the flag while the reader misses the record
- * (store-buffer pattern). So arming also starts kpt_wake_net, a timer that
- * looks again KPT_WAKE_NET later, when every store that raced with the
- * arming is visible, and wakes the reader if what it waits for is there:
+ * (store-buffer pattern). So arming also starts the buffer's wake_net, a
+ * timer that looks again KPT_WAKE_NET later, when every store that raced
+ * with the arming is visible, and wakes the reader if what it waits for is there:
  * such an event arrives late by at most that, never not at all
  * (wake_net_only=1 makes every writer miss, for the selftests). The
  * writer that decides to wake clears the flag with xchg() and queues its
@@ -144,30 +149,33 @@ const char * const kpt_lost_names[KPT_LOST_NR] = KPT_LOST_NAMES;
 static_assert(sizeof((const char * const[])KPT_LOST_NAMES) ==
 	      sizeof(kpt_lost_names));
 
-struct kpt_ring **kpt_rings;
-DEFINE_PER_CPU(struct kpt_ring *, kpt_ring_here);
-/* Set once, at load (kpt_init()): the writers call its .dropped, NMI too. */
-struct kpt_ring_opts kpt_ring_opts __ro_after_init;
+/* Set at load (kpt_rings_init()), then read-only: writers call it, NMI too */
+static void (*kpt_ring_dropped)(const struct kpt_event *ev) __ro_after_init;
+
+void __init kpt_rings_init(void (*dropped)(const struct kpt_event *ev))
+{
+	kpt_ring_dropped = dropped;
+}
+
 #define KPT_WAKE_TIMEOUT	(HZ / 10)
 #define KPT_WAKE_NET		(HZ / 100 ?: 1)
 
-unsigned long kpt_wake_armed;
-
-static DECLARE_WAIT_QUEUE_HEAD(kpt_read_wait);
-
-
 static void kpt_ring_wake(struct irq_work *work)
 {
-	wake_up_all(&kpt_read_wait);
+	struct kpt_ring *r = container_of(work, struct kpt_ring, wake_work);
+
+	wake_up_all(&r->buf->wait);
 }
 
 /* The writer found the reader waiting for it: wake it, from an irq_work. */
 void kpt_ring_wake_up(struct kpt_ring *r)
 {
+	struct kpt_buffer *b = r->buf;
+
 	/* selftests: as if every writer missed the reader; the net wakes it */
-	if (kpt_ring_opts.wake_net_only)
+	if (b->opts.wake_net_only)
 		return;
-	if (xchg(&kpt_wake_armed, 0))
+	if (xchg(&b->wake_armed, 0))
 		irq_work_queue(&r->wake_work);
 }
 NOKPROBE_SYMBOL(kpt_ring_wake_up);
@@ -192,7 +200,7 @@ static unsigned long kpt_ring_drop_oldest(struct kpt_ring *r,
 		return old;
 	if (type != KPT_EV_PAD) {
 		local_inc(&r->lost[KPT_LOST_OVERWRITTEN]);
-		kpt_ring_opts.dropped(ev);
+		kpt_ring_dropped(ev);
 	}
 	return tail + size;
 }
@@ -215,7 +223,7 @@ unsigned long kpt_ring_make_room(struct kpt_ring *r, unsigned long head,
 	struct kpt_event *ev;
 
 	while (head + pad + size - tail > cap) {
-		if (!kpt_ring_opts.overwrite) {
+		if (!r->buf->opts.overwrite) {
 			/* release the ring: nothing was written */
 			WRITE_ONCE(r->head, head);
 			return KPT_RING_BUSY;
@@ -258,18 +266,18 @@ static bool kpt_ring_lost_pending(struct kpt_ring *r)
 
 
 /* What a reader armed with @how waits for: a record, or a batch. */
-static unsigned long kpt_wake_bytes(unsigned long how)
+static unsigned long kpt_wake_bytes(struct kpt_buffer *b, unsigned long how)
 {
-	return how == KPT_WAKE_ANY ? 1 : kpt_ring_batch(kpt_rings[0]);
+	return how == KPT_WAKE_ANY ? 1 : kpt_ring_batch(b->rings[0]);
 }
 
-static bool kpt_rings_pending(unsigned long min_bytes)
+static bool kpt_rings_pending(struct kpt_buffer *b, unsigned long min_bytes)
 {
 	struct kpt_ring *r;
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
-		r = kpt_rings[cpu];
+		r = b->rings[cpu];
 		if (kpt_ring_head(r) - READ_ONCE(r->tail) >=
 		    min_bytes || kpt_ring_lost_pending(r))
 			return true;
@@ -280,64 +288,69 @@ static bool kpt_rings_pending(unsigned long min_bytes)
 /* A record committed as the reader armed: see "Wake-ups" above. */
 static void kpt_wake_net_fn(struct timer_list *t)
 {
-	unsigned long how = READ_ONCE(kpt_wake_armed);
+	struct kpt_buffer *b = container_of(t, struct kpt_buffer, wake_net);
+	unsigned long how = READ_ONCE(b->wake_armed);
 
-	if (how && kpt_rings_pending(kpt_wake_bytes(how)) &&
-	    xchg(&kpt_wake_armed, 0))
-		wake_up_all(&kpt_read_wait);
+	if (how && kpt_rings_pending(b, kpt_wake_bytes(b, how)) &&
+	    xchg(&b->wake_armed, 0))
+		wake_up_all(&b->wait);
 }
-
-static DEFINE_TIMER(kpt_wake_net, kpt_wake_net_fn);
 
 /**
  * kpt_rings_ready_or_arm() - is enough pending? If not, ask for a wake-up
+ * @b: the buffer
  * @how: KPT_WAKE_ANY (one record is enough) or KPT_WAKE_BATCH (a quarter
  *	 of a ring, or a loss)
  *
  * Use as the condition of wait_event*(): it arms the wake-up before it
  * looks, so an event committed after the look wakes the reader.
  */
-static bool kpt_rings_ready_or_arm(unsigned long how)
+static bool kpt_rings_ready_or_arm(struct kpt_buffer *b, unsigned long how)
 {
-	WRITE_ONCE(kpt_wake_armed, how);
+	WRITE_ONCE(b->wake_armed, how);
 	/* Orders the flag before the look; the writers rely on the net. */
 	smp_mb();
-	if (kpt_rings_pending(kpt_wake_bytes(how)))
+	if (kpt_rings_pending(b, kpt_wake_bytes(b, how)))
 		return true;
-	mod_timer(&kpt_wake_net, jiffies + KPT_WAKE_NET);
+	mod_timer(&b->wake_net, jiffies + KPT_WAKE_NET);
 	return false;
 }
 
 /**
- * kpt_rings_poll() - poll() for readers: is a record pending?
+ * kpt_buffer_poll() - poll() for readers: is a record pending?
+ * @b: the buffer
  * @file: the file being polled
  * @wait: the poll table
  */
-__poll_t kpt_rings_poll(struct file *file, poll_table *wait)
+__poll_t kpt_buffer_poll(struct kpt_buffer *b, struct file *file,
+			 poll_table *wait)
 {
-	poll_wait(file, &kpt_read_wait, wait);
-	return kpt_rings_ready_or_arm(KPT_WAKE_ANY) ? EPOLLIN | EPOLLRDNORM : 0;
+	poll_wait(file, &b->wait, wait);
+	return kpt_rings_ready_or_arm(b, KPT_WAKE_ANY) ?
+	       EPOLLIN | EPOLLRDNORM : 0;
 }
 
 /*
  * A blocking read found nothing: sleep until a ring holds a batch or a
  * loss is pending, KPT_WAKE_TIMEOUT at most. Returns < 0 on a signal.
  */
-long kpt_rings_wait(void)
+long kpt_buffer_wait(struct kpt_buffer *b)
 {
-	return wait_event_interruptible_timeout(kpt_read_wait,
-						kpt_rings_ready_or_arm(KPT_WAKE_BATCH),
+	return wait_event_interruptible_timeout(b->wait,
+						kpt_rings_ready_or_arm(b,
+							KPT_WAKE_BATCH),
 						KPT_WAKE_TIMEOUT);
 }
 
 /*
- * The counters of @cpu's ring, while writers and readers run: `read',
- * then the losses, then committed, so that what was read or overwritten
- * is always within committed (see "Counting" above).
+ * The counters of @cpu's ring of @b, while writers and readers run:
+ * `read', then the losses, then committed, so that what was read or
+ * overwritten is always within committed (see "Counting" above).
  */
-void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st)
+void kpt_ring_stats(struct kpt_buffer *b, unsigned int cpu,
+		    struct kpt_cpu_stats *st)
 {
-	struct kpt_ring *r = kpt_rings[cpu];
+	struct kpt_ring *r = b->rings[cpu];
 	u64 committed, lost = 0;
 	int i;
 
@@ -355,82 +368,89 @@ void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st)
 }
 
 /**
- * kpt_rings_alloc() - one ring per possible CPU
+ * kpt_buffer_alloc() - a buffer: one ring per possible CPU
  * @opts: the size of each, overwrite mode and its callback
  *
- * Returns 0 or -ENOMEM, with nothing left allocated on failure.
+ * Process context. Returns the buffer, or ERR_PTR(-ENOMEM) with nothing
+ * left allocated.
  */
-int __init kpt_rings_alloc(const struct kpt_ring_opts *opts)
+struct kpt_buffer *kpt_buffer_alloc(const struct kpt_ring_opts *opts)
 {
 	unsigned long bytes = opts->bytes;
 	const gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
 			  __GFP_RETRY_MAYFAIL;
+	struct kpt_buffer *b;
 	struct kpt_ring *r;
 	unsigned int cpu;
 
-	kpt_ring_opts = *opts;
-	kpt_rings = kcalloc(nr_cpu_ids, sizeof(*kpt_rings), GFP_KERNEL);
-	if (!kpt_rings)
-		return -ENOMEM;
-	if (kpt_reader_alloc()) {
-		kfree(kpt_rings);
-		kpt_rings = NULL;
-		return -ENOMEM;
-	}
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return ERR_PTR(-ENOMEM);
+	b->opts = *opts;
+	init_waitqueue_head(&b->wait);
+	timer_setup(&b->wake_net, kpt_wake_net_fn, 0);
+	mutex_init(&b->read_mutex);
+	b->rings = kcalloc(nr_cpu_ids, sizeof(*b->rings), GFP_KERNEL);
+	if (!b->rings || kpt_reader_alloc(b))
+		goto err_free;
 	for_each_possible_cpu(cpu) {
 		r = kzalloc_node(sizeof(*r), GFP_KERNEL, cpu_to_node(cpu));
 		if (!r)
 			goto err_free;
-		kpt_rings[cpu] = r;
-		per_cpu(kpt_ring_here, cpu) = r;
+		b->rings[cpu] = r;
 		r->data = kvmalloc_node(bytes, gfp, cpu_to_node(cpu));
 		if (!r->data)
 			goto err_free;
 		r->mask = bytes - 1;
 		r->limit = bytes;
 		r->cpu = cpu;
+		r->buf = b;
 		init_irq_work(&r->wake_work, kpt_ring_wake);
 	}
-	return 0;
+	return b;
 
 err_free:
-	kpt_rings_free();
-	return -ENOMEM;
+	kpt_buffer_free(b);
+	return ERR_PTR(-ENOMEM);
 }
 
-/* After every probe is unregistered: no writer is left. */
-void kpt_rings_free(void)
+/*
+ * After every probe writing to @b is unregistered (no writer is left)
+ * and with no reader in it (its files are released).
+ */
+void kpt_buffer_free(struct kpt_buffer *b)
 {
 	struct kpt_ring *r;
 	unsigned int cpu;
 
-	if (!kpt_rings)
+	if (!b)
 		return;
-	kpt_timer_delete_sync(&kpt_wake_net);
-	for_each_possible_cpu(cpu) {
-		r = kpt_rings[cpu];
-		if (!r)
-			continue;
-		per_cpu(kpt_ring_here, cpu) = NULL;
-		irq_work_sync(&r->wake_work);
-		kvfree(r->data);
-		kfree(r);
+	kpt_timer_delete_sync(&b->wake_net);
+	if (b->rings) {
+		for_each_possible_cpu(cpu) {
+			r = b->rings[cpu];
+			if (!r)
+				continue;
+			irq_work_sync(&r->wake_work);
+			kvfree(r->data);
+			kfree(r);
+		}
 	}
-	kfree(kpt_rings);
-	kpt_rings = NULL;
-	kpt_reader_free();
+	kfree(b->rings);
+	kpt_reader_free(b);
+	kfree(b);
 }
 
 /*
- * Where @cpu's ring is written up to (head) and freed up to (tail): byte
- * positions that only grow. A record below tail is gone from the ring,
- * read or overwritten. probe.c frees a deleted probe once every tail has
- * passed the head of the time of its deletion.
+ * Where @cpu's ring of @b is written up to (head) and freed up to (tail):
+ * byte positions that only grow. A record below tail is gone from the
+ * ring, read or overwritten. probe.c frees a deleted probe once every
+ * tail has passed the head of the time of its deletion.
  */
-void kpt_ring_positions(unsigned int cpu, unsigned long *head,
-			unsigned long *tail)
+void kpt_ring_positions(struct kpt_buffer *b, unsigned int cpu,
+			unsigned long *head, unsigned long *tail)
 {
-	struct kpt_ring *r = kpt_rings[cpu];
+	struct kpt_ring *r = b->rings[cpu];
 
 	*head = kpt_ring_head(r);
 	/* Pairs with the reader's or an overwriting writer's cmpxchg() */

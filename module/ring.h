@@ -13,6 +13,9 @@
 #include <linux/kprobes.h>
 #include <linux/irq_work.h>
 #include <linux/smp.h>
+#include <linux/mutex.h>
+#include <linux/timer.h>
+#include <linux/wait.h>
 #include <asm/local.h>
 #include <uapi/kptrace.h>
 #include "compat.h"
@@ -21,18 +24,43 @@
 
 struct file;
 struct poll_table_struct;
+struct kpt_cursor;
 
-/* The rings' own settings, fixed when they are allocated. */
+/* A buffer's own settings, fixed when it is allocated. */
 struct kpt_ring_opts {
 	unsigned long	bytes;		/* per CPU, a power of two */
 	bool		overwrite;	/* a full ring frees its oldest */
 	bool		wake_net_only;	/* selftests: no writer wakes */
-	/* overwrite: a record freed unread, from its writer (any context) */
-	void		(*dropped)(const struct kpt_event *ev);
+	bool		local_clock;	/* the loss reports' time: clock.h */
 };
 
-int kpt_rings_alloc(const struct kpt_ring_opts *opts);
-void kpt_rings_free(void);
+/*
+ * Overwrite mode: a record freed unread, handed to whoever wrote it to
+ * count, from its writer (any context, NMI too). Set once at load, read
+ * only after (the same for every buffer).
+ */
+void kpt_rings_init(void (*dropped)(const struct kpt_event *ev));
+
+/*
+ * A buffer: one ring per possible CPU, the readers' wait queue and their
+ * cursors. A session owns one (session.c); a probe writes to its
+ * session's (kpt_probe_stats::ring holds this CPU's ring of it).
+ */
+struct kpt_buffer {
+	/* who waits, and for how much (KPT_WAKE_*): every writer loads it */
+	unsigned long		wake_armed ____cacheline_aligned;
+	struct kpt_ring_opts	opts;
+	struct kpt_ring		**rings;	/* per possible CPU */
+	wait_queue_head_t	wait;
+	struct timer_list	wake_net;	/* see "Wake-ups" in ring.c */
+	/* the reader's, under read_mutex (ring_read.c) */
+	struct mutex		read_mutex;
+	struct kpt_cursor	*cur;		/* per possible CPU */
+	struct kpt_cursor	**live;
+};
+
+struct kpt_buffer *kpt_buffer_alloc(const struct kpt_ring_opts *opts);
+void kpt_buffer_free(struct kpt_buffer *b);
 
 /* ring_read.c: the reader side, process context only. */
 /* A read of the rings: where its records go, how many at most. */
@@ -42,7 +70,7 @@ struct kpt_read {
 	void		*kbuf;		/* when hidden, may be torn, or !ubuf */
 	size_t		kbuf_len;
 	unsigned long	max_nr;		/* records, loss reports included */
-	unsigned int	max_record;	/* kpt_probes_max_record() */
+	unsigned int	max_record;	/* the largest its probes write */
 	bool		hide_addrs;	/* a restricted reader's: edited */
 	bool		block;
 	bool		in_kbuf;	/* set: the records went to kbuf */
@@ -50,8 +78,9 @@ struct kpt_read {
 	int		(*may_read)(void);
 };
 
-ssize_t kpt_rings_read(struct kpt_read *rq);
-__poll_t kpt_rings_poll(struct file *file, struct poll_table_struct *wait);
+ssize_t kpt_buffer_read(struct kpt_buffer *b, struct kpt_read *rq);
+__poll_t kpt_buffer_poll(struct kpt_buffer *b, struct file *file,
+			 struct poll_table_struct *wait);
 
 /* ring.c: the rings' books, for stats and the probes' reclaim */
 struct kpt_cpu_stats {
@@ -61,9 +90,10 @@ struct kpt_cpu_stats {
 	u64 read;
 };
 
-void kpt_ring_stats(unsigned int cpu, struct kpt_cpu_stats *st);
-void kpt_ring_positions(unsigned int cpu, unsigned long *head,
-			unsigned long *tail);
+void kpt_ring_stats(struct kpt_buffer *b, unsigned int cpu,
+		    struct kpt_cpu_stats *st);
+void kpt_ring_positions(struct kpt_buffer *b, unsigned int cpu,
+			unsigned long *head, unsigned long *tail);
 extern const char * const kpt_lost_names[KPT_LOST_NR];
 
 /* The rest of this header is the rings' own, and the writer's. */
@@ -77,12 +107,13 @@ struct kpt_ring {
 	/* Constant after allocation; the writer reads them on every hit. */
 	void		*data;
 	unsigned long	mask;
+	struct kpt_buffer *buf;		/* the buffer it is one of */
 	unsigned int	cpu;
 
 	/*
 	 * Reader side (and the writer, in overwrite mode): the reader's
-	 * books, which stats and wake-ups look at too, stored under
-	 * kpt_read_mutex (ring_read.c); its cursors are its own.
+	 * books, which stats and wake-ups look at too, stored under the
+	 * buffer's read_mutex (ring_read.c); its cursors are its own.
 	 */
 	unsigned long	tail ____cacheline_aligned;
 	u64		read;
@@ -91,9 +122,6 @@ struct kpt_ring {
 
 	struct irq_work	wake_work;
 };
-
-extern struct kpt_ring **kpt_rings;
-DECLARE_PER_CPU(struct kpt_ring *, kpt_ring_here);	/* kpt_rings[this] */
 
 /* A write in progress: its ring, where its record starts, the record. */
 struct kpt_wr {
@@ -122,18 +150,16 @@ static __always_inline void kpt_ring_hdr(const void *rec, u8 *type, u32 *size)
 }
 
 /* ring.c, for the reader (ring_read.c) */
-extern struct kpt_ring_opts kpt_ring_opts;
 u64 kpt_ring_lost(struct kpt_ring *r, int i);
-long kpt_rings_wait(void);
+long kpt_buffer_wait(struct kpt_buffer *b);
 
-/* ring_read.c: the reader's own state, allocated with the rings */
-int kpt_reader_alloc(void);
-void kpt_reader_free(void);
+/* ring_read.c: the reader's own state, allocated with the buffer */
+int kpt_reader_alloc(struct kpt_buffer *b);
+void kpt_reader_free(struct kpt_buffer *b);
 
-/* kpt_wake_armed: who waits, and for how much */
+/* kpt_buffer::wake_armed: who waits, and for how much */
 #define KPT_WAKE_ANY		1
 #define KPT_WAKE_BATCH		2
-extern unsigned long kpt_wake_armed;
 
 void kpt_ring_wake_up(struct kpt_ring *r);
 unsigned long kpt_ring_make_room(struct kpt_ring *r, unsigned long head,
@@ -148,13 +174,13 @@ static nokprobe_inline unsigned long kpt_ring_batch(const struct kpt_ring *r)
 /*
  * After a commit or a loss: wake the reader if it waits for this. No
  * barrier: a reader arming at this very moment may be missed, and its
- * timer net (kpt_wake_net in ring.c) wakes it instead.
+ * timer net (the buffer's wake_net, ring.c) wakes it instead.
  */
 static nokprobe_inline void kpt_ring_kick(struct kpt_ring *r)
 {
 	unsigned long armed;
 
-	armed = READ_ONCE(kpt_wake_armed);
+	armed = READ_ONCE(r->buf->wake_armed);
 	if (likely(!armed))
 		return;
 	if (armed == KPT_WAKE_BATCH &&
@@ -206,6 +232,7 @@ static nokprobe_inline void kpt_ring_wr(struct kpt_wr *w, struct kpt_ring *r,
 /**
  * kpt_ring_reserve() - reserve room for one record on this CPU's ring
  * @w: the write: where to write the record (w->ev), for kpt_ring_commit()
+ * @r: this CPU's ring of the buffer written to
  * @size: the largest size the record may have, a multiple of 8
  * @cause: why, when the hit was lost
  *
@@ -214,10 +241,10 @@ static nokprobe_inline void kpt_ring_wr(struct kpt_wr *w, struct kpt_ring *r,
  * kpt_ring_commit() on the same CPU.
  */
 static nokprobe_inline bool kpt_ring_reserve(struct kpt_wr *w,
+					     struct kpt_ring *r,
 					     unsigned int size,
 					     enum kpt_lost_cause *cause)
 {
-	struct kpt_ring *r = this_cpu_read(kpt_ring_here);
 	unsigned long head, pos;
 
 	/* (the fast paths' sizes fit any ring: no test for them) */
@@ -253,9 +280,9 @@ lost:
  * Returns false, having taken and counted nothing, when that cannot be
  * (a write interrupted, room to make): then kpt_ring_reserve() decides.
  */
-static nokprobe_inline bool kpt_ring_try(struct kpt_wr *w, unsigned int size)
+static nokprobe_inline bool kpt_ring_try(struct kpt_wr *w, struct kpt_ring *r,
+					unsigned int size)
 {
-	struct kpt_ring *r = this_cpu_read(kpt_ring_here);
 	unsigned long head;
 
 	BUILD_BUG_ON(!__builtin_constant_p(size) || size > KPT_RING_MIN / 2);

@@ -2,9 +2,10 @@
 /*
  * kptrace: the rings' reader. It takes records from every CPU's ring in
  * time order, with loss reports, to a kernel buffer or straight to the
- * reader's memory: kpt_rings_read(), the one entry point, chooses which.
+ * reader's memory: kpt_buffer_read(), the one entry point, chooses which.
  * Its cursors are its own, not in the rings: the writer never sees them.
- * Readers are serialised by kpt_read_mutex. The concurrency contract it
+ * Each buffer has its reader's state (struct kpt_buffer: the cursors,
+ * read_mutex, which serialises its readers). The concurrency contract it
  * keeps with the writers is at the top of ring.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -15,6 +16,7 @@
 #include <linux/uaccess.h>
 #include "config.h"
 #include "ring.h"
+#include "clock.h"
 
 /*
  * The reader's place in one ring during a read: what it has freed (tail),
@@ -33,14 +35,6 @@ struct kpt_cursor {
 
 /* Tries of one merge, in overwrite mode, when writers move tail under it */
 #define KPT_MERGE_RESETS	8
-
-/* The reader, under kpt_read_mutex: a cursor per possible CPU. */
-static struct {
-	struct kpt_cursor	*cur;
-	struct kpt_cursor	**live;	/* the cursors a merge takes from */
-} kpt_reader;
-
-static DEFINE_MUTEX(kpt_read_mutex);
 
 /*
  * Reader: a record at position @pos of @r, of @type and @size bytes, that
@@ -138,7 +132,7 @@ static int kpt_ring_report_lost(struct kpt_ring *r, const struct kpt_dest *to,
 	ev->magic = KPT_MAGIC;
 	ev->type = KPT_EV_LOST;
 	ev->size = KPT_LOST_SIZE;
-	ev->ts_ns = ktime_get_mono_fast_ns();
+	ev->ts_ns = kpt_clock_now(r->buf->opts.local_clock);
 	ev->cpu = r->cpu;
 	lost->cause = i;
 	lost->count = now - r->reported[i];
@@ -180,7 +174,7 @@ static bool kpt_cursor_free(struct kpt_cursor *c)
 				WRITE_ONCE(r->dropped, r->dropped + c->drop);
 			c->tail = c->pos;
 		} else {
-			WARN_ON_ONCE(!kpt_ring_opts.overwrite);
+			WARN_ON_ONCE(!r->buf->opts.overwrite);
 		}
 	}
 	c->nr = 0;
@@ -303,11 +297,11 @@ static size_t kpt_merge_run(const struct kpt_cursor *c, u64 until,
  * what it has, or after KPT_MERGE_RESETS tries with nothing (the caller's
  * next try begins with the loss report those overwrites made pending).
  */
-static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
-			       size_t len, unsigned long max_nr)
+static ssize_t kpt_rings_merge(struct kpt_buffer *b, const struct kpt_dest *to,
+			       size_t at, size_t len, unsigned long max_nr)
 {
-	struct kpt_cursor *c, *best, **live = kpt_reader.live;
-	const bool overwrite = kpt_ring_opts.overwrite;
+	struct kpt_cursor *c, *best, **live = b->live;
+	const bool overwrite = b->opts.overwrite;
 	unsigned int cpu, n = 0, i, bi, resets = 0;
 	unsigned long nr, taken = 0;
 	bool too_big = false;
@@ -317,9 +311,9 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 	u64 until;
 
 	for_each_possible_cpu(cpu)
-		kpt_cursor_set(&kpt_reader.cur[cpu], kpt_rings[cpu]);
+		kpt_cursor_set(&b->cur[cpu], b->rings[cpu]);
 	for_each_possible_cpu(cpu) {
-		c = &kpt_reader.cur[cpu];
+		c = &b->cur[cpu];
 		ret = kpt_merge_next(c, done, &resets);
 		if (ret < 0) {
 			n = 0;
@@ -369,7 +363,7 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 			live[bi] = live[--n];
 	}
 	for_each_possible_cpu(cpu)
-		kpt_cursor_free(&kpt_reader.cur[cpu]);
+		kpt_cursor_free(&b->cur[cpu]);
 	if (!done && fault)
 		return fault;
 	if (!done && too_big)
@@ -379,9 +373,10 @@ static ssize_t kpt_rings_merge(const struct kpt_dest *to, size_t at,
 
 /*
  * Loss reports first, then the merged records: as many whole records as
- * fit in @len, to->max_nr at most; caller holds kpt_read_mutex.
+ * fit in @len, to->max_nr at most; caller holds @b's read_mutex.
  */
-static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
+static ssize_t kpt_rings_fill(struct kpt_buffer *b, const struct kpt_dest *to,
+			      size_t len)
 {
 	unsigned long left = to->max_nr;
 	unsigned int cpu, try;
@@ -390,11 +385,11 @@ static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
 	ssize_t ret;
 
 	/* overwrite mode's records may be torn: a kernel buffer takes them */
-	if (WARN_ON_ONCE(kpt_ring_opts.overwrite && !to->kbuf))
+	if (WARN_ON_ONCE(b->opts.overwrite && !to->kbuf))
 		return -EINVAL;
 	for (try = 0; try < 2; try++) {
 		for_each_possible_cpu(cpu) {
-			r = kpt_rings[cpu];
+			r = b->rings[cpu];
 			while (left) {
 				ret = kpt_ring_report_lost(r, to, done,
 							   len - done);
@@ -408,27 +403,28 @@ static ssize_t kpt_rings_fill(const struct kpt_dest *to, size_t len)
 		}
 		if (!left)
 			return done;
-		ret = kpt_rings_merge(to, done, len - done, left);
+		ret = kpt_rings_merge(b, to, done, len - done, left);
 		if (ret < 0)
 			return done ? done : ret;
 		/*
 		 * Nothing, in overwrite mode, may be a merge that writers
 		 * outran: what they overwrote is a loss report by now.
 		 */
-		if (ret || done || !kpt_ring_opts.overwrite)
+		if (ret || done || !b->opts.overwrite)
 			return done + ret;
 	}
 	return done;
 }
 
-static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
+static ssize_t kpt_rings_read_to(struct kpt_buffer *b,
+				 const struct kpt_dest *to, size_t len,
 				 const struct kpt_read *rq)
 {
 	ssize_t ret;
 	long left;
 
 	for (;;) {
-		if (mutex_lock_interruptible(&kpt_read_mutex))
+		if (mutex_lock_interruptible(&b->read_mutex))
 			return -ERESTARTSYS;
 		/*
 		 * Asked before every fill, the first too: a reader may have
@@ -436,18 +432,19 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
 		 */
 		ret = rq->may_read ? rq->may_read() : 0;
 		if (!ret)
-			ret = kpt_rings_fill(to, len);
-		mutex_unlock(&kpt_read_mutex);
+			ret = kpt_rings_fill(b, to, len);
+		mutex_unlock(&b->read_mutex);
 		if (ret || !rq->block)
 			return ret;
-		left = kpt_rings_wait();
+		left = kpt_buffer_wait(b);
 		if (left < 0)
 			return left;
 	}
 }
 
 /**
- * kpt_rings_read() - take the next records, waiting for some if rq->block
+ * kpt_buffer_read() - take the next records, waiting for some if rq->block
+ * @b: the buffer
  * @rq: the read (struct kpt_read in ring.h)
  *
  * The records go straight to rq->ubuf, one copy per run of them, unless
@@ -465,7 +462,7 @@ static ssize_t kpt_rings_read_to(const struct kpt_dest *to, size_t len,
  * returned when it refused, asked before each fill (the kernel lockdown
  * raised while the reader slept: each wait is KPT_WAKE_TIMEOUT at most).
  */
-ssize_t kpt_rings_read(struct kpt_read *rq)
+ssize_t kpt_buffer_read(struct kpt_buffer *b, struct kpt_read *rq)
 {
 	struct kpt_dest to = {
 		.max_nr = rq->max_nr,
@@ -473,34 +470,32 @@ ssize_t kpt_rings_read(struct kpt_read *rq)
 	};
 	size_t len = rq->len;
 
-	rq->in_kbuf = !rq->ubuf || rq->hide_addrs || kpt_ring_opts.overwrite;
+	rq->in_kbuf = !rq->ubuf || rq->hide_addrs || b->opts.overwrite;
 	if (rq->in_kbuf) {
 		to.kbuf = rq->kbuf;
 		len = min(len, rq->kbuf_len);
 	} else {
 		to.ubuf = rq->ubuf;
 	}
-	return kpt_rings_read_to(&to, len, rq);
+	return kpt_rings_read_to(b, &to, len, rq);
 }
 
-/* With the rings: the cursors of every possible CPU. */
-int kpt_reader_alloc(void)
+/* With the buffer: the cursors of every possible CPU. */
+int kpt_reader_alloc(struct kpt_buffer *b)
 {
-	kpt_reader.cur = kcalloc(nr_cpu_ids, sizeof(*kpt_reader.cur),
-				 GFP_KERNEL);
-	kpt_reader.live = kcalloc(nr_cpu_ids, sizeof(*kpt_reader.live),
-				  GFP_KERNEL);
-	if (!kpt_reader.cur || !kpt_reader.live) {
-		kpt_reader_free();
+	b->cur = kcalloc(nr_cpu_ids, sizeof(*b->cur), GFP_KERNEL);
+	b->live = kcalloc(nr_cpu_ids, sizeof(*b->live), GFP_KERNEL);
+	if (!b->cur || !b->live) {
+		kpt_reader_free(b);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-void kpt_reader_free(void)
+void kpt_reader_free(struct kpt_buffer *b)
 {
-	kfree(kpt_reader.cur);
-	kfree(kpt_reader.live);
-	kpt_reader.cur = NULL;
-	kpt_reader.live = NULL;
+	kfree(b->cur);
+	kfree(b->live);
+	b->cur = NULL;
+	b->live = NULL;
 }

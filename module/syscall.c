@@ -64,6 +64,7 @@
 #include <linux/hash.h>
 #include <linux/pid_namespace.h>
 #include <linux/slab.h>
+#include <linux/seq_file.h>
 #include <linux/tracepoint.h>
 #include <linux/unistd.h>
 #include "config.h"
@@ -188,8 +189,8 @@ struct kpt_sys_data {
 	char	strs[];			/* KPT_SYS_NSTR x strsize */
 };
 
-/* The instance data a syscalls probe needs (kpt_prog_compile()) */
-unsigned int kpt_sys_ri_size(const struct kpt_spec *spec)
+/* The instance data a syscalls probe needs (kpt_sys_compile()) */
+static unsigned int kpt_sys_ri_size(const struct kpt_spec *spec)
 {
 	return sizeof(struct kpt_sys_data) +
 	       (spec->sys.summary ? 0 : KPT_SYS_NSTR * kpt_cfg.strsize);
@@ -256,12 +257,24 @@ int kpt_sys_ids_global(struct kpt_spec *spec)
 }
 
 /*
- * An s probe's program (kpt_prog_compile()): its selection, and what the
- * kprobe decides without a call (kpt_sys_kprobe_pre()).
+ * An s probe's part of its program (after kpt_prog_compile()'s): its
+ * selection, what the kprobe decides without a call
+ * (kpt_sys_kprobe_pre()), and its records' sizes: exit and exit_group's
+ * entry records, the others' returns.
  */
-void kpt_sys_prog(const struct kpt_spec *spec, struct kpt_prog *g)
+static void kpt_sys_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 {
 	const struct kpt_sys_spec *sys = &spec->sys;
+
+	g->syscalls = true;
+	g->regs_only = false;
+	g->nargs = spec->nargs;
+	g->ret_nargs = spec->nargs;
+	g->entry_size = KPT_ENTRY_SIZE(spec->nargs, spec->sys.stack);
+	g->ret_size = KPT_RET_SIZE +
+		      (spec->nargs + spec->sys.stack) * sizeof(u64) +
+		      round_up(g->str_bytes[KPT_AT_ENTRY], 8);
+	g->ri_size = kpt_sys_ri_size(spec);
 
 	g->sys = *sys;
 	if (!sys->nr_given)
@@ -481,7 +494,7 @@ static nokprobe_inline void kpt_sys_exit_record(struct kpt_probe *p,
 	unsigned int hdr = KPT_ENTRY_SIZE(KPT_SYS_NARGS, p->prog.sys.stack);
 	struct kpt_event *ev;
 	struct kpt_wr w;
-	u64 ts = kpt_clock_ns();
+	u64 ts = kpt_clock_ns(p->prog.clock_local);
 
 	if (!kpt_reserve(p, &w, hdr))
 		return;
@@ -888,17 +901,19 @@ NOKPROBE_SYMBOL(kpt_sys_entry_late);
 
 /*
  * A call's entry, with an instance: nonzero gives it back. The time is
- * read first, so that only @ri and @regs live across the clock's slow
- * path; @strs: records keep path strings, a summary none.
+ * read as soon as the probe (its session's clock) is known, so that few
+ * registers live across the clock's slow path; @strs: records keep path
+ * strings, a summary none.
  */
 static nokprobe_inline int kpt_sys_entry(struct kretprobe_instance *ri,
 					 struct pt_regs *regs, bool strs)
 {
-	u64 ts = kpt_clock_ns();
 	struct kpt_probe *p;
+	u64 ts;
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 1;	/* being unregistered: no instance */
+	ts = kpt_clock_ns(p->prog.clock_local);
 	if (unlikely(!__this_cpu_read(kpt_sys_preselected)))
 		return kpt_sys_entry_late(p, ri, regs, ts);
 	kpt_sys_begin(p, (const struct pt_regs *)regs->di,
@@ -916,13 +931,14 @@ static nokprobe_inline void kpt_sys_return(struct kretprobe_instance *ri,
 					   struct pt_regs *regs, bool summary)
 {
 	const struct kpt_sys_data *d = (const struct kpt_sys_data *)ri->data;
-	u64 ts = kpt_clock_ns(), lat;
 	struct kpt_probe *p;
 	struct kpt_wr w;
 	long retval;
+	u64 ts, lat;
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return;
+	ts = kpt_clock_ns(p->prog.clock_local);
 	this_cpu_inc(p->stats->hits);
 	retval = (long)regs_return_value(regs);
 	lat = kpt_clock_since(d->entry_ts, ts);
@@ -936,7 +952,8 @@ static nokprobe_inline void kpt_sys_return(struct kretprobe_instance *ri,
 		return;
 	}
 	/* no room where head is, or a write under way: the slow path */
-	if (unlikely(!kpt_ring_try(&w, KPT_SYS_RET_HDR))) {
+	if (unlikely(!kpt_ring_try(&w, kpt_probe_ring(p),
+				   KPT_SYS_RET_HDR))) {
 		kpt_sys_exit_slow(p, d, retval, ts, lat, regs);
 		return;
 	}
@@ -1038,7 +1055,8 @@ static unsigned int kpt_sys_slot_size(bool strs)
 }
 
 /* What the tracepoints' way of @maxactive takes, for the accounting */
-u64 kpt_sys_tp_bytes(const struct kpt_spec *spec, unsigned int maxactive)
+static u64 kpt_sys_tp_bytes(const struct kpt_spec *spec,
+			    unsigned int maxactive)
 {
 	unsigned int bits;
 
@@ -1147,8 +1165,8 @@ static nokprobe_inline void kpt_sys_tp_enter_at(struct kpt_probe *p,
 		atomic_long_inc(&tp->missed);
 		return;
 	}
-	kpt_sys_begin(p, regs, nr, kpt_sys_slot_data(s), kpt_clock_ns(),
-		      !p->sys_sum);
+	kpt_sys_begin(p, regs, nr, kpt_sys_slot_data(s),
+		      kpt_clock_ns(p->prog.clock_local), !p->sys_sum);
 }
 
 static void kpt_sys_tp_enter(void *data, struct pt_regs *regs, long id)
@@ -1178,7 +1196,7 @@ static nokprobe_inline void kpt_sys_tp_exit_at(struct kpt_probe *p, long ret)
 	if (in_compat_syscall() && !kpt_sys_slot_execed(s))
 		return;
 	d = kpt_sys_slot_data(s);
-	ts = kpt_clock_ns();
+	ts = kpt_clock_ns(p->prog.clock_local);
 	this_cpu_inc(p->stats->hits);
 	kpt_sys_exit_slow(p, d, ret, ts, kpt_clock_since(d->entry_ts, ts),
 			  NULL);
@@ -1210,7 +1228,7 @@ static void kpt_sys_tp_find(struct tracepoint *tp, void *priv)
  * flight at most. Returns 0 or an error; -ENOENT when the kernel has
  * neither attach point.
  */
-int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
+static int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
 {
 	struct kpt_sys_tp *tp = p->sys_tp;
 	unsigned long nslots;
@@ -1246,8 +1264,12 @@ int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
 	return ret;
 }
 
-/* After this, no handler of @p runs or will run */
-void kpt_sys_tp_disarm(struct kpt_probe *p)
+/*
+ * After this, no handler of @p runs or will run; with @batch, after
+ * kpt_disarm_batch_end(), which waits once for every probe of the batch
+ */
+static void kpt_sys_tp_disarm(struct kpt_probe *p,
+			      struct kpt_disarm_batch *batch)
 {
 	int e1, e2;
 
@@ -1257,10 +1279,13 @@ void kpt_sys_tp_disarm(struct kpt_probe *p)
 	if (e1 || e2)
 		pr_warn("%s: the raw_syscalls tracepoints refused an unregister\n",
 			p->spec->name);
-	tracepoint_synchronize_unregister();
+	if (batch)
+		batch->tracepoints = true;
+	else
+		tracepoint_synchronize_unregister();
 }
 
-void kpt_sys_tp_free(struct kpt_probe *p)
+static void kpt_sys_tp_free(struct kpt_probe *p)
 {
 	if (!p->sys_tp)
 		return;
@@ -1275,7 +1300,7 @@ unsigned long kpt_sys_tp_missed(const struct kpt_probe *p)
 	return p->sys_tp ? atomic_long_read(&p->sys_tp->missed) : 0;
 }
 
-void kpt_sys_set_handlers(struct kpt_probe *p)
+static void kpt_sys_set_handlers(struct kpt_probe *p)
 {
 	bool sum = p->sys_sum;	/* made with the probe, before any arm */
 
@@ -1295,7 +1320,7 @@ void kpt_sys_set_handlers(struct kpt_probe *p)
  * sys_pre is stored before the wrapper that reads it. Unregistering is
  * the kretprobe's as ever.
  */
-void kpt_sys_kretprobe_wrap(struct kpt_probe *p)
+static void kpt_sys_kretprobe_wrap(struct kpt_probe *p)
 {
 	WRITE_ONCE(p->sys_pre, p->rp.kp.pre_handler);
 	/* sys_pre before the wrapper: pairs with the hit's call of it */
@@ -1311,15 +1336,15 @@ static size_t kpt_sys_sum_cpu_bytes(unsigned int bits)
 }
 
 /* The bytes a summary of @spec takes */
-u64 kpt_sys_sum_bytes(const struct kpt_spec *spec)
+static u64 kpt_sys_sum_bytes(const struct kpt_spec *spec)
 {
-	if (spec->kind != KPT_SPEC_SYSCALLS || !spec->sys.summary)
+	if (!spec->sys.summary)
 		return 0;
 	return (u64)nr_cpu_ids *
 	       kpt_sys_sum_cpu_bytes(ilog2(roundup_pow_of_two(spec->sys.summary)));
 }
 
-void kpt_sys_sum_free(struct kpt_probe *p)
+static void kpt_sys_sum_free(struct kpt_probe *p)
 {
 	unsigned int cpu;
 
@@ -1333,12 +1358,12 @@ void kpt_sys_sum_free(struct kpt_probe *p)
 }
 
 /* @p's summary, if its spec asks for one */
-int kpt_sys_sum_new(struct kpt_probe *p)
+static int kpt_sys_sum_new(struct kpt_probe *p)
 {
 	unsigned int n = p->spec->sys.summary, cpu;
 	struct kpt_sys_sum *sm;
 
-	if (!p->prog.syscalls || !n)
+	if (!n)
 		return 0;
 	sm = kzalloc(sizeof(*sm), GFP_KERNEL);
 	if (!sm)
@@ -1362,19 +1387,120 @@ nomem:
 }
 
 /*
- * KPT_IOC_SYSSUM: end the interval of s probe @name's summary and copy its
- * entries to @ubuf, if @room holds every entry that can be (else -ENOSPC,
- * and *@len the room needed). Under the probes' lock, which -:NAME holds
- * to free the tables, the entries with calls are moved to a kernel
- * buffer; it is copied out after, so that a caller whose buffer faults
- * slowly (userfaultfd, FUSE) never holds up probe changes or module
- * loads. Without memory for that buffer (-ENOMEM) the entries stay in
+ * Return instances of @p: its MAXACTIVE, else, as each traced task
+ * blocked in a call holds one, as many as 16 MiB of its data hold,
+ * maxactive= to KPT_SYS_MAXACTIVE.
+ */
+static unsigned int kpt_sys_maxactive(const struct kpt_probe *p)
+{
+	if (p->spec->maxactive)
+		return p->spec->maxactive;
+	return clamp_t(unsigned long, (16UL << 20) / p->prog.ri_size,
+		       kpt_cfg.maxactive, KPT_SYS_MAXACTIVE);
+}
+
+/* Its instances, or the tracepoints' slots in their place; its summary */
+static u64 kpt_sys_mem(const struct kpt_probe *p)
+{
+	return max(kpt_kretprobe_mem(p),
+		   kpt_sys_tp_bytes(p->spec, kpt_sys_maxactive(p))) +
+	       kpt_sys_sum_bytes(p->spec);
+}
+
+static int kpt_sys_check(const struct kpt_probe *p, const char **why)
+{
+	int ret = kpt_kretprobe_check(p, why);
+
+	/* a summary's read takes one half of its tables in one kvmalloc() */
+	if (!ret && kpt_sys_sum_bytes(p->spec) / 2 > INT_MAX) {
+		*why = "summary= on this many CPUs: a read would pass 2 GiB";
+		ret = -E2BIG;
+	}
+	return ret;
+}
+
+/*
+ * A kretprobe on x64_sys_call, its selection ahead of its pre-handler;
+ * without x64_sys_call, the raw_syscalls tracepoints (kernels before
+ * v5.11 say -EINVAL for a symbol that is not there)
+ */
+static int kpt_sys_arm(struct kpt_probe *p)
+{
+	int ret;
+
+	kpt_kretprobe_prepare(p);
+	kpt_sys_set_handlers(p);
+	ret = register_kretprobe(&p->rp);
+	if (!ret) {
+		kpt_sys_kretprobe_wrap(p);
+		return 0;
+	}
+	if (ret != -ENOENT && ret != -EINVAL)
+		return ret;
+	pr_info("%s: no kretprobe on x64_sys_call (%d): on the raw_syscalls tracepoints\n",
+		p->spec->name, ret);
+	return kpt_sys_tp_arm(p, p->rp.maxactive);
+}
+
+static void kpt_sys_disarm(struct kpt_probe *p,
+			   struct kpt_disarm_batch *batch)
+{
+	if (p->sys_tp)
+		kpt_sys_tp_disarm(p, batch);
+	else
+		kpt_kretprobe_disarm(p, batch);
+}
+
+static void kpt_sys_free(struct kpt_probe *p)
+{
+	kpt_sys_tp_free(p);
+	kpt_sys_sum_free(p);
+}
+
+static const char *kpt_sys_arm_error(const struct kpt_probe *p, int err)
+{
+	if (err == -ENOENT)
+		return "neither x64_sys_call nor the raw_syscalls tracepoints: s probes cannot attach";
+	return NULL;
+}
+
+static void kpt_sys_show(struct seq_file *m, struct kpt_probe *p, char *buf)
+{
+	if (p->state == KPT_PROBE_ARMED && p->sys_tp)
+		seq_puts(m, " at=raw_syscalls:sys_enter/sys_exit tracepoint enabled");
+	else
+		kpt_probe_show_kprobe(m, p, "kretprobe", buf);
+}
+
+/* The syscalls kind of probe (s), struct kpt_probe_ops in probe.h */
+const struct kpt_probe_ops kpt_sys_ops = {
+	.compile	= kpt_sys_compile,
+	.maxactive	= kpt_sys_maxactive,
+	.mem		= kpt_sys_mem,
+	.check		= kpt_sys_check,
+	.alloc		= kpt_sys_sum_new,
+	.arm		= kpt_sys_arm,
+	.disarm		= kpt_sys_disarm,
+	.free		= kpt_sys_free,
+	.arm_error	= kpt_sys_arm_error,
+	.show		= kpt_sys_show,
+};
+
+/*
+ * KPT_IOC_SYSSUM: end the interval of @sess's s probe @name's summary and
+ * copy its entries to @ubuf, if @room holds every entry that can be (else
+ * -ENOSPC, and *@len the room needed). Under the probes' lock, which
+ * -:NAME holds to free the tables, the entries with calls are moved to a
+ * kernel buffer; it is copied out after, so that a caller whose buffer
+ * faults slowly (userfaultfd, FUSE) never holds up probe changes or
+ * module loads. Without memory for that buffer (-ENOMEM) the entries stay in
  * their half, read again at the flip after next: counted late (an
  * interval later), not lost.
  * A copy that faults loses the interval (-EFAULT).
  */
-int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
-		      u32 *n, u64 *full, size_t *len)
+int kpt_probes_syssum(struct kpt_session *sess, const char *name,
+		      void __user *ubuf, u64 room, u32 *id, u32 *n, u64 *full,
+		      size_t *len)
 {
 	struct kpt_syssum_entry *t, *buf = NULL;
 	struct kpt_probe *p, *found = NULL;
@@ -1386,7 +1512,8 @@ int kpt_probes_syssum(const char *name, void __user *ubuf, u64 room, u32 *id,
 	if (mutex_lock_interruptible(&kpt_probes_mutex))
 		return -ERESTARTSYS;
 	list_for_each_entry(p, &kpt_probe_list, list) {
-		if (p->sys_sum && !strcmp(p->spec->name, name)) {
+		if (p->sess == sess && p->sys_sum &&
+		    !strcmp(p->spec->name, name)) {
 			found = p;
 			break;
 		}

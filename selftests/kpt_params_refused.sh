@@ -26,6 +26,7 @@
 #   address=0x1000 (not kernel text)    EINVAL (unprobeable)
 #   address=<kpt_test_func + 1>         EILSEQ
 #   retprobe=1 name=kpt_test_func+0x5   EINVAL (kretprobes need the entry)
+#   clock=bad, clock=MONO               EINVAL (auto, mono or local)
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup
@@ -90,6 +91,8 @@ case $addr in
 esac
 refused -w "kpt_test_func+$boundary" EINVAL retprobe=1 \
 	"name=kpt_test_func+$boundary"
+refused -w clock=bad EINVAL clock=bad
+refused -w clock=MONO EINVAL clock=MONO
 
 # The limits themselves are accepted.
 kpt_load "name=$(items 64 kpt_test_func)" args=6 stack=64 maxactive=4096
@@ -100,6 +103,10 @@ kpt_load "name=kpt_test_func+$boundary"
 kpt_unload
 kpt_load args=0 stack=0 bufsize_kb=1
 kpt_unload
+for c in auto mono local; do
+	kpt_load clock=$c
+	kpt_unload
+done
 
 [ -z "$failed" ] || fail "refusals not as in the contract:$failed"
 info "every refusal as in the contract"

@@ -6,8 +6,9 @@
 #
 # Names: hits recorded lost lost.full lost.overwritten lost.nested
 # lost.too_big missed filtered read pending clock_tsc clock_fallbacks
-# deleted_pending mem_used_bytes mem_max_bytes (clock_tsc 0 or 1,
-# mem_max_bytes the mem_max_mb parameter), then for every possible CPU N:
+# deleted_pending mem_used_bytes mem_max_bytes clock_local sessions
+# (clock_tsc and clock_local 0 or 1, mem_max_bytes the mem_max_mb
+# parameter, sessions 0), then for every possible CPU N:
 # cpuN.hits cpuN.recorded cpuN.lost.full cpuN.lost.overwritten
 # cpuN.lost.nested cpuN.lost.too_big cpuN.read cpuN.pending; every value a
 # decimal number. After 4 calls on CPU 0: hits=recorded=pending=4, read=0,
@@ -31,7 +32,7 @@ kpt_load name=kpt_test_func stack=0
 cpus=$(tr ',' '\n' < /sys/devices/system/cpu/possible | awk -F- '
 	{ hi = (NF == 2 ? $2 : $1); for (c = $1; c <= hi; c++) print c }')
 
-expected="hits recorded lost lost.full lost.overwritten lost.nested lost.too_big missed filtered read pending clock_tsc clock_fallbacks deleted_pending mem_used_bytes mem_max_bytes"
+expected="hits recorded lost lost.full lost.overwritten lost.nested lost.too_big missed filtered read pending clock_tsc clock_fallbacks deleted_pending mem_used_bytes mem_max_bytes clock_local sessions"
 for c in $cpus; do
 	for n in hits recorded lost.full lost.overwritten lost.nested lost.too_big read pending; do
 		expected="$expected cpu$c.$n"

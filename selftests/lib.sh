@@ -822,3 +822,55 @@ kpt_json_check()
 	}
 	END { exit bad > 0 }' "$1" || fail "$1 has lines that are not valid JSON"
 }
+
+# ------------------------------------------------------------ sessions
+
+# kpt_session_start OUT ARG...: helpers/kpt_read -S ARG... in the
+# background (its pid in $KPT_BG), its output to OUT; returns once it said
+# "armed": its session made and its -e probes added. Fails if it exits
+# first, or is not armed within 20 s.
+kpt_session_start()
+{
+	_out=$1
+	shift
+	kpt_bg "$KPT_READ" -S "$@" > "$_out" 2>&1
+	_i=0
+	while ! grep -qx armed "$_out" 2>/dev/null; do
+		kill -0 "$KPT_BG" 2>/dev/null ||
+			fail "kpt_read -S $*: ended before it was armed: $(cat "$_out")"
+		[ $_i -lt 200 ] || fail "kpt_read -S $*: not armed after 20 s"
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
+# kpt_session_stop PID OUT: SIGTERM to a kpt_session_start reader, which
+# drains its session and prints its summary and books to OUT; fails if it
+# fails.
+kpt_session_stop()
+{
+	kill -TERM "$1" 2>/dev/null
+	wait "$1"
+	_rc=$?
+	[ "$_rc" = 0 ] || { sed 's/^/#   /' "$2"; fail "kpt_read -S ($1) failed ($_rc)"; }
+}
+
+# kpt_sessions_lines: the sessions file's lines (the default session's
+# included)
+kpt_sessions_lines()
+{
+	grep -c '' "$KPT_DIR/sessions"
+}
+
+# kpt_wait_sessions N: until the sessions file has N lines (the default
+# session's included), 5 s at most; fails then.
+kpt_wait_sessions()
+{
+	_i=0
+	while [ "$(kpt_sessions_lines)" != "$1" ]; do
+		[ $_i -lt 50 ] || { sed 's/^/#   /' "$KPT_DIR/sessions";
+			fail "sessions: $(kpt_sessions_lines) lines after 5 s, expected $1"; }
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}

@@ -3,13 +3,13 @@
  * probecmd: `kptrace probe add|del|list|clear`, on the default session.
  *
  * add resolves and checks every spec (speclist.c: BTF names, @SYM, globs,
- * kpt_spec_parse(), the module's own parser) before anything reaches the
- * module, and shows an error with a caret under the user's column. Then
- * each line is added with ioctl(KPT_IOC_ADD), which answers in the call:
- * a refusal brings the module's reason and its column, shown under the
- * user's text as the tool's own errors are. When the module refuses a
- * line, the lines before it stay, as with ftrace's kprobe_events. del
- * and clear send -:GROUP/NAME lines the same way.
+ * kpt_spec_parse() of include/spec/, the module's own parser) before
+ * anything reaches the module, and shows an error with a caret under the
+ * user's column. Then each line is added with ioctl(KPT_IOC_ADD), which
+ * answers in the call: a refusal brings the module's reason and its
+ * column, shown under the user's text as the tool's own errors are. When
+ * the module refuses a line, the lines before it stay, as with ftrace's
+ * kprobe_events. del and clear send -:GROUP/NAME lines the same way.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
  *	"SPEC # id=N [label=L] at=WHERE kprobe|kretprobe MODE hits=N missed=N"
  *
  * SPEC is in the language a write to /dev/kptrace takes; kpt_spec_parse()
- * (module/spec.c, built into the tool too) gives the names and types of
+ * (include/spec/, built into the tool too) gives the names and types of
  * the arguments that records carry. Events carry L when given, else the
  * spec's name. Ids are never reused while the module stays loaded, but
  * may be large and sparse: the table is sorted by id.

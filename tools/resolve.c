@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * resolve: turns what `kptrace probe add` accepts into the module's
- * language (module/spec.c), token by token, keeping track of where each
+ * language (include/spec/), token by token, keeping track of where each
  * written token came from, so that an error kpt_spec_parse() finds in the
  * written line is shown under the user's own text.
  *

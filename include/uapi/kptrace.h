@@ -71,7 +71,9 @@ struct kpt_event {
 	__u8	flags;		/* KPT_F_* */
 	__u32	size;		/* whole record in bytes, multiple of 8 */
 	__u64	seq;		/* per-CPU record number, from 1, no reuse */
-	__u64	ts_ns;		/* CLOCK_MONOTONIC, ns */
+	__u64	ts_ns;		/* ns, by its session's clock: */
+				/* CLOCK_MONOTONIC or sched_clock() */
+				/* (kpt_info.clock, KPT_CLOCK_*) */
 	__u32	cpu;
 	__u32	probe_id;	/* index in /sys/kernel/debug/kptrace/probes */
 	__u32	pid;		/* tgid */
@@ -149,10 +151,12 @@ struct kpt_info {
 	__u32	magic;		/* KPT_MAGIC */
 	__u32	version;	/* KPT_VERSION */
 	__u32	nr_cpus;	/* possible CPUs: cpu < nr_cpus */
-	__u32	nr_probes;
-	__u64	ring_bytes;	/* per CPU */
+	__u32	nr_probes;	/* of the file's session */
+	__u64	ring_bytes;	/* per CPU, of the file's session */
 	__u32	max_record;	/* largest record the module may emit */
-	__u32	__pad;
+	__u32	clock;		/* its records' clock: KPT_CLOCK_MONO or */
+				/* _LOCAL (0 from a module before sessions: */
+				/* CLOCK_MONOTONIC) */
 };
 
 /*
@@ -338,8 +342,10 @@ struct kpt_syssum_entry {
  * more. Sessions are refused past KPT_MAX_SESSIONS (-EMFILE), and their
  * rings count against mem_max_mb with the probes' tables (-E2BIG past
  * it); a refusal changes nothing. Needs the file open for writing
- * (-EBADF), once per file (-EEXIST), before any probe or read was made
- * through it (-EBUSY); a kernel that is locked down refuses (-EPERM).
+ * (-EBADF), once per file (-EEXIST), before it was used (-EBUSY): before
+ * any read(), poll(), write(), KPT_IOC_PROBE or KPT_IOC_ADD through it,
+ * refused or not; a kernel that is locked down refuses (-EPERM). Ids
+ * count the sessions made, from 1; after 2^32 - 1 they wrap, past 0.
  *
  * In: ring_bytes, flags, clock. Out (written back on success): ring_bytes
  * as allocated, clock as chosen, id.
@@ -379,16 +385,19 @@ struct kpt_session_req {
 };
 
 /*
- * ioctl(KPT_IOC_ADD): one spec line (as a write() takes it, without the
- * newline: an add or a -:NAME delete), answered in the call. Needs the
- * file open for writing (-EBADF). The request is written back on every
- * outcome the module could read it for: the ioctl returns 0 or -err, and
- * err, pos and msg say why (as error_log does, which keeps the line
- * too); an add's id and canonical spec (the line as the probes listing
- * prints it, addresses hidden for a reader that may not see them) are
- * set on success, the spec copied to spec (spec_len bytes of room, 0 for
- * none; spec_size says how many it needs, NUL included: a spec that does
- * not fit is not copied, and the add is still done).
+ * ioctl(KPT_IOC_ADD): one spec line (as a write() takes it: an add or a
+ * -:NAME delete; a newline may end it, none may be in it, nor a NUL),
+ * answered in the call. Needs the file open for writing (-EBADF). The
+ * request is written back on every outcome the module could read it for
+ * (its out fields set by the module, whatever they held): the ioctl
+ * returns 0 or -err, and err, pos and msg say why (as error_log does,
+ * which keeps the line too); an add's id and canonical spec (the line as
+ * the probes listing prints it, addresses hidden for a reader that may
+ * not see them) are set on success, the spec copied to spec (spec_len
+ * bytes of room, 0 for none; spec_size says how many it needs, NUL
+ * included: a spec that does not fit is not copied, and the add is
+ * still done; a spec buffer that faults is not copied either, the add
+ * done, and spec_size 0).
  */
 #define KPT_ADD_MSG_LEN		224
 

@@ -234,6 +234,16 @@ if ! make -s -C "$chroot_dir$work/src/tools" kptrace >>"$logdir/build.log" 2>&1;
 	tail -n 30 "$logdir/build.log"
 	die "tools build failed (log: $logdir/build.log)"
 fi
+# The session arms' reader, the selftests' own (static, as the reader);
+# a --rev from before sessions has one without -S: those arms skip.
+if [ -f "$chroot_dir$work/src/selftests/helpers/kpt_read.c" ] &&
+   ! gcc -O2 -static -Wall -I "$chroot_dir$work/src/include" \
+	-o "$chroot_dir$work/src/selftests/helpers/kpt_read" \
+	"$chroot_dir$work/src/selftests/helpers/kpt_read.c" \
+	>>"$logdir/build.log" 2>&1; then
+	tail -n 30 "$logdir/build.log"
+	die "kpt_read build failed (log: $logdir/build.log)"
+fi
 
 # The QEMU plugin API header of the chroot's qemu-system-x86, exactly its
 # version (the API changes between releases), from its source package:

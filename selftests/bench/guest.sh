@@ -35,6 +35,8 @@ arms_re=${BENCH_ARMS:-.}
 
 KO=$src/kptrace.ko
 KPTRACE=$src/tools/kptrace
+# the selftests' own reader: the session arms' (-S)
+KPT_READ=$src/selftests/helpers/kpt_read
 BENCH_KO=$src/selftests/bench/kpt_bench.ko
 FLOOR_KO=$src/selftests/bench/kpt_floor.ko
 SYSLOOP=$src/selftests/bench/kpt_sysloop
@@ -532,6 +534,37 @@ micro()
 		cp "$tmp/kpt.bin" "$tmp/keep-$arm.bin"
 		cp "$tmp/kpt.bin.probes" "$tmp/keep-$arm.bin.probes" 2>/dev/null
 		rm -f "$tmp/kpt.bin" "$tmp/kpt.bin.probes" ;;
+	kpt_sess1|kpt_sess8)
+		# kpt_args' probe, made by sessions of their own
+		# (KPT_IOC_SESSION): one, or eight on the one function, each
+		# with its reader (kpt_read -S, on CPU 1 as kptrace's)
+		local n=1 i spec='p:kptb/s kpt_bench_func arg0=$arg1:x64 arg1=$arg2:x64 arg2=$arg3:x64 arg3=$arg4:x64'
+
+		[ "$arm" = kpt_sess1 ] || n=8
+		exp=$((n * calls))
+		kpt_load stack=0 || return 1
+		for i in $(seq "$n"); do
+			start_reader "sess$i" "$KPT_READ" -S -b 4194304 \
+				-e "$spec" follow >"$tmp/sess$i.out" 2>&1
+			wait_for 10 grep -qx armed "$tmp/sess$i.out" ||
+				{ cat "$tmp/sess$i.out" >&2; rmmod kptrace; return 1; }
+		done
+		r=$(run_loop "$calls")
+		del=0
+		lost=0
+		cpu=0
+		for i in $(seq "$n"); do
+			cpu=$((cpu + $(stop_reader "sess$i")))
+			set -- $(awk '/^summary / { for (i = 2; i <= NF; i++) {
+				split($i, kv, "="); v[kv[1]] = kv[2] } }
+				/^books / { for (i = 2; i <= NF; i++) {
+				split($i, kv, "="); b[kv[1]] = kv[2] } }
+				END { print v["entry"] + 0, b["lost"] + 0 }' "$tmp/sess$i.out")
+			del=$((del + $1))
+			lost=$((lost + $2))
+		done
+		extra="sessions=$n"
+		rmmod kptrace ;;
 	agg_kpt_*)
 		# an aggregation only: no reader, the summary is read once
 		local spec
@@ -938,7 +971,7 @@ micro_arms=(baseline floor_kprobe floor_kretprobe
 	    ftrace_args ftrace_args_rd ftrace_stack ftrace_stack_rd
 	    ftrace_ret ftrace_ret_rd ftrace_entret ftrace_entret_rd
 	    bpf_count bpf_args bpf_kstack
-	    kpt_args kpt_stack kpt_ret kpt_ret1 kpt_cond
+	    kpt_args kpt_stack kpt_ret kpt_ret1 kpt_cond kpt_sess1 kpt_sess8
 	    agg_kpt_comm agg_kpt_lat agg_kpt_stack agg_kpt_num
 	    agg_bpf_comm agg_bpf_lat agg_bpf_stack
 	    agg_ftrace_comm agg_ftrace_stack
@@ -962,6 +995,7 @@ want()
 	e2e_perf|e2e_sys_perf_trace*) [ "$have_perf" = 1 ] ;;
 	e2e_strace|e2e_sys_strace) command -v strace >/dev/null ;;
 	sys_*) [ -x "$SYSLOOP" ] && grep -qw x64_sys_call /proc/kallsyms ;;
+	kpt_sess*) [ -x "$KPT_READ" ] && "$KPT_READ" 2>&1 | grep -q -- ' -S' ;;
 	e2e_sys_kptrace_s)
 		kpt_has_syscalls_cmd &&
 			"$KPTRACE" syscalls --help 2>&1 | grep -q -- '--summary' ;;

@@ -67,6 +67,12 @@ MICRO = [
      "floor_kretprobe"),
     ("kpt_cond", "kptrace r: 4 args+$retval if a >= 0, -w",
      "ftrace_ret_rd", "floor_kretprobe"),
+    # sessions: kpt_args' probe in a session of its own (KPT_IOC_SESSION),
+    # one, and eight on the one function (each with its reader)
+    ("kpt_sess1", "kptrace session, args=4, kpt_read -S", "ftrace_args_rd",
+     "floor_kprobe"),
+    ("kpt_sess8", "8 kptrace sessions, args=4 each", None,
+     "floor_kprobe"),
     # aggregations: the summary in the kernel, no reader
     ("agg_kpt_comm", "kptrace hist:keys=comm", "agg_ftrace_comm",
      "floor_kprobe"),
@@ -94,7 +100,8 @@ MICRO = [
 # figures while a loss-free one exists. ftrace's overruns overwrite old
 # events: every event is still written, nothing is left out.
 INSN_DROP_ARMS = ("bpf_count", "bpf_args", "bpf_kstack", "kpt_args",
-                  "kpt_stack", "kpt_ret", "kpt_ret1", "kpt_cond")
+                  "kpt_stack", "kpt_ret", "kpt_ret1", "kpt_cond",
+                  "kpt_sess1", "kpt_sess8")
 
 E2E = [
     ("e2e_none", "dd, untraced"),
@@ -454,6 +461,8 @@ def targets(micro, e2e, rows):
               "kpt_args", "ftrace_args", 0.5)
     add_ratio("kptrace 4 args <= 2x empty kprobe", "kpt_args",
               "floor_kprobe", 2.0)
+    add_ratio("a session's probe costs what the default session's does",
+              "kpt_sess1", "kpt_args", 1.02)
     add_ratio("kptrace args+16-frame stack < ftrace stacktrace trigger",
               "kpt_stack", "ftrace_stack_rd", 1.0, strict=True)
     add_ratio("kptrace args+16-frame stack < bpftrace kstack",

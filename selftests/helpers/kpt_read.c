@@ -32,6 +32,27 @@
  *                what is still pending with O_NONBLOCK until EAGAIN
  *   drain        O_NONBLOCK reads until EAGAIN
  *   now          CLOCK_MONOTONIC: "now ns=N" (for the records' ts)
+ *   hold         with -S: make the session, add -e's probes, say "armed",
+ *                then wait for a signal (its end, or a kill -9, closes it)
+ *   killloop N   N times: a child makes the session of -S -b -o -k and
+ *                adds -e's probes, then kills itself with SIGKILL; the
+ *                children run one at a time: "killloop n=N killed=K armed=A"
+ *                (armed: those whose probes were all added)
+ *   maxsessions  sessions of -b bytes (one per open descriptor) until one
+ *                is refused: "maxsessions made=N err=ENAME", then closes them
+ *   session_errors  each refusal of KPT_IOC_SESSION, one line each:
+ *                "case NAME err=ENAME" (ok: none)
+ *
+ * Sessions. -S makes the descriptor a session of its own (KPT_IOC_SESSION:
+ * -b BYTES its rings per CPU, -o overwrite, -k auto|mono|local its clock)
+ * and prints "session id=N ring_bytes=B clock=C"; each -e SPEC (up to 16)
+ * is then added through it with KPT_IOC_ADD, which prints
+ *   "add id=N spec=SPEC" or "add err=ENAME pos=P msg=MSG" (then exit 1)
+ * and once all are in, "armed". read, follow, drain and hold work on the
+ * session then, and end with its books (KPT_IOC_STATS, KPT_IOC_PROBE_STATS)
+ *   "books session=S hits=H recorded=R read=D pending=P lost=L nr_probes=N"
+ *   "pbooks id=N calls=C events=E recorded=R filtered=F lost=L missed=M"
+ * (-e without -S adds to the default session the same way.)
  *
  * read, follow and drain validate every record (kpt_record_check() of
  * uapi/kptrace_record.h, known CPU and loss cause, per-CPU seq strictly
@@ -59,6 +80,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sched.h>
@@ -75,6 +97,15 @@
 
 static const char *dev = "/dev/kptrace";
 static int verbose;
+/* -S, -b, -o, -k, -e: a session and its probes */
+#define MAX_SPECS	16
+static int session;
+static unsigned long long ring_bytes;
+static int overwrite;
+static unsigned int clock_id;
+static const char *specs[MAX_SPECS];
+static unsigned int nspecs;
+static uint32_t spec_ids[MAX_SPECS];
 static int tally_ctx;
 static unsigned int timeout_sec;
 static volatile sig_atomic_t exiting;
@@ -120,6 +151,10 @@ static const char *errno_name(int err)
 	case EILSEQ: return "EILSEQ";
 	case ENXIO: return "ENXIO";
 	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EEXIST: return "EEXIST";
+	case EMFILE: return "EMFILE";
+	case ERANGE: return "ERANGE";
+	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
 	default: return "E?";
 	}
 }
@@ -384,6 +419,98 @@ static int drain(int fd, unsigned char *buf)
 	}
 }
 
+/* -S and -e: the session and its probes, as the header says. 0 or -1 */
+static int session_setup(int fd)
+{
+	static const char *const clocks[] = KPT_CLOCK_NAMES;
+	struct kpt_session_req req;
+	struct kpt_add_req add;
+	char spec[4096];
+	unsigned int i;
+
+	if (session) {
+		memset(&req, 0, sizeof(req));
+		req.ring_bytes = ring_bytes;
+		req.flags = overwrite ? KPT_SESSION_OVERWRITE : 0;
+		req.clock = clock_id;
+		if (ioctl(fd, KPT_IOC_SESSION, &req)) {
+			printf("session err=%s\n", errno_name(errno));
+			return -1;
+		}
+		printf("session id=%u ring_bytes=%llu clock=%s\n", req.id,
+		       (unsigned long long)req.ring_bytes,
+		       req.clock < 3 ? clocks[req.clock] : "?");
+	}
+	for (i = 0; i < nspecs; i++) {
+		memset(&add, 0, sizeof(add));
+		add.line = (uintptr_t)specs[i];
+		add.len = strlen(specs[i]);
+		add.spec = (uintptr_t)spec;
+		add.spec_len = sizeof(spec);
+		if (ioctl(fd, KPT_IOC_ADD, &add)) {
+			printf("add err=%s pos=%d msg=%s\n", errno_name(errno),
+			       add.pos, add.msg);
+			return -1;
+		}
+		spec_ids[i] = add.id;
+		printf("add id=%u spec=%s\n", add.id, spec);
+	}
+	if (session || nspecs)
+		printf("armed\n");
+	fflush(stdout);
+	return 0;
+}
+
+/* The session's books, and its probes' (-S, -e) */
+static void session_books(int fd)
+{
+	struct kpt_ring_books *rb;
+	struct kpt_stats_req req;
+	struct kpt_probe_books pb;
+	unsigned long long hits = 0, rec = 0, rd = 0, lost = 0;
+	unsigned int i, c;
+
+	if (!session && !nspecs)
+		return;
+	rb = calloc(MAX_CPUS, sizeof(*rb));
+	memset(&req, 0, sizeof(req));
+	req.buf = (uintptr_t)rb;
+	req.nr_cpus = MAX_CPUS;
+	if (!rb || ioctl(fd, KPT_IOC_STATS, &req)) {
+		printf("books err=%s\n", errno_name(errno));
+		free(rb);
+		return;
+	}
+	for (c = 0; c < req.nr_cpus; c++) {
+		hits += rb[c].hits;
+		rec += rb[c].recorded;
+		rd += rb[c].read;
+		for (i = 0; i < KPT_LOST_NR; i++)
+			lost += rb[c].lost[i];
+	}
+	printf("books session=%u hits=%llu recorded=%llu read=%llu pending=%llu lost=%llu nr_probes=%u\n",
+	       req.session, hits, rec, rd, rec - rd, lost, req.nr_probes);
+	free(rb);
+	for (i = 0; i < nspecs; i++) {
+		memset(&pb, 0, sizeof(pb));
+		pb.id = spec_ids[i];
+		if (ioctl(fd, KPT_IOC_PROBE_STATS, &pb)) {
+			printf("pbooks id=%u err=%s\n", spec_ids[i],
+			       errno_name(errno));
+			continue;
+		}
+		for (c = 0, lost = 0; c < KPT_LOST_NR; c++)
+			lost += pb.lost[c];
+		printf("pbooks id=%u calls=%llu events=%llu recorded=%llu filtered=%llu lost=%llu missed=%llu\n",
+		       pb.id, (unsigned long long)pb.calls,
+		       (unsigned long long)pb.events,
+		       (unsigned long long)pb.recorded,
+		       (unsigned long long)pb.filtered, lost,
+		       (unsigned long long)(pb.missed + pb.maxactive_missed));
+	}
+	fflush(stdout);
+}
+
 static int fill_info(int fd)
 {
 	struct kpt_info info;
@@ -406,8 +533,9 @@ static int mode_stream(const char *mode, uint64_t count)
 
 	if (!buf)
 		return 1;
-	fd = open_dev(strcmp(mode, "drain") ? O_RDONLY : O_RDONLY | O_NONBLOCK);
-	if (fd < 0 || fill_info(fd))
+	fd = open_dev((session || nspecs ? O_RDWR : O_RDONLY) |
+		      (strcmp(mode, "drain") ? 0 : O_NONBLOCK));
+	if (fd < 0 || session_setup(fd) || fill_info(fd))
 		return 1;
 	setup_signals();
 
@@ -463,13 +591,152 @@ static int mode_stream(const char *mode, uint64_t count)
 				break;
 			}
 		}
+	} else if (!strcmp(mode, "hold")) {
+		while (!exiting)
+			pause();
 	}
 	if (!err && drain(fd, buf))
 		err = 1;
 	summary();
+	session_books(fd);
 	close(fd);
 	free(buf);
 	return err;
+}
+
+static int mode_killloop(unsigned long n)
+{
+	unsigned long i, killed = 0, armed = 0;
+	int status, fd, devnull;
+	pid_t pid;
+
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (pid < 0) {
+			perror("kpt_read: fork");
+			return 1;
+		}
+		if (!pid) {
+			devnull = open("/dev/null", O_WRONLY);
+			if (devnull >= 0)
+				dup2(devnull, 1);
+			fd = open_dev(O_RDWR);
+			if (fd < 0 || session_setup(fd))
+				_exit(1);
+			raise(SIGKILL);
+			_exit(2);
+		}
+		if (waitpid(pid, &status, 0) < 0) {
+			perror("kpt_read: waitpid");
+			return 1;
+		}
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+			killed++;
+			armed++;
+		}
+	}
+	printf("killloop n=%lu killed=%lu armed=%lu\n", n, killed, armed);
+	return 0;
+}
+
+static int mode_maxsessions(void)
+{
+	struct kpt_session_req req;
+	int *fds, made = 0, err = 0, i;
+
+	struct rlimit rl = { 8 * KPT_MAX_SESSIONS, 8 * KPT_MAX_SESSIONS };
+
+	/* the descriptors' own limit (1024) must not be the one met */
+	if (setrlimit(RLIMIT_NOFILE, &rl)) {
+		perror("kpt_read: setrlimit");
+		return 1;
+	}
+	fds = calloc(4 * KPT_MAX_SESSIONS, sizeof(*fds));
+	if (!fds)
+		return 1;
+	while (made < 4 * KPT_MAX_SESSIONS) {
+		fds[made] = open_dev(O_RDWR);
+		if (fds[made] < 0) {
+			printf("maxsessions made=%d open=%s\n", made,
+			       errno_name(errno));
+			return 1;
+		}
+		memset(&req, 0, sizeof(req));
+		req.ring_bytes = ring_bytes;
+		if (ioctl(fds[made], KPT_IOC_SESSION, &req)) {
+			err = errno;
+			close(fds[made]);
+			break;
+		}
+		made++;
+	}
+	printf("maxsessions made=%d err=%s\n", made, err ? errno_name(err) : "none");
+	for (i = 0; i < made; i++)
+		close(fds[i]);
+	free(fds);
+	return 0;
+}
+
+/* One KPT_IOC_SESSION on a new descriptor of @flags: its errno, 0 if ok */
+static int session_try(int flags, const struct kpt_session_req *in,
+		       int *fdp)
+{
+	struct kpt_session_req req = *in;
+	int fd = open_dev(flags), err = 0;
+
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, KPT_IOC_SESSION, &req))
+		err = errno;
+	if (fdp)
+		*fdp = fd;
+	else
+		close(fd);
+	return err;
+}
+
+static void session_case(const char *name, int err)
+{
+	printf("case %s err=%s\n", name, err ? errno_name(err) : "ok");
+}
+
+static int mode_session_errors(void)
+{
+	struct kpt_session_req req = { 0 };
+	char rec[4096];
+	int fd, err;
+
+	session_case("readonly", session_try(O_RDONLY, &req, NULL));
+	req.flags = 0x2;
+	session_case("flags", session_try(O_RDWR, &req, NULL));
+	req.flags = 0;
+	req.clock = 3;
+	session_case("clock", session_try(O_RDWR, &req, NULL));
+	req.clock = 0;
+	req.__rsvd[1] = 1;
+	session_case("reserved", session_try(O_RDWR, &req, NULL));
+	req.__rsvd[1] = 0;
+	req.ring_bytes = 512;
+	session_case("small", session_try(O_RDWR, &req, NULL));
+	req.ring_bytes = 1ULL << 31;
+	session_case("large", session_try(O_RDWR, &req, NULL));
+	req.ring_bytes = 4096;
+	err = session_try(O_RDWR, &req, &fd);
+	session_case("first", err);
+	if (fd >= 0) {
+		session_case("twice", ioctl(fd, KPT_IOC_SESSION, &req) ?
+			     errno : 0);
+		close(fd);
+	}
+	fd = open_dev(O_RDWR | O_NONBLOCK);
+	if (fd < 0)
+		return 1;
+	err = read(fd, rec, sizeof(rec)) < 0 ? errno : 0;
+	printf("case read_first err=%s\n", err ? errno_name(err) : "ok");
+	session_case("after_read", ioctl(fd, KPT_IOC_SESSION, &req) ?
+		     errno : 0);
+	close(fd);
+	return 0;
 }
 
 static int mode_info(void)
@@ -775,9 +1042,11 @@ static int mode_now(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: kpt_read [-d DEV] [-t SEC] [-v] [-c] MODE [ARG]\n"
+		"usage: kpt_read [-d DEV] [-t SEC] [-v] [-c] [-S [-b BYTES] [-o]\n"
+		"                [-k auto|mono|local]] [-e SPEC]... MODE [ARG]\n"
 		"modes: info | nonblock | zero | poll MS | small | perm | nocap |\n"
-		"       read N | follow | drain | fault | now |\n"
+		"       read N | follow | drain | hold | fault | now |\n"
+		"       killloop N | maxsessions | session_errors |\n"
 		"       pingpong N FILE [MS [WIN]]\n");
 	exit(2);
 }
@@ -787,8 +1056,27 @@ int main(int argc, char **argv)
 	const char *mode;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "cd:t:v")) != -1) {
+	while ((opt = getopt(argc, argv, "b:cd:e:k:ot:vS")) != -1) {
 		switch (opt) {
+		case 'S':
+			session = 1;
+			break;
+		case 'b':
+			ring_bytes = strtoull(optarg, NULL, 0);
+			break;
+		case 'o':
+			overwrite = 1;
+			break;
+		case 'k':
+			clock_id = !strcmp(optarg, "mono") ? KPT_CLOCK_MONO :
+				   !strcmp(optarg, "local") ? KPT_CLOCK_LOCAL :
+				   KPT_CLOCK_AUTO;
+			break;
+		case 'e':
+			if (nspecs == MAX_SPECS)
+				usage();
+			specs[nspecs++] = optarg;
+			break;
 		case 'd':
 			dev = optarg;
 			break;
@@ -834,9 +1122,16 @@ int main(int argc, char **argv)
 		return mode_fault();
 	if (!strcmp(mode, "nocap"))
 		return mode_nocap();
+	if (!strcmp(mode, "killloop") && optind + 1 < argc)
+		return mode_killloop(strtoul(argv[optind + 1], NULL, 0));
+	if (!strcmp(mode, "maxsessions"))
+		return mode_maxsessions();
+	if (!strcmp(mode, "session_errors"))
+		return mode_session_errors();
 	if (!strcmp(mode, "read") && optind + 1 < argc)
 		return mode_stream(mode, strtoull(argv[optind + 1], NULL, 0));
-	if (!strcmp(mode, "follow") || !strcmp(mode, "drain"))
+	if (!strcmp(mode, "follow") || !strcmp(mode, "drain") ||
+	    !strcmp(mode, "hold"))
 		return mode_stream(mode, 0);
 	usage();
 	return 2;

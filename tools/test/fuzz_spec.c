@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_spec: libFuzzer target of kpt_spec_parse() (module/spec.c), built
+ * fuzz_spec: libFuzzer target of kpt_spec_parse() (include/spec/), built
  * with AddressSanitizer and UBSan by `make fuzz` (clang). Beyond "no
  * crash, no undefined behaviour", it checks what the parser promises:
  * an error has a column inside the line and a message, and a spec it

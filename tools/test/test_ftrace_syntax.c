@@ -3,7 +3,7 @@
  * test_ftrace_syntax: the peer suite. The malformed specs of ftrace's own
  * selftest, tools/testing/selftests/ftrace/test.d/kprobe/
  * kprobe_syntax_errors.tc (Linux 6.1), through kpt_spec_parse()
- * (module/spec.c, built here under AddressSanitizer and UBSan).
+ * (include/spec/, built here under AddressSanitizer and UBSan).
  *
  *	test_ftrace_syntax
  *

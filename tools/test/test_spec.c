@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_spec: unit tests of the spec parser (module/spec.c, built here
+ * test_spec: unit tests of the spec parser (include/spec/, built here
  * under AddressSanitizer and UBSan) and of the tool's translation of specs
  * (resolve.c with kbtf.c: BTF names, @SYM).
  *

@@ -453,7 +453,7 @@ static const char *spec_of(const struct sys_sel *sel, pid_t pid)
 }
 
 /*
- * The module's own parser (module/spec.c, built in) takes @line, and
+ * The module's own parser (include/spec/, built in) takes @line, and
  * prints it back the same: the tool speaks the kernel side's language.
  */
 static void spec_round_trip_to(const char *what, const char *line,
@@ -504,7 +504,7 @@ static void test_spec(void)
 	sel.stack = 8;
 	same("spec: every option, in the module's order", spec_of(&sel, 9),
 	     "s:kptrace/sys_9 pid=1,22 tid=333 children=7 comm=ng*x? cgroup=123456789012 nr=0-2,5,7-8,471 failure duration=500000 stack=8");
-	spec_round_trip("spec: every option, as module/spec.c parses and prints it",
+	spec_round_trip("spec: every option, as include/spec/ parses and prints it",
 			spec_of(&sel, 9));
 	{
 		struct sys_sel any = { .comm = "Web Content" };
@@ -526,10 +526,10 @@ static void test_spec(void)
 		sel.pid[i] = 100 + i;
 	sel.pid[SYS_MAX_IDS - 1] = SYS_MAX_PID;
 	sel.npid = SYS_MAX_IDS;
-	spec_round_trip("spec: 8 pids, the largest, module/spec.c",
+	spec_round_trip("spec: 8 pids, the largest, include/spec/",
 			spec_of(&sel, SYS_MAX_PID));
 	sel = (struct sys_sel){ 0 };
-	spec_round_trip("spec: nothing selected, module/spec.c",
+	spec_round_trip("spec: nothing selected, include/spec/",
 			spec_of(&sel, 4242));
 
 	sel = (struct sys_sel){ .nr = nr };
@@ -541,7 +541,7 @@ static void test_spec(void)
 			 sizeof(err));
 	same("spec: -e '!read,!write': every other number, unnamed ones too",
 	     spec_of(&sel, 9), "s:kptrace/sys_9 exclude=9 nr=2-511");
-	spec_round_trip("spec: -e '!read,!write', module/spec.c",
+	spec_round_trip("spec: -e '!read,!write', include/spec/",
 			spec_of(&sel, 9));
 	syscalls__select(SYSCALLS_64, "exit*", nr, &sel.nr_rest, err,
 			 sizeof(err));
@@ -555,7 +555,7 @@ static void test_spec(void)
 	sel.duration_ns = 2000000;
 	same("spec: -s: summary after every option", spec_of(&sel, 9),
 	     "s:kptrace/sys_9 pid=100 nr=60,231 failure duration=2000000 summary");
-	spec_round_trip_to("spec: -s, as module/spec.c parses and prints it",
+	spec_round_trip_to("spec: -s, as include/spec/ parses and prints it",
 			   spec_of(&sel, 9),
 			   "s:kptrace/sys_9 pid=100 nr=60,231 failure duration=2000000 summary=1024");
 	sel = (struct sys_sel){ .children = 9, .summary = true };

@@ -2,9 +2,11 @@
 /*
  * kptrace: probe specs, the ftrace kprobe_events language, parsed once.
  *
- * This header and spec.c compile in the kernel and in userspace (the tool
- * and the host tests include them), so they use nothing but fixed-width
- * types and a few string functions that both sides have.
+ * This header and the parser's files beside it (spec.c, the line as a
+ * whole; spec_*.c, a clause each; spec_impl.h, what they share) compile in
+ * the kernel and in userspace (the tool and the host tests include them),
+ * so they use nothing but fixed-width types and a few string functions
+ * that both sides have.
  */
 #ifndef _KPT_SPEC_H
 #define _KPT_SPEC_H
@@ -32,7 +34,7 @@ enum kpt_spec_kind {
 	KPT_SPEC_ENTRY	= 'p',
 	KPT_SPEC_RETURN	= 'r',
 	KPT_SPEC_BOTH	= 'b',	/* an entry record, and a return record */
-	KPT_SPEC_SYSCALLS = 's',	/* system calls (syscall.c) */
+	KPT_SPEC_SYSCALLS = 's',	/* system calls (module/syscall.c) */
 	KPT_SPEC_DELETE	= '-',
 };
 
@@ -146,9 +148,10 @@ struct kpt_hist_spec {
  * [stack=N] [summary[=N]]: the selection of a syscalls probe, every option
  * ANDed; stack=, each record's call trace, at most N frames; with summary
  * (not with stack=), no record per call but per-CPU counts by process and
- * call in tables of N entries (syscall.c, KPT_IOC_SYSSUM). Its fetchargs are
- * fixed (KPT_SYS_NARGS: nr, arg0..arg5, str0, str1) and filled in by the
- * parser.
+ * call in tables of N entries (module/syscall.c, KPT_IOC_SYSSUM). Its
+ * fetchargs are fixed (KPT_SYS_NARGS: nr, arg0..arg5, str0, str1) and
+ * filled in by the parser (spec_sys.c, which parses and prints these
+ * options).
  */
 #define KPT_SYS_MAX_IDS		8	/* pids, tids */
 #define KPT_SYS_NR_BITS		512	/* x86-64 numbers nr= can select */
