@@ -44,6 +44,14 @@ static int oneshot__resolve(const struct oneshot_opts *o, struct resolver *res,
 		if (ret)
 			return -1;
 	}
+	/* a new session has nothing to delete */
+	for (i = 0; i < l->nr; i++) {
+		if (l->v[i].line[0] == '-') {
+			spec__show_error("-e adds probes: a new session has none to delete",
+					 l->v[i].user, 0);
+			return -1;
+		}
+	}
 	if (!l->nr) {
 		fputs("kptrace: -e: no probe to add (blank SPECs)\n", stderr);
 		return -1;

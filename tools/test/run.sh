@@ -22,8 +22,11 @@
 # carets or a documented column of kptrace's own), typed records
 # (gen_trace typed: strings, escapes, faults, truncation, return records
 # with arguments, legacy probes named from BTF), -w FILE.probes, and
-# `kptrace probe ...` with --dry-run, a regular file as the device, and
-# fake available_filter_functions, blacklist and kallsyms for globs. A
+# `kptrace probe ...` with --dry-run, fake available_filter_functions,
+# blacklist and kallsyms for globs, and on test/fakedev.so (LD_PRELOAD, a
+# stand-in for /dev/kptrace): one KPT_IOC_ADD per line, the module's
+# reason for a refusal under the user's column, a module too old for
+# sessions (a regular file as the device too). A
 # crafted FILE.probes: labels and BTF names with terminal escapes must be
 # shown escaped, and a trace of many ids the listing lacks must not make
 # the reader read it again for each. The BTF reader has its own unit tests
@@ -38,12 +41,18 @@
 # the lines and JSON objects of `kptrace syscalls`, exact strings; and
 # gen_syscalls.sh must remake the committed uapi/kptrace_syscalls.h.
 # test/test_syscalls_cmd (ASan and UBSan): the command's records of a
-# syscalls probe to lines and JSON, its spec lines, the probe's id, the
-# summary, the tables of -s and -S; then `kptrace syscalls -r` of
-# gen_trace's syscalls records against a fake tracefs, --dry-run's spec
-# lines, its errors, and its live path on test/fakedev.so (LD_PRELOAD),
-# --prometheus's file too (exact, every -i interval, read by node_exporter).
-# test/flight.sh: --flight's refusals and its dumps on the fake device.
+# syscalls probe to lines and JSON, its spec lines, the probe's listing
+# line, the summary, the tables of -s and -S; then `kptrace syscalls -r`
+# of gen_trace's syscalls records against a fake tracefs, --dry-run's spec
+# lines, its errors, and its live path on test/fakedev.so in a session of
+# its own (no debugfs file read), --prometheus's file too (exact, every
+# -i interval, read by node_exporter). test/flight.sh: --flight's
+# overwriting session, its refusals and its dumps on the fake device.
+# kptrace -e on the fake device: a session's records printed as the plain
+# reader prints them (text, -j, -w then -r), its books, COMMAND, -p, -n,
+# the refusals (the module's, at its column; the tool's), the session's
+# options, a glob with --max, the usage errors; the plain reader makes no
+# session.
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -57,7 +66,6 @@ export KPTRACE_PROBES=$DATA/probes
 export KPTRACE_STATS=$DATA/stats
 export KPTRACE_DEVICE=$OUT/no-such-device
 export KPTRACE_PROBE_STATS=$DATA/probe_stats
-export KPTRACE_ERROR_LOG=$DATA/error_log
 export KPTRACE_FILTER_FUNCTIONS=$DATA/available_filter_functions
 export KPTRACE_BLACKLIST=$DATA/blacklist
 # BTF that knows no function: the legacy probes of the old tests keep arg0..
@@ -1621,6 +1629,9 @@ check_msg oneshot-usage-clock 2 "$(usage_msg "invalid clock 'tsc': auto, mono or
 check_msg oneshot-usage-size 2 "$(usage_msg "invalid buffer size '0': bytes per CPU, with K or M for KiB or MiB (4M), 1G at most")" $KPT -e 'p f' -b 0
 check_msg oneshot-usage-r 2 "$(usage_msg "-e traces probes of its own: -r decodes a saved trace")" $KPT -e 'p f' -r x
 check_msg oneshot-usage-cmd 2 "$(usage_msg "unexpected argument 'ls': COMMAND goes after --, as in kptrace -e SPEC -- COMMAND")" $KPT -e 'p f' ls
+check_msg oneshot-delete 1 "kptrace: error: -e adds probes: a new session has none to delete
+  Command: -:open
+           ^" $KPT -e 'p f' -e -:open
 check_msg oneshot-usage-plain 2 "$(usage_msg "unexpected argument 'ls'")" $KPT -- ls
 run oneshot-help $KPT --help
 if [ "$rc" = 0 ] && grep -q '^ONE RUN (-e)' "$OUT/oneshot-help.out" &&
