@@ -90,6 +90,7 @@ struct kpt_dev_reader {
  */
 static struct kpt_session *kpt_dev_sess(struct kpt_dev_reader *rd)
 {
+	/* pairs with kpt_dev_session_new()'s store: the session whole */
 	return smp_load_acquire(&rd->sess);
 }
 
@@ -102,8 +103,10 @@ static struct kpt_session *kpt_dev_sess(struct kpt_dev_reader *rd)
  */
 static struct kpt_session *kpt_dev_use(struct kpt_dev_reader *rd)
 {
+	/* pairs with the store below, made under the lock */
 	if (!smp_load_acquire(&rd->used)) {
 		mutex_lock(&rd->lock);
+		/* before the unlock: a switch after it sees it */
 		smp_store_release(&rd->used, true);
 		mutex_unlock(&rd->lock);
 	}

@@ -105,6 +105,9 @@ void kpt_clock_init(void)
  * root; if it cannot be read, the answer is yes (mono, as before the
  * choice existed).
  */
+static const char kpt_clocksource_file[] =
+	"sys/devices/system/clocksource/clocksource0/current_clocksource";
+
 static bool kpt_clocksource_cpu(void)
 {
 	static const char * const cpu_read[] = {
@@ -120,7 +123,7 @@ static bool kpt_clocksource_cpu(void)
 	if (kpt_clock_tsc)
 		return true;
 	/* init's view, not the caller's (a chroot, a container) */
-	f = kpt_open_from_init_root("sys/devices/system/clocksource/clocksource0/current_clocksource");
+	f = kpt_open_from_init_root(kpt_clocksource_file);
 	if (IS_ERR(f))
 		return true;	/* cannot tell: mono, as ever */
 	n = kernel_read(f, name, sizeof(name) - 1, &pos);

@@ -33,8 +33,10 @@
  * on the rare bare metal whose TSC is unstable. ftrace's default clock
  * (sched_clock(), "local") and perf (local_clock()) read the TSC even
  * when it is unstable, but their times are neither CLOCK_MONOTONIC nor
- * ordered across CPUs, which kptrace's merge of the CPUs' rings needs.
- * Nor is the TSC safe to interpolate when the kernel distrusts it: a TSC
+ * ordered across CPUs as closely as the merge of the CPUs' rings would
+ * like: the local clock below is that choice, made by a session, with
+ * what it costs said. Nor is the TSC safe to interpolate when the kernel
+ * distrusts it (the mono clock's anchors): a TSC
  * that stops in deep C-states or changes rate (no constant_tsc and
  * nonstop_tsc, as in QEMU's TCG guests) would give a hit after an idle
  * period the time its window began, wrong by the whole idle time, before
@@ -43,7 +45,8 @@
  * clocksource read is 91 (read_hpet 49, whose SMP path takes the HPET
  * lock word with a cmpxchg, ktime_get_mono_fast_ns 36, the retpoline
  * thunk 6) and kptrace's own way there 33: a target of 1.9x the empty
- * kprobe (316) cannot be met by any CLOCK_MONOTONIC read over the HPET.
+ * kprobe (316) cannot be met by any CLOCK_MONOTONIC read over the HPET,
+ * which is why auto picks the local clock there.
  * A TSC found off at run time (clock_fallbacks) keeps the anchors' slow
  * path until the next load. The clocksource's code (ktime_get_mono_fast_ns,
  * read_hpet) is notrace but not NOKPROBE: a probe put there by anyone

@@ -849,7 +849,7 @@ static nokprobe_inline int kpt_kprobe_agg(struct kprobe *kp,
 	t = kpt_hist_get(p->hist);
 	if (unlikely(!t)) {
 		if (events)
-			kpt_entry_slow(p, regs, kpt_clock_ns(p->prog.clock_local), NULL);
+			kpt_entry_slow(p, regs, kpt_probe_now(p), NULL);
 		return 0;
 	}
 	if (p->prog.nargs)
@@ -857,7 +857,7 @@ static nokprobe_inline int kpt_kprobe_agg(struct kprobe *kp,
 	pass = !p->prog.ncond || kpt_cond_pass(p, t->vals, 0, 0);
 	kpt_aggregate(p, t, pass, regs, 0, 0, NULL, one);
 	if (events && pass)
-		kpt_entry_slow(p, regs, kpt_clock_ns(p->prog.clock_local), t->vals);
+		kpt_entry_slow(p, regs, kpt_probe_now(p), t->vals);
 	else if (events)
 		kpt_hist_event_filtered(p);
 	kpt_hist_put(t);
@@ -878,7 +878,7 @@ static nokprobe_inline int kpt_kretprobe_agg(struct kretprobe_instance *ri,
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 0;
-	ts = kpt_clock_ns(p->prog.clock_local);
+	ts = kpt_probe_now(p);
 	lat = kpt_clock_since(d->entry_ts, ts);
 	events = p->prog.hist_events;
 	nargs = p->prog.nargs;
@@ -952,7 +952,7 @@ static nokprobe_inline int kpt_ret_lat_add(struct kpt_probe *p,
 static noinline int kpt_ret_lat_clock(struct kpt_probe *p,
 				      struct kpt_ri_data *d)
 {
-	return kpt_ret_lat_add(p, d, kpt_clock_ns_slow(p->prog.clock_local));
+	return kpt_ret_lat_add(p, d, kpt_probe_now_slow(p));
 }
 NOKPROBE_SYMBOL(kpt_ret_lat_clock);
 
@@ -965,7 +965,7 @@ static int kpt_kretprobe_ret_lat(struct kretprobe_instance *ri,
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 0;
-	if (unlikely(!kpt_clock_try(p->prog.clock_local, &ts)))
+	if (unlikely(!kpt_probe_now_try(p, &ts)))
 		return kpt_ret_lat_clock(p, d);
 	return kpt_ret_lat_add(p, d, ts);
 }
@@ -997,7 +997,7 @@ static bool kpt_probe_lat_only(const struct kpt_probe *p)
 static noinline int kpt_entry_fast_clock(struct kpt_probe *p,
 					 struct pt_regs *regs, bool ret)
 {
-	return kpt_entry_fast(p, regs, kpt_clock_ns_slow(p->prog.clock_local), ret);
+	return kpt_entry_fast(p, regs, kpt_probe_now_slow(p), ret);
 }
 NOKPROBE_SYMBOL(kpt_entry_fast_clock);
 
@@ -1009,10 +1009,10 @@ static nokprobe_inline int kpt_kprobe_hit(struct kprobe *kp,
 	u64 ts;
 
 	if (!fast) {
-		kpt_entry_slow(p, regs, kpt_clock_ns(p->prog.clock_local), NULL);
+		kpt_entry_slow(p, regs, kpt_probe_now(p), NULL);
 		return 0;
 	}
-	if (unlikely(!kpt_clock_try(p->prog.clock_local, &ts)))
+	if (unlikely(!kpt_probe_now_try(p, &ts)))
 		return kpt_entry_fast_clock(p, regs, false);
 	return kpt_entry_fast(p, regs, ts, false);
 }
@@ -1048,7 +1048,7 @@ static noinline int kpt_kretprobe_entry_clock(struct kpt_probe *p,
 					      struct pt_regs *regs,
 					      struct kpt_ri_data *d)
 {
-	return kpt_kretprobe_entry_at(p, regs, d, kpt_clock_ns_slow(p->prog.clock_local), true);
+	return kpt_kretprobe_entry_at(p, regs, d, kpt_probe_now_slow(p), true);
 }
 NOKPROBE_SYMBOL(kpt_kretprobe_entry_clock);
 
@@ -1062,8 +1062,8 @@ static nokprobe_inline int kpt_kretprobe_entry(struct kretprobe_instance *ri,
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 1;	/* being unregistered: no instance */
 	if (!fast)
-		ts = kpt_clock_ns(p->prog.clock_local);
-	else if (unlikely(!kpt_clock_try(p->prog.clock_local, &ts)))
+		ts = kpt_probe_now(p);
+	else if (unlikely(!kpt_probe_now_try(p, &ts)))
 		return kpt_kretprobe_entry_clock(p, regs, d);
 	return kpt_kretprobe_entry_at(p, regs, d, ts, fast);
 }
@@ -1072,7 +1072,7 @@ static noinline int kpt_return_fast_clock(struct kpt_probe *p,
 					  struct pt_regs *regs,
 					  struct kpt_ri_data *d)
 {
-	return kpt_return_fast(p, regs, d, kpt_clock_ns_slow(p->prog.clock_local));
+	return kpt_return_fast(p, regs, d, kpt_probe_now_slow(p));
 }
 NOKPROBE_SYMBOL(kpt_return_fast_clock);
 
@@ -1088,10 +1088,10 @@ static nokprobe_inline int kpt_kretprobe_return(struct kretprobe_instance *ri,
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 0;
 	if (!fast) {
-		kpt_return_slow(p, regs, d, kpt_clock_ns(p->prog.clock_local), NULL);
+		kpt_return_slow(p, regs, d, kpt_probe_now(p), NULL);
 		return 0;
 	}
-	if (unlikely(!kpt_clock_try(p->prog.clock_local, &ts)))
+	if (unlikely(!kpt_probe_now_try(p, &ts)))
 		return kpt_return_fast_clock(p, regs, d);
 	return kpt_return_fast(p, regs, d, ts);
 }

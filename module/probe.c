@@ -236,6 +236,9 @@ static u64 kpt_probe_mem(const struct kpt_probe *p)
 	       kpt_probe_kind_mem(p);
 }
 
+static const char kpt_too_big[] =
+	"its records would not fit the ring (bufsize_kb or the session's, strsize, stack)";
+
 /* The kind of probe @spec makes */
 static const struct kpt_probe_ops *kpt_probe_ops_of(const struct kpt_spec *spec)
 {
@@ -279,7 +282,7 @@ static struct kpt_probe *kpt_probe_new(struct kpt_session *sess,
 	}
 	if (max(p->prog.entry_size, p->prog.ret_size) >
 	    min_t(unsigned long, KPT_RECORD_MAX, sess->ring_bytes / 2)) {
-		*why = "its records would not fit the ring (bufsize_kb or the session's, strsize, stack)";
+		*why = kpt_too_big;
 		goto err_free;
 	}
 	err = p->ops->check ? p->ops->check(p, why) : 0;

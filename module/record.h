@@ -19,6 +19,7 @@
 #include "probe.h"
 #include "ring.h"
 #include "compat.h"
+#include "clock.h"
 
 static nokprobe_inline int kpt_read_mem(void *dst, unsigned long addr,
 					unsigned int size, bool user)
@@ -187,8 +188,29 @@ static nokprobe_inline void kpt_stack_cut(const struct kpt_probe *p,
 	this_cpu_inc(p->stats->stack_trunc);
 }
 
+/*
+ * The time of a hit of @p, by its session's clock (clock.h): now, the
+ * fast path's try, and the slow path a failed try leaves for
+ */
+static nokprobe_inline u64 kpt_probe_now(const struct kpt_probe *p)
+{
+	return kpt_clock_ns(p->prog.clock_local);
+}
+
+static nokprobe_inline bool kpt_probe_now_try(const struct kpt_probe *p,
+					      u64 *ns)
+{
+	return kpt_clock_try(p->prog.clock_local, ns);
+}
+
+static nokprobe_inline u64 kpt_probe_now_slow(const struct kpt_probe *p)
+{
+	return kpt_clock_ns_slow(p->prog.clock_local);
+}
+
 /* This CPU's ring of @p's session */
-static nokprobe_inline struct kpt_ring *kpt_probe_ring(const struct kpt_probe *p)
+static nokprobe_inline struct kpt_ring *
+kpt_probe_ring(const struct kpt_probe *p)
 {
 	return this_cpu_read(p->stats->ring);
 }

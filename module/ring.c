@@ -336,10 +336,12 @@ __poll_t kpt_buffer_poll(struct kpt_buffer *b, struct file *file,
  */
 long kpt_buffer_wait(struct kpt_buffer *b)
 {
-	return wait_event_interruptible_timeout(b->wait,
-						kpt_rings_ready_or_arm(b,
-							KPT_WAKE_BATCH),
-						KPT_WAKE_TIMEOUT);
+	long ret;
+
+	ret = wait_event_interruptible_timeout(b->wait,
+					       kpt_rings_ready_or_arm(b, KPT_WAKE_BATCH),
+					       KPT_WAKE_TIMEOUT);
+	return ret;
 }
 
 /*

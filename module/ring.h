@@ -280,8 +280,8 @@ lost:
  * Returns false, having taken and counted nothing, when that cannot be
  * (a write interrupted, room to make): then kpt_ring_reserve() decides.
  */
-static nokprobe_inline bool kpt_ring_try(struct kpt_wr *w, struct kpt_ring *r,
-					unsigned int size)
+static nokprobe_inline bool kpt_ring_try(struct kpt_wr *w,
+					 struct kpt_ring *r, unsigned int size)
 {
 	unsigned long head;
 

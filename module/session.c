@@ -29,6 +29,7 @@
 #include <linux/ratelimit.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include "config.h"
 #include "probe.h"
@@ -43,7 +44,7 @@ static unsigned int kpt_nr_sessions;	/* but the default one */
 static u32 kpt_next_session_id = 1;
 
 /* Largest per-CPU ring a session may ask for: bufsize_kb's */
-#define KPT_SESSION_RING_MAX	(1UL << 30)
+#define KPT_SESSION_RING_MAX	SZ_1G
 
 static const char * const kpt_clock_names[] = KPT_CLOCK_NAMES;
 

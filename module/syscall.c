@@ -494,7 +494,7 @@ static nokprobe_inline void kpt_sys_exit_record(struct kpt_probe *p,
 	unsigned int hdr = KPT_ENTRY_SIZE(KPT_SYS_NARGS, p->prog.sys.stack);
 	struct kpt_event *ev;
 	struct kpt_wr w;
-	u64 ts = kpt_clock_ns(p->prog.clock_local);
+	u64 ts = kpt_probe_now(p);
 
 	if (!kpt_reserve(p, &w, hdr))
 		return;
@@ -913,7 +913,7 @@ static nokprobe_inline int kpt_sys_entry(struct kretprobe_instance *ri,
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 1;	/* being unregistered: no instance */
-	ts = kpt_clock_ns(p->prog.clock_local);
+	ts = kpt_probe_now(p);
 	if (unlikely(!__this_cpu_read(kpt_sys_preselected)))
 		return kpt_sys_entry_late(p, ri, regs, ts);
 	kpt_sys_begin(p, (const struct pt_regs *)regs->di,
@@ -938,7 +938,7 @@ static nokprobe_inline void kpt_sys_return(struct kretprobe_instance *ri,
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return;
-	ts = kpt_clock_ns(p->prog.clock_local);
+	ts = kpt_probe_now(p);
 	this_cpu_inc(p->stats->hits);
 	retval = (long)regs_return_value(regs);
 	lat = kpt_clock_since(d->entry_ts, ts);
@@ -1166,7 +1166,7 @@ static nokprobe_inline void kpt_sys_tp_enter_at(struct kpt_probe *p,
 		return;
 	}
 	kpt_sys_begin(p, regs, nr, kpt_sys_slot_data(s),
-		      kpt_clock_ns(p->prog.clock_local), !p->sys_sum);
+		      kpt_probe_now(p), !p->sys_sum);
 }
 
 static void kpt_sys_tp_enter(void *data, struct pt_regs *regs, long id)
@@ -1196,7 +1196,7 @@ static nokprobe_inline void kpt_sys_tp_exit_at(struct kpt_probe *p, long ret)
 	if (in_compat_syscall() && !kpt_sys_slot_execed(s))
 		return;
 	d = kpt_sys_slot_data(s);
-	ts = kpt_clock_ns(p->prog.clock_local);
+	ts = kpt_probe_now(p);
 	this_cpu_inc(p->stats->hits);
 	kpt_sys_exit_slow(p, d, ret, ts, kpt_clock_since(d->entry_ts, ts),
 			  NULL);
@@ -1457,11 +1457,12 @@ static void kpt_sys_free(struct kpt_probe *p)
 	kpt_sys_sum_free(p);
 }
 
+static const char kpt_sys_no_attach[] =
+	"neither x64_sys_call nor the raw_syscalls tracepoints: s probes cannot attach";
+
 static const char *kpt_sys_arm_error(const struct kpt_probe *p, int err)
 {
-	if (err == -ENOENT)
-		return "neither x64_sys_call nor the raw_syscalls tracepoints: s probes cannot attach";
-	return NULL;
+	return err == -ENOENT ? kpt_sys_no_attach : NULL;
 }
 
 static void kpt_sys_show(struct seq_file *m, struct kpt_probe *p, char *buf)

@@ -9,7 +9,8 @@
 # kptrace loaded with no parameter (the default session idle), then:
 # 1. kpt_read -S -e 'p:s kpt_test_func' hold: while it holds, sessions has
 #    2 lines, the probes listing 1 (session=), the kprobe core's list one
-#    probe on kpt_test_func; kill -9: within 1 s sessions is back to 1
+#    probe on kpt_test_func, and rmmod kptrace is refused (the module
+#    stays); kill -9: within 1 s sessions is back to 1
 #    line, the listing empty, the kprobe core's list without kpt_test_func,
 #    and 100 calls later stats' hits (the default session's) are still 0.
 # 2. the same reading (follow) while every CPU calls kpt_test_func in a
@@ -67,6 +68,8 @@ assert_eq "holding: sessions lines" "$(kpt_sessions_lines)" 2
 assert_eq "holding: probes listed" "$(grep -c ' session=[0-9]' "$KPT_DIR/probes")" 1
 [ -r "$KLIST" ] && assert_eq "holding: kprobes on kpt_test_func" \
 	"$(kprobes_on kpt_test_func)" 1
+rmmod kptrace 2>/dev/null && fail "rmmod kptrace worked while a session was open"
+kpt_loaded kptrace || fail "kptrace unloaded under an open session"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 KPT_BG_PIDS=

@@ -10,13 +10,18 @@
 # ring_bytes 512 and 2^31 EINVAL, a second one on the file EEXIST, one
 # after a read EBUSY, a good one ok. With mem_max_mb=8: a session of 8 MiB
 # rings a CPU is E2BIG with one log line naming mem_max_mb; sessions of
-# 64 KiB rings are made until refused: all that fit in mem_max_mb, and
-# E2BIG (with mem_max_mb=2048 and 1 KiB rings: KPT_MAX_SESSIONS of them,
+# 64 KiB rings are made until refused: all that fit in mem_max_mb with
+# their files' 64 KiB buffers (8 MiB / (CPUs x 64 KiB + 64 KiB), less at
+# most 2 for the rest a session takes), and E2BIG (with mem_max_mb=2048 and 1 KiB rings: KPT_MAX_SESSIONS of them,
 # then EMFILE). KPT_IOC_ADD (kpt_read -e): a bad register is EINVAL at
 # its column, with the parser's message; the same name twice in one
 # session EEXIST; a probe whose records cannot fit a 1 KiB ring (stack=64
-# of the module) EINVAL. After each refusal the sessions file has the
-# default session's line only, and the module unloads.
+# of the module) EINVAL. 40 rounds of an add racing KPT_IOC_SESSION on
+# one file (kpt_read race): each either made the session with the probe
+# its own, or refused it (EBUSY) with the probe the default session's;
+# none misrouted (a session made, its probe in the default session).
+# After each refusal the sessions file has the default session's line
+# only, and the module unloads.
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup
@@ -41,6 +46,16 @@ out=$("$KPT_READ" -S -e 'p:a kpt_test_func x=$arg1:u32' drain)
 assert_match "canonical spec" "$(echo "$out" | grep '^add ')" \
 	'^add id=[0-9]+ spec=p:kptrace/a kpt_test_func x=\$arg1:u32$'
 kpt_wait_sessions 1
+
+# an add racing KPT_IOC_SESSION on one file: the session's, or refused
+out=$("$KPT_READ" -b 16777216 -e 'p:race kpt_test_func' race 40)
+info "$out"
+assert_eq "adds misrouted while the file became a session" \
+	"$(kpt_field misrouted "$out")" 0
+assert_eq "rounds either way" \
+	$(($(kpt_field session "$out") + $(kpt_field busy "$out"))) 40
+kpt_wait_sessions 1
+assert_eq "probes left by the race" "$(grep -c '' "$KPT_DIR/probes")" 0
 kpt_unload
 
 kpt_load mem_max_mb=8 stack=64
@@ -56,9 +71,11 @@ made=$(kpt_field made "$out")
 assert_eq "64 KiB sessions in mem_max_mb=8: refusal" "$(kpt_field err "$out")" E2BIG
 cpus=$(kpt_nr_possible_cpus)
 info "$made sessions of 64 KiB rings on $cpus CPUs in 8 MiB"
-# each takes its rings and a little: never more than fit, and most of it
-[ "$made" -le $((8 * 16 / cpus)) ] && [ "$made" -ge $((8 * 16 / cpus - 8)) ] ||
-	fail "$made sessions of 64 KiB x $cpus CPUs made in mem_max_mb=8"
+# each takes its rings, its file's 64 KiB buffer and a little more:
+# never more than fit, and nearly that many
+fit=$((8192 / (cpus * 64 + 64)))
+[ "$made" -le "$fit" ] && [ "$made" -ge $((fit - 2)) ] ||
+	fail "$made sessions of 64 KiB x $cpus CPUs made in mem_max_mb=8 (at most $fit fit)"
 kpt_wait_sessions 1
 kpt_unload
 

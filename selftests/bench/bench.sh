@@ -237,7 +237,7 @@ fi
 # The session arms' reader, the selftests' own (static, as the reader);
 # a --rev from before sessions has one without -S: those arms skip.
 if [ -f "$chroot_dir$work/src/selftests/helpers/kpt_read.c" ] &&
-   ! gcc -O2 -static -Wall -I "$chroot_dir$work/src/include" \
+   ! gcc -O2 -static -pthread -Wall -I "$chroot_dir$work/src/include" \
 	-o "$chroot_dir$work/src/selftests/helpers/kpt_read" \
 	"$chroot_dir$work/src/selftests/helpers/kpt_read.c" \
 	>>"$logdir/build.log" 2>&1; then

@@ -995,7 +995,7 @@ want()
 	e2e_perf|e2e_sys_perf_trace*) [ "$have_perf" = 1 ] ;;
 	e2e_strace|e2e_sys_strace) command -v strace >/dev/null ;;
 	sys_*) [ -x "$SYSLOOP" ] && grep -qw x64_sys_call /proc/kallsyms ;;
-	kpt_sess*) [ -x "$KPT_READ" ] && "$KPT_READ" 2>&1 | grep -q -- ' -S' ;;
+	kpt_sess*) [ -x "$KPT_READ" ] && "$KPT_READ" 2>&1 | grep -q -- '\[-S' ;;
 	e2e_sys_kptrace_s)
 		kpt_has_syscalls_cmd &&
 			"$KPTRACE" syscalls --help 2>&1 | grep -q -- '--summary' ;;

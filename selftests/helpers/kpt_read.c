@@ -42,6 +42,13 @@
  *                is refused: "maxsessions made=N err=ENAME", then closes them
  *   session_errors  each refusal of KPT_IOC_SESSION, one line each:
  *                "case NAME err=ENAME" (ok: none)
+ *   race N       N rounds of two threads on one new descriptor, one making
+ *                it a session (-b bytes: its allocation takes a while), the
+ *                other adding -e's first spec at the same moment: either
+ *                the session is made and the probe is its, or the session
+ *                is refused (EBUSY) and the probe the default session's
+ *                (deleted again); anything else is misrouted:
+ *                "race rounds=N session=S busy=B misrouted=M"
  *
  * Sessions. -S makes the descriptor a session of its own (KPT_IOC_SESSION:
  * -b BYTES its rings per CPU, -o overwrite, -k auto|mono|local its clock)
@@ -84,6 +91,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sched.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <linux/capability.h>
 
@@ -739,6 +747,97 @@ static int mode_session_errors(void)
 	return 0;
 }
 
+struct race {
+	int fd;
+	pthread_barrier_t go;
+	int sess_err, add_err;
+	uint32_t add_id;
+};
+
+static void *race_session(void *arg)
+{
+	struct race *r = arg;
+	struct kpt_session_req req = { .ring_bytes = ring_bytes };
+
+	pthread_barrier_wait(&r->go);
+	r->sess_err = ioctl(r->fd, KPT_IOC_SESSION, &req) ? errno : 0;
+	return NULL;
+}
+
+static void *race_add(void *arg)
+{
+	struct race *r = arg;
+	struct kpt_add_req add = { 0 };
+
+	add.line = (uintptr_t)specs[0];
+	add.len = strlen(specs[0]);
+	pthread_barrier_wait(&r->go);
+	r->add_err = ioctl(r->fd, KPT_IOC_ADD, &add) ? errno : 0;
+	r->add_id = add.id;
+	return NULL;
+}
+
+/* The probes of the session of @fd (KPT_IOC_STATS), or -1 */
+static int session_probes(int fd, uint32_t *id)
+{
+	static struct kpt_ring_books rb[MAX_CPUS];
+	struct kpt_stats_req req = { .buf = (uintptr_t)rb,
+				     .nr_cpus = MAX_CPUS };
+
+	if (ioctl(fd, KPT_IOC_STATS, &req))
+		return -1;
+	*id = req.session;
+	return req.nr_probes;
+}
+
+static int mode_race(unsigned long n)
+{
+	unsigned long i, made = 0, busy = 0, bad = 0;
+	char del[128], *name;
+	pthread_t t1, t2;
+	struct race r;
+	uint32_t sid = 0;
+	int probes;
+
+	if (!nspecs) {
+		fprintf(stderr, "kpt_read: race needs -e SPEC\n");
+		return 2;
+	}
+	name = strchr(specs[0], ':');
+	for (i = 0; i < n; i++) {
+		memset(&r, 0, sizeof(r));
+		r.fd = open_dev(O_RDWR);
+		if (r.fd < 0)
+			return 1;
+		pthread_barrier_init(&r.go, NULL, 2);
+		pthread_create(&t1, NULL, race_session, &r);
+		pthread_create(&t2, NULL, race_add, &r);
+		pthread_join(t1, NULL);
+		pthread_join(t2, NULL);
+		pthread_barrier_destroy(&r.go);
+		probes = session_probes(r.fd, &sid);
+		if (!r.sess_err && !r.add_err && sid && probes == 1) {
+			made++;
+		} else if (r.sess_err == EBUSY && !r.add_err && !sid) {
+			busy++;
+			/* the default session's now: deleted again */
+			snprintf(del, sizeof(del), "-%.*s", (int)(name ?
+				 strcspn(name, " ") : 0), name ? name : "");
+			if (write(r.fd, del, strlen(del)) < 0)
+				perror("kpt_read: race: delete");
+		} else {
+			bad++;
+			fprintf(stderr, "kpt_read: race round %lu: session err=%s add err=%s id=%u, the session %u has %d probes\n",
+				i, errno_name(r.sess_err), errno_name(r.add_err),
+				r.add_id, sid, probes);
+		}
+		close(r.fd);
+	}
+	printf("race rounds=%lu session=%lu busy=%lu misrouted=%lu\n", n,
+	       made, busy, bad);
+	return 0;
+}
+
 static int mode_info(void)
 {
 	struct kpt_info info;
@@ -1046,7 +1145,7 @@ static void usage(void)
 		"                [-k auto|mono|local]] [-e SPEC]... MODE [ARG]\n"
 		"modes: info | nonblock | zero | poll MS | small | perm | nocap |\n"
 		"       read N | follow | drain | hold | fault | now |\n"
-		"       killloop N | maxsessions | session_errors |\n"
+		"       killloop N | maxsessions | session_errors | race N |\n"
 		"       pingpong N FILE [MS [WIN]]\n");
 	exit(2);
 }
@@ -1126,6 +1225,8 @@ int main(int argc, char **argv)
 		return mode_killloop(strtoul(argv[optind + 1], NULL, 0));
 	if (!strcmp(mode, "maxsessions"))
 		return mode_maxsessions();
+	if (!strcmp(mode, "race") && optind + 1 < argc)
+		return mode_race(strtoul(argv[optind + 1], NULL, 0));
 	if (!strcmp(mode, "session_errors"))
 		return mode_session_errors();
 	if (!strcmp(mode, "read") && optind + 1 < argc)
