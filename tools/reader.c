@@ -141,6 +141,7 @@ int reader__pump(struct reader *r)
 static int reader__probe_books(const struct reader *r)
 {
 	struct pstats_probe ps;
+	bool head = false;
 	int ret = 0;
 	size_t i;
 
@@ -149,8 +150,9 @@ static int reader__probe_books(const struct reader *r)
 			ret = -1;
 			continue;
 		}
-		if (!i)
+		if (!head)
 			pstats__print_head(stderr, "");
+		head = true;
 		pstats__print_probe(stderr, probes__name(r->probes, r->ids[i]),
 				    &ps);
 	}

@@ -1452,6 +1452,18 @@ check_msg probe-add-sys-err 1 "kptrace: error: expected pid=, tid=, children=, e
 check_run probe-del 0 $KPT probe del -n a grp/b
 check_run probe-del-glob 0 env KPTRACE_PROBES=$DATA/probes-typed $KPT probe del -n '*open*'
 check_run probe-clear 0 env KPTRACE_PROBES=$DATA/probes-typed $KPT probe clear -n
+# a session's probes (session= in the listing) are its own: not cleared
+printf '%s\n' 'p:kptrace/a do_sys_openat2 # id=1 at=do_sys_openat2+0x0/0x1a0 kprobe ftrace hits=0 missed=0' \
+	'p:kptrace/b do_sys_openat2 # id=2 session=7 at=do_sys_openat2+0x0/0x1a0 kprobe ftrace hits=0 missed=0' \
+	>"$OUT/probes-sess"
+run probe-clear-sess env KPTRACE_PROBES="$OUT/probes-sess" $KPT probe clear -n
+run probe-del-sess env KPTRACE_PROBES="$OUT/probes-sess" $KPT probe del -n '*'
+if [ "$rc" = 0 ] && [ "$(cat "$OUT/probe-clear-sess.out")" = "-:kptrace/a" ] &&
+   [ "$(cat "$OUT/probe-del-sess.out")" = "-:kptrace/a" ]; then
+	ok "probe clear, probe del GLOB: the default session's probes, not another session's"
+else
+	not_ok "probe clear, probe del GLOB: the default session's probes, not another session's" "$(cat "$OUT/probe-clear-sess.out" "$OUT/probe-del-sess.out")"
+fi
 check_msg probe-del-none 1 "kptrace: no probe matches 'zz*'" \
 	env KPTRACE_PROBES=$DATA/probes-typed $KPT probe del -n 'zz*'
 check_msg probe-del-bad 1 "kptrace: error: expected a name
