@@ -19,23 +19,32 @@
 #include "compat.h"
 #include <uapi/kptrace.h>
 
-DEFINE_PER_CPU(struct kpt_clock, kpt_clocks);
+DEFINE_PER_CPU(struct kpt_clocks, kpt_clocks);
 bool kpt_clock_tsc __read_mostly;
+/* the local clock's anchors: a TSC and its rate (sched_clock()'s own) */
+static bool kpt_clock_local_tsc __read_mostly;
 DEFINE_STATIC_KEY_FALSE(kpt_clock_mono_key);
 static u64 kpt_clock_mult0;	/* the rate measured at load */
 static atomic_t kpt_clock_bad = ATOMIC_INIT(0);
 
+/* The clock itself: CLOCK_MONOTONIC, or sched_clock() for @local */
+static u64 kpt_clock_read(bool local)
+{
+	return local ? sched_clock() : ktime_get_mono_fast_ns();
+}
+NOKPROBE_SYMBOL(kpt_clock_read);
+
 /*
- * A (TSC, CLOCK_MONOTONIC) pair read together: false if something (an
- * interrupt) came between the reads, for then the pair is not one moment.
- * The TSC is taken half-way between two reads around the clock's.
+ * A (TSC, clock) pair read together: false if something (an interrupt)
+ * came between the reads, for then the pair is not one moment. The TSC
+ * is taken half-way between two reads around the clock's.
  */
-static bool kpt_clock_pair(u64 *tsc, u64 *ns, unsigned int khz)
+static bool kpt_clock_pair(u64 *tsc, u64 *ns, unsigned int khz, bool local)
 {
 	u64 t0, t1;
 
 	t0 = rdtsc_ordered();
-	*ns = ktime_get_mono_fast_ns();
+	*ns = kpt_clock_read(local);
 	t1 = rdtsc_ordered();
 	*tsc = t0 + (t1 - t0) / 2;
 	return t1 - t0 <= khz / 1000;	/* 1 us */
@@ -57,17 +66,18 @@ static bool kpt_clock_init_pair(u64 *tsc, u64 *ns, unsigned int khz)
 
 	for (tries = 0; tries < 10 && !ok; tries++) {
 		preempt_disable();
-		ok = kpt_clock_pair(tsc, ns, khz);
+		ok = kpt_clock_pair(tsc, ns, khz, false);
 		preempt_enable();
 	}
 	return ok;
 }
 
 /*
- * At load, before any probe: the TSC is used if the kernel trusts it
- * (then the CPUs' TSCs are in sync, so the two pairs may come from two
- * CPUs) and its rate against CLOCK_MONOTONIC, measured over 20 ms, is
- * within 5% of tsc_khz.
+ * At load, before any probe: the mono clock uses the TSC if the kernel
+ * trusts it (then the CPUs' TSCs are in sync, so the two pairs may come
+ * from two CPUs) and its rate against CLOCK_MONOTONIC, measured over 20
+ * ms, is within 5% of tsc_khz; the local clock, if there is a TSC of a
+ * known rate, as sched_clock() does.
  */
 void kpt_clock_init(void)
 {
@@ -76,9 +86,10 @@ void kpt_clock_init(void)
 
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&kpt_clocks, cpu), 0,
-		       sizeof(struct kpt_clock));
+		       sizeof(struct kpt_clocks));
 	atomic_set(&kpt_clock_bad, 0);
 	kpt_clock_tsc = false;
+	kpt_clock_local_tsc = boot_cpu_has(X86_FEATURE_TSC) && khz;
 	if (boot_cpu_has(X86_FEATURE_TSC) && khz && !check_tsc_unstable() &&
 	    kpt_clock_init_pair(&t0, &n0, khz)) {
 		msleep(20);
@@ -158,11 +169,9 @@ u64 kpt_clock_now(bool local)
 {
 	u64 ns;
 
-	if (!local)
-		return ktime_get_mono_fast_ns();
-	/* the records' own: sched_clock(), as on the CPU it runs on */
+	/* sched_clock(), as on the CPU it runs on */
 	preempt_disable();
-	ns = sched_clock();
+	ns = kpt_clock_read(local);
 	preempt_enable();
 	return ns;
 }
@@ -202,7 +211,7 @@ NOKPROBE_SYMBOL(kpt_clock_after);
  */
 u64 kpt_clock_mono(void)
 {
-	return kpt_clock_after(this_cpu_ptr(&kpt_clocks),
+	return kpt_clock_after(&this_cpu_ptr(&kpt_clocks)->c[KPT_CLK_MONO],
 			       ktime_get_mono_fast_ns());
 }
 NOKPROBE_SYMBOL(kpt_clock_mono);
@@ -223,13 +232,17 @@ static u64 kpt_clock_reach(struct kpt_clock *c)
 NOKPROBE_SYMBOL(kpt_clock_reach);
 
 /*
- * Move this CPU's anchor (@seq: its seq when the hit began) and return the
- * time now. A window is tsc_khz cycles, about one ms, and mult is within
- * 5% of 10^6 * 2^32 / tsc_khz: the fast path's d * mult stays below 2^63.
+ * Move this CPU's anchor @c of the mono clock or the @local one (@seq:
+ * its seq when the hit began) and return the time now. A window is
+ * tsc_khz cycles, about one ms, and mult is within 5% of 10^6 * 2^32 /
+ * tsc_khz: the fast path's d * mult stays below 2^63. The local clock's
+ * mult is that nominal rate, sched_clock()'s own: nothing to measure or
+ * check.
  */
-u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq)
+u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq, bool local)
 {
 	unsigned int khz = READ_ONCE(tsc_khz);
+	bool tsc_ok = local ? kpt_clock_local_tsc : READ_ONCE(kpt_clock_tsc);
 	u64 tsc, ns, d, pred, err;
 
 	/*
@@ -242,23 +255,26 @@ u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq)
 	if (!(seq & 1))
 		kpt_clock_after(c, kpt_clock_reach(c));
 	/* nested in this CPU's own move, or no TSC */
-	if ((seq & 1) || !READ_ONCE(kpt_clock_tsc)) {
+	if ((seq & 1) || !tsc_ok) {
 		/* now every hit here comes back, as d >= 0 */
 		if (!(seq & 1))
 			WRITE_ONCE(c->window, 0);
-		return kpt_clock_after(c, ktime_get_mono_fast_ns());
+		return kpt_clock_after(c, kpt_clock_read(local));
 	}
 	WRITE_ONCE(c->seq, seq + 1);
 	barrier();
-	if (!kpt_clock_pair(&tsc, &ns, khz))
+	if (!kpt_clock_pair(&tsc, &ns, khz, local))
 		goto out;	/* no anchor this time */
 	if (!c->tsc) {
-		c->mult = kpt_clock_mult0;
+		c->mult = local ? div_u64((u64)NSEC_PER_MSEC << 32, khz) :
+				  kpt_clock_mult0;
 		c->window = khz;	/* cycles per ms */
 		c->cal_tsc = tsc;
 		c->cal_ns = ns;
 		goto anchor;
 	}
+	if (local)
+		goto anchor;
 	/* Did the TSC follow CLOCK_MONOTONIC since the last move? */
 	d = tsc - c->tsc;
 	pred = c->ns + mul_u64_u64_shr(d, c->mult, 32);
@@ -299,55 +315,32 @@ done:
 NOKPROBE_SYMBOL(kpt_clock_move);
 
 /*
- * The local clock of a hit: sched_clock(), never below a local time given
- * before on this CPU (a cmpxchg_local(), as kpt_clock_after()'s, for a
- * hit nested in another). Its own floor: a session of the mono clock
- * may run on the same CPU.
- */
-static u64 kpt_clock_local(void)
-{
-	struct kpt_clock *c = this_cpu_ptr(&kpt_clocks);
-	u64 ns = sched_clock(), last = READ_ONCE(c->local), old;
-
-	while (ns > last) {
-		old = cmpxchg_local(&c->local, last, ns);
-		if (old == last)
-			return ns;
-		last = old;
-	}
-	return last;
-}
-NOKPROBE_SYMBOL(kpt_clock_local);
-
-/*
- * The time of a hit when kpt_clock_try() could not give it. The local
- * clock's, or without a TSC (or an anchor yet), or nested in this CPU's
- * move, kpt_clock_move() gives it at once. Else read again (a move ran
- * under the hit), else move the anchor, else, a second move under the
- * hit, from ktime_get_mono_fast_ns().
+ * The time of a hit when kpt_clock_try() could not give it. The mono
+ * clock without the TSC reads CLOCK_MONOTONIC; without an anchor yet, or
+ * nested in this CPU's move, kpt_clock_move() gives it at once. Else read
+ * again (a move ran under the hit), else move the anchor, else, a second
+ * move under the hit, from the clock itself.
  */
 u64 kpt_clock_ns_slow(bool local)
 {
-	struct kpt_clock *c = this_cpu_ptr(&kpt_clocks);
+	struct kpt_clock *c = &this_cpu_ptr(&kpt_clocks)->c[local];
 	unsigned int seq;
 	u64 ns;
 
-	if (local)
-		return kpt_clock_local();
-	if (static_branch_unlikely(&kpt_clock_mono_key))
+	if (!local && static_branch_unlikely(&kpt_clock_mono_key))
 		return kpt_clock_mono();
 	seq = READ_ONCE(c->seq);
 	barrier();
 	if (!READ_ONCE(c->window) || (seq & 1))
-		return kpt_clock_move(c, seq);
-	if (kpt_clock_try(false, &ns))
+		return kpt_clock_move(c, seq, local);
+	if (kpt_clock_try(local, &ns))
 		return ns;
 	seq = READ_ONCE(c->seq);
 	barrier();
 	if ((seq & 1) || rdtsc_ordered() - c->tsc >= c->window)
-		return kpt_clock_move(c, seq);
+		return kpt_clock_move(c, seq, local);
 	/* (the fast path stores no time: none of it may be above this) */
-	return kpt_clock_after(c, max(ktime_get_mono_fast_ns(),
+	return kpt_clock_after(c, max(kpt_clock_read(local),
 				      kpt_clock_reach(c)));
 }
 NOKPROBE_SYMBOL(kpt_clock_ns_slow);

@@ -57,21 +57,25 @@
  * under an odd seq; a hit that nests inside a move (or sees one happen
  * under it) takes ktime_get_mono_fast_ns() instead.
  *
- * The local clock is sched_clock(), as ftrace's default "local" trace
- * clock: the TSC scaled to ns by the kernel's own per-CPU factors, read
- * whether the kernel trusts the TSC for timekeeping or not (it trusts it
- * to order its scheduler's work), never a device. Each CPU's times never
- * go back (kpt_clock_local() keeps a floor of its own, apart from the
- * mono clock's); across CPUs they are as close as the CPUs' TSCs are,
- * which the kernel does not promise when it distrusts them: two CPUs'
- * records may then be out of order by that skew, and a latency measured
- * across a migration off by it. A session asks for one or the other, or
- * for auto: mono where CLOCK_MONOTONIC is read without a device (a
- * trusted TSC, kvm-clock, Hyper-V's or Xen's clock), local where it
- * would cost every hit a device read (HPET, acpi_pm): kpt_clock_choose().
- * A probe's program says which (kpt_prog::clock_local): the fast path
- * tests it with the static key, and a local hit leaves for the slow path
- * as a hit without the TSC does.
+ * The local clock is sched_clock()'s, as ftrace's default "local" trace
+ * clock: the TSC scaled to ns by tsc_khz, read whether the kernel trusts
+ * the TSC for timekeeping or not (it trusts it to order its scheduler's
+ * work), never a device. It keeps anchors of its own, the same way, each
+ * a (TSC, sched_clock()) pair: as sched_clock() is the TSC scaled, a hit
+ * turned from its TSC reads what sched_clock() would have, without its
+ * call, and there is no rate to measure or check (mult is tsc_khz's).
+ * Each CPU's times never go back (its own floors, apart from the mono
+ * clock's); across CPUs they are as close as the CPUs' TSCs are, which
+ * the kernel does not promise when it distrusts them: two CPUs' records
+ * may then be out of order by that skew, and a latency measured across
+ * a migration off by it; a TSC that stops in deep C-states leaves the
+ * local clock as stale as sched_clock() itself. A session asks for one
+ * or the other, or for auto: mono where CLOCK_MONOTONIC is read without
+ * a device (a trusted TSC, kvm-clock, Hyper-V's or Xen's clock), local
+ * where it would cost every hit a device read (HPET, acpi_pm):
+ * kpt_clock_choose(). A probe's program says which (kpt_prog::
+ * clock_local); the anchors are kpt_clocks' c[KPT_CLK_MONO] and
+ * c[KPT_CLK_LOCAL], and the static key concerns the mono clock only.
  */
 #ifndef _KPT_CLOCK_H
 #define _KPT_CLOCK_H
@@ -98,10 +102,16 @@ struct kpt_clock {
 	u64		cal_tsc; /* the pair mult is measured from */
 	u64		cal_ns;
 	unsigned int	seq;	/* odd while the anchor moves */
-	u64		local;	/* the latest local time given here */
 };
 
-DECLARE_PER_CPU(struct kpt_clock, kpt_clocks);
+/* A CPU's anchors: the mono clock's, the local clock's */
+enum { KPT_CLK_MONO, KPT_CLK_LOCAL };
+
+struct kpt_clocks {
+	struct kpt_clock	c[2];
+};
+
+DECLARE_PER_CPU(struct kpt_clocks, kpt_clocks);
 extern bool kpt_clock_tsc;
 /*
  * Set at load when the TSC is not used (the kernel does not trust it, as
@@ -115,27 +125,27 @@ u64 kpt_clock_mono(void);
 void kpt_clock_init(void);
 unsigned int kpt_clock_choose(unsigned int asked);
 u64 kpt_clock_now(bool local);
-u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq);
+u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq, bool local);
 u64 kpt_clock_fallbacks(void);
 
 u64 kpt_clock_ns_slow(bool local);
 
 /*
- * The time of a hit in *@ns, CLOCK_MONOTONIC ns, from this CPU's anchor.
- * False when that cannot be: the session's clock is the local one
- * (@local), no anchor yet, a window passed, a move under way or under us;
- * then kpt_clock_ns_slow() gives the time. Preemption is disabled. A fast
- * handler that finds false leaves for its out-of-line path, so that the
- * fast one makes no call (fetch.c).
+ * The time of a hit in *@ns, from this CPU's anchor of the clock @local
+ * says (CLOCK_MONOTONIC, or the local clock). False when that cannot be:
+ * no anchor yet, a window passed, a move under way or under us, the mono
+ * clock without the TSC; then kpt_clock_ns_slow() gives the time.
+ * Preemption is disabled. A fast handler that finds false leaves for its
+ * out-of-line path, so that the fast one makes no call (fetch.c).
  */
 static nokprobe_inline bool kpt_clock_try(bool local, u64 *ns)
 {
-	struct kpt_clock *c = this_cpu_ptr(&kpt_clocks);
+	struct kpt_clock *c = &this_cpu_ptr(&kpt_clocks)->c[local];
 	unsigned int seq;
 	u64 d, t;
 
-	/* no TSC: the slow path's first tests give kpt_clock_mono() */
-	if (static_branch_unlikely(&kpt_clock_mono_key) || local)
+	/* mono without the TSC: the slow path's first test gives it */
+	if (!local && static_branch_unlikely(&kpt_clock_mono_key))
 		return false;
 	seq = READ_ONCE(c->seq);
 	barrier();

@@ -39,7 +39,7 @@ KLIST=$KPT_DEBUGFS/kprobes/list
 
 kprobes_on()
 {
-	grep -c "[[:space:]]$1+0x0" "$KLIST" 2>/dev/null
+	grep -c "[[:space:]]$1+0x[0-9a-f]*[[:space:]]" "$KLIST" 2>/dev/null
 }
 
 # gone WHAT: within 1 s of a kill, nothing of the session is left
