@@ -517,9 +517,9 @@ fi
 
 run syscalls-cmd test/test_syscalls_cmd "$DATA" "$OUT"
 if [ "$rc" = 0 ]; then
-	ok "syscalls cmd: records to lines and JSON, spec lines, probe id, summary, ASan+UBSan ($(tail -1 "$OUT/syscalls-cmd.out"))"
+	ok "syscalls cmd: records to lines and JSON, spec lines, listing line, summary, ASan+UBSan ($(tail -1 "$OUT/syscalls-cmd.out"))"
 else
-	not_ok "syscalls cmd: records to lines and JSON, spec lines, probe id, summary, ASan+UBSan" "$(grep -A1 '^not ok' "$OUT/syscalls-cmd.out"; cat "$OUT/syscalls-cmd.err")"
+	not_ok "syscalls cmd: records to lines and JSON, spec lines, listing line, summary, ASan+UBSan" "$(grep -A1 '^not ok' "$OUT/syscalls-cmd.out"; cat "$OUT/syscalls-cmd.err")"
 fi
 
 # a tracefs with the formats of test/data
