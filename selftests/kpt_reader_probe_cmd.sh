@@ -20,9 +20,9 @@
 #    (PROBE CALLS EVENTS RECORDED ...) with str_fault counted;
 #  - JSON fields of a typed probe: "a":1,"b":4369,"c":"sh";
 #  - -w FILE saves FILE.probes, and -r FILE names the records with it;
-#  - refusals: an unknown symbol exits 1 with the module's reason from its
-#    error_log; an existing name is refused; a local parse error shows a
-#    caret under the bad column;
+#  - refusals: an unknown symbol exits 1 with the module's reason, as
+#    KPT_IOC_ADD answers it, under the user's line; an existing name is
+#    refused; a local parse error shows a caret under the bad column;
 #  - globs: "p:vr vfs_read*" adds one probe per match (vr_*), --max 1
 #    refuses "vfs_*", `probe del 'vr_*'` removes them, `probe del open` one
 #    probe, `probe clear` every one;
@@ -128,9 +128,9 @@ rc=0
 sed 's/^/#   /' "$T/err"
 assert_eq "probe add of an unknown symbol: exit status" "$rc" 1
 expect "refusal: the module's reason" "$T/err" \
-	"the module refused 'p:bad no_such_function_kpt': No such file or directory"
-expect "refusal: the module's error_log line" "$T/err" \
-	'kptrace: error: no such symbol'
+	'^kptrace: error: the module refused it \((No such file or directory|Invalid argument)\): .*no such symbol'
+expect "refusal: the user's line under it" "$T/err" \
+	'^  Command: p:bad no_such_function_kpt$'
 "$KPTRACE" probe add 'p:open do_sys_openat2' > "$T/out" 2> "$T/err" &&
 	fail "probe add of an existing name succeeded"
 expect "refusal: an existing name" "$T/err" 'a probe of that name exists'

@@ -1,16 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # description: `kptrace syscalls --flight SIZE`, the flight recorder: the
-#   rings of a module loaded with overwrite=1 keep the newest calls; the
+#   rings of the tool's own session, which overwrite their oldest records
+#   (the module loaded without overwrite=1), keep the newest calls; the
 #   tool prints the newest SIZE bytes of them at COMMAND's exit, on
 #   SIGUSR1 (and goes on) and at SIGINT, with the count of the older ones
-#   overwritten; exact lines, counts and books; refused without
-#   overwrite=1, nothing armed
+#   overwritten; exact lines, counts and books; the default session's
+#   rings untouched
 # requires: root, debugfs, kptrace.ko, tools/kptrace, helpers/kpt_sysgen
 # timeout: 300
 #
-# kptrace is loaded with overwrite=1 bufsize_kb=16: a CPU's ring holds
-# about 100 calls, so both the rings and SIZE push calls out.
+# kptrace is loaded without overwrite=1 (bufsize_kb=16: the default
+# session's rings, which --flight does not use). The session's rings are
+# SIZE rounded up, 128K at least (about 800 calls), so the rings and SIZE
+# both push calls out of 1000.
 # - the record sizes, measured with -w: G, a getppid() call's record
 #   (160 bytes, no path string); O, a failing openat() of
 #   "/nonexistent/kpt" (G + 16).
@@ -22,7 +25,7 @@
 #   overwritten" with N = 1000 - M (971), which the rings and SIZE made
 #   together; exit status 0; the books: calls seen = shown + filtered +
 #   lost (overwritten N) + missed returns, shown the lines, nothing in
-#   flight; the probe deleted.
+#   flight; the probe gone with the session.
 # - the same with -j: M + 10 valid JSON objects, then
 #   {"type":"flight","shown":M+10,"overwritten":N}.
 # - SIGUSR1, without COMMAND: --flight 3200 -c 'kpt_sysg*' -e getppid;
@@ -31,19 +34,20 @@
 #   kpt_sysgen getppid:200 (another pid), SIGUSR1: 20 calls of the
 #   second, "180 older calls overwritten"; SIGINT: the last dump, empty,
 #   "0 older calls overwritten"; exit 0, the books (overwritten 460).
-# - SIZE over one CPU's ring (17K with bufsize_kb=16): one line, exit 2,
-#   nothing armed.
-# - kptrace loaded without overwrite=1: --flight is refused with one line
-#   that says how to load it, exit 2, COMMAND never runs, no probe.
+# - SIZE over the default session's ring (17K with bufsize_kb=16) is no
+#   limit: the session's rings are the tool's own; the dump shows the
+#   newest 17K bytes (all 50 calls of kpt_sysgen getppid:50).
+# - the default session's stats recorded nothing, and its overwrite
+#   parameter is still N.
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup
 require_kptrace
 require_kpt_sysgen
 kpt_tracefs > /dev/null 2>&1
-kpt_load overwrite=1 bufsize_kb=16
+kpt_load bufsize_kb=16
 assert_eq "overwrite parameter" \
-	"$(cat /sys/module/kptrace/parameters/overwrite)" Y
+	"$(cat /sys/module/kptrace/parameters/overwrite)" N
 
 # the soft checks: check_eq, check_match (helpers/kpt_spec_lib.sh)
 . "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
@@ -165,27 +169,21 @@ check_eq "SIGUSR1: three dumps, $per calls of each phase" "$shape" "$want"
 check_eq "SIGUSR1: books" "$(balanced "$KPT_TMP/usr1.err" $((2 * per)) 460)" ok
 no_probes "SIGUSR1"
 
-# SIZE over one CPU's ring
-"$KPTRACE" syscalls --flight 17K -- true > "$KPT_TMP/big.out" 2> "$KPT_TMP/big.err"
-check_eq "17K: exit status" "$?" 2
-check_eq "17K: message" "$(cat "$KPT_TMP/big.err")" \
-	"kptrace: error: --flight 17K: more than one CPU's ring holds, 16K (bufsize_kb=16): the newest calls of a task may all be on one CPU"
+# SIZE over the default session's ring: the session's rings are its own
+"$KPTRACE" syscalls --flight 17K -e getppid -- "$SYSGEN" getppid:50 \
+	> "$KPT_TMP/big.out" 2> "$KPT_TMP/big.err"
+check_eq "17K: exit status" "$?" 0
+check_eq "17K: all 50 calls, then the line" \
+	"$(grep -c ' getppid(' "$KPT_TMP/big.out") $(tail -n 1 "$KPT_TMP/big.out")" \
+	"50 kptrace: 0 older calls overwritten"
 no_probes "17K"
 
-# without overwrite=1
-kpt_unload
-kpt_load
-rm -f "$KPT_TMP/ran"
-"$KPTRACE" syscalls --flight 64K -- touch "$KPT_TMP/ran" > "$KPT_TMP/no.out" \
-	2> "$KPT_TMP/no.err"
-check_eq "overwrite=0: exit status" "$?" 2
-check_eq "overwrite=0: message" "$(cat "$KPT_TMP/no.err")" \
-	"kptrace: error: --flight needs the module loaded with overwrite=1, its rings being the flight recorder: rmmod kptrace; insmod kptrace.ko overwrite=1 (or modprobe kptrace overwrite=1)"
-check_eq "overwrite=0: nothing printed" "$(grep -c '' "$KPT_TMP/no.out")" 0
-check_eq "overwrite=0: COMMAND never ran" "$([ -e "$KPT_TMP/ran" ] && echo ran)" ""
-no_probes "overwrite=0"
-check_eq "overwrite=0: no probe ever made" "$(grep -c "" "$KPT_DIR/probe_stats")" 0
+# the default session: untouched by the flight recorders' sessions
+check_eq "the default session recorded nothing" \
+	"$(sed -n 's/^recorded *//p' "$KPT_DIR/stats")" 0
+check_eq "overwrite parameter after the runs" \
+	"$(cat /sys/module/kptrace/parameters/overwrite)" N
 
 kpt_unload
 [ "$SPEC_FAILS" = 0 ] || fail "$SPEC_FAILS check(s) failed (see the FAIL lines above)"
-info "kptrace syscalls --flight: the newest SIZE bytes exact, SIGUSR1, the books, refusals"
+info "kptrace syscalls --flight: the newest SIZE bytes exact, SIGUSR1, the books, a session of its own"

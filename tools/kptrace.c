@@ -2,46 +2,40 @@
 /*
  * kptrace: reads the records of the kptrace module from /dev/kptrace and
  * prints them as text or JSON lines, saves them raw (-w) or decodes a saved
- * file (-r), and prints the module's statistics (-s).
+ * file (-r), and prints the module's statistics (-s); with -e SPEC, makes
+ * a session of its own with those probes for one run.
  *
  * This file holds main(): the command dispatch (kptrace probe, kptrace
- * hist, kptrace syscalls), the options and the setup of a run; trace.c reads and handles
- * the records, summary.c sums the run up at its end.
+ * hist, kptrace syscalls) and the reader's options; reader.c runs the
+ * plain reader, oneshot.c the run of -e, trace.c reads and handles the
+ * records, summary.c sums the run up at its end.
  *
  * Data goes to stdout, diagnostics and the summary to stderr. Exit status:
  * 0 ok, 1 error, 2 usage error.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <uapi/kptrace.h>
 
-#include "event.h"
 #include "hist.h"
-#include "kbtf.h"
-#include "ksyms.h"
+#include "oneshot.h"
 #include "paths.h"
 #include "probecmd.h"
-#include "probes.h"
-#include "pstats.h"
-#include "stats.h"
-#include "summary.h"
+#include "reader.h"
 #include "syscalls_cmd.h"
 #include "trace.h"
 
 #define KPTRACE_VERSION	"0.1"
 
-#define READ_BUF_SIZE	(1024 * 1024)	/* one read(): many records */
-#define OUT_BUF_SIZE	(1024 * 1024)	/* stdio buffer of stdout */
-
 #define EXIT_USAGE	2
+#define ONESHOT_MAX_SPECS	256	/* -e's */
+#define ONESHOT_MAX_RING	(1024ULL * 1024 * 1024)	/* -b, per CPU */
 
 struct trace_env trace_env = {
 	.pid = -1,
@@ -49,6 +43,7 @@ struct trace_env trace_env = {
 
 static const char usage_text[] =
 "Usage: kptrace [OPTION]...\n"
+"       kptrace -e SPEC [-e SPEC]... [OPTION]... [-- COMMAND [ARG]...]\n"
 "       kptrace probe add [--max N] [--dry-run] [-f FILE] SPEC...\n"
 "       kptrace probe del NAME...\n"
 "       kptrace probe list | clear\n"
@@ -57,7 +52,8 @@ static const char usage_text[] =
 "Print the events recorded by the kptrace kernel module: entries of the\n"
 "probed functions with their arguments and call trace, returns with their\n"
 "value, latency and arguments, and reports of lost events; or add and\n"
-"remove probes while the module runs.\n"
+"remove probes while the module runs; or, with -e, trace the probes of\n"
+"the SPECs for one run, in a session of their own (see ONE RUN below).\n"
 "\n"
 "  -n, --count=COUNT      stop after COUNT events (entries and returns)\n"
 "  -d, --duration=SECS    stop after SECS seconds\n"
@@ -74,9 +70,31 @@ static const char usage_text[] =
 "                         names and types come from FILE.probes if there\n"
 "  -s, --stats            print the module's statistics and exit; with\n"
 "                         other options, trace and print them at the end\n"
+"                         (with -e: the session's)\n"
 "  -q, --quiet            no banner, no notes, no summary at exit\n"
 "  -h, --help             print this help and exit\n"
 "  -V, --version          print the version and exit\n"
+"\n"
+"ONE RUN (-e), with the options above (but -r):\n"
+"  -e, --event=SPEC       a probe of the run, as probe add takes it (BTF\n"
+"                         names, @SYM, a glob target: one probe per\n"
+"                         function); again for more probes\n"
+"  -b, --buffer-size=SIZE the session's ring per CPU (K, M: KiB, MiB),\n"
+"                         rounded up to a power of 2 (default: the\n"
+"                         module's bufsize_kb)\n"
+"      --clock=CLOCK      auto (default), mono (CLOCK_MONOTONIC) or local\n"
+"                         (sched_clock(): no clock device read per event)\n"
+"      --overwrite        full rings overwrite their oldest records\n"
+"      --max=N            refuse a glob of more than N functions (100)\n"
+"  -- COMMAND [ARG]...    run COMMAND once the probes are armed, stop when\n"
+"                         it exits, exit with its status (every task's\n"
+"                         events are shown, unless -p)\n"
+"The run is a session of its own (KPT_IOC_SESSION): its rings, its clock,\n"
+"its books; the probes are its own (their names too), their records reach\n"
+"no other reader, and they go when the run ends, however it ends (Ctrl-C,\n"
+"COMMAND's exit, kill -9): there is nothing to delete. A SPEC the module\n"
+"refuses prints its reason under the column at fault, and exits 1 with\n"
+"nothing left armed; COMMAND does not run.\n"
 "\n"
 "At exit, a summary and the per-probe counters of probe_stats (calls,\n"
 "recorded, filtered, lost by cause, misses, string faults) go to stderr.\n"
@@ -99,9 +117,10 @@ static const char usage_text[] =
 "                           $stack $retval $comm @ADDR @SYM +|-[u]OFFS(FETCH)\n"
 "                           TYPE: u8..u64 s8..s64 x8..x64 string ustring str symbol\n"
 "                         Each SPEC is checked here first (an error shows a\n"
-"                         caret under its column), then written to\n"
-"                         /dev/kptrace; a refusal prints the module's reason\n"
-"                         (error_log) and exits 1. Beyond the module:\n"
+"                         caret under its column), then added through\n"
+"                         /dev/kptrace (KPT_IOC_ADD); a refusal prints the\n"
+"                         module's reason under its column and exits 1.\n"
+"                         Beyond the module:\n"
 "                         - a parameter's name (from BTF, /sys/kernel/btf)\n"
 "                           is NAME=$argN with the C type's signedness and\n"
 "                           size (int: s32, pointers: x64); NAME:TYPE keeps\n"
@@ -164,14 +183,20 @@ static const char usage_text[] =
 "    kptrace syscalls -- ls     # the system calls of ls\n"
 "    kptrace syscalls -p 1234 -e 'open*' --failure\n"
 "                               # process 1234's failing opens\n"
+"    kptrace -e 'r:open do_sys_openat2 filename:ustring $retval' -- cat /etc/hostname\n"
+"                               # the opens of one command, and its output\n"
+"    kptrace -e 'p:rd vfs_read file count' -e 'r:rdr vfs_read $retval' -d 5 -j\n"
+"                               # two probes of our own, 5 s, JSON lines\n"
+"    kptrace -e 'p:vfs vfs_*' --max 50 -b 4M -w vfs.bin -- make\n"
+"                               # a probe per vfs_ function, saved, for a build\n"
 "\n"
 "ENVIRONMENT (for tests):\n"
 "    KPTRACE_DEVICE, KPTRACE_KALLSYMS, KPTRACE_PROBES, KPTRACE_STATS,\n"
-"    KPTRACE_PROBE_STATS, KPTRACE_ERROR_LOG, KPTRACE_BTF_DIR,\n"
+"    KPTRACE_PROBE_STATS, KPTRACE_BTF_DIR,\n"
 "    KPTRACE_FILTER_FUNCTIONS, KPTRACE_BLACKLIST and KPTRACE_HIST_DIR\n"
 "    replace /dev/kptrace,\n"
 "    /proc/kallsyms, " DEBUGFS_KPT "{probes,stats,\n"
-"    probe_stats,error_log}, " BTF_DIR ",\n"
+"    probe_stats}, " BTF_DIR ",\n"
 "    available_filter_functions, the kprobes blacklist and\n"
 "    " HIST_DIR ".\n"
 "\n"
@@ -179,6 +204,9 @@ static const char usage_text[] =
 
 enum {
 	OPT_NO_STACK = 256,
+	OPT_CLOCK,
+	OPT_OVERWRITE,
+	OPT_MAX,
 };
 
 static const struct option long_opts[] = {
@@ -194,8 +222,30 @@ static const struct option long_opts[] = {
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
+	/* -e's run */
+	{ "event",	required_argument,	NULL, 'e' },
+	{ "buffer-size", required_argument,	NULL, 'b' },
+	{ "clock",	required_argument,	NULL, OPT_CLOCK },
+	{ "overwrite",	no_argument,		NULL, OPT_OVERWRITE },
+	{ "max",	required_argument,	NULL, OPT_MAX },
 	{ NULL,		0,			NULL, 0 },
 };
+
+/* -e's run: its SPECs, its session, its COMMAND */
+static char *oneshot_specs[ONESHOT_MAX_SPECS];
+static struct oneshot_opts oneshot = {
+	.specs = oneshot_specs,
+	.session = { .clock = KPT_CLOCK_AUTO },
+	.spec = { .max = SPEC_MAX_DEFAULT },
+};
+
+/* an option of -e's run was given (-b, --clock, --overwrite, --max) */
+static const char *oneshot_opt;
+
+static const char bad_size[] =
+	"invalid buffer size '%s': bytes per CPU, with K or M for KiB or MiB (4M), 1G at most";
+static const char bad_command[] =
+	"unexpected argument '%s': COMMAND goes after --, as in kptrace -e SPEC -- COMMAND";
 
 static int usage_error(const char *fmt, ...)
 {
@@ -222,15 +272,81 @@ static bool parse_ull(const char *s, unsigned long long min,
 	return !errno && !*end && *val >= min && *val <= max;
 }
 
+/* An option of -e's run (-e, -b, --clock, --overwrite, --max): -1, or 2. */
+static int parse_oneshot_opt(int opt, const char *arg)
+{
+	unsigned long long val;
+
+	switch (opt) {
+	case 'e':
+		if (oneshot.nr_specs == ONESHOT_MAX_SPECS)
+			return usage_error("more than %d -e SPECs",
+					   ONESHOT_MAX_SPECS);
+		oneshot.specs[oneshot.nr_specs++] = (char *)arg;
+		break;
+	case 'b':
+		if (session__parse_size(arg, &val) || !val ||
+		    val > ONESHOT_MAX_RING)
+			return usage_error(bad_size, arg);
+		oneshot.session.ring_bytes = val;
+		oneshot_opt = "-b";
+		break;
+	case OPT_CLOCK:
+		if (session__parse_clock(arg, &oneshot.session.clock))
+			return usage_error("invalid clock '%s': auto, mono or local",
+					   arg);
+		oneshot_opt = "--clock";
+		break;
+	case OPT_OVERWRITE:
+		oneshot.session.overwrite = true;
+		oneshot_opt = "--overwrite";
+		break;
+	case OPT_MAX:
+		if (!parse_ull(arg, 1, ~0UL, &val))
+			return usage_error("invalid --max '%s': a number > 0",
+					   arg);
+		oneshot.spec.max = val;
+		oneshot_opt = "--max";
+		break;
+	}
+	return -1;
+}
+
+/*
+ * After the options: COMMAND, which -e's run takes after "--" (getopt
+ * moved it there), and the combinations that make no sense. -1 to go on,
+ * else the exit status.
+ */
+static int check_args(int argc, char **argv)
+{
+	if (oneshot.nr_specs && optind < argc &&
+	    strcmp(argv[optind - 1], "--"))
+		return usage_error(bad_command, argv[optind]);
+	if (oneshot.nr_specs && optind < argc)
+		oneshot.command = argv + optind;
+	else if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (trace_env.save_path && (trace_env.json || trace_env.no_stack))
+		return usage_error("-j and --no-stack are for printing: -w saves the raw records");
+	if (trace_env.stats && trace_env.replay_path)
+		return usage_error("-s shows the module's statistics: it does not apply to -r");
+	if (oneshot.nr_specs && trace_env.replay_path)
+		return usage_error("-e traces probes of its own: -r decodes a saved trace");
+	if (!oneshot.nr_specs && oneshot_opt)
+		return usage_error("%s is for the probes of -e SPEC", oneshot_opt);
+	oneshot.spec.quiet = trace_env.quiet;
+	return -1;
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv)
 {
 	unsigned long long val;
-	int opt;
+	int opt, ret;
 
 	opterr = 0;	/* our own messages, below */
-	while ((opt = getopt_long(argc, argv, ":n:d:p:c:jw:r:sqhV", long_opts,
-				  NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":n:d:p:c:jw:r:sqhVe:b:",
+				  long_opts, NULL)) != -1) {
 		if (opt != 's' && opt != 'q')
 			trace_env.trace_opts = true;
 		switch (opt) {
@@ -283,6 +399,15 @@ static int parse_args(int argc, char **argv)
 			printf("kptrace %s (record format version %d)\n",
 			       KPTRACE_VERSION, KPT_VERSION);
 			return 0;
+		case 'e':
+		case 'b':
+		case OPT_CLOCK:
+		case OPT_OVERWRITE:
+		case OPT_MAX:
+			ret = parse_oneshot_opt(opt, optarg);
+			if (ret >= 0)
+				return ret;
+			break;
 		case ':':
 			return usage_error("option '%s' needs an argument",
 					   argv[optind - 1]);
@@ -294,79 +419,12 @@ static int parse_args(int argc, char **argv)
 					   argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
-	if (trace_env.save_path && (trace_env.json || trace_env.no_stack))
-		return usage_error("-j and --no-stack are for printing: -w saves the raw records");
-	if (trace_env.stats && trace_env.replay_path)
-		return usage_error("-s shows the module's statistics: it does not apply to -r");
-	return -1;
-}
-
-/*
- * The probes listing that names the records: FILE.probes next to a
- * replayed FILE when there is one (saved by -w, with the BTF names of
- * name=/address= probes in it), else the module's. *@saved says which.
- */
-static const char *probes__path(const char *replay, char *buf, size_t len,
-				bool *saved)
-{
-	*saved = false;
-	if (replay && strcmp(replay, "-")) {
-		snprintf(buf, len, "%s.probes", replay);
-		if (!access(buf, R_OK)) {
-			*saved = true;
-			return buf;
-		}
-	}
-	return path_from_env("KPTRACE_PROBES", PROBES_PATH);
-}
-
-/* -w FILE: the probes listing goes to FILE.probes, for -r elsewhere. */
-static int probes__save_for(const struct sink *sink, struct probes *probes)
-{
-	char path[4096];
-	FILE *f;
-	int fd, ret;
-
-	if (sink->fd <= STDOUT_FILENO)
-		return 0;
-	snprintf(path, sizeof(path), "%s.probes", sink->path);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		fprintf(stderr, "kptrace: cannot create %s: %s\n", path,
-			strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	ret = probes__save(probes, f);
-	if (fclose(f) || ret) {
-		fprintf(stderr, "kptrace: cannot write %s\n", path);
-		return -1;
-	}
-	return 0;
+	return check_args(argc, argv);
 }
 
 int main(int argc, char **argv)
 {
-	struct source src = { .fd = -1, .size = -1 };
-	struct sink sink = { .fd = -1 };
-	struct ksyms *ksyms = NULL;
-	struct probes *probes = NULL;
-	struct kbtf *btf = NULL;
-	size_t buf_size = READ_BUF_SIZE;
-	static char out_buf[OUT_BUF_SIZE];
-	const char *kallsyms, *probes_path;
-	char path_buf[4096];
-	struct books books = { NULL, NULL };
-	FILE *stats_file = NULL, *pstats_file = NULL;
-	struct stats start, end = { 0 };
-	struct kpt_info info;
-	bool saved_probes;
-	char *buf = NULL;
-	int err, e;
+	int err;
 
 	if (argc > 1 && !strcmp(argv[1], "probe"))
 		return probecmd__main(argc - 1, argv + 1);
@@ -378,138 +436,7 @@ int main(int argc, char **argv)
 	err = parse_args(argc, argv);
 	if (err >= 0)
 		return err;
-
-	if (trace_env.stats && !trace_env.trace_opts) {
-		if (stats__show(stdout))
-			return 1;
-		pstats__print(path_from_env("KPTRACE_PROBE_STATS",
-					    PROBE_STATS_PATH), stdout, "\n");
-		return 0;
-	}
-
-	if (isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOLBF, 0);
-	else
-		setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
-
-	/*
-	 * First: a signal during the setup (reading BTF and kallsyms takes
-	 * a while) must end the run, not kill it or be lost.
-	 */
-	err = 1;
-	if (signals__setup())
-		goto cleanup;
-	if (trace_env.replay_path) {
-		src.path = trace_env.replay_path;
-		if (replay__open(&src))
-			goto cleanup;
-	} else {
-		src.path = path_from_env("KPTRACE_DEVICE", DEVICE_PATH);
-		if (device__open(&src, &info))
-			goto cleanup;
-		if (info.max_record > buf_size)
-			buf_size = info.max_record;
-		/*
-		 * The books before the first read, for the summary. The
-		 * files stay open, so that reading them after the last read
-		 * needs no open(): with a probe on do_sys_openat2, that would
-		 * be an event, recorded after the drain and left unread.
-		 */
-		stats_file = fopen(stats__path(), "re");
-		src.stats = stats_file;		/* and for the stop's bound */
-		if (stats_file && !stats__read_from(stats_file, &start)) {
-			stats__free(&start);	/* the totals are enough */
-			books.start = &start;
-		}
-		if (!trace_env.quiet)
-			pstats_file = fopen(path_from_env("KPTRACE_PROBE_STATS",
-							  PROBE_STATS_PATH),
-					    "re");
-	}
-
-	/* BTF names name=/address= probes, unless a saved listing already does */
-	probes_path = probes__path(trace_env.replay_path, path_buf,
-				   sizeof(path_buf), &saved_probes);
-	if (!saved_probes)
-		btf = kbtf__new(path_from_env("KPTRACE_BTF_DIR", BTF_DIR));
-	/* a live module's listing grows: read again for ids it lacks */
-	probes = probes__load(probes_path, btf, trace_env.quiet, src.device);
-	if (!probes) {
-		fputs("kptrace: out of memory\n", stderr);
-		goto cleanup;
-	}
-	sink.fmt.probes = probes;
-
-	if (trace_env.save_path) {
-		sink.path = trace_env.save_path;
-		if (sink__open_file(&sink) || probes__save_for(&sink, probes))
-			goto cleanup;
-	} else {
-		kallsyms = path_from_env("KPTRACE_KALLSYMS", KALLSYMS_PATH);
-		/* for call traces and symbol arguments (0x... without) */
-		ksyms = ksyms__load_frames(kallsyms, trace_env.no_stack);
-		sink.fmt.out = stdout;
-		sink.fmt.json = trace_env.json;
-		sink.fmt.stack = !trace_env.no_stack;
-		sink.fmt.ksyms = ksyms;
-	}
-
-	buf = malloc(buf_size);
-	if (!buf) {
-		fputs("kptrace: out of memory\n", stderr);
-		goto cleanup;
-	}
-	if (src.device && !trace_env.quiet)
-		fprintf(stderr, "kptrace: tracing %u probes on %u CPUs%s%s... Hit Ctrl-C to end.\n",
-			info.nr_probes, info.nr_cpus,
-			sink.fd >= 0 ? ", saving to " : "",
-			sink.fd >= 0 ? sink.path : "");
-	if (trace_env.duration)
-		alarm(trace_env.duration);
-
-	err = records__pump(&src, &sink, buf, buf_size) ? 1 : 0;
-	alarm(0);
-	if (stats_file && !stats__read_from(stats_file, &end))
-		books.end = &end;
-	drain__report(&books);
-
-	e = trace__flush(stdout);
-	if (e) {
-		fprintf(stderr, "kptrace: cannot write the standard output: %s\n",
-			strerror(e));
-		err = 1;
-	}
-	/* again: probes added while tracing, and deleted ones kept */
-	if (probes__save_for(&sink, probes))
-		err = 1;
-	if (!trace_env.quiet) {
-		summary__print(&src, &sink, &books);
-		books__check(&books);
-	}
-	if (pstats_file)
-		pstats__print_from(pstats_file, stderr, "");
-	if (trace_env.stats && books.end)
-		stats__print(stderr, &end);
-	else if (trace_env.stats && src.device)
-		stats__show(stderr);
-
-cleanup:
-	if (sink.fd > STDOUT_FILENO && close(sink.fd)) {
-		fprintf(stderr, "kptrace: cannot write %s: %s\n", sink.path,
-			strerror(errno));
-		err = 1;
-	}
-	if (src.fd > STDIN_FILENO)
-		close(src.fd);
-	if (stats_file)
-		fclose(stats_file);
-	if (pstats_file)
-		fclose(pstats_file);
-	stats__free(&end);
-	free(trace_stop.bound);
-	free(buf);
-	ksyms__free(ksyms);
-	probes__free(probes);
-	kbtf__free(btf);
-	return err;
+	if (oneshot.nr_specs)
+		return oneshot__main(&oneshot);
+	return reader__main();
 }

@@ -15,7 +15,6 @@
 #define PROBES_PATH		DEBUGFS_KPT "probes"
 #define STATS_PATH		DEBUGFS_KPT "stats"
 #define PROBE_STATS_PATH	DEBUGFS_KPT "probe_stats"
-#define ERROR_LOG_PATH		DEBUGFS_KPT "error_log"
 #define HIST_DIR		DEBUGFS_KPT "hist/"
 #define BLACKLIST_PATH		"/sys/kernel/debug/kprobes/blacklist"
 #define FILTER_FUNCS_PATH	"/sys/kernel/tracing/available_filter_functions"

@@ -8,10 +8,4 @@
 /* argv[0] is "probe". Returns the exit status. */
 int probecmd__main(int argc, char **argv);
 
-/*
- * The last entry of the module's error_log (malloc()ed), or NULL: what it
- * says of the last line it refused.
- */
-char *probecmd__error_log_last(void);
-
 #endif /* __KPTRACE_PROBECMD_H */

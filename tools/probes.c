@@ -26,8 +26,10 @@
  * -r shows the same on a machine without that kernel's BTF.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kbtf.h"
 #include "probes.h"
@@ -463,6 +465,25 @@ static void probes__read(struct probes *probes)
 	free(notes);
 }
 
+int probes__add(struct probes *probes, const char *line)
+{
+	size_t spec_len, label_len;
+	const char *label;
+	struct probe *p;
+	long id;
+	int ret;
+
+	id = probes__split_line(line, &spec_len, &label, &label_len);
+	if (id < 0)
+		return -EINVAL;
+	ret = probes__add_line(probes, line);
+	probes__sort(probes);
+	p = probes__lookup(probes, (__u32)id);
+	if (p && p->known && p->spec && !p->btf_note)
+		probe__args_from_btf(probes, p);
+	return ret;
+}
+
 struct probes *probes__load(const char *path, struct kbtf *btf, bool quiet,
 			    bool reread)
 {
@@ -541,4 +562,28 @@ int probes__save(struct probes *probes, FILE *f)
 		if (probes->tab[i].known && probes->tab[i].btf_note)
 			fprintf(f, "%s\n", probes->tab[i].btf_note);
 	return fflush(f) || ferror(f) ? -EIO : 0;
+}
+
+int probes__save_to(struct probes *probes, const char *trace)
+{
+	char path[4096];
+	FILE *f;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s.probes", trace);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		fprintf(stderr, "kptrace: cannot create %s: %s\n", path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	ret = probes__save(probes, f);
+	if (fclose(f) || ret) {
+		fprintf(stderr, "kptrace: cannot write %s\n", path);
+		return -1;
+	}
+	return 0;
 }

@@ -67,8 +67,21 @@ const char *probes__name(struct probes *probes, __u32 id);
 /* ... of probe @p of @id, found already (may be NULL) */
 const char *probe__name(const struct probe *p, __u32 id);
 
+/*
+ * Adds @line, a line of the listing ("SPEC # id=N ..."), as if the
+ * listing had it: a session's probe, named by the canonical spec its
+ * KPT_IOC_ADD answered (session.c). A line of an id known already
+ * replaces it. 0, -EINVAL if @line has no id, or -ENOMEM.
+ */
+int probes__add(struct probes *probes, const char *line);
+
 /* Every known probe, in id order, for saving FILE.probes. */
 int probes__save(struct probes *probes, FILE *f);
+/*
+ * The same as @trace.probes, next to a trace saved with -w (mode 0600: it
+ * may hold kernel addresses). 0, or -1 with a message.
+ */
+int probes__save_to(struct probes *probes, const char *trace);
 
 /*
  * Splits a listing line "SPEC # id=N [label=L] ...": *@spec_len is the

@@ -115,6 +115,54 @@ static void pstats__line(FILE *f, const char *name, const unsigned long long *v)
 	fputc('\n', f);
 }
 
+void pstats__print_head(FILE *f, const char *before)
+{
+	fputs(before, f);
+	fprintf(f, "%-24s %10s %10s %10s %9s %9s %9s %9s\n", "PROBE", "CALLS",
+		"EVENTS", "RECORDED", "FILTERED", "LOST", "MISSED",
+		"MAXACTIVE");
+}
+
+/* The fields of a total line, @v, as a struct pstats_probe, and back. */
+static void pstats__from_fields(struct pstats_probe *ps,
+				const unsigned long long *v)
+{
+	unsigned int i;
+
+	ps->calls = v[PS_CALLS];
+	ps->events = v[PS_EVENTS];
+	ps->filtered = v[PS_FILTERED];
+	ps->recorded = v[PS_RECORDED];
+	for (i = 0; i < KPT_LOST_NR; i++)
+		ps->lost[i] = v[PS_FULL + i];
+	ps->missed = v[PS_MISSED];
+	ps->maxactive_missed = v[PS_MAXACTIVE];
+	ps->num_fault = v[PS_NUM_FAULT];
+	ps->str_fault = v[PS_STR_FAULT];
+	ps->str_trunc = v[PS_STR_TRUNC];
+	ps->stack_trunc = v[PS_STACK_TRUNC];
+	ps->summary_full = v[PS_SUM_FULL];
+}
+
+void pstats__print_probe(FILE *f, const char *name,
+			 const struct pstats_probe *ps)
+{
+	unsigned long long v[PS_NR] = {
+		[PS_CALLS] = ps->calls, [PS_EVENTS] = ps->events,
+		[PS_FILTERED] = ps->filtered, [PS_RECORDED] = ps->recorded,
+		[PS_NUM_FAULT] = ps->num_fault, [PS_STR_FAULT] = ps->str_fault,
+		[PS_STR_TRUNC] = ps->str_trunc,
+		[PS_STACK_TRUNC] = ps->stack_trunc, [PS_MISSED] = ps->missed,
+		[PS_MAXACTIVE] = ps->maxactive_missed,
+		[PS_SUM_FULL] = ps->summary_full,
+	};
+	unsigned int i;
+
+	for (i = 0; i < KPT_LOST_NR; i++)
+		v[PS_FULL + i] = ps->lost[i];
+	pstats__line(f, name, v);
+}
+
 /*
  * Back to the start of @in: a seq_file makes its text anew. glibc's
  * fseek() to 0 would serve again what its buffer holds of an earlier read
@@ -149,10 +197,7 @@ int pstats__print_from(FILE *in, FILE *f, const char *before)
 		memset(v, 0, sizeof(v));
 		pstats__fields(rest, v);
 		if (!header) {
-			fputs(before, f);
-			fprintf(f, "%-24s %10s %10s %10s %9s %9s %9s %9s\n",
-				"PROBE", "CALLS", "EVENTS", "RECORDED",
-				"FILTERED", "LOST", "MISSED", "MAXACTIVE");
+			pstats__print_head(f, before);
 			header = true;
 		}
 		pstats__line(f, line, v);
@@ -166,7 +211,6 @@ int pstats__read_probe(FILE *in, const char *name, struct pstats_probe *ps)
 	unsigned long long v[PS_NR];
 	char *line = NULL, *rest;
 	size_t cap = 0, len;
-	unsigned int i;
 	int ret = -ENOENT;
 
 	memset(ps, 0, sizeof(*ps));
@@ -182,15 +226,7 @@ int pstats__read_probe(FILE *in, const char *name, struct pstats_probe *ps)
 			continue;
 		memset(v, 0, sizeof(v));
 		pstats__fields(rest, v);
-		ps->calls = v[PS_CALLS];
-		ps->events = v[PS_EVENTS];
-		ps->filtered = v[PS_FILTERED];
-		ps->recorded = v[PS_RECORDED];
-		for (i = 0; i < KPT_LOST_NR; i++)
-			ps->lost[i] = v[PS_FULL + i];
-		ps->missed = v[PS_MISSED];
-		ps->maxactive_missed = v[PS_MAXACTIVE];
-		ps->summary_full = v[PS_SUM_FULL];
+		pstats__from_fields(ps, v);
 		ret = 0;
 	}
 	if (ret && ferror(in))

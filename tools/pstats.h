@@ -26,9 +26,19 @@ struct pstats_probe {
 	unsigned long long lost[KPT_LOST_NR];	/* by enum kpt_lost_cause */
 	unsigned long long missed;		/* the kprobe's */
 	unsigned long long maxactive_missed;	/* the kretprobe's */
+	unsigned long long num_fault, str_fault, str_trunc, stack_trunc;
 	/* an s probe's summary: calls its tables had no room for */
 	unsigned long long summary_full;
 };
+
+/*
+ * The table's head (after @before) and one probe's line, as pstats__print()
+ * prints them, from books that are not the file's (a session's,
+ * KPT_IOC_PROBE_STATS). @name is escaped.
+ */
+void pstats__print_head(FILE *f, const char *before);
+void pstats__print_probe(FILE *f, const char *name,
+			 const struct pstats_probe *ps);
 
 /*
  * The total line of probe @name from @in, an open probe_stats read again

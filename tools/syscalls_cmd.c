@@ -2,16 +2,21 @@
 /*
  * syscalls_cmd: `kptrace syscalls [OPTION]... [--] [COMMAND [ARG]...]`.
  *
- * One syscalls probe does the work in the kernel: the tool writes its spec
- * line to /dev/kptrace,
+ * One syscalls probe does the work in the kernel, in a session of the
+ * tool's own (session.c: /dev/kptrace made a session with
+ * KPT_IOC_SESSION, its own rings and books): the tool adds its spec line
+ * with KPT_IOC_ADD,
  *
  *	s:kptrace/sys_TOOLPID [pid=P,..] [tid=T,..] [children=TOOLPID]
  *	  [comm=GLOB] [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS]
  *
- * finds its id in the probes listing, reads the records of that id with
- * the main reader's loop (trace.c: checks, -w and -r, the stop and the
- * drain), prints each as perf trace would (syscall_fmt.c), and deletes the
- * probe at the end (-:kptrace/sys_TOOLPID), whatever ended the run.
+ * which answers the probe's id and its canonical spec (a refusal: the
+ * module's reason, under the column at fault), reads the session's
+ * records with the main reader's loop (trace.c: checks, -w and -r, the
+ * stop and the drain), prints each as perf trace would (syscall_fmt.c),
+ * and takes its books from the session (KPT_IOC_STATS,
+ * KPT_IOC_PROBE_STATS). The probe is the session's: closing the device
+ * at the end removes it, and so does the tool's death, kill -9 included.
  *
  * A record of the probe (uapi/kptrace.h): a return, nr_args 9: kpt_ret,
  * then args[0] the call's number, args[1..6] its six argument registers
@@ -21,11 +26,11 @@
  * sys_enter_NAME/format when there is one (struct sys_formats), else
  * arg0..arg5 in hex; strings come from the slots, with or without it.
  *
- * With COMMAND, the tool makes itself a child subreaper, forks a child
- * that waits on a pipe until the probe is armed and then execs COMMAND,
- * selects children=TOOLPID (every descendant of the tool, itself left
- * out), and stops when COMMAND exits: it drains what was recorded until
- * then, and exits with COMMAND's status.
+ * With COMMAND (child.c), the tool makes itself a child subreaper, forks
+ * a child that waits on a pipe until the probe is armed and then execs
+ * COMMAND, selects children=TOOLPID (every descendant of the tool, itself
+ * left out), and stops when COMMAND exits: it drains what was recorded
+ * until then, and exits with COMMAND's status.
  *
  * -s puts " summary" at the end of the spec line: the probe keeps no
  * record but counts, per CPU, by (process, call), and the tool reads
@@ -42,13 +47,13 @@
  * and writes it with the probe's books as DIR/kptrace_syscalls.prom
  * (sys_sum__prom(), prom__write()) after each -i interval and at the end.
  *
- * --flight SIZE (syscalls_flight.c) arms the same probe but reads nothing
- * until SIGUSR1 or the end: then the newest SIZE bytes of the records the
- * rings of an overwrite=1 module kept, through the same printer.
+ * --flight SIZE (syscalls_flight.c) arms the same probe in a session whose
+ * rings overwrite their oldest records (KPT_SESSION_OVERWRITE), SIZE per
+ * CPU at least, but reads nothing until SIGUSR1 or the end: then the
+ * newest SIZE bytes of the records the rings kept, through the same
+ * printer.
  */
-#define _GNU_SOURCE	/* pipe2() */
 #include <assert.h>
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -58,22 +63,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <uapi/kptrace_record.h>
 
+#include "child.h"
 #include "event.h"
 #include "json.h"
 #include "ksyms.h"
 #include "paths.h"
 #include "prom.h"
-#include "probecmd.h"
 #include "probes.h"
+#include "session.h"
+#include "speclist.h"
 #include "stats.h"
 #include "summary.h"
 #include "syscalls_cmd.h"
@@ -183,66 +188,17 @@ int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
 	return pos < len ? (int)pos : -1;
 }
 
-/* --- the probe's id -------------------------------------------------------- */
+/* --- the probe's exclude= ------------------------------------------------- */
 
-/* The value of " KEY" (" exclude=") in @line up to @end, or 0. */
-static __u32 spec_value(const char *line, const char *end, const char *key)
+/*
+ * The value of " exclude=" in the canonical spec @spec (the module's
+ * global number of the pid written), or 0.
+ */
+static __u32 spec_exclude(const char *spec)
 {
-	size_t klen = strlen(key);
-	const char *p;
+	const char *p = strstr(spec, " exclude=");
 
-	for (p = line; p + klen <= end; p++)
-		if (!memcmp(p, key, klen))
-			return (__u32)strtoul(p + klen, NULL, 10);
-	return 0;
-}
-
-long syscalls_cmd__probe_id(const char *path, const char *group,
-			    const char *name, __u32 *exclude)
-{
-	const char *label, *p, *end, *slash, *g, *nm;
-	size_t cap = 0, spec_len, label_len, n, glen, nlen;
-	char *line = NULL;
-	long id, found = -ENOENT;
-	FILE *f;
-
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (getline(&line, &cap, f) > 0) {
-		id = probes__split_line(line, &spec_len, &label, &label_len);
-		if (id < 0 || line[0] != 's')
-			continue;
-		end = line + spec_len;
-		for (p = line + 1; p < end && isdigit((unsigned char)*p); p++)
-			;
-		if (p >= end || *p++ != ':')
-			continue;
-		n = strcspn(p, " \t\n");
-		if (n > (size_t)(end - p))
-			n = end - p;
-		slash = memchr(p, '/', n);
-		if (slash) {
-			g = p;
-			glen = slash - p;
-			nm = slash + 1;
-			nlen = n - glen - 1;
-		} else {
-			g = SYS_GROUP;
-			glen = strlen(SYS_GROUP);
-			nm = p;
-			nlen = n;
-		}
-		if (glen == strlen(group) && !memcmp(g, group, glen) &&
-		    nlen == strlen(name) && !memcmp(nm, name, nlen)) {
-			found = id;
-			if (exclude)
-				*exclude = spec_value(line, end, " exclude=");
-		}
-	}
-	free(line);
-	fclose(f);
-	return found;
+	return p ? (__u32)strtoul(p + 9, NULL, 10) : 0;
 }
 
 /* --- the formats of the calls ---------------------------------------------- */
@@ -1193,8 +1149,8 @@ static const char usage_text[] =
 "                             KiB, MiB), in the kernel, overwriting the older;\n"
 "                             print them on SIGUSR1 (tracing goes on), at the\n"
 "                             end (Ctrl-C, SIGTERM, COMMAND's exit), each time\n"
-"                             with \"kptrace: N older calls overwritten\". Needs\n"
-"                             the module loaded with overwrite=1 (see below)\n"
+"                             with \"kptrace: N older calls overwritten\" (see\n"
+"                             below)\n"
 "\n"
 "Output:\n"
 "  -j, --json                 one JSON object per line (with -s and -S, one per\n"
@@ -1211,12 +1167,15 @@ static const char usage_text[] =
 "  -q, --quiet                no banner, no notes, no summary\n"
 "  -h, --help                 print this help and exit\n"
 "\n"
-"How: the tool adds one syscalls probe, written to /dev/kptrace as\n"
+"How: the tool makes /dev/kptrace a session of its own (its rings, its\n"
+"books) and adds one syscalls probe to it,\n"
 "  s:kptrace/sys_PID [pid=..] [tid=..] [children=PID] [comm=GLOB]\n"
 "    [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS] [stack=N] [summary]\n"
-"(PID the tool's own; with COMMAND, children=PID: its descendants), reads\n"
-"the probe's records and deletes the probe when it ends, whatever ends it\n"
-"(a signal, an error, COMMAND's exit). Only 64-bit tasks are traced. The\n"
+"(PID the tool's own; with COMMAND, children=PID: its descendants); a\n"
+"refusal prints the module's reason under the column at fault. It reads\n"
+"the probe's records, no other's; the probe goes with the session when\n"
+"the tool ends, whatever ends it (a signal, an error, COMMAND's exit,\n"
+"kill -9): nothing is left to delete. Only 64-bit tasks are traced. The\n"
 "arguments are named by tracefs (events/syscalls/sys_enter_NAME/format)\n"
 "when there is one, else shown as arg0..arg5 in hex; strings always in\n"
 "quotes. exit and exit_group, which do not return, end in \" = ?\".\n"
@@ -1272,18 +1231,19 @@ static const char usage_text[] =
 "backslash is \\\\xHH (it reads \\xHH), '\"' is \\\". A process that changes its\n"
 "comm (an exec) counts under the new one from then on, in new series.\n"
 "\n"
-"--flight: the flight recorder is the module's rings, which keep each CPU's\n"
-"newest records when it was loaded with overwrite=1 (rmmod kptrace; insmod\n"
-"kptrace.ko overwrite=1): without it the tool refuses, arming nothing.\n"
-"They are shared by all probes: other probes' records take room too. The\n"
+"--flight: the flight recorder is the rings of the tool's session, made to\n"
+"overwrite their oldest records (every other session keeps its own: the\n"
+"module needs no overwrite=1), each SIZE rounded up to a power of 2 and at\n"
+"least 128K (two of the largest records): a task's calls may all be on one\n"
+"CPU. They hold the probe's records only. The\n"
 "tool reads nothing until a dump, which takes all the rings hold and prints\n"
 "the newest SIZE bytes of the probe's calls (a record's size: a call with\n"
 "no path string is 160 bytes), oldest first, as the lines above (or -j's\n"
 "objects), then the line of the older calls overwritten since the last dump\n"
 "(-j: {\"type\":\"flight\",\"shown\":M,\"overwritten\":N}): by the rings, or\n"
 "taken past SIZE. A dump empties the rings: the next one shows the calls\n"
-"made since. SIZE is at most one CPU's ring (bufsize_kb=): a task's calls\n"
-"may all be on one CPU. The books at the end count the overwritten as lost.\n"
+"made since. The books at the end count the overwritten as lost. A module\n"
+"that refuses the rings (mem_max_mb) says so, and nothing is armed.\n"
 "\n"
 "--stack: the trace starts at the attach point, x64_sys_call, then its\n"
 "callers (do_syscall_64, entry_SYSCALL_64_after_hwframe: the same for\n"
@@ -1725,289 +1685,6 @@ static int check_prom_dir(const char *dir)
 	return 0;
 }
 
-/* --- COMMAND ---------------------------------------------------------------- */
-
-static pid_t cmd_pid;
-/* set by the SIGCHLD handler */
-static volatile sig_atomic_t cmd_done;
-static volatile sig_atomic_t cmd_status;
-
-/* SIGCHLD: reaps COMMAND and the orphans it left, stops at COMMAND's exit */
-static void on_child(int sig)
-{
-	int saved = errno, status;
-	pid_t pid;
-
-	(void)sig;
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		if (pid == cmd_pid && !cmd_done) {
-			cmd_status = status;
-			cmd_done = 1;
-			trace__stop();
-		}
-	}
-	errno = saved;
-}
-
-/*
- * The child: waits until the tool says go (a byte on @go), then runs
- * COMMAND; if exec fails, tells the tool errno on @err and exits 127 (not
- * found) or 126, as a shell.
- */
-static void child_run(int go, int err, char **command)
-{
-	sigset_t ours, none;
-	ssize_t n;
-	char c;
-	int e, sig;
-
-	sigemptyset(&ours);
-	signals__add_stops(&ours);
-	sigaddset(&ours, SIGCHLD);
-	sigaddset(&ours, SIGPIPE);
-	for (sig = 1; sig < NSIG; sig++)
-		if (sigismember(&ours, sig) == 1)
-			signal(sig, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	do
-		n = read(go, &c, 1);
-	while (n < 0 && errno == EINTR);
-	if (n != 1)
-		_exit(127);	/* not armed: the tool says why */
-	execvp(command[0], command);
-	e = errno;
-	if (write(err, &e, sizeof(e)) < 0)
-		e = ENOENT;
-	_exit(e == ENOENT || e == ENOTDIR ? 127 : 126);
-}
-
-struct child {
-	int go;		/* the write end of the go pipe, or -1 */
-	int err;	/* the read end of the errno pipe, or -1 */
-};
-
-/* Forks the child, waiting. 0, or -1 with a message. */
-static int child_fork(struct child *ch, char **command)
-{
-	int go[2], err[2];
-	sigset_t chld, old;
-
-	if (pipe2(go, O_CLOEXEC))
-		return sys_error(-1, "pipe: %s", strerror(errno));
-	if (pipe2(err, O_CLOEXEC)) {
-		close(go[0]);
-		close(go[1]);
-		return sys_error(-1, "pipe: %s", strerror(errno));
-	}
-	/* no SIGCHLD before cmd_pid is known */
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &old);
-	fflush(NULL);
-	cmd_pid = fork();
-	if (!cmd_pid) {
-		close(go[1]);
-		close(err[0]);
-		child_run(go[0], err[1], command);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(go[0]);
-	close(err[1]);
-	if (cmd_pid < 0) {
-		close(go[1]);
-		close(err[0]);
-		return sys_error(-1, "fork: %s", strerror(errno));
-	}
-	ch->go = go[1];
-	ch->err = err[0];
-	return 0;
-}
-
-/* Armed: COMMAND may run. */
-static void child_go(struct child *ch)
-{
-	if (ch->go >= 0 && write(ch->go, "g", 1) != 1)
-		fprintf(stderr, "kptrace: cannot start the command: %s\n",
-			strerror(errno));
-	if (ch->go >= 0)
-		close(ch->go);
-	ch->go = -1;
-}
-
-/* How long COMMAND has to end on SIGTERM before it gets SIGKILL */
-#define CMD_TERM_SECS	5
-
-/* Reaps COMMAND if it ended (@flags: 0 waits, WNOHANG does not). */
-static void child_reap(int flags)
-{
-	int status;
-	pid_t w;
-
-	do
-		w = waitpid(cmd_pid, &status, flags);
-	while (w < 0 && errno == EINTR);
-	if (w == cmd_pid) {
-		cmd_status = status;
-		cmd_done = 1;
-	}
-}
-
-/*
- * A stop while COMMAND runs: SIGTERM, then CMD_TERM_SECS for it to end;
- * a COMMAND that ignores SIGTERM, or a second stop signal (the user
- * pressing Ctrl-C again), gets SIGKILL: the tool never waits on it for
- * ever with its probe armed. The stop signals and SIGCHLD are held.
- */
-static void child_stop(char **command)
-{
-	struct timespec end, now, left;
-	sigset_t wait;
-	int sig;
-
-	sigemptyset(&wait);
-	signals__add_stops(&wait);
-	sigaddset(&wait, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &wait, NULL);
-	/* trace__stop()'s alarm is no second stop */
-	alarm(0);
-	sigdelset(&wait, SIGALRM);
-	kill(cmd_pid, SIGTERM);
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += CMD_TERM_SECS;
-	for (child_reap(WNOHANG); !cmd_done; child_reap(WNOHANG)) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left.tv_sec = end.tv_sec - now.tv_sec;
-		left.tv_nsec = end.tv_nsec - now.tv_nsec;
-		if (left.tv_nsec < 0) {
-			left.tv_sec--;
-			left.tv_nsec += 1000000000L;
-		}
-		if (left.tv_sec < 0)
-			break;
-		sig = sigtimedwait(&wait, NULL, &left);
-		if (sig < 0 && errno == EINTR)
-			continue;
-		if (sig != SIGCHLD)	/* the time is up, or a stop */
-			break;
-	}
-	if (cmd_done)
-		return;
-	fprintf(stderr, "kptrace: %s did not end on SIGTERM: sending SIGKILL\n",
-		command[0]);
-	kill(cmd_pid, SIGKILL);
-	child_reap(0);
-}
-
-/*
- * The end: reaps COMMAND (SIGTERM first if it still runs, see
- * child_stop()), says why exec failed if it did, and returns the status
- * to exit with.
- */
-static int child_end(struct child *ch, char **command)
-{
-	int status = 0, e;
-	sigset_t chld;
-	ssize_t n;
-
-	/* from here on, the handler does not reap it behind our back */
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, NULL);
-	if (ch->go >= 0) {		/* never started: it exits */
-		close(ch->go);
-		ch->go = -1;
-	}
-	if (!cmd_done)
-		child_stop(command);
-	if (!cmd_done)
-		return 1;
-	status = cmd_status;
-	do
-		n = read(ch->err, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(ch->err);
-	ch->err = -1;
-	if (n == sizeof(e))
-		sys_error(0, "%s: %s", command[0], strerror(e));
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-}
-
-/* --- the probe ---------------------------------------------------------------- */
-
-/* Writes @line to the device; on a refusal, the module's reason. */
-static int probe_write(int fd, const char *line, const char *name)
-{
-	char buf[SYS_LINE_MAX + 2], *before, *after, *text;
-	int n, err;
-
-	n = snprintf(buf, sizeof(buf), "%s\n", line);
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		return sys_error(-1, "spec line too long");
-	before = probecmd__error_log_last();
-	if (write(fd, buf, n) == n) {
-		free(before);
-		return 0;
-	}
-	err = errno;
-	after = probecmd__error_log_last();
-	/* -c's glob is the user's bytes: escaped as error_log shows them */
-	text = event__text_str(line, SYS_LINE_MAX);
-	fprintf(stderr, "kptrace: error: the module refused '%s': %s\n",
-		text ? text : "?", strerror(err));
-	free(text);
-	if (after && (!before || strcmp(before, after)))
-		fputs(after, stderr);
-	if (err == EEXIST && line[0] != '-')
-		fprintf(stderr,
-			"kptrace: a probe %s/%s exists: left by a kptrace that was killed? (kptrace probe del %s/%s)\n",
-			SYS_GROUP, name, SYS_GROUP, name);
-	free(before);
-	free(after);
-	return -1;
-}
-
-static int probe_delete(int fd, const char *name)
-{
-	char line[128];
-
-	snprintf(line, sizeof(line), "-:%s/%s", SYS_GROUP, name);
-	if (!probe_write(fd, line, name))
-		return 0;
-	fprintf(stderr, "kptrace: the probe %s/%s is left: kptrace probe del %s/%s\n",
-		SYS_GROUP, name, SYS_GROUP, name);
-	return -1;
-}
-
-/* -w FILE: FILE.probes gets the probe's listing line, for kptrace -r. */
-static void probe_save_listing(const char *save_path, __u32 id)
-{
-	const char *listing = path_from_env("KPTRACE_PROBES", PROBES_PATH);
-	struct probes *probes;
-	const struct probe *p;
-	char path[4096];
-	FILE *f;
-	int fd;
-
-	if (!strcmp(save_path, "-"))
-		return;
-	probes = probes__load(listing, NULL, true, false);
-	p = probes ? probes__find(probes, id) : NULL;
-	snprintf(path, sizeof(path), "%s.probes", save_path);
-	fd = p ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) :
-		 -1;
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (f) {
-		fprintf(f, "%s\n", p->line);
-		fclose(f);
-	} else if (fd >= 0) {
-		close(fd);
-	}
-	probes__free(probes);
-}
-
 /* --- a run ---------------------------------------------------------------------- */
 
 struct sys_run {
@@ -2018,11 +1695,11 @@ struct sys_run {
 	struct flight *flight;	/* --flight */
 	struct ksyms *ksyms;	/* --stack and -r: names the frames */
 	FILE *out;
-	FILE *stats_file, *pstats_file;
+	struct session session;	/* the tool's: its probe goes with it */
+	__u32 probe_id;
 	struct stats start, end;
 	struct books books;
 	char name[32];		/* sys_PID */
-	bool armed;
 	struct child child;
 	/* -s and -S: the whole run's counts; -i: the interval's too */
 	struct sys_sum *sum, *interval;
@@ -2037,6 +1714,7 @@ struct sys_run {
 	unsigned long long sum_read;	/* calls of every read */
 	unsigned long long sum_own;	/* of them, the tool's own */
 	__u32 self_pid;		/* the probe's exclude=: global; 0: none */
+	char *listing;		/* its line of the probes listing */
 	unsigned long intervals;	/* -i: printed */
 	unsigned long long next_interval;	/* -i: at this second */
 	struct timespec t0;		/* armed */
@@ -2128,56 +1806,81 @@ static int run_flight(struct sys_run *run)
 	return run->flight ? 0 : -1;
 }
 
-/* Opens the device, arms the probe and finds its id. 0, or -1. */
+/*
+ * Makes the tool's session (--flight: its rings overwrite, SIZE per CPU
+ * at least), adds the probe and learns its id and exclude= from the
+ * module's answer. 0, or -1 with a message.
+ */
 static int run_arm(struct sys_run *run)
 {
-	const char *listing = path_from_env("KPTRACE_PROBES", PROBES_PATH);
+	struct session_opts opts = { .clock = KPT_CLOCK_AUTO };
+	struct spec_line sl = { 0 };
+	char line[SYS_LINE_MAX], *spec;
 	struct kpt_info info;
-	char line[SYS_LINE_MAX];
-	long id;
 
 	if (syscalls_cmd__spec(&run->env->sel, getpid(), line,
 			       sizeof(line)) < 0)
 		return sys_error(-1, "the spec line is over %d bytes",
 				 SYS_LINE_MAX);
+	if (run->env->flight) {
+		opts.ring_bytes = flight__ring_bytes(run->env->flight);
+		opts.overwrite = true;
+	}
 	run->src.path = path_from_env("KPTRACE_DEVICE", DEVICE_PATH);
-	run->src.rdwr = true;
-	if (device__open(&run->src, &info))
+	if (session__new(&run->session, &run->src, &opts, &info))
 		return -1;
 	run->nr_cpus = info.nr_cpus ? info.nr_cpus : 1;
-	/* kept open: read at the end without an open() (see kptrace.c) */
-	run->stats_file = fopen(stats__path(), "re");
-	run->src.stats = run->stats_file;
-	if (run->stats_file && !stats__read_from(run->stats_file,
-						 &run->start)) {
-		stats__free(&run->start);
+	if (!source__stats(&run->src, &run->start)) {
+		stats__free(&run->start);	/* the totals are enough */
 		run->books.start = &run->start;
 	}
-	run->pstats_file = fopen(path_from_env("KPTRACE_PROBE_STATS",
-					       PROBE_STATS_PATH), "re");
-	if (probe_write(run->src.fd, line, run->name))
+	sl.line = line;
+	sl.user = line;
+	if (session__add(&run->session, &sl, &run->probe_id, &spec))
 		return -1;
-	run->armed = true;
-	id = syscalls_cmd__probe_id(listing, SYS_GROUP, run->name,
-				    &run->self_pid);
-	if (id < 0)
-		return sys_error(-1, "the probe %s/%s is not in %s (%s)",
-				 SYS_GROUP, run->name, listing,
-				 id == -ENOENT ? "no such line" :
-				 strerror((int)-id));
-	trace_env.only_probe = true;
-	trace_env.probe_id = (__u32)id;
 	/*
 	 * Its own calls, as the module numbers it (exclude=, global; in a
 	 * container's pid namespace getpid() may be another process's)
 	 */
+	run->self_pid = spec_exclude(spec);
+	trace_env.only_probe = true;
+	trace_env.probe_id = run->probe_id;
 	trace_env.self_pid = run->self_pid;
-	if (run->env->save_path)
-		probe_save_listing(run->env->save_path, (__u32)id);
+	run->listing = session__listing_line(&run->session, spec,
+					     run->probe_id);
+	free(spec);
+	if (!run->listing)
+		return sys_error(-1, "out of memory");
 	if (!run->env->quiet && !run->env->command)
 		fprintf(stderr, "kptrace: %s system calls (%s)... Hit Ctrl-C to end.\n",
 			run->env->sel.summary ? "counting" : "tracing", line);
 	return 0;
+}
+
+/* -w FILE: FILE.probes gets the probe's listing line, for kptrace -r. */
+static int run_save_listing(struct sys_run *run)
+{
+	struct probes *probes;
+	int ret = -1;
+
+	if (run->sink.fd <= STDOUT_FILENO)
+		return 0;
+	probes = probes__load(NULL, NULL, true, false);
+	if (probes && !probes__add(probes, run->listing))
+		ret = probes__save_to(probes, run->sink.path);
+	else
+		sys_error(0, "out of memory");
+	probes__free(probes);
+	return ret;
+}
+
+/* The end of the session: its probe goes. */
+static void run_close_session(struct sys_run *run)
+{
+	if (run->src.fd >= 0)
+		close(run->src.fd);
+	run->src.fd = -1;
+	run->src.session = NULL;
 }
 
 /* The summary of a live run: the probe's counters, else what was read. */
@@ -2194,12 +1897,8 @@ static void run_summary(struct sys_run *run, const struct pstats_probe *ps,
 			syscalls_cmd__sum_summary(stderr, ps, run->sum_read,
 						  run->sum_own);
 		else
-			fprintf(stderr, "kptrace: %llu calls read (no counters of %s in %s: %s)\n",
-				run->sum_read, run->name,
-				path_from_env("KPTRACE_PROBE_STATS",
-					      PROBE_STATS_PATH),
-				ps_err == -ENOENT ? "no such line" :
-				strerror(-ps_err));
+			fprintf(stderr, "kptrace: %llu calls read (no books of the probe)\n",
+				run->sum_read);
 		return;
 	}
 	drain__report(&run->books);
@@ -2208,10 +1907,8 @@ static void run_summary(struct sys_run *run, const struct pstats_probe *ps,
 				      saved);
 		return;
 	}
-	fprintf(stderr, "kptrace: %llu %s (no counters of %s in %s: %s)\n",
-		shown, saved ? "saved" : "shown", run->name,
-		path_from_env("KPTRACE_PROBE_STATS", PROBE_STATS_PATH),
-		ps_err == -ENOENT ? "no such line" : strerror(-ps_err));
+	fprintf(stderr, "kptrace: %llu %s (no books of the probe)\n", shown,
+		saved ? "saved" : "shown");
 }
 
 /* The summary of a replay. */
@@ -2387,22 +2084,12 @@ static int run_prom(struct sys_run *run, const struct pstats_probe *ps)
 {
 	struct pstats_probe now;
 	char *text = NULL;
-	FILE *m, *in = NULL;
 	size_t len = 0;
+	FILE *m;
 	int ret;
 
-	/*
-	 * A FILE of its own, opened each time: stdio may answer a seek back
-	 * to the start from the buffer of the last read, and run->pstats_file
-	 * is the end's
-	 */
-	if (!ps)
-		in = fopen(path_from_env("KPTRACE_PROBE_STATS",
-					 PROBE_STATS_PATH), "re");
-	if (in && !pstats__read_probe(in, run->name, &now))
+	if (!ps && !session__probe_books(&run->session, run->probe_id, &now))
 		ps = &now;
-	if (in)
-		fclose(in);
 	m = open_memstream(&text, &len);
 	if (!m)
 		return sys_error(-1, "out of memory");
@@ -2485,8 +2172,7 @@ static int sum_loop(struct sys_run *run)
 			return sys_error(-1, "sigtimedwait: %s", strerror(errno));
 		if (sig != SIGCHLD)
 			return 0;	/* SIGINT, SIGTERM; SIGALRM: a stop */
-		on_child(sig);
-		if (cmd_done)
+		if (child__sigchld())
 			return 0;
 	}
 }
@@ -2566,10 +2252,10 @@ static int sys_run(struct sys_env *env)
 	struct sys_run run = {
 		.env = env,
 		.src = { .fd = -1, .size = -1 },
-		.child = { .go = -1, .err = -1 },
+		.child = CHILD_INIT,
 	};
 	struct pstats_probe ps;
-	int err = 1, status = -1, ps_err = -ENOENT;
+	int err = 1, status = -1, ps_err = -1;
 	char *buf = NULL;
 
 	snprintf(run.name, sizeof(run.name), "sys_%d", (int)getpid());
@@ -2606,92 +2292,70 @@ static int sys_run(struct sys_env *env)
 
 	if (env->sel.summary)
 		sum_hold_signals();
-	if (env->command) {
-		if (signals__on_child(on_child))
-			goto out;
-		if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) {
-			sys_error(0, "prctl(PR_SET_CHILD_SUBREAPER): %s",
-				  strerror(errno));
-			goto out;
-		}
-		if (child_fork(&run.child, env->command))
-			goto out;
-	}
+	/* forked first: COMMAND never holds the session's file */
+	if (env->command && child__start(&run.child, env->command))
+		goto out;
 	/*
 	 * Armed first: a refusal (no module, a spec the module rejects)
 	 * leaves the -o and -w files as they were. Nothing is read before
-	 * the outputs are open, and COMMAND waits for child_go().
+	 * the outputs are open, and COMMAND waits for child__go().
 	 */
 	if (run_arm(&run) ||
 	    (env->sel.summary ? run_output(&run) : run_sink(&run)) ||
+	    (env->save_path && run_save_listing(&run)) ||
 	    (env->flight && run_flight(&run)) ||
 	    (env->sel.summary && sum_start(&run)))
 		goto end;
-	child_go(&run.child);
+	child__go(&run.child);
 
 	if (env->sel.summary) {
 		err = sum_loop(&run) ? 1 : 0;
-		alarm(0);	/* trace__stop()'s, from on_child() */
+		alarm(0);	/* trace__stop()'s, from COMMAND's end */
 	} else if (run.flight) {
 		err = flight__run(run.flight, &run.src, buf, SYS_READ_BUF,
-				  run.pstats_file, run.name) ? 1 : 0;
+				  &run.session, run.probe_id) ? 1 : 0;
 	} else {
 		err = records__pump(&run.src, &run.sink, buf, SYS_READ_BUF) ?
 		      1 : 0;
 	}
 	if (env->command)
-		status = child_end(&run.child, env->command);
+		status = child__end(&run.child, env->command);
 	/* -s: the last read, after COMMAND's end, before the counters */
 	if (env->sel.summary && !err && sum_read(&run))
 		err = 1;
 	/* after the drain, before the probe goes: its last counters */
-	if (!run.pstats_file)
-		run.pstats_file = fopen(path_from_env("KPTRACE_PROBE_STATS",
-						      PROBE_STATS_PATH), "re");
-	if (run.pstats_file)
-		ps_err = pstats__read_probe(run.pstats_file, run.name, &ps);
-	else
-		ps_err = -errno;
+	ps_err = session__probe_books(&run.session, run.probe_id, &ps);
 	if (run.flight && !ps_err)
 		flight__books(run.flight, &ps);
 	if (!ps_err)
 		run.ps_end = &ps;
-	if (!env->sel.summary && run.stats_file &&
-	    !stats__read_from(run.stats_file, &run.end))
+	if (!env->sel.summary && !source__stats(&run.src, &run.end))
 		run.books.end = &run.end;
 	/* -s: nothing more to read: the probe goes before the tables */
-	if (env->sel.summary && probe_delete(run.src.fd, run.name))
-		err = 1;
 	if (env->sel.summary)
-		run.armed = false;
+		run_close_session(&run);
 	if (run_table(&run) || run.prom_failed)
 		err = 1;
 	if (run_close_output(&run))
 		err = 1;
-	if (run.armed && probe_delete(run.src.fd, run.name))
-		err = 1;
-	run.armed = false;
+	run_close_session(&run);
 	if (!env->quiet) {
 		run_summary(&run, &ps, ps_err);
 		if (!env->sel.summary)
 			books__check(&run.books);
 	}
 end:
-	if (run.armed && probe_delete(run.src.fd, run.name))
-		err = 1;
-	if (env->command && status < 0 && cmd_pid > 0)
-		child_end(&run.child, env->command);
+	run_close_session(&run);
+	if (env->command && status < 0 && run.child.pid > 0)
+		child__end(&run.child, env->command);
 	if (!err && status >= 0)
 		err = status;
 out:
 	run_close_output(&run);
 	if (run.src.fd > STDIN_FILENO)
 		close(run.src.fd);
-	if (run.stats_file)
-		fclose(run.stats_file);
-	if (run.pstats_file)
-		fclose(run.pstats_file);
 	stats__free(&run.end);
+	free(run.listing);
 	free(trace_stop.bound);
 	sys_formats__free(run.printer.formats);
 	ksyms__free(run.ksyms);
@@ -2718,8 +2382,6 @@ int syscalls_cmd__main(int argc, char **argv)
 		ret = check_ids(&env.sel);
 	if (!ret && env.cgroup_path)
 		ret = check_cgroup(env.cgroup_path, &env.sel.cgroup);
-	if (!ret && env.flight && !env.dry_run)
-		ret = flight__check(env.flight);
 	if (!ret && env.prom_dir)
 		ret = check_prom_dir(env.prom_dir);
 	if (ret)

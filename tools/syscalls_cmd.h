@@ -3,10 +3,9 @@
  * syscalls_cmd: `kptrace syscalls`, the system calls of a command, of
  * processes, threads, comms or a cgroup, as perf trace prints them, from
  * one syscalls probe (s) of the module. The parts the host tests reach
- * without a kernel are here: the spec line of a selection, the probe's id
- * in the probes listing, a record as a call (struct syscall_call) and the
- * printer of the records, the formats cache, the tables of -s and -S
- * (struct sys_sum) and the summary lines.
+ * without a kernel are here: the spec line of a selection, a record as a
+ * call (struct syscall_call) and the printer of the records, the formats
+ * cache, the tables of -s and -S (struct sys_sum) and the summary lines.
  */
 #ifndef __KPTRACE_SYSCALLS_CMD_H
 #define __KPTRACE_SYSCALLS_CMD_H
@@ -65,16 +64,6 @@ struct sys_sel {
  */
 int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
 		       size_t len);
-
-/*
- * The id of probe @group/@name in the probes listing at @path (the
- * module's "SPEC # id=N ..." lines; a head without a group is in
- * "kptrace"). Of two lines, the last. Returns the id, or -ENOENT, or
- * -errno when @path cannot be read. *@exclude (if not NULL) is that
- * line's exclude= (the module's global number of the pid written), or 0.
- */
-long syscalls_cmd__probe_id(const char *path, const char *group,
-			    const char *name, __u32 *exclude);
 
 /*
  * The tracefs formats of the calls (names and types of their arguments),

@@ -2,31 +2,31 @@
 /*
  * syscalls_flight: `kptrace syscalls --flight SIZE`.
  *
- * The flight recorder is the module's rings: loaded with overwrite=1, a
- * full ring frees its oldest records for the new ones, and the probe
- * counts each as lost.overwritten (probe_stats). So the tool arms its
- * probe as without --flight, but reads nothing while the run goes on: it
- * waits in sigsuspend() for SIGUSR1, a stop signal or SIGCHLD (COMMAND's
- * exit stops the run, syscalls_cmd.c's on_child()). A dump takes all the
- * rings hold with records__take(), the main reader's loop (checks, the
- * probe's records only, the tool's own dropped, the counts of the
- * books), into a window of the newest SIZE bytes of records: a record
- * that makes it pass SIZE pushes the oldest out, counted. The calls left
- * in the window are printed oldest first by sys_printer__record(), as
- * without --flight, then one line:
+ * The flight recorder is the rings of the tool's own session
+ * (session.c), made with KPT_SESSION_OVERWRITE: a full ring frees its
+ * oldest records for the new ones, and the probe counts each as
+ * lost.overwritten (KPT_IOC_PROBE_STATS). Every other session, the
+ * default one's included, keeps its rings as they are. Each ring is SIZE
+ * rounded up to a power of two, and at least two of the largest records
+ * (KPT_MAX_RECORD): a task's calls may all be on one CPU, whose ring then
+ * holds the newest SIZE bytes of them. So the tool arms its probe as
+ * without --flight, but reads nothing while the run goes on: it waits in
+ * sigsuspend() for SIGUSR1, a stop signal or SIGCHLD (COMMAND's exit
+ * stops the run, child.c). A dump takes all the rings hold with
+ * records__take(), the main reader's loop (checks, the probe's records
+ * only, the tool's own dropped, the counts of the books), into a window
+ * of the newest SIZE bytes of records: a record that makes it pass SIZE
+ * pushes the oldest out, counted. The calls left in the window are
+ * printed oldest first by sys_printer__record(), as without --flight,
+ * then one line:
  *
  *	kptrace: N older calls overwritten
  *
  * N, those the window pushed out and those the kernel overwrote (the
  * probe's lost.overwritten since the last dump, read after the take).
  * Every dump empties the rings: the next shows the calls since. Loss
- * reports are not printed: they count every probe's records, ring by
- * ring, and the probe's own losses are in N and in the books at the end.
- *
- * SIZE may be at most one CPU's ring: the rings keep each CPU's newest
- * records, so the newest SIZE bytes of a task that ran on one CPU are all
- * there only if that CPU's ring holds them (less what other probes wrote
- * there meanwhile).
+ * reports are not printed: the probe's losses are in N and in the books
+ * at the end.
  */
 #include <errno.h>
 #include <signal.h>
@@ -34,11 +34,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "paths.h"
+#include "session.h"
 #include "syscalls_flight.h"
 
 #define EXIT_USAGE		2
-#define PARAMS_DIR		"/sys/module/kptrace/parameters"
 #define FLIGHT_MAX		(1024ULL * 1024 * 1024)	/* bufsize_kb's */
 #define FLIGHT_MIN_CAP		(64 * 1024)
 #define FLIGHT_MIN		160	/* one call's record, no string */
@@ -58,7 +57,6 @@ struct flight {
 	struct sys_printer *printer;
 	bool banner;
 	bool no_memory;			/* said once */
-	FILE *pstats;			/* probe_stats, if the run had none */
 };
 
 static volatile sig_atomic_t dump_asked;
@@ -71,88 +69,23 @@ static void on_usr1(int sig)
 
 int flight__parse_size(const char *arg, size_t *size)
 {
-	unsigned long long v, mult = 1;
-	char *end;
+	unsigned long long v;
 
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (*end == 'k' || *end == 'K')
-		mult = 1024;
-	else if (*end == 'm' || *end == 'M')
-		mult = 1024 * 1024;
-	if (mult > 1)
-		end++;
-	if (*arg < '0' || *arg > '9' || errno || *end ||
-	    v < (FLIGHT_MIN + mult - 1) / mult || v > FLIGHT_MAX / mult)
+	if (session__parse_size(arg, &v) || v < FLIGHT_MIN || v > FLIGHT_MAX)
 		return sys_error(EXIT_USAGE,
 				    "invalid --flight '%s': bytes, 160 (one call) to 1G, with K or M for KiB or MiB (64K)",
 				    arg);
-	*size = (size_t)(v * mult);
+	*size = (size_t)v;
 	return 0;
 }
 
-/* PARAMS/overwrite: 1 (Y), 0 (N), or -1 with a message. */
-static int overwrite_param(void)
+__u64 flight__ring_bytes(size_t size)
 {
-	const char *dir = path_from_env("KPTRACE_PARAMS", PARAMS_DIR);
-	char path[4096], val[8] = "";
-	FILE *f;
+	__u64 ring = 2 * KPT_MAX_RECORD;
 
-	snprintf(path, sizeof(path), "%s/overwrite", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return sys_error(-1, "cannot read %s: %s%s", path,
-				    strerror(errno), errno == ENOENT ?
-				    ": is the kptrace module loaded?" : "");
-	if (!fgets(val, sizeof(val), f))
-		val[0] = '\0';
-	fclose(f);
-	val[strcspn(val, "\n")] = '\0';
-	if (!strcmp(val, "Y") || !strcmp(val, "1"))
-		return 1;
-	if (!strcmp(val, "N") || !strcmp(val, "0"))
-		return 0;
-	return sys_error(-1, "%s is '%s', not Y or N", path, val);
-}
-
-/* @n bytes as --flight takes them: 64K, 1M, or 1000 */
-static const char *flight_bytes(unsigned long long n, char *buf, size_t len)
-{
-	if (n && !(n % (1024 * 1024)))
-		snprintf(buf, len, "%lluM", n / (1024 * 1024));
-	else if (n && !(n % 1024))
-		snprintf(buf, len, "%lluK", n / 1024);
-	else
-		snprintf(buf, len, "%llu", n);
-	return buf;
-}
-
-int flight__check(size_t size)
-{
-	struct source src = { .fd = -1, .size = -1 };
-	struct kpt_info info;
-	int ow = overwrite_param();
-	char a[32], b[32];
-
-	if (ow < 0)
-		return 1;
-	if (!ow)
-		return sys_error(EXIT_USAGE,
-				    "--flight needs the module loaded with overwrite=1, its rings being the flight recorder: rmmod kptrace; insmod kptrace.ko overwrite=1 (or modprobe kptrace overwrite=1)");
-	src.path = path_from_env("KPTRACE_DEVICE", DEVICE_PATH);
-	if (device__open(&src, &info)) {
-		if (src.fd >= 0)
-			close(src.fd);
-		return 1;
-	}
-	close(src.fd);
-	if (size > info.ring_bytes)
-		return sys_error(EXIT_USAGE,
-				    "--flight %s: more than one CPU's ring holds, %s (bufsize_kb=%llu): the newest calls of a task may all be on one CPU",
-				    flight_bytes(size, a, sizeof(a)),
-				    flight_bytes(info.ring_bytes, b, sizeof(b)),
-				    (unsigned long long)info.ring_bytes / 1024);
-	return 0;
+	while (ring < size)
+		ring *= 2;
+	return ring;
 }
 
 /* Room for @need more bytes after tail: 0, or -1 when out of memory. */
@@ -244,7 +177,7 @@ struct flight *flight__new(size_t size, struct sink *sink,
  * printed all the same).
  */
 static int flight_dump(struct flight *fl, struct source *src, char *buf,
-		       size_t buf_size, FILE *pstats, const char *name)
+		       size_t buf_size, const struct session *s, __u32 id)
 {
 	struct sys_printer *p = fl->printer;
 	unsigned long long shown = p->shown, n, kernel = 0;
@@ -257,20 +190,14 @@ static int flight_dump(struct flight *fl, struct source *src, char *buf,
 			"kptrace: the dump stopped taking records after %d s: calls come faster than it reads\n",
 			DRAIN_SECONDS);
 	/* after the take: what was overwritten before it */
-	if (!pstats && !fl->pstats)
-		fl->pstats = fopen(path_from_env("KPTRACE_PROBE_STATS",
-						 PROBE_STATS_PATH), "re");
-	if (!pstats)
-		pstats = fl->pstats;
-	if (pstats && !pstats__read_probe(pstats, name, &ps)) {
+	if (!session__probe_books(s, id, &ps)) {
 		kernel = ps.lost[KPT_LOST_OVERWRITTEN];
 		n = kernel >= fl->overwritten ? kernel - fl->overwritten : 0;
 		fl->overwritten = kernel;
 		kernel = n;
 	} else {
-		fprintf(stderr,
-			"kptrace: no counters of %s in probe_stats: the count below leaves out the calls the kernel overwrote\n",
-			name);
+		fprintf(stderr, "kptrace: no books of the probe: %s\n",
+			"the count below leaves out the calls the kernel overwrote");
 	}
 	while (fl->head < fl->tail) {
 		const struct kpt_event *e = (const void *)(fl->buf + fl->head);
@@ -299,7 +226,7 @@ static int flight_dump(struct flight *fl, struct source *src, char *buf,
 }
 
 int flight__run(struct flight *fl, struct source *src, char *buf,
-		size_t buf_size, FILE *pstats, const char *name)
+		size_t buf_size, const struct session *s, __u32 id)
 {
 	sigset_t hold, wait;
 	char size[32];
@@ -316,13 +243,12 @@ int flight__run(struct flight *fl, struct source *src, char *buf,
 	if (fl->banner)
 		fprintf(stderr,
 			"kptrace: a flight recorder of %s: kill -USR1 %d prints the newest calls\n",
-			flight_bytes(fl->size, size, sizeof(size)),
+			session__size_str(fl->size, size, sizeof(size)),
 			(int)getpid());
 	while (!trace__stopped()) {
 		if (dump_asked) {
 			dump_asked = 0;
-			if (flight_dump(fl, src, buf, buf_size, pstats,
-					name)) {
+			if (flight_dump(fl, src, buf, buf_size, s, id)) {
 				err = -1;
 				break;
 			}
@@ -330,7 +256,7 @@ int flight__run(struct flight *fl, struct source *src, char *buf,
 		}
 		sigsuspend(&wait);
 	}
-	if (!err && flight_dump(fl, src, buf, buf_size, pstats, name))
+	if (!err && flight_dump(fl, src, buf, buf_size, s, id))
 		err = -1;
 	return err;
 }
@@ -349,8 +275,6 @@ void flight__free(struct flight *fl)
 {
 	if (!fl)
 		return;
-	if (fl->pstats)
-		fclose(fl->pstats);
 	free(fl->buf);
 	free(fl);
 }

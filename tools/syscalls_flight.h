@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * syscalls_flight: `kptrace syscalls --flight SIZE`, traceloop's flight
- * recorder. The module's rings, loaded with overwrite=1, keep the newest
- * records of every CPU; the tool reads nothing until SIGUSR1, a stop
- * (SIGINT, SIGTERM) or COMMAND's exit, then takes all the rings hold and
- * prints the newest SIZE bytes of its probe's calls, oldest first, with
- * a line that counts the older ones overwritten.
+ * recorder. The rings of the tool's own session, which overwrite their
+ * oldest records, keep the newest records of every CPU; the tool reads
+ * nothing until SIGUSR1, a stop (SIGINT, SIGTERM) or COMMAND's exit, then
+ * takes all the rings hold and prints the newest SIZE bytes of its
+ * probe's calls, oldest first, with a line that counts the older ones
+ * overwritten.
  */
 #ifndef __KPTRACE_SYSCALLS_FLIGHT_H
 #define __KPTRACE_SYSCALLS_FLIGHT_H
@@ -15,6 +16,7 @@
 #include <stdio.h>
 
 #include "pstats.h"
+#include "session.h"
 #include "syscalls_cmd.h"
 #include "trace.h"
 
@@ -25,14 +27,10 @@
 int flight__parse_size(const char *arg, size_t *size);
 
 /*
- * Before anything is armed: the module was loaded with overwrite=1
- * (PARAMS/overwrite is Y, PARAMS KPTRACE_PARAMS or
- * /sys/module/kptrace/parameters) and one CPU's ring holds @size bytes
- * (KPT_IOC_INFO's ring_bytes: a task's calls may all be on one CPU).
- * Returns 0; 2, a usage error, with one line saying how to load the
- * module or what SIZE may be; 1 when the module cannot be asked.
+ * The session's rings for SIZE: per CPU, SIZE rounded up to a power of
+ * two, at least two of the largest records (2 * KPT_MAX_RECORD).
  */
-int flight__check(size_t size);
+__u64 flight__ring_bytes(size_t size);
 
 struct flight;
 
@@ -52,12 +50,12 @@ struct flight *flight__new(size_t size, struct sink *sink,
  * all @src's rings hold (records__take(), @buf of @buf_size bytes for
  * the reads), prints the newest SIZE bytes of calls of the probe, then
  * "kptrace: N older calls overwritten" (-j: {"type":"flight",...}): N,
- * the probe's lost.overwritten in @pstats (probe_stats, for probe @name)
- * since the last dump and the calls taken past SIZE. Returns 0, or -1
- * on an error of the reads.
+ * the lost.overwritten of probe @id of session @s since the last dump,
+ * and the calls taken past SIZE. Returns 0, or -1 on an error of the
+ * reads.
  */
 int flight__run(struct flight *fl, struct source *src, char *buf,
-		size_t buf_size, FILE *pstats, const char *name);
+		size_t buf_size, const struct session *s, __u32 id);
 
 /*
  * The books of the end: the calls taken past SIZE, never shown, are

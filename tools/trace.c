@@ -25,6 +25,7 @@
 
 #include "event.h"
 #include "probes.h"
+#include "session.h"
 #include "stats.h"
 #include "trace.h"
 
@@ -488,17 +489,27 @@ static void self__pause(void)
 	signals__hold(true);
 }
 
+int source__stats(const struct source *src, struct stats *st)
+{
+	if (src->session)
+		return session__stats(src->session, st) ? -1 : 0;
+	memset(st, 0, sizeof(*st));
+	if (!src->stats || stats__read_from(src->stats, st))
+		return -1;
+	return 0;
+}
+
 /*
- * The bound of the stop, from the stats file read now: each CPU's count of
- * committed records, and how far its records were taken (all of them when
- * none is pending). Without the file, the time bound alone.
+ * The bound of the stop, from the books read now (source__stats()): each
+ * CPU's count of committed records, and how far its records were taken
+ * (all of them when none is pending). Without books, the time bound alone.
  */
 static void stop__bound(const struct source *src)
 {
 	struct stats st;
 	unsigned int cpu;
 
-	if (!src->stats || stats__read_from(src->stats, &st))
+	if (source__stats(src, &st))
 		return;
 	if (st.nr_cpus)
 		trace_stop.bound = calloc(2 * (size_t)st.nr_cpus,

@@ -16,6 +16,9 @@
 
 #include "event.h"
 
+struct session;
+struct stats;
+
 /* After a stop signal or -d, how long the reader drains the rings. */
 #define DRAIN_SECONDS	2
 
@@ -61,13 +64,14 @@ extern enum drain_state trace_drain;
 /*
  * The stop (a signal, or the end of -d), and which records it lets in:
  * those committed when the reader took it. Each record of a ring carries
- * its CPU's record number (seq, from 1), and the stats file gives each
- * CPU's count of committed records (cpuN.recorded + cpuN.lost.overwritten):
- * the seq of its last record. So a record of CPU c came before the stop
- * when its seq is at most bound[c], the count at the stop; the drain has
- * them all when each CPU's records reached bound[c] (taken[c]). Without the
- * stats file, the bound is the time: ts_ns (CLOCK_MONOTONIC) at most that
- * of the stop, and the drain ends at the first read with nothing older.
+ * its CPU's record number (seq, from 1), and the books (the stats file,
+ * or a session's KPT_IOC_STATS: source__stats()) give each CPU's count of
+ * committed records (cpuN.recorded + cpuN.lost.overwritten): the seq of
+ * its last record. So a record of CPU c came before the stop when its seq
+ * is at most bound[c], the count at the stop; the drain has them all when
+ * each CPU's records reached bound[c] (taken[c]). Without books, the
+ * bound is the time: ts_ns (CLOCK_MONOTONIC) at most that of the stop,
+ * and the drain ends at the first read with nothing older.
  * Loss reports (seq 0) are always taken: they count what is gone.
  */
 struct trace_stop {
@@ -106,6 +110,7 @@ struct source {
 	off_t size;		/* of a replayed regular file, else -1 */
 	unsigned long long offset;	/* of buf[0] in a replayed stream */
 	FILE *stats;		/* the module's stats, kept open, or NULL */
+	struct session *session;	/* a session's device: its books */
 };
 
 struct sink {
@@ -146,6 +151,11 @@ bool trace__stopped(void);
 
 /* /dev/kptrace: opens it and checks what answers (KPT_IOC_INFO). */
 int device__open(struct source *src, struct kpt_info *info);
+/*
+ * The books of what @src reads: its session's (KPT_IOC_STATS), else the
+ * stats file kept open (src->stats). 0, or -1 (none: @st empty).
+ */
+int source__stats(const struct source *src, struct stats *st);
 /* a file saved with -w, or "-": standard input */
 int replay__open(struct source *src);
 /* -w FILE, or "-": standard output when it is not a terminal */

@@ -22,8 +22,11 @@
 # carets or a documented column of kptrace's own), typed records
 # (gen_trace typed: strings, escapes, faults, truncation, return records
 # with arguments, legacy probes named from BTF), -w FILE.probes, and
-# `kptrace probe ...` with --dry-run, a regular file as the device, and
-# fake available_filter_functions, blacklist and kallsyms for globs. A
+# `kptrace probe ...` with --dry-run, fake available_filter_functions,
+# blacklist and kallsyms for globs, and on test/fakedev.so (LD_PRELOAD, a
+# stand-in for /dev/kptrace): one KPT_IOC_ADD per line, the module's
+# reason for a refusal under the user's column, a module too old for
+# sessions (a regular file as the device too). A
 # crafted FILE.probes: labels and BTF names with terminal escapes must be
 # shown escaped, and a trace of many ids the listing lacks must not make
 # the reader read it again for each. The BTF reader has its own unit tests
@@ -38,12 +41,18 @@
 # the lines and JSON objects of `kptrace syscalls`, exact strings; and
 # gen_syscalls.sh must remake the committed uapi/kptrace_syscalls.h.
 # test/test_syscalls_cmd (ASan and UBSan): the command's records of a
-# syscalls probe to lines and JSON, its spec lines, the probe's id, the
-# summary, the tables of -s and -S; then `kptrace syscalls -r` of
-# gen_trace's syscalls records against a fake tracefs, --dry-run's spec
-# lines, its errors, and its live path on test/fakedev.so (LD_PRELOAD),
-# --prometheus's file too (exact, every -i interval, read by node_exporter).
-# test/flight.sh: --flight's refusals and its dumps on the fake device.
+# syscalls probe to lines and JSON, its spec lines, the probe's listing
+# line, the summary, the tables of -s and -S; then `kptrace syscalls -r`
+# of gen_trace's syscalls records against a fake tracefs, --dry-run's spec
+# lines, its errors, and its live path on test/fakedev.so in a session of
+# its own (no debugfs file read), --prometheus's file too (exact, every
+# -i interval, read by node_exporter). test/flight.sh: --flight's
+# overwriting session, its refusals and its dumps on the fake device.
+# kptrace -e on the fake device: a session's records printed as the plain
+# reader prints them (text, -j, -w then -r), its books, COMMAND, -p, -n,
+# the refusals (the module's, at its column; the tool's), the session's
+# options, a glob with --max, the usage errors; the plain reader makes no
+# session.
 
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -57,7 +66,6 @@ export KPTRACE_PROBES=$DATA/probes
 export KPTRACE_STATS=$DATA/stats
 export KPTRACE_DEVICE=$OUT/no-such-device
 export KPTRACE_PROBE_STATS=$DATA/probe_stats
-export KPTRACE_ERROR_LOG=$DATA/error_log
 export KPTRACE_FILTER_FUNCTIONS=$DATA/available_filter_functions
 export KPTRACE_BLACKLIST=$DATA/blacklist
 # BTF that knows no function: the legacy probes of the old tests keep arg0..
@@ -509,9 +517,9 @@ fi
 
 run syscalls-cmd test/test_syscalls_cmd "$DATA" "$OUT"
 if [ "$rc" = 0 ]; then
-	ok "syscalls cmd: records to lines and JSON, spec lines, probe id, summary, ASan+UBSan ($(tail -1 "$OUT/syscalls-cmd.out"))"
+	ok "syscalls cmd: records to lines and JSON, spec lines, listing line, summary, ASan+UBSan ($(tail -1 "$OUT/syscalls-cmd.out"))"
 else
-	not_ok "syscalls cmd: records to lines and JSON, spec lines, probe id, summary, ASan+UBSan" "$(grep -A1 '^not ok' "$OUT/syscalls-cmd.out"; cat "$OUT/syscalls-cmd.err")"
+	not_ok "syscalls cmd: records to lines and JSON, spec lines, listing line, summary, ASan+UBSan" "$(grep -A1 '^not ok' "$OUT/syscalls-cmd.out"; cat "$OUT/syscalls-cmd.err")"
 fi
 
 # a tracefs with the formats of test/data
@@ -712,9 +720,10 @@ else
 fi
 
 # The live path on kptrace-dyn with test/fakedev.so in place of the module
-# (LD_PRELOAD): not the kernel, only what the tool sees of it. The probe is
-# written, found by id 42 in the listing, its records printed, deleted at
-# the end whatever ended the run; COMMAND's exit status, exec errors,
+# (LD_PRELOAD): not the kernel, only what the tool sees of it. The tool
+# makes a session, adds the probe with KPT_IOC_ADD (its id 42 is the
+# answer: no listing, no error_log, no probe_stats read: sess_ok), its
+# records printed, the session closed at the end whatever ended the run; COMMAND's exit status, exec errors,
 # signals, -w, the summary from probe_stats; -s on fakedev's canned
 # KPT_IOC_SYSSUM answers (its -ENOSPC, -i's intervals, -j), -S;
 # --prometheus's file of them (test/expected/syscalls-*.prom).
@@ -731,7 +740,7 @@ fake_env()
 		FAKEDEV_RECORDS="$OUT/syscalls.bin" KPTRACE_DEVICE="$dir/dev" \
 		KPTRACE_PROBES="$dir/probes" \
 		KPTRACE_PROBE_STATS="$dir/probe_stats" \
-		KPTRACE_ERROR_LOG="$dir/error_log" KPTRACE_STATS=/nonexistent \
+		KPTRACE_STATS="$dir/stats" \
 		KPTRACE_TRACEFS="$OUT/tracefs" "$@"
 }
 
@@ -745,6 +754,20 @@ fake_run()
 	mkdir -p "$dir"
 	run "$name" fake_env "$dir" "$@"
 	specs=$(sed -E 's/sys_[0-9]+/sys_PID/; s/children=[0-9]+/children=PID/' "$dir/specs" 2>/dev/null)
+	fake_dir=$dir
+}
+
+# sess_ok [DIR]: the run (fake_run's, or DIR's) made one session and
+# closed it (its probes go with it), and opened none of the module's
+# debugfs files (probes, probe_stats, stats, error_log): the session's
+# ioctls answered all
+sess_ok()
+{
+	local dir=${1:-$fake_dir}
+
+	[ "$(grep -c '^ring_bytes=' "$dir/sessions" 2>/dev/null)" = 1 ] &&
+	[ "$(tail -n 1 "$dir/sessions")" = closed ] &&
+	! grep -Eq "^($dir/(probes|probe_stats|stats|error_log)|/sys/kernel/debug/kptrace/.*)\$" "$dir/opens"
 }
 
 if [ ! -x ./kptrace-dyn ] || [ ! -e test/fakedev.so ]; then
@@ -753,8 +776,7 @@ else
 	fake_run live-cmd ./kptrace-dyn syscalls -- sh -c 'exit 3'
 	if [ "$rc" = 3 ] && cmp -s "$OUT/live-cmd.out" "$EXP/syscalls-replay.out" &&
 	   [ "$(cat "$OUT/live-cmd.err")" = "$FAKE_SUMMARY" ] &&
-	   [ "$specs" = "s:kptrace/sys_PID children=PID
--:kptrace/sys_PID" ] &&
+	   [ "$specs" = "s:kptrace/sys_PID children=PID" ] && sess_ok &&
 	   grep -Eq '^s:kptrace/sys_([0-9]+) children=\1$' "$OUT/live-cmd.d/specs"; then
 		ok "syscalls live: COMMAND's status, its calls, one s line then its delete, the summary"
 	else
@@ -767,11 +789,11 @@ else
 	if [ "$(cat "$OUT/live-noexec.err")" = "kptrace: error: $OUT: Permission denied" ] &&
 	   [ "$rc" = 126 ] &&
 	   [ "$noent" = "kptrace: error: /nonexistent/cmd: No such file or directory" ] &&
-	   [ "$(sed -n 1p "$OUT/live-noent.d/specs")" != "" ] &&
-	   [ "$(sed -n 2p "$OUT/live-noent.d/specs" | cut -c1-2)" = "-:" ]; then
-		ok "syscalls live: exec errors, 127 not found, 126 not runnable, the probe deleted"
+	   [ "$(grep -c '' "$OUT/live-noent.d/specs")" = 1 ] &&
+	   sess_ok "$OUT/live-noent.d"; then
+		ok "syscalls live: exec errors, 127 not found, 126 not runnable, the session closed"
 	else
-		not_ok "syscalls live: exec errors, 127 not found, 126 not runnable, the probe deleted" "rc=$rc $noent $(cat "$OUT/live-noexec.err")"
+		not_ok "syscalls live: exec errors, 127 not found, 126 not runnable, the session closed" "rc=$rc $noent $(cat "$OUT/live-noexec.err")"
 	fi
 	fake_run live-killed ./kptrace-dyn syscalls -q -- sh -c 'kill -9 $$'
 	if [ "$rc" = 137 ]; then
@@ -783,60 +805,58 @@ else
 	rm -f "$OUT/live-ran"
 	fake_run live-refused env FAKEDEV_REFUSE=1 ./kptrace-dyn syscalls -- touch "$OUT/live-ran"
 	if [ "$rc" = 1 ] && [ ! -e "$OUT/live-ran" ] && [ -z "$specs" ] &&
-	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/g; s/children=[0-9]+/children=PID/g' "$OUT/live-refused.err")" = "kptrace: error: the module refused 's:kptrace/sys_PID children=PID': Invalid argument
-[    1.000000] kptrace: error: expected p, r, b or - at the start (-22)
+	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/g; s/children=[0-9]+/children=PID/g' "$OUT/live-refused.err")" = "kptrace: error: the module refused it (Invalid argument): expected p, r, b or - at the start
   Command: s:kptrace/sys_PID children=PID
-           ^" ]; then
-		ok "syscalls live: a refused spec: the module's reason, COMMAND never runs, nothing to delete"
+           ^" ] && sess_ok; then
+		ok "syscalls live: a refused spec: the module's reason at its column, COMMAND never runs, the session closed"
 	else
-		not_ok "syscalls live: a refused spec: the module's reason, COMMAND never runs, nothing to delete" "rc=$rc $(cat "$OUT/live-refused.err")"
+		not_ok "syscalls live: a refused spec: the module's reason at its column, COMMAND never runs, the session closed" "rc=$rc $(cat "$OUT/live-refused.err")"
 	fi
 
 	# -c's bytes are the user's: the spec line carries them escaped
-	# (comm=a\xc3\xa9), the refusal shows that line escaped as text, and
-	# finds it in error_log's (escaped) Command
-	fake_run live-refused-esc env FAKEDEV_REFUSE=1 ./kptrace-dyn syscalls -p 1 \
+	# (comm=a\xc3\xa9), and the refusal shows that line escaped as text
+	# (a\\xc3\\xa9); the module's reason names a word of it (the fake's
+	# FAKEDEV_REFUSE_WORD: \xa9, escaped in the message too), and the
+	# caret stands under that word's column in the escaped text
+	fake_run live-refused-esc env FAKEDEV_REFUSE_WORD='\xa9' ./kptrace-dyn syscalls -p 1 \
 		-c "$(printf 'a\303\251')"
-	if [ "$rc" = 1 ] &&
-	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/g' "$OUT/live-refused-esc.err")" = 'kptrace: error: the module refused '"'"'s:kptrace/sys_PID pid=1 comm=a\\xc3\\xa9'"'"': Invalid argument
-[    1.000000] kptrace: error: expected p, r, b or - at the start (-22)
-  Command: s:kptrace/sys_PID pid=1 comm=a\\xc3\\xa9
-           ^' ]; then
-		ok "syscalls live: a refused line with UTF-8 in -c, shown escaped"
+	want=$(sed -n 2p "$OUT/live-refused-esc.err" | awk '{ print index($0, "\\\\xa9") - 1 }')
+	got=$(sed -n 3p "$OUT/live-refused-esc.err" | awk '{ print index($0, "^") - 1 }')
+	if [ "$rc" = 1 ] && [ "$want" -gt 30 ] && [ "$want" = "$got" ] &&
+	   [ "$(sed -E '3d; s/sys_[0-9]+/sys_PID/g' "$OUT/live-refused-esc.err")" = 'kptrace: error: the module refused it (No such file or directory): symbol not found: \\xa9
+  Command: s:kptrace/sys_PID pid=1 comm=a\\xc3\\xa9' ] && sess_ok; then
+		ok "syscalls live: a refused line with UTF-8 in -c, shown escaped, the caret under the module's column"
 	else
-		not_ok "syscalls live: a refused line with UTF-8 in -c, shown escaped" "rc=$rc $(cat "$OUT/live-refused-esc.err")"
+		not_ok "syscalls live: a refused line with UTF-8 in -c, shown escaped, the caret under the module's column" "rc=$rc want=$want got=$got $(cat "$OUT/live-refused-esc.err")"
 	fi
 
 	fake_run live-sigterm timeout --preserve-status -s TERM 1 ./kptrace-dyn syscalls -p 1
 	if [ "$rc" = 0 ] && cmp -s "$OUT/live-sigterm.out" "$EXP/syscalls-replay.out" &&
-	   [ "$specs" = "s:kptrace/sys_PID pid=1
--:kptrace/sys_PID" ] &&
+	   [ "$specs" = "s:kptrace/sys_PID pid=1" ] && sess_ok &&
 	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/' "$OUT/live-sigterm.err")" = "kptrace: tracing system calls (s:kptrace/sys_PID pid=1)... Hit Ctrl-C to end.
 $FAKE_SUMMARY" ]; then
-		ok "syscalls live: SIGTERM ends a run without COMMAND, the probe deleted"
+		ok "syscalls live: SIGTERM ends a run without COMMAND, the session closed"
 	else
-		not_ok "syscalls live: SIGTERM ends a run without COMMAND, the probe deleted" "rc=$rc $(cat "$OUT/live-sigterm.err"; echo "$specs")"
+		not_ok "syscalls live: SIGTERM ends a run without COMMAND, the session closed" "rc=$rc $(cat "$OUT/live-sigterm.err"; echo "$specs")"
 	fi
 
 	t0=$(date +%s)
 	fake_run live-sigterm-cmd timeout --preserve-status -s TERM 1 ./kptrace-dyn syscalls -q -- sleep 20
 	t1=$(date +%s)
-	if [ "$rc" = 143 ] && [ $((t1 - t0)) -lt 10 ] && [ "$specs" = "s:kptrace/sys_PID children=PID
--:kptrace/sys_PID" ]; then
-		ok "syscalls live: SIGTERM to the tool: COMMAND gets SIGTERM, exit 143, the probe deleted"
+	if [ "$rc" = 143 ] && [ $((t1 - t0)) -lt 10 ] && [ "$specs" = "s:kptrace/sys_PID children=PID" ] && sess_ok; then
+		ok "syscalls live: SIGTERM to the tool: COMMAND gets SIGTERM, exit 143, the session closed"
 	else
-		not_ok "syscalls live: SIGTERM to the tool: COMMAND gets SIGTERM, exit 143, the probe deleted" "rc=$rc $((t1 - t0)) s $(cat "$OUT/live-sigterm-cmd.err")"
+		not_ok "syscalls live: SIGTERM to the tool: COMMAND gets SIGTERM, exit 143, the session closed" "rc=$rc $((t1 - t0)) s $(cat "$OUT/live-sigterm-cmd.err")"
 	fi
 
 	# the other signals that end a run: the probe goes all the same
 	for sig in HUP QUIT USR1 USR2; do
 		fake_run live-sig-$sig timeout --preserve-status -s $sig 1 ./kptrace-dyn syscalls -q -p 1
 		if [ "$rc" = 0 ] && cmp -s "$OUT/live-sig-$sig.out" "$EXP/syscalls-replay.out" &&
-		   [ "$specs" = "s:kptrace/sys_PID pid=1
--:kptrace/sys_PID" ]; then
-			ok "syscalls live: SIG$sig ends the run as Ctrl-C does, the probe deleted"
+		   [ "$specs" = "s:kptrace/sys_PID pid=1" ] && sess_ok; then
+			ok "syscalls live: SIG$sig ends the run as Ctrl-C does, the session closed"
 		else
-			not_ok "syscalls live: SIG$sig ends the run as Ctrl-C does, the probe deleted" "rc=$rc $(cat "$OUT/live-sig-$sig.err"; echo "$specs")"
+			not_ok "syscalls live: SIG$sig ends the run as Ctrl-C does, the session closed" "rc=$rc $(cat "$OUT/live-sig-$sig.err"; echo "$specs")"
 		fi
 	done
 
@@ -848,11 +868,10 @@ $FAKE_SUMMARY" ]; then
 	t1=$(date +%s)
 	if [ "$rc" = 137 ] && [ $((t1 - t0)) -ge 5 ] && [ $((t1 - t0)) -lt 15 ] &&
 	   [ "$(cat "$OUT/live-sigterm-deaf.err")" = "kptrace: sh did not end on SIGTERM: sending SIGKILL" ] &&
-	   [ "$specs" = "s:kptrace/sys_PID children=PID
--:kptrace/sys_PID" ]; then
-		ok "syscalls live: a COMMAND deaf to SIGTERM gets SIGKILL after 5 s, exit 137, the probe deleted"
+	   [ "$specs" = "s:kptrace/sys_PID children=PID" ] && sess_ok; then
+		ok "syscalls live: a COMMAND deaf to SIGTERM gets SIGKILL after 5 s, exit 137, the session closed"
 	else
-		not_ok "syscalls live: a COMMAND deaf to SIGTERM gets SIGKILL after 5 s, exit 137, the probe deleted" "rc=$rc $((t1 - t0)) s $(cat "$OUT/live-sigterm-deaf.err")"
+		not_ok "syscalls live: a COMMAND deaf to SIGTERM gets SIGKILL after 5 s, exit 137, the session closed" "rc=$rc $((t1 - t0)) s $(cat "$OUT/live-sigterm-deaf.err")"
 	fi
 
 	# a closed output pipe (the reader gone before the first line): silent,
@@ -896,13 +915,12 @@ $FAKE_SUMMARY" ]; then
 	fake_run live-sum ./kptrace-dyn syscalls -s -- true
 	if [ "$rc" = 0 ] && cmp -s "$OUT/live-sum.out" "$EXP/syscalls-sum.out" &&
 	   [ "$(cat "$OUT/live-sum.err")" = "$SUM_LINE" ] &&
-	   [ "$specs" = "s:kptrace/sys_PID children=PID summary
--:kptrace/sys_PID" ] &&
+	   [ "$specs" = "s:kptrace/sys_PID children=PID summary" ] && sess_ok &&
 	   [ "$(cat "$OUT/live-sum.d/syssum")" = "len=2048e ENOSPC size=4096e
 len=4096e entries=8 full=2" ]; then
-		ok "syscalls live -s: the table of the kernel's counts, -ENOSPC retried, all read, the probe deleted"
+		ok "syscalls live -s: the table of the kernel's counts, -ENOSPC retried, all read, the session closed"
 	else
-		not_ok "syscalls live -s: the table of the kernel's counts, -ENOSPC retried, all read, the probe deleted" "rc=$rc $(diff "$EXP/syscalls-sum.out" "$OUT/live-sum.out"; cat "$OUT/live-sum.err" "$OUT/live-sum.d/syssum"; echo "$specs")"
+		not_ok "syscalls live -s: the table of the kernel's counts, -ENOSPC retried, all read, the session closed" "rc=$rc $(diff "$EXP/syscalls-sum.out" "$OUT/live-sum.out"; cat "$OUT/live-sum.err" "$OUT/live-sum.d/syssum"; echo "$specs")"
 	fi
 
 	# -i 1 for 1.2 s: interval 1 (set 1), the last (set 2), the whole run
@@ -945,30 +963,27 @@ EOF
 
 	fake_run live-sum-sigterm timeout --preserve-status -s TERM 0.5 ./kptrace-dyn syscalls -s -p 1
 	if [ "$rc" = 0 ] && cmp -s "$OUT/live-sum-sigterm.out" "$EXP/syscalls-sum.out" &&
-	   [ "$specs" = "s:kptrace/sys_PID pid=1 summary
--:kptrace/sys_PID" ] &&
+	   [ "$specs" = "s:kptrace/sys_PID pid=1 summary" ] && sess_ok &&
 	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/' "$OUT/live-sum-sigterm.err")" = "kptrace: counting system calls (s:kptrace/sys_PID pid=1 summary)... Hit Ctrl-C to end.
 $SUM_LINE" ]; then
-		ok "syscalls live -s: SIGTERM ends a run without COMMAND, the table, the probe deleted"
+		ok "syscalls live -s: SIGTERM ends a run without COMMAND, the table, the session closed"
 	else
-		not_ok "syscalls live -s: SIGTERM ends a run without COMMAND, the table, the probe deleted" "rc=$rc $(cat "$OUT/live-sum-sigterm.err"; echo "$specs")"
+		not_ok "syscalls live -s: SIGTERM ends a run without COMMAND, the table, the session closed" "rc=$rc $(cat "$OUT/live-sum-sigterm.err"; echo "$specs")"
 	fi
 
 	fake_run live-sum-full ./kptrace-dyn syscalls -s -q -o /dev/full -- true
-	if [ "$rc" = 1 ] && [ "$specs" = "s:kptrace/sys_PID children=PID summary
--:kptrace/sys_PID" ] &&
+	if [ "$rc" = 1 ] && [ "$specs" = "s:kptrace/sys_PID children=PID summary" ] && sess_ok &&
 	   [ "$(cat "$OUT/live-sum-full.err")" = "kptrace: error: cannot write /dev/full: No space left on device" ]; then
-		ok "syscalls live -s: a full output is one error, exit 1, the probe deleted"
+		ok "syscalls live -s: a full output is one error, exit 1, the session closed"
 	else
-		not_ok "syscalls live -s: a full output is one error, exit 1, the probe deleted" "rc=$rc $(cat "$OUT/live-sum-full.err")"
+		not_ok "syscalls live -s: a full output is one error, exit 1, the session closed" "rc=$rc $(cat "$OUT/live-sum-full.err")"
 	fi
 
 	# -S: the lines, then the table the tool counts from them
 	fake_run live-with-sum ./kptrace-dyn syscalls -S -- sh -c 'exit 3'
 	if [ "$rc" = 3 ] && cmp -s "$OUT/live-with-sum.out" "$EXP/syscalls-replay-sum.out" &&
 	   [ "$(cat "$OUT/live-with-sum.err")" = "$FAKE_SUMMARY" ] &&
-	   [ "$specs" = "s:kptrace/sys_PID children=PID
--:kptrace/sys_PID" ]; then
+	   [ "$specs" = "s:kptrace/sys_PID children=PID" ] && sess_ok; then
 		ok "syscalls live -S: one probe with records, the lines, then their table"
 	else
 		not_ok "syscalls live -S: one probe with records, the lines, then their table" "rc=$rc $(cat "$OUT/live-with-sum.err"; echo "$specs")"
@@ -1069,17 +1084,16 @@ $(grep -iE 'error|collid|inconsist' "$OUT/sys-exporter.log" | head -5)"
 	fi
 
 	# a write that fails (the file's name is a directory): said, exit 1,
-	# the probe deleted, no temporary file left
+	# the session closed, no temporary file left
 	mkdir -p "$OUT/live-prom-fail.p/kptrace_syscalls.prom"
 	fake_run live-prom-fail ./kptrace-dyn syscalls -s -q --prometheus "$OUT/live-prom-fail.p" -- true
 	if [ "$rc" = 1 ] && [ ! -s "$OUT/live-prom-fail.out" ] &&
 	   [ "$(cat "$OUT/live-prom-fail.err")" = "kptrace: cannot write $OUT/live-prom-fail.p/kptrace_syscalls.prom: Is a directory" ] &&
 	   [ "$(ls -A "$OUT/live-prom-fail.p")" = kptrace_syscalls.prom ] &&
-	   [ "$specs" = "s:kptrace/sys_PID children=PID summary
--:kptrace/sys_PID" ]; then
-		ok "syscalls live -s --prometheus: a failed write is one error, exit 1, the probe deleted"
+	   [ "$specs" = "s:kptrace/sys_PID children=PID summary" ] && sess_ok; then
+		ok "syscalls live -s --prometheus: a failed write is one error, exit 1, the session closed"
 	else
-		not_ok "syscalls live -s --prometheus: a failed write is one error, exit 1, the probe deleted" "rc=$rc $(cat "$OUT/live-prom-fail.err"; ls -A "$OUT/live-prom-fail.p")"
+		not_ok "syscalls live -s --prometheus: a failed write is one error, exit 1, the session closed" "rc=$rc $(cat "$OUT/live-prom-fail.err"; ls -A "$OUT/live-prom-fail.p")"
 	fi
 
 	# -S: the lines, no table; the file of the calls the tool printed,
@@ -1344,42 +1358,85 @@ check_msg probe-glob-noaff 1 \
 	env KPTRACE_FILTER_FUNCTIONS=/nonexistent $KPT probe add -n 'p vfs_*'
 export KPTRACE_KALLSYMS=$DATA/kallsyms
 
-# writes: the translated lines, at most 4096 bytes a write, whole lines
-: >"$OUT/dev"
-run probe-write env KPTRACE_DEVICE="$OUT/dev" $KPT probe add 'p:a do_sys_openat2 dfd' 'p:b do_sys_openat2 $arg2:ustring'
-if [ "$rc" = 0 ] && [ "$(cat "$OUT/probe-write.err")" = "kptrace: added 2 probes" ] &&
-   [ "$(cat "$OUT/dev")" = 'p:a do_sys_openat2 dfd=$arg1:s32
-p:b do_sys_openat2 $arg2:ustring' ]; then
-	ok "probe add: writes the translated lines to the device"
+# adds: the translated lines, one KPT_IOC_ADD each, in order, on the fake
+# device (the default session: no KPT_IOC_SESSION), answered in the call:
+# no error_log read
+if [ ! -x ./kptrace-dyn ] || [ ! -e test/fakedev.so ]; then
+	skip "probe add: KPT_IOC_ADD of the translated lines" "kptrace-dyn or test/fakedev.so not built"
 else
-	not_ok "probe add: writes the translated lines to the device" "$(cat "$OUT/probe-write.err" "$OUT/dev")"
-fi
-
-i=0
-: >"$OUT/many.spec"
-while [ $i -lt 300 ]; do
-	echo "p:probe_number_$i do_sys_openat2 dfd filename:ustring" >>"$OUT/many.spec"
-	i=$((i + 1))
-done
-: >"$OUT/dev"
-if ! command -v strace >/dev/null; then
-	skip "probe add: writes of at most 4096 bytes, whole lines" "strace not installed"
-else
-	KPTRACE_DEVICE="$OUT/dev" strace -f -e trace=write -e write=none \
-		-o "$OUT/strace.log" $KPT probe add -q -f "$OUT/many.spec" >/dev/null 2>&1
-	d=$(awk '/write\(3,/ { n = $NF; if (n > 4096) bad = 1; total += n; w++ }
-		 END { if (bad || w < 4) print "bad writes: " w " writes, " total " bytes" }' "$OUT/strace.log")
-	if [ -z "$d" ] && [ "$(wc -l <"$OUT/dev")" = 300 ] &&
-	   grep -qx 'p:probe_number_299 do_sys_openat2 dfd=$arg1:s32 filename=$arg2:ustring' "$OUT/dev"; then
-		ok "probe add: writes of at most 4096 bytes, whole lines"
+	fake_run probe-add ./kptrace-dyn probe add 'p:a do_sys_openat2 dfd' \
+		'p:b do_sys_openat2 $arg2:ustring'
+	if [ "$rc" = 0 ] && [ "$(cat "$OUT/probe-add.err")" = "kptrace: added 2 probes" ] &&
+	   [ "$specs" = 'p:a do_sys_openat2 dfd=$arg1:s32
+p:b do_sys_openat2 $arg2:ustring' ] && [ ! -e "$OUT/probe-add.d/sessions" ] &&
+	   ! grep -q 'error_log' "$OUT/probe-add.d/opens"; then
+		ok "probe add: one KPT_IOC_ADD per translated line, the default session, no error_log read"
 	else
-		not_ok "probe add: writes of at most 4096 bytes, whole lines" "$d $(tail -3 "$OUT/strace.log")"
+		not_ok "probe add: one KPT_IOC_ADD per translated line, the default session, no error_log read" "rc=$rc $(cat "$OUT/probe-add.err"; echo "$specs")"
+	fi
+
+	i=0
+	: >"$OUT/many.spec"
+	while [ $i -lt 300 ]; do
+		echo "p:probe_number_$i do_sys_openat2 dfd filename:ustring" >>"$OUT/many.spec"
+		i=$((i + 1))
+	done
+	fake_run probe-add-many ./kptrace-dyn probe add -q -f "$OUT/many.spec"
+	if [ "$rc" = 0 ] && [ "$(grep -c '' "$OUT/probe-add-many.d/specs")" = 300 ] &&
+	   [ "$(sed -n '300p' "$OUT/probe-add-many.d/specs")" = 'p:probe_number_299 do_sys_openat2 dfd=$arg1:s32 filename=$arg2:ustring' ] &&
+	   [ ! -s "$OUT/probe-add-many.err" ]; then
+		ok "probe add -f: 300 lines, 300 adds in order"
+	else
+		not_ok "probe add -f: 300 lines, 300 adds in order" "rc=$rc $(tail -3 "$OUT/probe-add-many.err")"
+	fi
+
+	# the module's reason, at its column, under the user's own text:
+	# the BTF names made it longer, the caret is under the user's word
+	fake_run probe-add-refused env FAKEDEV_REFUSE_WORD=vfs_nosuch ./kptrace-dyn \
+		probe add 'p:a do_sys_openat2 dfd' 'p:b vfs_nosuch' 'p:c do_sys_openat2'
+	if [ "$rc" = 1 ] && [ "$specs" = 'p:a do_sys_openat2 dfd=$arg1:s32' ] &&
+	   [ "$(cat "$OUT/probe-add-refused.err")" = "kptrace: error: the module refused it (No such file or directory): symbol not found: vfs_nosuch
+  Command: p:b vfs_nosuch
+               ^
+kptrace: 1 of 3 lines were applied before it (kptrace probe list)" ]; then
+		ok "probe add: the second of three lines refused: the module's reason under its column, the first applied"
+	else
+		not_ok "probe add: the second of three lines refused: the module's reason under its column, the first applied" "rc=$rc specs=$specs $(cat "$OUT/probe-add-refused.err")"
+	fi
+
+	fake_run probe-add-caret env FAKEDEV_REFUSE_WORD='zz=' ./kptrace-dyn \
+		probe add 'p:a do_sys_openat2 dfd zz=$arg2'
+	if [ "$rc" = 1 ] && [ -z "$specs" ] &&
+	   [ "$(cat "$OUT/probe-add-caret.err")" = 'kptrace: error: the module refused it (No such file or directory): symbol not found: zz=
+  Command: p:a do_sys_openat2 dfd zz=$arg2
+                                  ^' ]; then
+		ok "probe add: a column of the translated line (after dfd=\$arg1:s32) shown under the user's"
+	else
+		not_ok "probe add: a column of the translated line (after dfd=\$arg1:s32) shown under the user's" "rc=$rc $(cat "$OUT/probe-add-caret.err")"
+	fi
+
+	fake_run probe-add-old env FAKEDEV_OLD=1 ./kptrace-dyn probe add 'p:a do_sys_openat2'
+	if [ "$rc" = 1 ] && [ -z "$specs" ] &&
+	   [ "$(cat "$OUT/probe-add-old.err")" = "kptrace: the kptrace module is too old for sessions: reload it" ]; then
+		ok "probe add: a module without KPT_IOC_ADD: reload it, exit 1"
+	else
+		not_ok "probe add: a module without KPT_IOC_ADD: reload it, exit 1" "rc=$rc $(cat "$OUT/probe-add-old.err")"
+	fi
+
+	fake_run probe-del-fake ./kptrace-dyn probe del a
+	if [ "$rc" = 1 ] && [ "$(cat "$OUT/probe-del-fake.err")" = "kptrace: error: the module refused it (No such file or directory): no probe a
+  Command: -:a
+             ^" ]; then
+		ok "probe del: a name the module does not have: its reason at its column"
+	else
+		not_ok "probe del: a name the module does not have: its reason at its column" "rc=$rc $(cat "$OUT/probe-del-fake.err")"
 	fi
 fi
 
-# a refusal: /dev/full refuses every write (ENOSPC); error_log unchanged
-check_msg probe-refused 1 "kptrace: the module refused a line of the write: No space left on device
-kptrace: (no reason in $DATA/error_log)" env KPTRACE_DEVICE=/dev/full $KPT probe add 'p:a do_sys_openat2'
+# a regular file is no module: it answers no KPT_IOC_ADD
+: >"$OUT/dev"
+check_msg probe-refused 1 "kptrace: the kptrace module is too old for sessions: reload it" \
+	env KPTRACE_DEVICE="$OUT/dev" $KPT probe add 'p:a do_sys_openat2'
 check_msg probe-nodev 1 \
 	"kptrace: $OUT/no-such-device not found: is the kptrace module loaded? (insmod kptrace.ko)" \
 	$KPT probe add 'p:a do_sys_openat2'
@@ -1392,29 +1449,21 @@ check_msg probe-add-sys-err 1 "kptrace: error: expected pid=, tid=, children=, e
   Command: s:a pid=1 frob
                      ^" $KPT probe add -n 's:a pid=1 frob'
 
-# A write of three lines whose second the module refuses (fakedev: every
-# s line): the first stays applied, the reason is error_log's, and the
-# refused line is found in it and named
-if [ ! -x ./kptrace-dyn ] || [ ! -e test/fakedev.so ]; then
-	skip "probe add: the second of three lines refused" "kptrace-dyn or test/fakedev.so not built"
-else
-	fake_run probe-refused-2nd env FAKEDEV_REFUSE=1 ./kptrace-dyn probe add \
-		'p:a do_sys_openat2' 's:b pid=1 comm=ab' 'p:c do_sys_openat2'
-	if [ "$rc" = 1 ] && [ "$specs" = "p:a do_sys_openat2" ] &&
-	   [ "$(cat "$OUT/probe-refused-2nd.err")" = "kptrace: the module refused 's:b pid=1 comm=ab': Invalid argument
-[    1.000000] kptrace: error: expected p, r, b or - at the start (-22)
-  Command: s:b pid=1 comm=ab
-           ^
-kptrace: 1 of 3 lines were applied before it (kptrace probe list)" ]; then
-		ok "probe add: the second of three lines refused, named, the first applied"
-	else
-		not_ok "probe add: the second of three lines refused, named, the first applied" "rc=$rc specs=$specs $(cat "$OUT/probe-refused-2nd.err")"
-	fi
-fi
-
 check_run probe-del 0 $KPT probe del -n a grp/b
 check_run probe-del-glob 0 env KPTRACE_PROBES=$DATA/probes-typed $KPT probe del -n '*open*'
 check_run probe-clear 0 env KPTRACE_PROBES=$DATA/probes-typed $KPT probe clear -n
+# a session's probes (session= in the listing) are its own: not cleared
+printf '%s\n' 'p:kptrace/a do_sys_openat2 # id=1 at=do_sys_openat2+0x0/0x1a0 kprobe ftrace hits=0 missed=0' \
+	'p:kptrace/b do_sys_openat2 # id=2 session=7 at=do_sys_openat2+0x0/0x1a0 kprobe ftrace hits=0 missed=0' \
+	>"$OUT/probes-sess"
+run probe-clear-sess env KPTRACE_PROBES="$OUT/probes-sess" $KPT probe clear -n
+run probe-del-sess env KPTRACE_PROBES="$OUT/probes-sess" $KPT probe del -n '*'
+if [ "$rc" = 0 ] && [ "$(cat "$OUT/probe-clear-sess.out")" = "-:kptrace/a" ] &&
+   [ "$(cat "$OUT/probe-del-sess.out")" = "-:kptrace/a" ]; then
+	ok "probe clear, probe del GLOB: the default session's probes, not another session's"
+else
+	not_ok "probe clear, probe del GLOB: the default session's probes, not another session's" "$(cat "$OUT/probe-clear-sess.out" "$OUT/probe-del-sess.out")"
+fi
 check_msg probe-del-none 1 "kptrace: no probe matches 'zz*'" \
 	env KPTRACE_PROBES=$DATA/probes-typed $KPT probe del -n 'zz*'
 check_msg probe-del-bad 1 "kptrace: error: expected a name
@@ -1444,6 +1493,165 @@ if grep -q "kptrace probe add 'p do_sys_openat2 dfd filename:ustring'" "$OUT/hel
 	ok "help: probe subcommands with examples"
 else
 	not_ok "help: probe subcommands with examples"
+fi
+
+# --- kptrace -e: one run, a session of its own ----------------------------------
+# On the fake device (test/fakedev.so), whose first read gives gen_trace's
+# typed records (test/data/probes-typed's probes 7, 1000000 and 3, then
+# records of probes 4, 99 and 8 that are not the session's): the three
+# SPECs of probes-typed added with KPT_IOC_ADD in a session (the ids the
+# fake answers: FAKEDEV_IDS), their records printed exactly as the plain
+# reader prints them from that listing (test/expected/typed.out's lines),
+# -j and -w too (kptrace -r of the saved FILE prints the same); the
+# session's books in the summary, each probe's books at the end, the
+# session closed, no debugfs file read; COMMAND's exit status. A SPEC the
+# module refuses: its reason under the user's column, exit 1, COMMAND
+# never runs, the session closed; one the tool refuses: no session at
+# all. The session's options (-b, --clock, --overwrite), a glob target
+# and --max, a module without sessions, the usage errors; and the plain
+# reader, which makes no session.
+if [ ! -x ./kptrace-dyn ] || [ ! -e test/fakedev.so ]; then
+	skip "kptrace -e: fake device" "kptrace-dyn or test/fakedev.so not built"
+else
+	OS_SPECS=(-e 'p:open do_sys_openat2 dfd=$arg1:s32 file=+0($arg2):string flags=$arg3:x32 mode=$arg4:u16 caller=$stack0:symbol c=$comm:string'
+		  -e 'r:ropen do_sys_openat2 dfd=$arg1:s32 file=+0($arg2):ustring rv=$retval:s64'
+		  -e 'p:do_sys_openat2 do_sys_openat2 arg0=$arg1:x64 arg1=$arg2:x64 arg2=$arg3:x64 arg3=$arg4:x64 arg4=$arg5:x64 arg5=$arg6:x64')
+	os_env=(env FAKEDEV_RECORDS="$OUT/typed.bin" FAKEDEV_IDS=7,1000000,3)
+
+	fake_run oneshot "${os_env[@]}" ./kptrace-dyn "${OS_SPECS[@]}" -- sh -c 'exit 3'
+	head -n 13 "$EXP/typed.out" >"$OUT/oneshot.want"
+	printf '%s\n' 'kpt_test-501 [001] 3.000000: probe4: arg0=0x1 arg1=0x1111 arg2=0x2222 arg3=0x3333 arg4=0x4444 arg5=0x5555' \
+		'who-501 [001] 3.000000: probe99: arg0=0x1 arg1=0x1111' \
+		'many-501 [001] 3.000000: probe8: arg0=0x1 arg1=0x1111 arg2=0x2222 arg3=0x3333 arg4=0x4444 arg5=0x5555' >>"$OUT/oneshot.want"
+	d=$(same "$OUT/oneshot.out" "$OUT/oneshot.want")
+	if [ "$rc" = 3 ] && [ -z "$d" ] && sess_ok &&
+	   [ "$specs" = "$(printf '%s\n' "${OS_SPECS[@]}" | grep -v '^-e$')" ] &&
+	   [ "$(cat "$OUT/oneshot.err")" = "kptrace: tracing 3 probes on 2 CPUs in session 7 (rings of 1M, clock mono)... Hit Ctrl-C to end.
+kptrace: 9 events (7 entries, 2 returns), 0 lost; module: hits 9 recorded 9 lost 0 missed 1
+PROBE                         CALLS     EVENTS   RECORDED  FILTERED      LOST    MISSED MAXACTIVE
+open                              3          3          3         0         0         0         0
+ropen                             2          2          2         0         0         0         0
+do_sys_openat2                    1          1          1         0         0         0         0" ]; then
+		ok "kptrace -e: the session's records as the plain reader prints them, its books, COMMAND's status, the session closed"
+	else
+		not_ok "kptrace -e: the session's records as the plain reader prints them, its books, COMMAND's status, the session closed" "rc=$rc $d $(cat "$OUT/oneshot.err"; echo "$specs")"
+	fi
+
+	fake_run oneshot-json "${os_env[@]}" ./kptrace-dyn "${OS_SPECS[@]}" -j --no-stack -q -- true
+	if [ "$rc" = 0 ] && [ ! -s "$OUT/oneshot-json.err" ] &&
+	   [ "$(head -n 6 "$OUT/oneshot-json.out")" = "$(head -n 6 "$EXP/typed-json.out")" ] &&
+	   [ "$(grep -c '' "$OUT/oneshot-json.out")" = 9 ] && sess_ok; then
+		ok "kptrace -e -j --no-stack -q: the plain reader's JSON"
+	else
+		not_ok "kptrace -e -j --no-stack -q: the plain reader's JSON" "rc=$rc $(diff "$EXP/typed-json.out" "$OUT/oneshot-json.out" | head -5; cat "$OUT/oneshot-json.err")"
+	fi
+
+	fake_run oneshot-save "${os_env[@]}" ./kptrace-dyn "${OS_SPECS[@]}" -q -w "$OUT/oneshot.bin" -- true
+	run oneshot-replay env KPTRACE_PROBES=/nonexistent $KPT -r "$OUT/oneshot.bin" -q
+	if [ "$rc" = 0 ] && cmp -s "$OUT/oneshot-replay.out" "$OUT/oneshot.out" &&
+	   [ "$(cut -d'#' -f2 "$OUT/oneshot.bin.probes" | sed -n 1,3p)" = " id=3 session=7
+ id=7 session=7
+ id=1000000 session=7" ] &&
+	   grep -qx 'p:kptrace/open do_sys_openat2 dfd=$arg1:s32 file=+0($arg2):string flags=$arg3:x32 mode=$arg4:u16 caller=$stack0:symbol c=$comm:string # id=7 session=7' "$OUT/oneshot.bin.probes" &&
+	   [ "$(stat -c %a "$OUT/oneshot.bin.probes")" = 600 ]; then
+		ok "kptrace -e -w FILE: FILE.probes from the adds' answers (SPEC # id=N session=S), kptrace -r FILE prints the same"
+	else
+		not_ok "kptrace -e -w FILE: FILE.probes from the adds' answers (SPEC # id=N session=S), kptrace -r FILE prints the same" "rc=$rc $(cat "$OUT/oneshot.bin.probes" "$OUT/oneshot-replay.err"; diff "$OUT/oneshot.out" "$OUT/oneshot-replay.out" | head -5)"
+	fi
+
+	# -p keeps one process; -n stops the run and COMMAND (SIGTERM)
+	fake_run oneshot-pid "${os_env[@]}" ./kptrace-dyn "${OS_SPECS[@]}" -q -p 1 --no-stack -- true
+	t0=$(date +%s)
+	fake_run oneshot-count "${os_env[@]}" ./kptrace-dyn "${OS_SPECS[@]}" -q -n 2 --no-stack -- sleep 20
+	t1=$(date +%s)
+	if [ "$rc" = 143 ] && [ $((t1 - t0)) -lt 10 ] && [ ! -s "$OUT/oneshot-pid.out" ] &&
+	   [ "$(grep -c '' "$OUT/oneshot-count.out")" = 2 ] && sess_ok; then
+		ok "kptrace -e: -p 1 shows none of pid 501's events; -n 2 ends the run and COMMAND (exit 143)"
+	else
+		not_ok "kptrace -e: -p 1 shows none of pid 501's events; -n 2 ends the run and COMMAND (exit 143)" "rc=$rc $((t1 - t0)) s $(cat "$OUT/oneshot-pid.out" "$OUT/oneshot-count.out")"
+	fi
+
+	# a SPEC the module refuses: its reason under the user's column, the
+	# first SPEC's probe gone with the session, COMMAND never run
+	rm -f "$OUT/oneshot-ran"
+	fake_run oneshot-refused env FAKEDEV_REFUSE_WORD=vfs_nosuch ./kptrace-dyn \
+		-e 'p:a do_sys_openat2 dfd' -e 'p:b vfs_nosuch $arg1' -- touch "$OUT/oneshot-ran"
+	if [ "$rc" = 1 ] && [ ! -e "$OUT/oneshot-ran" ] && [ ! -s "$OUT/oneshot-refused.out" ] &&
+	   [ "$specs" = 'p:a do_sys_openat2 dfd=$arg1:s32' ] && sess_ok &&
+	   [ ! -s "$OUT/oneshot-refused.d/probes" ] &&
+	   [ "$(cat "$OUT/oneshot-refused.err")" = "kptrace: error: the module refused it (No such file or directory): symbol not found: vfs_nosuch
+  Command: p:b vfs_nosuch \$arg1
+               ^" ]; then
+		ok "kptrace -e: a SPEC the module refuses: its reason at its column, exit 1, COMMAND never ran, nothing left"
+	else
+		not_ok "kptrace -e: a SPEC the module refuses: its reason at its column, exit 1, COMMAND never ran, nothing left" "rc=$rc $(cat "$OUT/oneshot-refused.err"; echo "$specs")"
+	fi
+
+	# one the tool refuses (BTF: no such parameter): no session at all
+	fake_run oneshot-btf ./kptrace-dyn -e 'p do_sys_openat2 fd' -- touch "$OUT/oneshot-ran"
+	if [ "$rc" = 1 ] && [ ! -e "$OUT/oneshot-ran" ] && [ ! -e "$OUT/oneshot-btf.d/sessions" ] &&
+	   [ "$(sed -n 1p "$OUT/oneshot-btf.err")" = "kptrace: error: 'fd' is not a parameter of the function (dfd, filename, how)" ]; then
+		ok "kptrace -e: a SPEC the tool refuses: its error, no session made, COMMAND never ran"
+	else
+		not_ok "kptrace -e: a SPEC the tool refuses: its error, no session made, COMMAND never ran" "rc=$rc $(cat "$OUT/oneshot-btf.err")"
+	fi
+
+	# the session's options; a glob target, one probe per function
+	fake_run oneshot-opts env KPTRACE_KALLSYMS="$DATA/kallsyms-glob" ./kptrace-dyn \
+		-e 'p:vfs vfs_*' -b 3K --clock local --overwrite -- true
+	if [ "$rc" = 0 ] && sess_ok &&
+	   [ "$(head -n 1 "$OUT/oneshot-opts.d/sessions")" = "ring_bytes=3072 flags=1 clock=2" ] &&
+	   [ "$specs" = "p:vfs_vfs_read vfs_read
+p:vfs_vfs_write vfs_write" ] &&
+	   grep -qxF "kptrace: tracing 2 probes on 2 CPUs in session 7 (rings of 4K, clock local)... Hit Ctrl-C to end." "$OUT/oneshot-opts.err"; then
+		ok "kptrace -e: -b 3K --clock local --overwrite make the session; a glob target, a probe per function"
+	else
+		not_ok "kptrace -e: -b 3K --clock local --overwrite make the session; a glob target, a probe per function" "rc=$rc $(cat "$OUT/oneshot-opts.err" "$OUT/oneshot-opts.d/sessions"; echo "$specs")"
+	fi
+	fake_run oneshot-max env KPTRACE_KALLSYMS="$DATA/kallsyms-glob" ./kptrace-dyn \
+		-e 'p:vfs vfs_*' --max 1 -- true
+	if [ "$rc" = 1 ] && [ ! -e "$OUT/oneshot-max.d/sessions" ] &&
+	   [ "$(cat "$OUT/oneshot-max.err")" = "kptrace: 'vfs_*' matches 2 functions, more than --max 1: narrow the glob or raise --max" ]; then
+		ok "kptrace -e: --max refuses a larger glob, no session made"
+	else
+		not_ok "kptrace -e: --max refuses a larger glob, no session made" "rc=$rc $(cat "$OUT/oneshot-max.err")"
+	fi
+
+	fake_run oneshot-old env FAKEDEV_OLD=1 ./kptrace-dyn -e 'p do_sys_openat2' -- touch "$OUT/oneshot-ran"
+	if [ "$rc" = 1 ] && [ ! -e "$OUT/oneshot-ran" ] &&
+	   [ "$(cat "$OUT/oneshot-old.err")" = "kptrace: the kptrace module is too old for sessions: reload it" ]; then
+		ok "kptrace -e: a module without sessions: reload it, exit 1"
+	else
+		not_ok "kptrace -e: a module without sessions: reload it, exit 1" "rc=$rc $(cat "$OUT/oneshot-old.err")"
+	fi
+
+	# the plain reader makes no session: the default session's books,
+	# from debugfs as before
+	fake_run plain-reader timeout --preserve-status -s INT 0.5 ./kptrace-dyn -q
+	if [ "$rc" = 0 ] && [ ! -e "$OUT/plain-reader.d/sessions" ] &&
+	   grep -qx "$OUT/plain-reader.d/stats" "$OUT/plain-reader.d/opens"; then
+		ok "kptrace without -e: no session, the stats file as before"
+	else
+		not_ok "kptrace without -e: no session, the stats file as before" "rc=$rc $(cat "$OUT/plain-reader.err")"
+	fi
+fi
+
+check_msg oneshot-usage-b 2 "$(usage_msg "-b is for the probes of -e SPEC")" $KPT -b 4M
+check_msg oneshot-usage-clock 2 "$(usage_msg "invalid clock 'tsc': auto, mono or local")" $KPT -e 'p f' --clock tsc
+check_msg oneshot-usage-size 2 "$(usage_msg "invalid buffer size '0': bytes per CPU, with K or M for KiB or MiB (4M), 1G at most")" $KPT -e 'p f' -b 0
+check_msg oneshot-usage-r 2 "$(usage_msg "-e traces probes of its own: -r decodes a saved trace")" $KPT -e 'p f' -r x
+check_msg oneshot-usage-cmd 2 "$(usage_msg "unexpected argument 'ls': COMMAND goes after --, as in kptrace -e SPEC -- COMMAND")" $KPT -e 'p f' ls
+check_msg oneshot-delete 1 "kptrace: error: -e adds probes: a new session has none to delete
+  Command: -:open
+           ^" $KPT -e 'p f' -e -:open
+check_msg oneshot-usage-plain 2 "$(usage_msg "unexpected argument 'ls'")" $KPT -- ls
+run oneshot-help $KPT --help
+if [ "$rc" = 0 ] && grep -q '^ONE RUN (-e)' "$OUT/oneshot-help.out" &&
+   grep -qF "kptrace -e 'r:open do_sys_openat2 filename:ustring \$retval' -- cat /etc/hostname" "$OUT/oneshot-help.out" &&
+   grep -qF 'kptrace -e SPEC [-e SPEC]... [OPTION]... [-- COMMAND [ARG]...]' "$OUT/oneshot-help.out"; then
+	ok "help: kptrace -e, its options and examples"
+else
+	not_ok "help: kptrace -e, its options and examples"
 fi
 
 # --- kptrace hist: test/hist.sh -----------------------------------------------

@@ -7,7 +7,8 @@
  * with KPT_STR_SYSARG(); exit and exit_group: an entry), turned into calls
  * (sys_call__from_record()) and printed by the printer of the command
  * (sys_printer__record()) as lines and JSON; the spec lines of selections;
- * the probe's id in a probes listing; the probe's counters (pstats) and
+ * the probe's listing line from the session's answer (as FILE.probes
+ * has it) and the records it names; the probe's counters (pstats) and
  * the summary line; the tables of -s and -S (struct sys_sum) from
  * KPT_IOC_SYSSUM's entries and from records, their JSON rows, and the
  * summary line of -s; --prometheus: the text of a table by comm (its
@@ -28,8 +29,10 @@
 #include <uapi/kptrace_record.h>
 
 #include "../ksyms.h"	/* not module/ksyms.h */
+#include "probes.h"
 #include "prom.h"
 #include "pstats.h"
+#include "session.h"
 #include "spec.h"
 #include "syscall_fmt.h"
 #include "syscalls.h"
@@ -634,50 +637,41 @@ static void test_stack(void)
 	ksyms__free(ks);
 }
 
-/* --- the probe's id ------------------------------------------------------ */
+/* --- the probe's listing line -------------------------------------------- */
 
-static void test_probe_id(void)
+static void test_listing(void)
 {
-	static const char listing[] =
-		"p:kptrace/sys_100 do_sys_openat2 # id=1 at=do_sys_openat2+0x0/0x1a0 kprobe ftrace hits=0 missed=0\n"
-		"s:other/sys_100 children=100 # id=2 at=x64_sys_call kretprobe - hits=0 missed=0\n"
-		"s:kptrace/sys_1000 # id=3 at=x64_sys_call kretprobe - hits=0 missed=0\n"
-		"s:kptrace/sys_100 children=100 nr=0-2 # id=7 at=x64_sys_call kretprobe - hits=5 missed=0\n"
-		"s:sys_200 pid=1 # id=8 label=x at=x64_sys_call kretprobe - hits=0 missed=0\n"
-		"s16:kptrace/sys_300 # id=9 at=x64_sys_call kretprobe - hits=0 missed=0\n"
-		"s:kptrace/sys_300 # id=12 at=x64_sys_call kretprobe - hits=0 missed=0\n"
-		"s:kptrace/sys_400 exclude=123456 nr=0 # id=13 at=x64_sys_call kretprobe -"
-		" hits=0 missed=0\n";
-	char path[512];
-	__u32 ex = 1;
-	long id;
-	FILE *f;
+	static const char spec[] = "s:kptrace/sys_100 children=100 nr=0-2";
+	struct session s = { .fd = -1, .id = 7 };
+	struct session def = { .fd = -1 };
+	struct probes *probes = probes__load(NULL, NULL, true, false);
+	char *line = session__listing_line(&s, spec, 42);
+	char *line0 = session__listing_line(&def, spec, 3);
+	size_t spec_len = 0, label_len;
+	const struct probe *p = NULL;
+	const char *label;
+	long id = -1;
 
-	snprintf(path, sizeof(path), "%s/syscalls-probes", work_dir);
-	f = fopen(path, "w");
-	if (!f) {
-		result(0, "probe id: listing", "cannot create %s", path);
-		return;
-	}
-	fputs(listing, f);
-	fclose(f);
-	id = syscalls_cmd__probe_id(path, "kptrace", "sys_100", &ex);
-	result(id == 7 && ex == 0, "probe id: s:kptrace/sys_100 (not p:, not other/)",
-	       "got %ld", id);
-	id = syscalls_cmd__probe_id(path, "kptrace", "sys_200", NULL);
-	result(id == 8, "probe id: a head without a group is kptrace's",
-	       "got %ld", id);
-	id = syscalls_cmd__probe_id(path, "kptrace", "sys_300", NULL);
-	result(id == 12, "probe id: MAXACTIVE skipped, the last line wins",
-	       "got %ld", id);
-	id = syscalls_cmd__probe_id(path, "kptrace", "sys_10", NULL);
-	result(id == -ENOENT, "probe id: no such probe", "got %ld", id);
-	id = syscalls_cmd__probe_id("/nonexistent", "kptrace", "sys_100", NULL);
-	result(id == -ENOENT, "probe id: no listing", "got %ld", id);
-	id = syscalls_cmd__probe_id(path, "kptrace", "sys_400", &ex);
-	result(id == 13 && ex == 123456,
-	       "probe id: exclude=, the tool's global pid, read back",
-	       "got %ld, exclude %u", id, ex);
+	result(line && line0 &&
+	       !strcmp(line, "s:kptrace/sys_100 children=100 nr=0-2 # id=42 session=7") &&
+	       !strcmp(line0, "s:kptrace/sys_100 children=100 nr=0-2 # id=3"),
+	       "listing line: the canonical spec, id=, session= (none: the default)",
+	       "got '%s', '%s'", line, line0);
+	if (line)
+		id = probes__split_line(line, &spec_len, &label, &label_len);
+	result(id == 42 && spec_len == strlen(spec) && !label,
+	       "listing line: split as the module's", "id %ld, spec %zu bytes",
+	       id, spec_len);
+	if (probes && line && !probes__add(probes, line))
+		p = probes__find(probes, 42);
+	result(p && p->spec && p->spec->kind == 's' &&
+	       !strcmp(probe__name(p, 42), "sys_100") &&
+	       !probes__find(probes, 43),
+	       "listing line: names the session's records (no listing read)",
+	       "probe %p", (const void *)p);
+	probes__free(probes);
+	free(line);
+	free(line0);
 }
 
 /* --- counters and the summary -------------------------------------------- */
@@ -1362,7 +1356,7 @@ int main(int argc, char **argv)
 	test_printer();
 	test_spec();
 	test_stack();
-	test_probe_id();
+	test_listing();
 	test_summary();
 	test_sum();
 	test_printer_sum();
