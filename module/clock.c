@@ -19,7 +19,8 @@
 #include "compat.h"
 #include <uapi/kptrace.h>
 
-DEFINE_PER_CPU(struct kpt_clocks, kpt_clocks);
+DEFINE_PER_CPU(struct kpt_clock, kpt_anchor_mono);
+DEFINE_PER_CPU(struct kpt_clock, kpt_anchor_local);
 bool kpt_clock_tsc __read_mostly;
 /* the local clock's anchors: a TSC and its rate (sched_clock()'s own) */
 static bool kpt_clock_local_tsc __read_mostly;
@@ -84,9 +85,12 @@ void kpt_clock_init(void)
 	unsigned int cpu, khz = tsc_khz;
 	u64 t0, n0, t1, n1, nominal;
 
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(&kpt_clocks, cpu), 0,
-		       sizeof(struct kpt_clocks));
+	for_each_possible_cpu(cpu) {
+		memset(per_cpu_ptr(&kpt_anchor_mono, cpu), 0,
+		       sizeof(struct kpt_clock));
+		memset(per_cpu_ptr(&kpt_anchor_local, cpu), 0,
+		       sizeof(struct kpt_clock));
+	}
 	atomic_set(&kpt_clock_bad, 0);
 	kpt_clock_tsc = false;
 	kpt_clock_local_tsc = boot_cpu_has(X86_FEATURE_TSC) && khz;
@@ -211,7 +215,7 @@ NOKPROBE_SYMBOL(kpt_clock_after);
  */
 u64 kpt_clock_mono(void)
 {
-	return kpt_clock_after(&this_cpu_ptr(&kpt_clocks)->c[KPT_CLK_MONO],
+	return kpt_clock_after(this_cpu_ptr(&kpt_anchor_mono),
 			       ktime_get_mono_fast_ns());
 }
 NOKPROBE_SYMBOL(kpt_clock_mono);
@@ -323,7 +327,8 @@ NOKPROBE_SYMBOL(kpt_clock_move);
  */
 u64 kpt_clock_ns_slow(bool local)
 {
-	struct kpt_clock *c = &this_cpu_ptr(&kpt_clocks)->c[local];
+	struct kpt_clock __percpu *anchors = kpt_clock_anchors(local);
+	struct kpt_clock *c = this_cpu_ptr(anchors);
 	unsigned int seq;
 	u64 ns;
 
@@ -333,7 +338,7 @@ u64 kpt_clock_ns_slow(bool local)
 	barrier();
 	if (!READ_ONCE(c->window) || (seq & 1))
 		return kpt_clock_move(c, seq, local);
-	if (kpt_clock_try(local, &ns))
+	if (kpt_clock_try(anchors, local, &ns))
 		return ns;
 	seq = READ_ONCE(c->seq);
 	barrier();

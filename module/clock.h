@@ -74,8 +74,10 @@
  * a device (a trusted TSC, kvm-clock, Hyper-V's or Xen's clock), local
  * where it would cost every hit a device read (HPET, acpi_pm):
  * kpt_clock_choose(). A probe's program says which (kpt_prog::
- * clock_local); the anchors are kpt_clocks' c[KPT_CLK_MONO] and
- * c[KPT_CLK_LOCAL], and the static key concerns the mono clock only.
+ * clock_local) and, compiled in, its anchors (kpt_prog::clock: the
+ * per-CPU kpt_anchor_mono or kpt_anchor_local), so that the fast path takes
+ * its anchor as it took the one clock's; the static key concerns the mono
+ * clock only.
  */
 #ifndef _KPT_CLOCK_H
 #define _KPT_CLOCK_H
@@ -102,16 +104,17 @@ struct kpt_clock {
 	u64		cal_tsc; /* the pair mult is measured from */
 	u64		cal_ns;
 	unsigned int	seq;	/* odd while the anchor moves */
-} ____cacheline_aligned;	/* a power of two: c[local] is a shift */
-
-/* A CPU's anchors: the mono clock's, the local clock's */
-enum { KPT_CLK_MONO, KPT_CLK_LOCAL };
-
-struct kpt_clocks {
-	struct kpt_clock	c[2];
 };
 
-DECLARE_PER_CPU(struct kpt_clocks, kpt_clocks);
+/* A CPU's anchors: the mono clock's, the local clock's */
+DECLARE_PER_CPU(struct kpt_clock, kpt_anchor_mono);
+DECLARE_PER_CPU(struct kpt_clock, kpt_anchor_local);
+
+/* The anchors of the clock @local says, for a program (prog.c) */
+static inline struct kpt_clock __percpu *kpt_clock_anchors(bool local)
+{
+	return local ? &kpt_anchor_local : &kpt_anchor_mono;
+}
 extern bool kpt_clock_tsc;
 /*
  * Set at load when the TSC is not used (the kernel does not trust it, as
@@ -132,15 +135,17 @@ u64 kpt_clock_ns_slow(bool local);
 
 /*
  * The time of a hit in *@ns, from this CPU's anchor of the clock @local
- * says (CLOCK_MONOTONIC, or the local clock). False when that cannot be:
- * no anchor yet, a window passed, a move under way or under us, the mono
- * clock without the TSC; then kpt_clock_ns_slow() gives the time.
- * Preemption is disabled. A fast handler that finds false leaves for its
- * out-of-line path, so that the fast one makes no call (fetch.c).
+ * says (CLOCK_MONOTONIC, or the local clock), of @anchors
+ * (kpt_clock_anchors(@local)). False when that cannot be: no anchor yet,
+ * a window passed, a move under way or under us, the mono clock without
+ * the TSC; then kpt_clock_ns_slow() gives the time. Preemption is
+ * disabled. A fast handler that finds false leaves for its out-of-line
+ * path, so that the fast one makes no call (fetch.c).
  */
-static nokprobe_inline bool kpt_clock_try(bool local, u64 *ns)
+static nokprobe_inline bool kpt_clock_try(struct kpt_clock __percpu *anchors,
+					  bool local, u64 *ns)
 {
-	struct kpt_clock *c = &this_cpu_ptr(&kpt_clocks)->c[local];
+	struct kpt_clock *c = this_cpu_ptr(anchors);
 	unsigned int seq;
 	u64 d, t;
 
@@ -175,11 +180,12 @@ static nokprobe_inline bool kpt_clock_try(bool local, u64 *ns)
 }
 
 /* The time of a hit, by the clock @local says. Preemption is disabled. */
-static nokprobe_inline u64 kpt_clock_ns(bool local)
+static nokprobe_inline u64 kpt_clock_ns(struct kpt_clock __percpu *anchors,
+				       bool local)
 {
 	u64 ns;
 
-	if (likely(kpt_clock_try(local, &ns)))
+	if (likely(kpt_clock_try(anchors, local, &ns)))
 		return ns;
 	return kpt_clock_ns_slow(local);
 }

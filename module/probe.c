@@ -273,6 +273,7 @@ static struct kpt_probe *kpt_probe_new(struct kpt_session *sess,
 	p->ops = kpt_probe_ops_of(spec);
 	kpt_prog_compile(spec, p->ops, &p->prog);
 	p->prog.clock_local = sess->clock == KPT_CLOCK_LOCAL;
+	p->prog.clock = kpt_clock_anchors(p->prog.clock_local);
 	/* a hist without size= fits what its return instances leave */
 	if (spec->hist.nkeys && !spec->hist.size_given) {
 		taken = min(kpt_mem_used + kpt_probe_kind_mem(p),

@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <uapi/kptrace.h>
 #include "spec.h"
+#include "clock.h"
 
 /* Per probe and per CPU; the handlers count with this_cpu_inc(). */
 struct kpt_probe_stats {
@@ -129,6 +130,8 @@ struct kpt_prog {
 	bool		sys_ret_slow;	/* those, or stack= */
 	bool		sys_fast_task;	/* no tid=, comm=, cgroup=, children= */
 	bool		clock_local;	/* its session's clock: local */
+	/* ... that clock's anchors (clock.h) */
+	struct kpt_clock __percpu *clock;
 	u8		nargs;		/* spec->nargs */
 	u8		ret_nargs;	/* in a return record */
 	u8		ret_slot;	/* the $retval argument, or */

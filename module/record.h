@@ -194,13 +194,13 @@ static nokprobe_inline void kpt_stack_cut(const struct kpt_probe *p,
  */
 static nokprobe_inline u64 kpt_probe_now(const struct kpt_probe *p)
 {
-	return kpt_clock_ns(p->prog.clock_local);
+	return kpt_clock_ns(p->prog.clock, p->prog.clock_local);
 }
 
 static nokprobe_inline bool kpt_probe_now_try(const struct kpt_probe *p,
 					      u64 *ns)
 {
-	return kpt_clock_try(p->prog.clock_local, ns);
+	return kpt_clock_try(p->prog.clock, p->prog.clock_local, ns);
 }
 
 static nokprobe_inline u64 kpt_probe_now_slow(const struct kpt_probe *p)

@@ -899,11 +899,34 @@ static noinline int kpt_sys_entry_late(struct kpt_probe *p,
 }
 NOKPROBE_SYMBOL(kpt_sys_entry_late);
 
+/* A call's entry at @ts: kpt_sys_entry()'s */
+static nokprobe_inline int kpt_sys_entry_at(struct kpt_probe *p,
+					    struct kretprobe_instance *ri,
+					    struct pt_regs *regs, u64 ts,
+					    bool strs)
+{
+	if (unlikely(!__this_cpu_read(kpt_sys_preselected)))
+		return kpt_sys_entry_late(p, ri, regs, ts);
+	kpt_sys_begin(p, (const struct pt_regs *)regs->di,
+		      (unsigned int)regs->si, (struct kpt_sys_data *)ri->data,
+		      ts, strs);
+	return 0;
+}
+
+/* kpt_sys_entry()'s when the clock's fast path cannot: out of line */
+static noinline int kpt_sys_entry_clock(struct kpt_probe *p,
+					struct kretprobe_instance *ri,
+					struct pt_regs *regs, bool strs)
+{
+	return kpt_sys_entry_at(p, ri, regs, kpt_probe_now_slow(p), strs);
+}
+NOKPROBE_SYMBOL(kpt_sys_entry_clock);
+
 /*
  * A call's entry, with an instance: nonzero gives it back. The time is
- * read as soon as the probe (its session's clock) is known, so that few
- * registers live across the clock's slow path; @strs: records keep path
- * strings, a summary none.
+ * read as soon as the probe (its session's clock) is known; the clock's
+ * slow path leaves by a tail call, so that nothing lives across a call;
+ * @strs: records keep path strings, a summary none.
  */
 static nokprobe_inline int kpt_sys_entry(struct kretprobe_instance *ri,
 					 struct pt_regs *regs, bool strs)
@@ -913,32 +936,26 @@ static nokprobe_inline int kpt_sys_entry(struct kretprobe_instance *ri,
 
 	if (unlikely(!kpt_ri_probe(ri, &p)))
 		return 1;	/* being unregistered: no instance */
-	ts = kpt_probe_now(p);
-	if (unlikely(!__this_cpu_read(kpt_sys_preselected)))
-		return kpt_sys_entry_late(p, ri, regs, ts);
-	kpt_sys_begin(p, (const struct pt_regs *)regs->di,
-		      (unsigned int)regs->si, (struct kpt_sys_data *)ri->data,
-		      ts, strs);
-	return 0;
+	if (unlikely(!kpt_probe_now_try(p, &ts)))
+		return kpt_sys_entry_clock(p, ri, regs, strs);
+	return kpt_sys_entry_at(p, ri, regs, ts, strs);
 }
 
 /*
- * A call's return: its record, or with @summary its summary's entry.
- * failure, duration=, stack=, path strings and a ring with no room where
- * its head is (or a write under way) take kpt_sys_exit_slow().
+ * A call's return at @ts: its record, or with @summary its summary's
+ * entry. failure, duration=, stack=, path strings and a ring with no room
+ * where its head is (or a write under way) take kpt_sys_exit_slow().
  */
-static nokprobe_inline void kpt_sys_return(struct kretprobe_instance *ri,
-					   struct pt_regs *regs, bool summary)
+static nokprobe_inline void kpt_sys_return_at(struct kpt_probe *p,
+					      struct kretprobe_instance *ri,
+					      struct pt_regs *regs, u64 ts,
+					      bool summary)
 {
 	const struct kpt_sys_data *d = (const struct kpt_sys_data *)ri->data;
-	struct kpt_probe *p;
 	struct kpt_wr w;
 	long retval;
-	u64 ts, lat;
+	u64 lat;
 
-	if (unlikely(!kpt_ri_probe(ri, &p)))
-		return;
-	ts = kpt_probe_now(p);
 	this_cpu_inc(p->stats->hits);
 	retval = (long)regs_return_value(regs);
 	lat = kpt_clock_since(d->entry_ts, ts);
@@ -959,6 +976,34 @@ static nokprobe_inline void kpt_sys_return(struct kretprobe_instance *ri,
 	}
 	kpt_sys_fill(w.ev, p, d, retval, ts, lat);
 	kpt_ring_commit(&w, w.ev, KPT_SYS_RET_HDR);
+}
+
+/* kpt_sys_return()'s when the clock's fast path cannot: out of line */
+static noinline void kpt_sys_return_clock(struct kpt_probe *p,
+					  struct kretprobe_instance *ri,
+					  struct pt_regs *regs, bool summary)
+{
+	kpt_sys_return_at(p, ri, regs, kpt_probe_now_slow(p), summary);
+}
+NOKPROBE_SYMBOL(kpt_sys_return_clock);
+
+/*
+ * A call's return: the time read as soon as the probe (its session's
+ * clock) is known, its slow path by a tail call, as kpt_sys_entry()'s.
+ */
+static nokprobe_inline void kpt_sys_return(struct kretprobe_instance *ri,
+					   struct pt_regs *regs, bool summary)
+{
+	struct kpt_probe *p;
+	u64 ts;
+
+	if (unlikely(!kpt_ri_probe(ri, &p)))
+		return;
+	if (unlikely(!kpt_probe_now_try(p, &ts))) {
+		kpt_sys_return_clock(p, ri, regs, summary);
+		return;
+	}
+	kpt_sys_return_at(p, ri, regs, ts, summary);
 }
 
 /*
