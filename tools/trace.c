@@ -491,12 +491,22 @@ static void self__pause(void)
 
 int source__stats(const struct source *src, struct stats *st)
 {
+	struct session dflt;
+
 	if (src->session)
 		return session__stats(src->session, st) ? -1 : 0;
 	memset(st, 0, sizeof(*st));
-	if (!src->stats || stats__read_from(src->stats, st))
+	if (src->stats && !stats__read_from(src->stats, st))
+		return 0;
+	/*
+	 * No stats file (debugfs not mounted): the default session's books
+	 * through the device itself, so that a stop is bound by records,
+	 * not by a time the records' clock may not share (clock=local)
+	 */
+	if (!src->device || src->fd < 0)
 		return -1;
-	return 0;
+	session__default(&dflt, src->fd, src->path);
+	return session__stats(&dflt, st) ? -1 : 0;
 }
 
 /*
