@@ -101,6 +101,41 @@ struct kpt_event {
 #define KPT_STR_LEN(slot)	((__u16)((slot) >> 16))
 #define KPT_STR_FLAGS(slot)	((__u16)(slot))
 
+/*
+ * A syscalls probe's (s) records: a return (KPT_EV_RETURN) per call, its
+ * args[] KPT_SYS_NARGS (9): args[0] the call's number, args[1..6] its six
+ * argument registers at entry, args[7] and args[8] string slots
+ * (KPT_STR_SYSARG() says which argument each is); an entry (KPT_EV_ENTRY)
+ * of the same args[] for exit and exit_group, which never return. Their
+ * kpt_event.flags may say:
+ *   KPT_F_SYS_COMPAT  a 32-bit call (int $0x80, or a task in 32-bit mode):
+ *                     args[0] is its i386 number and args[1..6] its ebx,
+ *                     ecx, edx, esi, edi, ebp;
+ *   KPT_F_SYS_DENIED  seccomp denied it: it never ran, ret is what the
+ *                     filter made it return (-errno), lat_ns is 0.
+ * With the probe's signals option, two more kinds of entry records, whose
+ * args[0] is no call's number (args[7] and args[8] empty string slots):
+ *   KPT_SYS_EV_SIGNAL a signal delivered to the task (about to run its
+ *                     handler or its default action): args[1] signo,
+ *                     args[2] si_code, args[3] si_errno, args[4] si_addr
+ *                     (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP), else
+ *                     si_pid | (__u64)si_uid << 32, args[5] si_status
+ *                     (SIGCHLD) or 0, args[6] the action (KPT_SYS_SIG_*);
+ *   KPT_SYS_EV_EXIT   the task exits: args[1] its wait status (the exit
+ *                     code << 8, or the signal that killed it, | 0x80 if
+ *                     it dumped core), args[2] 1 if it was the process's
+ *                     last task (the process has ended), args[3] 1 if the
+ *                     whole process is exiting (exit_group, a fatal
+ *                     signal).
+ */
+#define KPT_F_SYS_COMPAT	0x20
+#define KPT_F_SYS_DENIED	0x40
+#define KPT_SYS_EV_SIGNAL	0x10000
+#define KPT_SYS_EV_EXIT		0x10001
+#define KPT_SYS_SIG_DEFAULT	0
+#define KPT_SYS_SIG_IGNORED	1
+#define KPT_SYS_SIG_HANDLER	2
+
 struct kpt_ret {
 	__s64	ret;		/* return value register */
 	__u64	lat_ns;		/* since the matching entry */
