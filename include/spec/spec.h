@@ -144,14 +144,19 @@ struct kpt_hist_spec {
 
 /*
  * s[MAXACTIVE][:[GRP/]NAME] [pid=P,..] [tid=T,..] [children=PID]
- * [exclude=PID] [comm=GLOB] [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS]
- * [stack=N] [summary[=N]]: the selection of a syscalls probe, every option
- * ANDed; stack=, each record's call trace, at most N frames; with summary
- * (not with stack=), no record per call but per-CPU counts by process and
- * call in tables of N entries (module/syscall.c, KPT_IOC_SYSSUM). Its
- * fetchargs are fixed (KPT_SYS_NARGS: nr, arg0..arg5, str0, str1) and
- * filled in by the parser (spec_sys.c, which parses and prints these
- * options).
+ * [exclude=PID] [comm=GLOB] [cgroup=ID] [nr=N[-M],..] [nr32=N[-M],..]
+ * [failure] [duration=NS] [stack=N] [signals] [denied] [summary[=N]]: the
+ * selection of a syscalls probe, every option ANDed; nr= the x86-64
+ * numbers, nr32= the i386 numbers of 32-bit calls (int $0x80, 32-bit
+ * tasks); without either, every number of both, else only those given
+ * (nr= alone: no 32-bit call); stack=, each record's call trace, at most
+ * N frames; signals, a record per signal delivered to and exit of a
+ * selected task; denied, a record per call of a selected task that
+ * seccomp denied; with summary (not with stack=, signals or denied), no
+ * record per call but per-CPU counts by process and call in tables of N
+ * entries (module/syscall.c, KPT_IOC_SYSSUM). Its fetchargs are fixed
+ * (KPT_SYS_NARGS: nr, arg0..arg5, str0, str1) and filled in by the parser
+ * (spec_sys.c, which parses and prints these options).
  */
 #define KPT_SYS_MAX_IDS		8	/* pids, tids */
 #define KPT_SYS_NR_BITS		512	/* x86-64 numbers nr= can select */
@@ -168,14 +173,17 @@ struct kpt_sys_spec {
 	__u8	npid;
 	__u8	ntid;
 	__u8	failure;	/* only calls that returned -4095..-1 */
-	__u8	nr_given;	/* else every number */
+	__u8	nr_given;	/* nr= or nr32=: else every number */
 	__u8	stack;		/* frames of each record's call trace */
+	__u8	signals;	/* signals delivered, task exits */
+	__u8	denied;		/* calls seccomp denied */
 	__u64	cgroup;		/* a cgroup v2 id and its subtree; 0: any */
 	__u64	duration_ns;	/* only calls longer than this; 0: any */
 	__u32	summary;	/* entries per CPU of a summary; 0: records */
 	__u32	exclude;	/* a process left out (a tool's own); 0: none */
 	char	comm[KPT_SPEC_GLOB_LEN];	/* empty: any */
 	__u64	nr[KPT_SYS_NR_BITS / 64];
+	__u64	nr32[KPT_SYS_NR_BITS / 64];	/* i386 numbers */
 };
 
 struct kpt_spec {

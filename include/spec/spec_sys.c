@@ -26,7 +26,7 @@ static int kpt_parse_sys_ids(struct kpt_cursor *c, __u32 *ids, __u8 *n)
 	return 0;
 }
 
-/* nr=N[-M][,N[-M]...]: x86-64 syscall numbers */
+/* nr=, nr32=: N[-M][,N[-M]...], x86-64 or i386 syscall numbers */
 static int kpt_parse_sys_nrs(struct kpt_cursor *c, __u64 *bits)
 {
 	const char *at;
@@ -57,7 +57,8 @@ static int kpt_parse_sys_nrs(struct kpt_cursor *c, __u64 *bits)
 enum kpt_sys_opt {
 	KPT_SO_PID, KPT_SO_TID, KPT_SO_CHILDREN, KPT_SO_COMM, KPT_SO_CGROUP,
 	KPT_SO_NR, KPT_SO_FAILURE, KPT_SO_DURATION, KPT_SO_SUMMARY,
-	KPT_SO_EXCLUDE, KPT_SO_STACK, KPT_SO_NR_OPTS
+	KPT_SO_EXCLUDE, KPT_SO_STACK, KPT_SO_NR32, KPT_SO_SIGNALS,
+	KPT_SO_DENIED, KPT_SO_NR_OPTS
 };
 
 /* ending in '=': takes a value; else a flag (summary: either) */
@@ -67,7 +68,8 @@ static const char * const kpt_sys_opts[KPT_SO_NR_OPTS] = {
 	[KPT_SO_CGROUP] = "cgroup=", [KPT_SO_NR] = "nr=",
 	[KPT_SO_FAILURE] = "failure", [KPT_SO_DURATION] = "duration=",
 	[KPT_SO_SUMMARY] = "summary", [KPT_SO_EXCLUDE] = "exclude=",
-	[KPT_SO_STACK] = "stack=",
+	[KPT_SO_STACK] = "stack=", [KPT_SO_NR32] = "nr32=",
+	[KPT_SO_SIGNALS] = "signals", [KPT_SO_DENIED] = "denied",
 };
 
 /* The options of an s probe, after its head (struct kpt_sys_spec) */
@@ -95,7 +97,7 @@ int kpt_parse_sys(struct kpt_cursor *c)
 		}
 		if (i == KPT_ARRAY_SIZE(kpt_sys_opts))
 			return kpt_fail(c, at,
-					"expected pid=, tid=, children=, exclude=, comm=, cgroup=, nr=, failure, duration=, stack= or summary");
+					"expected pid=, tid=, children=, exclude=, comm=, cgroup=, nr=, nr32=, failure, duration=, stack=, signals, denied or summary");
 		if (seen & (1U << i))
 			return kpt_fail(c, at, "option given twice");
 		seen |= 1U << i;
@@ -132,6 +134,16 @@ int kpt_parse_sys(struct kpt_cursor *c)
 			sys->nr_given = 1;
 			ret = kpt_parse_sys_nrs(c, sys->nr);
 			break;
+		case KPT_SO_NR32:
+			sys->nr_given = 1;
+			ret = kpt_parse_sys_nrs(c, sys->nr32);
+			break;
+		case KPT_SO_SIGNALS:
+			sys->signals = 1;
+			break;
+		case KPT_SO_DENIED:
+			sys->denied = 1;
+			break;
 		case KPT_SO_FAILURE:
 			sys->failure = 1;
 			break;
@@ -165,6 +177,8 @@ int kpt_parse_sys(struct kpt_cursor *c)
 			return kpt_fail(c, c->p, "unexpected character in an option");
 		if (sys->stack && sys->summary)
 			return kpt_fail(c, at, "stack= with summary: a summary keeps no calls");
+		if ((sys->signals || sys->denied) && sys->summary)
+			return kpt_fail(c, at, "signals or denied with summary: a summary keeps no records");
 	}
 	return 0;
 }
@@ -193,15 +207,39 @@ void kpt_sys_fetchargs(struct kpt_spec *spec)
 }
 
 /* An s probe's options, as kpt_parse_sys() reads them */
-static int kpt_sys_nr_bit(const struct kpt_sys_spec *sys, unsigned int nr)
+static int kpt_sys_nr_bit(const __u64 *bits, unsigned int nr)
 {
-	return !!(sys->nr[nr / 64] & (1ULL << (nr % 64)));
+	return !!(bits[nr / 64] & (1ULL << (nr % 64)));
+}
+
+/* " OPT=N[-M],...": the numbers of @bits as ranges, or nothing */
+static int kpt_sys_nrs_print(const char *opt, const __u64 *bits, char *buf,
+			     int len)
+{
+	unsigned int i, j;
+	int n = 0, first = 1;
+
+	for (i = 0; i < KPT_SYS_NR_BITS; i = j + 1) {
+		if (!kpt_sys_nr_bit(bits, i)) {
+			j = i;
+			continue;
+		}
+		for (j = i; j + 1 < KPT_SYS_NR_BITS &&
+		     kpt_sys_nr_bit(bits, j + 1); j++)
+			;
+		n += scnprintf(buf + n, len - n, "%s%s%u", first ? " " : ",",
+			       first ? opt : "", i);
+		if (j > i)
+			n += scnprintf(buf + n, len - n, "-%u", j);
+		first = 0;
+	}
+	return n;
 }
 
 int kpt_sys_print(const struct kpt_sys_spec *sys, char *buf, int len)
 {
-	unsigned int i, j;
-	int n = 0, first = 1;
+	unsigned int i;
+	int n = 0;
 
 	for (i = 0; i < sys->npid; i++)
 		n += scnprintf(buf + n, len - n, "%s%u", i ? "," : " pid=",
@@ -220,19 +258,9 @@ int kpt_sys_print(const struct kpt_sys_spec *sys, char *buf, int len)
 	if (sys->cgroup)
 		n += scnprintf(buf + n, len - n, " cgroup=%llu",
 			       (unsigned long long)sys->cgroup);
-	for (i = 0; sys->nr_given && i < KPT_SYS_NR_BITS; i = j + 1) {
-		if (!kpt_sys_nr_bit(sys, i)) {
-			j = i;
-			continue;
-		}
-		for (j = i; j + 1 < KPT_SYS_NR_BITS &&
-		     kpt_sys_nr_bit(sys, j + 1); j++)
-			;
-		n += scnprintf(buf + n, len - n, "%s%u", first ? " nr=" : ",",
-			       i);
-		if (j > i)
-			n += scnprintf(buf + n, len - n, "-%u", j);
-		first = 0;
+	if (sys->nr_given) {
+		n += kpt_sys_nrs_print("nr=", sys->nr, buf + n, len - n);
+		n += kpt_sys_nrs_print("nr32=", sys->nr32, buf + n, len - n);
 	}
 	if (sys->failure)
 		n += scnprintf(buf + n, len - n, " failure");
@@ -241,6 +269,10 @@ int kpt_sys_print(const struct kpt_sys_spec *sys, char *buf, int len)
 			       (unsigned long long)sys->duration_ns);
 	if (sys->stack)
 		n += scnprintf(buf + n, len - n, " stack=%u", sys->stack);
+	if (sys->signals)
+		n += scnprintf(buf + n, len - n, " signals");
+	if (sys->denied)
+		n += scnprintf(buf + n, len - n, " denied");
 	if (sys->summary)
 		n += scnprintf(buf + n, len - n, " summary=%u", sys->summary);
 	return n;

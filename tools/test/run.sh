@@ -1445,7 +1445,7 @@ check_msg probe-nodev 1 \
 # their options no fetchargs (the first option is no function either)
 check_run probe-add-sys 0 $KPT probe add -n 's:a pid=1 comm=ba?h failure' \
 	's:b comm=a* nr=0-3 duration=5 summary' 's pid=1,2 comm=zz stack=4'
-check_msg probe-add-sys-err 1 "kptrace: error: expected pid=, tid=, children=, exclude=, comm=, cgroup=, nr=, failure, duration=, stack= or summary
+check_msg probe-add-sys-err 1 "kptrace: error: expected pid=, tid=, children=, exclude=, comm=, cgroup=, nr=, nr32=, failure, duration=, stack=, signals, denied or summary
   Command: s:a pid=1 frob
                      ^" $KPT probe add -n 's:a pid=1 frob'
 

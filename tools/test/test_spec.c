@@ -466,6 +466,10 @@ static void errors(void)
 	bad("s comm=", 7, "expected a comm glob");
 	bad("p f if comm == 'abcdefghijklmnop'", 15, "comm glob too long");
 	bad("s comm=abcdefghijklmnop", 7, "comm glob too long");
+	bad("s summary signals", 10, "signals or denied with summary: a summary keeps no records");
+	bad("s denied summary", 9, "signals or denied with summary: a summary keeps no records");
+	bad("s nr32=512", 7, "syscall numbers are 0 to 511, N-M with N <= M");
+	bad("s signals signals", 10, "option given twice");
 	n = snprintf(line, sizeof(line), "p f");
 	for (i = 0; i < KPT_SPEC_MAX_ARGS + 1; i++)
 		n += snprintf(line + n, sizeof(line) - n, " a%d=$arg1", i);

@@ -561,6 +561,10 @@ static void test_spec(void)
 	sel = (struct sys_sel){ .children = 9, .summary = true };
 	same("spec: -s -- COMMAND", spec_of(&sel, 9),
 	     "s:kptrace/sys_9 children=9 summary");
+	spec_round_trip("spec: 32-bit numbers, signals and denied calls, include/spec/",
+			"s:kptrace/sys_9 pid=7 nr=2,257 nr32=5,20,295 signals denied");
+	spec_round_trip("spec: nr32= alone, include/spec/",
+			"s:kptrace/sys_9 nr32=0-3");
 	result(syscalls_cmd__spec(&sel, 9, small, sizeof(small)) == -1,
 	       "spec: a buffer too small is -1", "");
 	free(nr);
