@@ -1311,7 +1311,7 @@ static int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
 
 /*
  * After this, no handler of @p runs or will run; with @batch, after
- * kpt_disarm_batch_end(), which waits once for every probe of the batch
+ * kpt_probes_disarm_all(), which waits once for every probe of the batch
  */
 static void kpt_sys_tp_disarm(struct kpt_probe *p,
 			      struct kpt_disarm_batch *batch)
