@@ -16,6 +16,7 @@
 #include <linux/fs_struct.h>
 #include <linux/sched/task.h>
 #include <asm/unwind.h>
+#include <trace/events/sched.h>
 
 #ifndef CONFIG_X86_64
 #error "kptrace supports x86_64 only (its stack walker uses the x86 unwinder)"
@@ -152,5 +153,14 @@ static inline struct file *kpt_open_from_init_root(const char *path)
 	path_put(&root);
 	return f;
 }
+
+/*
+ * sched_process_exit's arguments: (task), or (task, group_dead) since it
+ * was given whether the process ends with the task (7.x). Which the
+ * kernel has is read off its declaration, not a version.
+ */
+#define KPT_EXIT_TP_GROUP_DEAD						\
+	__builtin_types_compatible_p(typeof(trace_sched_process_exit),	\
+				     void (struct task_struct *, bool))
 
 #endif /* _KPT_COMPAT_H */

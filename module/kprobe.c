@@ -123,13 +123,19 @@ static int kpt_kretprobe_arm(struct kpt_probe *p)
 	return register_kretprobe(&p->rp);
 }
 
+/* Unregister @rp now, or with @batch (kpt_probes_disarm_all()) */
+void kpt_rp_disarm(struct kretprobe *rp, struct kpt_disarm_batch *batch)
+{
+	if (batch)
+		batch->rps[batch->nrps++] = rp;
+	else
+		unregister_kretprobe(rp);
+}
+
 /* (the syscalls kind's too, when it is on a kretprobe) */
 void kpt_kretprobe_disarm(struct kpt_probe *p, struct kpt_disarm_batch *batch)
 {
-	if (batch)
-		batch->rps[batch->nrps++] = &p->rp;
-	else
-		unregister_kretprobe(&p->rp);
+	kpt_rp_disarm(&p->rp, batch);
 }
 
 static const char *kpt_kretprobe_arm_error(const struct kpt_probe *p,

@@ -161,7 +161,8 @@ static void kpt_probes_disarm_all(struct list_head *head)
 	if (!n)
 		return;
 	batch.kps = kcalloc(n, sizeof(*batch.kps), GFP_KERNEL);
-	batch.rps = kcalloc(n, sizeof(*batch.rps), GFP_KERNEL);
+	batch.rps = kcalloc(n * KPT_PROBE_MAX_RPS, sizeof(*batch.rps),
+			    GFP_KERNEL);
 	list_for_each_entry(p, head, list) {
 		if (p->state != KPT_PROBE_ARMED)
 			continue;

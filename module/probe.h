@@ -174,8 +174,10 @@ struct seq_file;
  * puts what it registered here instead of unregistering it, and
  * kpt_probes_disarm_all() (probe.c) unregisters them all with one wait for
  * their handlers (an RCU grace period) per kind of registration, not one
- * per probe. Room for as many as the probes disarmed.
+ * per probe. Room for as many kprobes as the probes disarmed, and
+ * KPT_PROBE_MAX_RPS kretprobes each (an s probe's: syscall.h).
  */
+#define KPT_PROBE_MAX_RPS	3
 struct kpt_disarm_batch {
 	struct kprobe		**kps;
 	struct kretprobe	**rps;
@@ -241,6 +243,7 @@ struct kpt_probe {
 	struct kpt_hist		*hist;	/* its aggregation, or NULL */
 	struct kpt_sys_tp	*sys_tp;	/* an s probe on tracepoints */
 	struct kpt_sys_sum	*sys_sum;	/* an s probe's summary */
+	struct kpt_sys_aux	*sys_aux;	/* an s probe's other probes */
 	/* an s probe's kretprobe pre-handler, behind its selection */
 	kprobe_pre_handler_t	sys_pre;
 	struct kpt_probe_stats __percpu *stats;
@@ -261,12 +264,12 @@ static inline unsigned long kpt_probe_kp_missed(struct kpt_probe *p)
 	return p->missed_before + kpt_probe_kprobe(p)->nmissed;
 }
 
-unsigned long kpt_sys_tp_missed(const struct kpt_probe *p);
+unsigned long kpt_sys_missed(const struct kpt_probe *p);
 
 static inline unsigned long kpt_probe_rp_missed(struct kpt_probe *p)
 {
 	return p->prog.is_ret ? p->maxactive_missed_before + p->rp.nmissed +
-				kpt_sys_tp_missed(p) : 0;
+				kpt_sys_missed(p) : 0;
 }
 
 static inline u64 kpt_probe_missed(struct kpt_probe *p)
@@ -349,6 +352,7 @@ void kpt_prog_compile(const struct kpt_spec *spec,
 /* kprobe.c: what the syscalls kind shares with the kretprobe kind */
 void kpt_kretprobe_prepare(struct kpt_probe *p);
 void kpt_kretprobe_disarm(struct kpt_probe *p, struct kpt_disarm_batch *batch);
+void kpt_rp_disarm(struct kretprobe *rp, struct kpt_disarm_batch *batch);
 u64 kpt_kretprobe_mem(const struct kpt_probe *p);
 int kpt_kretprobe_check(const struct kpt_probe *p, const char **why);
 

@@ -153,8 +153,10 @@ static void kpt_sys_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 	g->ri_size = kpt_sys_ri_size(spec);
 
 	g->sys = *sys;
-	if (!sys->nr_given)
+	if (!sys->nr_given) {
 		memset(g->sys.nr, 0xff, sizeof(g->sys.nr));
+		memset(g->sys.nr32, 0xff, sizeof(g->sys.nr32));
+	}
 	memcpy(g->sys_fast_nr, g->sys.nr, sizeof(g->sys_fast_nr));
 	BUILD_BUG_ON(KPT_NR_EXIT_GROUP >= KPT_SYS_NR_BITS);
 	BUILD_BUG_ON(KPT_SYS_MAX_STACK > KPT_MAX_STACK);
@@ -182,28 +184,13 @@ noinline bool kpt_sys_comm_match(const char *glob)
 }
 NOKPROBE_SYMBOL(kpt_sys_comm_match);
 
-/*
- * Set while the kprobe (kpt_sys_pre()) runs the kretprobe's pre-handler
- * for a call it selected: the entry handler then need not select again. Kprobe
- * handlers do not nest on a CPU (a hit inside one is a miss), so the
- * flag is this call's.
- */
-static DEFINE_PER_CPU(bool, kpt_sys_preselected);
+/* syscall.h */
+DEFINE_PER_CPU(bool, kpt_sys_preselected);
 
-/*
- * A selected call (not exit*): the kretprobe's own pre-handler
- * (p->sys_pre), which takes an instance and calls the entry handler
- */
 static nokprobe_inline int kpt_sys_pre(struct kpt_probe *p,
 				       struct pt_regs *regs)
 {
-	kprobe_pre_handler_t pre = READ_ONCE(p->sys_pre);
-	int ret;
-
-	__this_cpu_write(kpt_sys_preselected, true);
-	ret = pre(&p->rp.kp, regs);
-	__this_cpu_write(kpt_sys_preselected, false);
-	return ret;
+	return kpt_sys_call_pre(READ_ONCE(p->sys_pre), &p->rp.kp, regs);
 }
 
 /*
@@ -217,11 +204,11 @@ static noinline int kpt_sys_kprobe_rare(struct kpt_probe *p,
 					struct pt_regs *regs,
 					unsigned int nr)
 {
-	if (!kpt_sys_select(p, nr))
+	if (!kpt_sys_select(p, nr, false))
 		return 0;
-	if (kpt_sys_is_exit(nr)) {
+	if (kpt_sys_is_exit(nr, false)) {
 		kpt_sys_exit_call(p, (const struct pt_regs *)regs->di, nr,
-				  regs);
+				  regs, 0);
 		return 0;
 	}
 	return kpt_sys_pre(p, regs);
@@ -274,14 +261,14 @@ static noinline int kpt_sys_entry_late(struct kpt_probe *p,
 	unsigned int nr = (unsigned int)regs->si;
 	const struct pt_regs *u = (const struct pt_regs *)regs->di;
 
-	if (!kpt_sys_select(p, nr))
+	if (!kpt_sys_select(p, nr, false))
 		return 1;
-	if (kpt_sys_is_exit(nr)) {
-		kpt_sys_exit_call(p, u, nr, regs);
+	if (kpt_sys_is_exit(nr, false)) {
+		kpt_sys_exit_call(p, u, nr, regs, 0);
 		return 1;
 	}
 	kpt_sys_begin(p, u, nr, (struct kpt_sys_data *)ri->data, ts,
-		      !p->sys_sum);
+		      !p->sys_sum, false);
 	return 0;
 }
 NOKPROBE_SYMBOL(kpt_sys_entry_late);
@@ -296,7 +283,7 @@ static nokprobe_inline int kpt_sys_entry_at(struct kpt_probe *p,
 		return kpt_sys_entry_late(p, ri, regs, ts);
 	kpt_sys_begin(p, (const struct pt_regs *)regs->di,
 		      (unsigned int)regs->si, (struct kpt_sys_data *)ri->data,
-		      ts, strs);
+		      ts, strs, false);
 	return 0;
 }
 
@@ -348,7 +335,7 @@ static nokprobe_inline void kpt_sys_return_at(struct kpt_probe *p,
 	lat = kpt_clock_since(d->entry_ts, ts);
 	if (unlikely(p->prog.sys_ret_slow ||
 		     (!summary && kpt_sys_has_strs(d)))) {
-		kpt_sys_exit_slow(p, d, retval, ts, lat, regs);
+		kpt_sys_exit_slow(p, d, retval, ts, lat, regs, 0);
 		return;
 	}
 	if (summary) {
@@ -358,7 +345,7 @@ static nokprobe_inline void kpt_sys_return_at(struct kpt_probe *p,
 	/* no room where head is, or a write under way: the slow path */
 	if (unlikely(!kpt_ring_try(&w, kpt_probe_ring(p),
 				   KPT_SYS_RET_HDR))) {
-		kpt_sys_exit_slow(p, d, retval, ts, lat, regs);
+		kpt_sys_exit_slow(p, d, retval, ts, lat, regs, 0);
 		return;
 	}
 	kpt_sys_fill(w.ev, p, d, retval, ts, lat);
@@ -438,21 +425,23 @@ static void kpt_sys_set_handlers(struct kpt_probe *p)
 }
 
 /*
- * Put the selection ahead of the pre-handler register_kretprobe() gave
- * @p's kprobe (every kernel gives a kretprobe's kprobe one, which takes
- * the instance and calls the entry handler). The kprobe is armed already
+ * Put the selection, @wrapper, ahead of the pre-handler
+ * register_kretprobe() gave @rp's kprobe (every kernel gives a
+ * kretprobe's kprobe one, which takes the instance and calls the entry
+ * handler), kept in *@own for @wrapper to call. The kprobe is armed already
  * (registering it disabled would leave it so while kprobes are disarmed
  * globally, debugfs kprobes/enabled): a hit that still finds the old
  * pre-handler, here or on another CPU, is selected by the entry handler.
- * sys_pre is stored before the wrapper that reads it. Unregistering is
- * the kretprobe's as ever.
+ * *@own is stored before the wrapper that reads it. Unregistering is the
+ * kretprobe's as ever.
  */
-static void kpt_sys_kretprobe_wrap(struct kpt_probe *p)
+void kpt_sys_kretprobe_wrap(struct kretprobe *rp, kprobe_pre_handler_t *own,
+			    kprobe_pre_handler_t wrapper)
 {
-	WRITE_ONCE(p->sys_pre, p->rp.kp.pre_handler);
-	/* sys_pre before the wrapper: pairs with the hit's call of it */
+	WRITE_ONCE(*own, rp->kp.pre_handler);
+	/* *own before the wrapper: pairs with the hit's call of it */
 	smp_wmb();
-	WRITE_ONCE(p->rp.kp.pre_handler, kpt_sys_kprobe_pre);
+	WRITE_ONCE(rp->kp.pre_handler, wrapper);
 }
 
 /*
@@ -468,12 +457,156 @@ static unsigned int kpt_sys_maxactive(const struct kpt_probe *p)
 		       kpt_cfg.maxactive, KPT_SYS_MAXACTIVE);
 }
 
-/* Its instances, or the tracepoints' slots in their place; its summary */
+/*
+ * The instances of ia32_sys_call's kretprobe: as each 32-bit task blocked
+ * in a call holds one, an eighth of the 64-bit calls' (32-bit programs
+ * are few), and at least maxactive=
+ */
+static unsigned int kpt_sys32_maxactive(const struct kpt_probe *p)
+{
+	return max(kpt_sys_maxactive(p) / 8, kpt_cfg.maxactive);
+}
+
+/*
+ * __secure_computing()'s: held while a filter runs, or while a user
+ * notification waits for its supervisor
+ */
+static unsigned int kpt_sys_denied_maxactive(const struct kpt_probe *p)
+{
+	return p->spec->sys.denied ? kpt_cfg.maxactive : 0;
+}
+
+/*
+ * Its instances, or the tracepoints' slots in their place; the other
+ * kretprobes' instances; its summary
+ */
 static u64 kpt_sys_mem(const struct kpt_probe *p)
 {
+	u64 aux = (u64)(kpt_sys32_maxactive(p) + kpt_sys_denied_maxactive(p)) *
+		  (sizeof(struct kretprobe_instance) + p->prog.ri_size);
+
 	return max(kpt_kretprobe_mem(p),
-		   kpt_sys_tp_bytes(p->spec, kpt_sys_maxactive(p))) +
+		   kpt_sys_tp_bytes(p->spec, kpt_sys_maxactive(p))) + aux +
 	       kpt_sys_sum_bytes(p->spec);
+}
+
+/* The kprobe core's misses of @a's kretprobes since they were armed */
+static unsigned long kpt_sys_aux_rp_missed(const struct kpt_sys_aux *a)
+{
+	return a->rp32.nmissed + a->rp32.kp.nmissed + a->seccomp.nmissed +
+	       a->seccomp.kp.nmissed;
+}
+
+/*
+ * What @p missed beside its kretprobe on x64_sys_call: the tracepoints'
+ * full buckets, the other kretprobes' calls with no free instance (and
+ * their kprobes' recursion misses). Any kind of return probe asks.
+ */
+unsigned long kpt_sys_missed(const struct kpt_probe *p)
+{
+	const struct kpt_sys_aux *a = READ_ONCE(p->sys_aux);
+
+	return kpt_sys_tp_missed(p) +
+	       (a ? a->missed_before + kpt_sys_aux_rp_missed(a) : 0);
+}
+
+/*
+ * Register @rp of @a on @sym with @maxactive instances of the probe's
+ * data and handlers @entry and @ret: 0 or an error
+ */
+int kpt_sys_aux_register(struct kpt_sys_aux *a, struct kretprobe *rp,
+			 const char *sym, unsigned int maxactive,
+			 kretprobe_handler_t entry, kretprobe_handler_t ret)
+{
+	memset(rp, 0, sizeof(*rp));
+	rp->kp.symbol_name = sym;
+	rp->data_size = a->p->prog.ri_size;
+	rp->maxactive = maxactive;
+	rp->entry_handler = entry;
+	rp->handler = ret;
+	return register_kretprobe(rp);
+}
+
+/*
+ * An attach point of @p's aux that did not register: -ENOMEM fails the
+ * arm; else the kernel has not got it (or refuses it), which its log says,
+ * and the probe traces the rest.
+ */
+static int kpt_sys_aux_refused(struct kpt_probe *p, int ret, const char *what)
+{
+	if (!ret || ret == -ENOMEM)
+		return ret;
+	pr_info("%s: %s are not traced (%d)\n", p->spec->name, what, ret);
+	return 0;
+}
+
+static void kpt_sys_aux_disarm(struct kpt_probe *p,
+			       struct kpt_disarm_batch *batch)
+{
+	struct kpt_sys_aux *a = p->sys_aux;
+
+	if (!a)
+		return;
+	if (a->rp32_on)
+		kpt_rp_disarm(&a->rp32, batch);
+	if (a->seccomp_on)
+		kpt_rp_disarm(&a->seccomp, batch);
+	if (a->signals_on)
+		kpt_sys_signal_disarm(a, batch);
+	a->rp32_on = false;
+	a->seccomp_on = false;
+	a->signals_on = false;
+}
+
+/*
+ * Arm @p's aux (struct kpt_sys_aux), made at its first arm: 32-bit calls
+ * on the kretprobe's way (the tracepoints' sees them already) unless
+ * nr32= selects none, denied calls, signals and exits. 0, or an error
+ * with none of them armed.
+ */
+static int kpt_sys_aux_arm(struct kpt_probe *p)
+{
+	const struct kpt_sys_spec *sys = &p->prog.sys;
+	struct kpt_sys_aux *a = p->sys_aux;
+	int ret = 0;
+
+	if (!a) {
+		a = kzalloc(sizeof(*a), GFP_KERNEL);
+		if (!a)
+			return -ENOMEM;
+		a->p = p;
+		WRITE_ONCE(p->sys_aux, a);
+	}
+	/* registering zeroes the kprobe core's counts: keep them */
+	a->missed_before += kpt_sys_aux_rp_missed(a);
+	if (!p->sys_tp && memchr_inv(sys->nr32, 0, sizeof(sys->nr32))) {
+		ret = kpt_sys32_arm(a, kpt_sys32_maxactive(p));
+		ret = kpt_sys_aux_refused(p, ret,
+					  "32-bit calls (ia32_sys_call)");
+	}
+	if (!ret && sys->denied) {
+		ret = kpt_sys_denied_arm(a, kpt_sys_denied_maxactive(p));
+		ret = kpt_sys_aux_refused(p, ret,
+					  "denied calls (__secure_computing)");
+	}
+	if (!ret && sys->signals) {
+		ret = kpt_sys_signal_arm(a);
+		ret = kpt_sys_aux_refused(p, ret,
+					  "signals and exits (their tracepoints)");
+	}
+	if (ret)
+		kpt_sys_aux_disarm(p, NULL);
+	return ret;
+}
+
+/* The kretprobe on x64_sys_call, or the tracepoints */
+static void kpt_sys_main_disarm(struct kpt_probe *p,
+				struct kpt_disarm_batch *batch)
+{
+	if (p->sys_tp)
+		kpt_sys_tp_disarm(p, batch);
+	else
+		kpt_kretprobe_disarm(p, batch);
 }
 
 static int kpt_sys_check(const struct kpt_probe *p, const char **why)
@@ -501,29 +634,36 @@ static int kpt_sys_arm(struct kpt_probe *p)
 	kpt_sys_set_handlers(p);
 	ret = register_kretprobe(&p->rp);
 	if (!ret) {
-		kpt_sys_kretprobe_wrap(p);
-		return 0;
+		kpt_sys_kretprobe_wrap(&p->rp, &p->sys_pre,
+				       kpt_sys_kprobe_pre);
+	} else {
+		if (ret != -ENOENT && ret != -EINVAL)
+			return ret;
+		pr_info("%s: no kretprobe on x64_sys_call (%d): on the raw_syscalls tracepoints\n",
+			p->spec->name, ret);
+		ret = kpt_sys_tp_arm(p, p->rp.maxactive);
+		if (ret)
+			return ret;
 	}
-	if (ret != -ENOENT && ret != -EINVAL)
-		return ret;
-	pr_info("%s: no kretprobe on x64_sys_call (%d): on the raw_syscalls tracepoints\n",
-		p->spec->name, ret);
-	return kpt_sys_tp_arm(p, p->rp.maxactive);
+	ret = kpt_sys_aux_arm(p);
+	if (ret)
+		kpt_sys_main_disarm(p, NULL);
+	return ret;
 }
 
 static void kpt_sys_disarm(struct kpt_probe *p,
 			   struct kpt_disarm_batch *batch)
 {
-	if (p->sys_tp)
-		kpt_sys_tp_disarm(p, batch);
-	else
-		kpt_kretprobe_disarm(p, batch);
+	kpt_sys_aux_disarm(p, batch);
+	kpt_sys_main_disarm(p, batch);
 }
 
 static void kpt_sys_free(struct kpt_probe *p)
 {
 	kpt_sys_tp_free(p);
 	kpt_sys_sum_free(p);
+	kfree(p->sys_aux);
+	p->sys_aux = NULL;
 }
 
 static const char kpt_sys_no_attach[] =

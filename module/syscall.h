@@ -14,19 +14,29 @@
 #include <linux/kprobes.h>
 #include <linux/sched.h>
 #include <linux/cgroup.h>
+#include <linux/percpu.h>
 #include "config.h"
 #include "probe.h"
 #include "record.h"
 
-/* x86-64 numbers, which are ABI */
+/* x86-64 numbers, which are ABI; and the i386 ones */
 #define KPT_NR_EXIT		60
 #define KPT_NR_EXIT_GROUP	231
+#define KPT_NR32_EXIT		1
+#define KPT_NR32_EXIT_GROUP	252
 
 /* How far up the parents children= looks */
 #define KPT_SYS_MAX_DEPTH	64
 
-/* The path strings of each x86-64 call (syscall_record.c) */
+/*
+ * The path strings of each x86-64 call (syscall_record.c) and i386 call
+ * (syscall_ia32.c): the argument numbers (from 1) of its first string in
+ * the low nibble, of its second in the high one.
+ */
+#define KPT_SYS_STR1(a)		(a)
+#define KPT_SYS_STR2(a, b)	((a) | (b) << 4)
 extern const u8 kpt_sys_strs[KPT_SYS_NR_BITS];
+extern const u8 kpt_sys_strs32[KPT_SYS_NR_BITS];
 
 /* The fixed part of a call's return record: its strings follow */
 #define KPT_SYS_RET_HDR	(KPT_RET_SIZE + KPT_SYS_NARGS * sizeof(u64))
@@ -95,16 +105,10 @@ static nokprobe_inline bool kpt_sys_left_out(const struct kpt_sys_spec *sys)
 	       (sys->npid && !kpt_sys_id_in(sys->pid, sys->npid, current->tgid));
 }
 
-/* The selection, cheapest test first */
-static nokprobe_inline bool kpt_sys_selected(const struct kpt_sys_spec *sys,
-					     unsigned int nr)
+/* Is the calling task selected, whatever its call? */
+static nokprobe_inline bool
+kpt_sys_task_selected(const struct kpt_sys_spec *sys)
 {
-	if (nr >= KPT_SYS_NR_BITS) {
-		if (sys->nr_given)
-			return false;
-	} else if (!kpt_sys_nr_in(sys->nr, nr)) {
-		return false;
-	}
 	if (kpt_sys_left_out(sys))
 		return false;
 	if (sys->ntid && !kpt_sys_id_in(sys->tid, sys->ntid, current->pid))
@@ -118,11 +122,40 @@ static nokprobe_inline bool kpt_sys_selected(const struct kpt_sys_spec *sys,
 	return true;
 }
 
-/* Call @nr's number and six argument registers, of user registers @u */
+/*
+ * The selection, cheapest test first: call @nr, an i386 number if
+ * @compat (a 32-bit call), by the calling task
+ */
+static nokprobe_inline bool kpt_sys_selected(const struct kpt_sys_spec *sys,
+					     unsigned int nr, bool compat)
+{
+	if (nr >= KPT_SYS_NR_BITS) {
+		if (sys->nr_given)
+			return false;
+	} else if (!kpt_sys_nr_in(compat ? sys->nr32 : sys->nr, nr)) {
+		return false;
+	}
+	return kpt_sys_task_selected(sys);
+}
+
+/*
+ * Call @nr's number and six argument registers, of user registers @u:
+ * a 32-bit call's (@compat) are ebx, ecx, edx, esi, edi, ebp
+ */
 static nokprobe_inline void kpt_sys_args(const struct pt_regs *u,
-					 unsigned int nr, u64 *vals)
+					 unsigned int nr, u64 *vals,
+					 bool compat)
 {
 	vals[0] = nr;
+	if (compat) {
+		vals[1] = (u32)u->bx;
+		vals[2] = (u32)u->cx;
+		vals[3] = (u32)u->dx;
+		vals[4] = (u32)u->si;
+		vals[5] = (u32)u->di;
+		vals[6] = (u32)u->bp;
+		return;
+	}
 	vals[1] = u->di;
 	vals[2] = u->si;
 	vals[3] = u->dx;
@@ -132,43 +165,57 @@ static nokprobe_inline void kpt_sys_args(const struct pt_regs *u,
 }
 
 void kpt_sys_strs_read(struct kpt_probe *p, u64 *vals, char *dst,
-		       unsigned int max);
+		       unsigned int max, unsigned int which);
 
 /* Is call @nr selected? An unselected one is counted, in one count. */
 static nokprobe_inline bool kpt_sys_select(struct kpt_probe *p,
-					   unsigned int nr)
+					   unsigned int nr, bool compat)
 {
-	if (likely(!kpt_sys_selected(&p->prog.sys, nr))) {
+	if (likely(!kpt_sys_selected(&p->prog.sys, nr, compat))) {
 		this_cpu_inc(p->stats->unselected);
 		return false;
 	}
 	return true;
 }
 
-static nokprobe_inline bool kpt_sys_is_exit(unsigned int nr)
+static nokprobe_inline bool kpt_sys_is_exit(unsigned int nr, bool compat)
 {
+	if (compat)
+		return nr == KPT_NR32_EXIT || nr == KPT_NR32_EXIT_GROUP;
 	return nr == KPT_NR_EXIT || nr == KPT_NR_EXIT_GROUP;
 }
 
+/* The path strings call @nr has (kpt_sys_strs_read()'s @which) */
+static nokprobe_inline unsigned int kpt_sys_strs_of(unsigned int nr,
+						    bool compat)
+{
+	if (nr >= KPT_SYS_NR_BITS)
+		return 0;
+	return compat ? kpt_sys_strs32[nr] : kpt_sys_strs[nr];
+}
+
 /*
- * The entry of selected call @nr (not exit*) of a task whose registers
- * are at @u, at @ts: @d is filled for the return, with the call's path
- * strings if @strs (a summary keeps none). The strings are read last,
- * out of line: nothing is kept across that call.
+ * The entry of selected call @nr (not exit*; @compat: a 32-bit call) of a
+ * task whose registers are at @u, at @ts: @d is filled for the return,
+ * with the call's path strings if @strs (a summary keeps none). The
+ * strings are read last, out of line: nothing is kept across that call.
  */
 static nokprobe_inline void kpt_sys_begin(struct kpt_probe *p,
 					  const struct pt_regs *u,
 					  unsigned int nr,
 					  struct kpt_sys_data *d, u64 ts,
-					  bool strs)
+					  bool strs, bool compat)
 {
+	unsigned int which = kpt_sys_strs_of(nr, compat);
+
 	this_cpu_inc(p->stats->calls);
 	d->entry_ts = ts;
-	kpt_sys_args(u, nr, d->vals);
+	kpt_sys_args(u, nr, d->vals, compat);
 	d->vals[7] = KPT_SYS_NO_STR;
 	d->vals[8] = KPT_SYS_NO_STR;
-	if (strs && nr < KPT_SYS_NR_BITS && kpt_sys_strs[nr])
-		kpt_sys_strs_read(p, d->vals, d->strs, kpt_cfg.strsize);
+	if (strs && which)
+		kpt_sys_strs_read(p, d->vals, d->strs, kpt_cfg.strsize,
+				  which);
 }
 
 /* A return record's header and slots, @d's */
@@ -189,16 +236,99 @@ static nokprobe_inline bool kpt_sys_has_strs(const struct kpt_sys_data *d)
 	return KPT_STR_LEN(d->vals[7]) | KPT_STR_LEN(d->vals[8]);
 }
 
-/* syscall_record.c: the ends of a call, out of line */
+/*
+ * syscall_record.c: the ends of a call, out of line. @flags: the
+ * record's KPT_F_SYS_COMPAT, KPT_F_SYS_DENIED; @regs: the probe's
+ * registers, for stack= (NULL from a tracepoint).
+ */
 void kpt_sys_exit_call(struct kpt_probe *p, const struct pt_regs *u,
-		       unsigned int nr, struct pt_regs *regs);
+		       unsigned int nr, struct pt_regs *regs, u8 flags);
 void kpt_sys_exit_slow(struct kpt_probe *p, const struct kpt_sys_data *d,
-		       long retval, u64 ts, u64 lat, struct pt_regs *regs);
+		       long retval, u64 ts, u64 lat, struct pt_regs *regs,
+		       u8 flags);
+void kpt_sys_event(struct kpt_probe *p, const u64 *vals);
+
+/*
+ * What an s probe arms beside x64_sys_call or the raw_syscalls
+ * tracepoints (syscall.c), made at its first arm and kept until it is
+ * freed, so that the counts of past arms stay:
+ *  - a kretprobe on ia32_sys_call(regs, nr), the i386 dispatcher
+ *    (syscall_ia32.c), where the kernel has it (as x64_sys_call);
+ *  - with denied, a kretprobe on __secure_computing() (syscall_denied.c);
+ *  - with signals, the signal_deliver and sched_process_exit tracepoints
+ *    (syscall_signal.c).
+ * Each is registered or not on its own: a kernel without one traces the
+ * rest, as the probe's log line says.
+ */
+struct kpt_sys_aux {
+	struct kpt_probe	*p;
+	struct kretprobe	rp32;
+	struct kretprobe	seccomp;
+	kprobe_pre_handler_t	pre32;	/* rp32's own pre-handler */
+	struct tracepoint	*signal;
+	struct tracepoint	*exit;
+	bool			rp32_on;
+	bool			seccomp_on;
+	bool			signals_on;
+	/* the kprobe core's misses of its kretprobes before a re-arm */
+	unsigned long		missed_before;
+};
+
+/* An aux kretprobe's instance's probe, false while unregistered */
+static nokprobe_inline bool kpt_sys_aux_ri(struct kretprobe_instance *ri,
+					   size_t off, struct kpt_probe **p)
+{
+	struct kretprobe *rp = kpt_get_kretprobe(ri);
+
+	if (!rp)
+		return false;
+	*p = ((struct kpt_sys_aux *)((char *)rp - off))->p;
+	return true;
+}
+
+int kpt_sys_aux_register(struct kpt_sys_aux *a, struct kretprobe *rp,
+			 const char *sym, unsigned int maxactive,
+			 kretprobe_handler_t entry, kretprobe_handler_t ret);
+void kpt_sys_kretprobe_wrap(struct kretprobe *rp, kprobe_pre_handler_t *own,
+			    kprobe_pre_handler_t wrapper);
+
+/*
+ * Set while a kprobe's selection (kpt_sys_kprobe_pre(), its ia32 twin)
+ * runs the kretprobe's pre-handler for a call it selected: the entry
+ * handler then need not select again. Kprobe handlers do not nest on a
+ * CPU (a hit inside one is a miss), so the flag is this call's.
+ */
+DECLARE_PER_CPU(bool, kpt_sys_preselected);
+
+/*
+ * A selected call (not exit*): the kretprobe's own pre-handler @pre of
+ * @kp, which takes an instance and calls the entry handler
+ */
+static nokprobe_inline int kpt_sys_call_pre(kprobe_pre_handler_t pre,
+					    struct kprobe *kp,
+					    struct pt_regs *regs)
+{
+	int ret;
+
+	__this_cpu_write(kpt_sys_preselected, true);
+	ret = pre(kp, regs);
+	__this_cpu_write(kpt_sys_preselected, false);
+	return ret;
+}
+
+/* syscall_ia32.c, syscall_denied.c, syscall_signal.c */
+int kpt_sys32_arm(struct kpt_sys_aux *a, unsigned int maxactive);
+int kpt_sys_denied_arm(struct kpt_sys_aux *a, unsigned int maxactive);
+int kpt_sys_signal_arm(struct kpt_sys_aux *a);
+void kpt_sys_signal_disarm(struct kpt_sys_aux *a,
+			   struct kpt_disarm_batch *batch);
 
 /* syscall_tp.c: the raw_syscalls tracepoints' way */
 u64 kpt_sys_tp_bytes(const struct kpt_spec *spec, unsigned int maxactive);
 int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive);
 void kpt_sys_tp_disarm(struct kpt_probe *p, struct kpt_disarm_batch *batch);
 void kpt_sys_tp_free(struct kpt_probe *p);
+struct tracepoint *kpt_tracepoint_find(const char *name);
+unsigned long kpt_sys_tp_missed(const struct kpt_probe *p);
 
 #endif /* _KPT_SYSCALL_H */

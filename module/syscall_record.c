@@ -14,13 +14,12 @@
 #include "syscall_sum.h"
 
 /*
- * The path strings of each call: the argument numbers (from 1) of its
- * first string in the low nibble, of its second in the high one. As perf
- * trace and strace show them: names of files, of mounts, of xattrs, of
- * keys. Numbers are ABI; an unknown call has none.
+ * The path strings of each x86-64 call (syscall.h says how they are
+ * written down), as perf trace and strace show them: names of files, of
+ * mounts, of xattrs, of keys. Numbers are ABI; an unknown call has none.
  */
-#define S1(a)		(a)
-#define S2(a, b)	((a) | (b) << 4)
+#define S1		KPT_SYS_STR1
+#define S2		KPT_SYS_STR2
 const u8 kpt_sys_strs[KPT_SYS_NR_BITS] = {
 	[2] = S1(1),		/* open */
 	[4] = S1(1),		/* stat */
@@ -111,14 +110,15 @@ const u8 kpt_sys_strs[KPT_SYS_NR_BITS] = {
 #undef S2
 
 /*
- * The path strings of call @vals[0] into @dst, KPT_SYS_NSTR slots of
- * @max bytes, their slots (offsets from @dst) in vals[7] and [8]. Out of
- * line: its frame and stack canary would cost the calls without strings.
+ * The path strings @which (kpt_sys_strs_of()) of call @vals into @dst,
+ * KPT_SYS_NSTR slots of @max bytes, their slots (offsets from @dst) in
+ * vals[7] and [8]. Out of line: its frame and stack canary would cost the
+ * calls without strings.
  */
 noinline void kpt_sys_strs_read(struct kpt_probe *p, u64 *vals, char *dst,
-				unsigned int max)
+				unsigned int max, unsigned int which)
 {
-	unsigned int i, arg, len, which = kpt_sys_strs[vals[0]];
+	unsigned int i, arg, len;
 	u16 flags;
 
 	for (i = 0; i < KPT_SYS_NSTR; i++, which >>= 4) {
@@ -174,10 +174,25 @@ static nokprobe_inline unsigned int kpt_sys_size(const u64 *slots,
 }
 
 /*
- * stack=: the call trace of the record at @ev into its @slots, from the
- * registers @regs of x64_sys_call()'s kprobe (@at_return: of its return),
- * or without them from the tracepoint's probe. As every kptrace trace,
- * it starts at the probed address: x64_sys_call, then its caller.
+ * The function whose kprobe gave a record of @flags its registers: the
+ * first frame of its call trace
+ */
+static nokprobe_inline unsigned long kpt_sys_probed(const struct kpt_probe *p,
+						    u8 flags)
+{
+	if (flags & KPT_F_SYS_DENIED)
+		return (unsigned long)p->sys_aux->seccomp.kp.addr;
+	if (flags & KPT_F_SYS_COMPAT)
+		return (unsigned long)p->sys_aux->rp32.kp.addr;
+	return (unsigned long)p->rp.kp.addr;
+}
+
+/*
+ * stack=: the call trace of the record at @ev (of @flags) into its
+ * @slots, from the registers @regs of x64_sys_call()'s kprobe (or
+ * ia32_sys_call()'s, __secure_computing()'s; @at_return: of its return),
+ * or without them from a tracepoint's probe. As every kptrace trace, it
+ * starts at the probed address: x64_sys_call, then its caller.
  */
 static nokprobe_inline void kpt_sys_stack(struct kpt_probe *p,
 					  struct kpt_event *ev,
@@ -188,7 +203,7 @@ static nokprobe_inline void kpt_sys_stack(struct kpt_probe *p,
 	unsigned long ip;
 
 	if (regs) {
-		slots[n++] = (unsigned long)p->rp.kp.addr;
+		slots[n++] = kpt_sys_probed(p, ev->flags);
 		if (at_return) {
 			/* the caller's, which the unwinder steps over */
 			ip = kpt_kretprobe_ret_ip(regs);
@@ -203,13 +218,13 @@ static nokprobe_inline void kpt_sys_stack(struct kpt_probe *p,
 }
 
 /*
- * exit and exit_group: an entry record now, as they never return. @regs:
- * the kprobe's, for stack=; NULL from the tracepoint.
+ * An entry record of @vals (KPT_SYS_NARGS - KPT_SYS_NSTR of them: no
+ * strings), of @flags: exit and exit_group, which never return, a signal,
+ * a task's exit. @regs: the kprobe's, for stack=; NULL from a tracepoint.
  */
-static nokprobe_inline void kpt_sys_exit_record(struct kpt_probe *p,
-						const struct pt_regs *u,
-						unsigned int nr,
-						struct pt_regs *regs)
+static nokprobe_inline void kpt_sys_entry_record(struct kpt_probe *p,
+						 const u64 *vals, u8 flags,
+						 struct pt_regs *regs)
 {
 	unsigned int hdr = KPT_ENTRY_SIZE(KPT_SYS_NARGS, p->prog.sys.stack);
 	struct kpt_event *ev;
@@ -221,7 +236,8 @@ static nokprobe_inline void kpt_sys_exit_record(struct kpt_probe *p,
 	ev = w.ev;
 	/* in the task, even from an int3 kprobe (NMI count set) */
 	kpt_fill_header(ev, KPT_EV_ENTRY, p, ts, KPT_SYS_NARGS, true);
-	kpt_sys_args(u, nr, ev->data);
+	ev->flags |= flags;
+	memcpy(ev->data, vals, (KPT_SYS_NARGS - KPT_SYS_NSTR) * sizeof(u64));
 	if (p->prog.sys.stack)
 		kpt_sys_stack(p, ev, regs, false, ev->data + KPT_SYS_NARGS);
 	hdr = KPT_ENTRY_SIZE(KPT_SYS_NARGS, ev->nr_stack);
@@ -234,21 +250,39 @@ static nokprobe_inline void kpt_sys_exit_record(struct kpt_probe *p,
  * exit and exit_group, selected: they never return, so they are decided
  * now (neither a failure nor a duration: filtered by either) and take
  * nothing for a return. Out of line: reached from kpt_sys_kprobe_rare(),
- * the late selection and the tracepoint's sys_enter.
+ * the late selection, ia32_sys_call()'s kprobe and the tracepoint's
+ * sys_enter.
  */
 noinline void kpt_sys_exit_call(struct kpt_probe *p, const struct pt_regs *u,
-				unsigned int nr, struct pt_regs *regs)
+				unsigned int nr, struct pt_regs *regs, u8 flags)
+{
+	u64 vals[KPT_SYS_NARGS - KPT_SYS_NSTR];
+
+	this_cpu_inc(p->stats->calls);
+	this_cpu_inc(p->stats->hits);
+	if (p->prog.sys_ret_filter) {
+		this_cpu_inc(p->stats->filtered);
+	} else if (p->sys_sum) {
+		kpt_sys_sum_add(p, kpt_sys_sum_nr(nr, flags), 0, 0);
+	} else {
+		kpt_sys_args(u, nr, vals, flags & KPT_F_SYS_COMPAT);
+		kpt_sys_entry_record(p, vals, flags, regs);
+	}
+}
+NOKPROBE_SYMBOL(kpt_sys_exit_call);
+
+/*
+ * A signal delivered to or the exit of a selected task (signals), @vals
+ * as uapi/kptrace.h says: a call and a hit, recorded whatever failure or
+ * duration= select (strace shows them whatever -e trace= says).
+ */
+noinline void kpt_sys_event(struct kpt_probe *p, const u64 *vals)
 {
 	this_cpu_inc(p->stats->calls);
 	this_cpu_inc(p->stats->hits);
-	if (p->prog.sys_ret_filter)
-		this_cpu_inc(p->stats->filtered);
-	else if (p->sys_sum)
-		kpt_sys_sum_add(p, nr, 0, 0);
-	else
-		kpt_sys_exit_record(p, u, nr, regs);
+	kpt_sys_entry_record(p, vals, 0, NULL);
 }
-NOKPROBE_SYMBOL(kpt_sys_exit_call);
+NOKPROBE_SYMBOL(kpt_sys_event);
 
 /*
  * The return record of a selected call: @retval at @ts, @lat ns after
@@ -258,7 +292,8 @@ NOKPROBE_SYMBOL(kpt_sys_exit_call);
 static nokprobe_inline void kpt_sys_record(struct kpt_probe *p,
 					   const struct kpt_sys_data *d,
 					   long retval, u64 ts, u64 lat,
-					   bool strs, struct pt_regs *regs)
+					   bool strs, struct pt_regs *regs,
+					   u8 flags)
 {
 	unsigned int nstack = p->prog.sys.stack;
 	unsigned int hdr = KPT_SYS_RET_HDR, size = hdr + nstack * sizeof(u64);
@@ -271,6 +306,7 @@ static nokprobe_inline void kpt_sys_record(struct kpt_probe *p,
 		return;
 	ev = w.ev;
 	kpt_sys_fill(ev, p, d, retval, ts, lat);
+	ev->flags |= flags;
 	if (nstack) {
 		kpt_sys_stack(p, ev, regs, true,
 			      ev->data + KPT_RET_SLOTS + KPT_SYS_NARGS);
@@ -288,11 +324,11 @@ static nokprobe_inline void kpt_sys_record(struct kpt_probe *p,
  * ns after its entry. failure and duration=, then its record (strings
  * and all) or its summary's entry. The tracepoints' way, and the
  * kretprobe's rare paths, out of line: the common one keeps nothing
- * across a call.
+ * across a call. @flags: the record's (syscall.h).
  */
 noinline void kpt_sys_exit_slow(struct kpt_probe *p,
 				const struct kpt_sys_data *d, long retval,
-				u64 ts, u64 lat, struct pt_regs *regs)
+				u64 ts, u64 lat, struct pt_regs *regs, u8 flags)
 {
 	const struct kpt_sys_spec *sys = &p->prog.sys;
 
@@ -300,9 +336,10 @@ noinline void kpt_sys_exit_slow(struct kpt_probe *p,
 	    (sys->duration_ns && lat <= sys->duration_ns))
 		this_cpu_inc(p->stats->filtered);
 	else if (p->sys_sum)
-		kpt_sys_sum_add(p, d->vals[0], retval, lat);
+		kpt_sys_sum_add(p, kpt_sys_sum_nr(d->vals[0], flags), retval,
+				lat);
 	else
 		kpt_sys_record(p, d, retval, ts, lat, kpt_sys_has_strs(d),
-			       regs);
+			       regs, flags);
 }
 NOKPROBE_SYMBOL(kpt_sys_exit_slow);

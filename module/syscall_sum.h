@@ -60,7 +60,8 @@ static nokprobe_inline void kpt_sys_sum_claim(struct kpt_syssum_entry *e,
 {
 	e->pid = tgid;
 	e->nr = nr;
-	memcpy(e->comm, current->comm, sizeof(e->comm));
+	/* the process's name, not the thread's: one row per process */
+	memcpy(e->comm, current->group_leader->comm, sizeof(e->comm));
 	e->comm[sizeof(e->comm) - 1] = '\0';
 	e->min_ns = U64_MAX;
 }
@@ -133,6 +134,12 @@ static nokprobe_inline bool kpt_sys_sum_try(struct kpt_probe *p,
 	}
 	kpt_sys_sum_count(e, retval, lat);
 	return true;
+}
+
+/* A summary's number of call @nr, a 32-bit one if @flags say so */
+static nokprobe_inline unsigned int kpt_sys_sum_nr(unsigned int nr, u8 flags)
+{
+	return flags & KPT_F_SYS_COMPAT ? nr | KPT_SYS_NR_COMPAT : nr;
 }
 
 void kpt_sys_sum_add_slow(struct kpt_probe *p, unsigned int nr,

@@ -31,10 +31,13 @@
  * counts the slots taken, so that the sys_exit of an unselected task
  * looks at nothing while no call is in flight.
  *
- * The tracepoints fire for 32-bit (ia32, x32) calls too, with their own
- * numbers and registers: those are left out, as x64_sys_call never sees
- * them. From 6.13 the syscall tracepoints may fault, and their probes
- * run preemptible: the handlers disable preemption themselves, as ftrace
+ * The tracepoints fire for 32-bit calls too, with their own numbers and
+ * registers: an ia32 one (int $0x80, a 32-bit program) is traced as
+ * such, its slot saying so (KPT_F_SYS_COMPAT); x32 calls are left out.
+ * A slot ends at the task's next sys_exit whatever its mode: a 64-bit
+ * execve of a 32-bit program comes back compat. From 6.13 the syscall
+ * tracepoints may fault, and their probes run preemptible: the handlers
+ * disable preemption themselves, as ftrace
  * and perf do, for the ring, the per-CPU counts and the RCU walks.
  */
 #define KPT_SYS_WAYS		8
@@ -43,6 +46,7 @@ struct kpt_sys_slot {
 	unsigned long		task;	/* 0: free */
 	u64			start;	/* the task's start_time */
 	u64			exec_id; /* its self_exec_id */
+	u8			flags;	/* the record's: KPT_F_SYS_COMPAT */
 	/* then struct kpt_sys_data and its strings */
 };
 
@@ -124,19 +128,18 @@ mine:
 	return s;
 }
 
+/* i386 execve, execveat */
+#define KPT_NR32_EXECVE		11
+#define KPT_NR32_EXECVEAT	358
+
 /* Whether @s holds an execve or execveat */
 static nokprobe_inline bool kpt_sys_slot_is_exec(const struct kpt_sys_slot *s)
 {
 	u64 nr = kpt_sys_slot_data((struct kpt_sys_slot *)s)->vals[0];
 
+	if (s->flags & KPT_F_SYS_COMPAT)
+		return nr == KPT_NR32_EXECVE || nr == KPT_NR32_EXECVEAT;
 	return nr == __NR_execve || nr == __NR_execveat;
-}
-
-/* Whether the execve or execveat in @s exec'ed: the exec count one up */
-static nokprobe_inline bool kpt_sys_slot_execed(const struct kpt_sys_slot *s)
-{
-	return kpt_sys_slot_is_exec(s) &&
-	       current->self_exec_id == s->exec_id + 1;
 }
 
 static nokprobe_inline struct kpt_sys_slot *
@@ -170,12 +173,16 @@ static nokprobe_inline void kpt_sys_tp_enter_at(struct kpt_probe *p,
 						unsigned int nr)
 {
 	struct kpt_sys_tp *tp = p->sys_tp;
+	bool compat = in_ia32_syscall();
 	struct kpt_sys_slot *s;
 
-	if (in_compat_syscall() || !kpt_sys_select(p, nr))
+	if (unlikely(in_compat_syscall() && !compat))
+		return;		/* x32 */
+	if (!kpt_sys_select(p, nr, compat))
 		return;
-	if (unlikely(kpt_sys_is_exit(nr))) {
-		kpt_sys_exit_call(p, regs, nr, NULL);
+	if (unlikely(kpt_sys_is_exit(nr, compat))) {
+		kpt_sys_exit_call(p, regs, nr, NULL,
+				  compat ? KPT_F_SYS_COMPAT : 0);
 		return;
 	}
 	s = kpt_sys_slot_take(tp);
@@ -184,8 +191,9 @@ static nokprobe_inline void kpt_sys_tp_enter_at(struct kpt_probe *p,
 		atomic_long_inc(&tp->missed);
 		return;
 	}
+	s->flags = compat ? KPT_F_SYS_COMPAT : 0;
 	kpt_sys_begin(p, regs, nr, kpt_sys_slot_data(s),
-		      kpt_probe_now(p), !p->sys_sum);
+		      kpt_probe_now(p), !p->sys_sum, compat);
 }
 
 static void kpt_sys_tp_enter(void *data, struct pt_regs *regs, long id)
@@ -203,22 +211,14 @@ static nokprobe_inline void kpt_sys_tp_exit_at(struct kpt_probe *p, long ret)
 	struct kpt_sys_slot *s;
 	u64 ts;
 
-	/*
-	 * The compat test comes after the slot: a 64-bit execve of a 32-bit
-	 * program comes back compat (TS_COMPAT, or x32's bit in orig_ax),
-	 * and its slot must end. Any other compat call took no slot.
-	 */
 	s = kpt_sys_slot_find(tp);
 	if (!s)
 		return;		/* entered before the probe, or unselected */
-	/* a compat exit ends an exec into a 32-bit program only */
-	if (in_compat_syscall() && !kpt_sys_slot_execed(s))
-		return;
 	d = kpt_sys_slot_data(s);
 	ts = kpt_probe_now(p);
 	this_cpu_inc(p->stats->hits);
 	kpt_sys_exit_slow(p, d, ret, ts, kpt_clock_since(d->entry_ts, ts),
-			  NULL);
+			  NULL, s->flags);
 	/* the data is read before the slot is free for another task */
 	smp_store_release(&s->task, 0);
 	atomic_dec(&tp->live);
@@ -232,14 +232,29 @@ static void kpt_sys_tp_exit(void *data, struct pt_regs *regs, long ret)
 }
 NOKPROBE_SYMBOL(kpt_sys_tp_exit);
 
-static void kpt_sys_tp_find(struct tracepoint *tp, void *priv)
-{
-	struct kpt_sys_tp *t = priv;
+struct kpt_tp_lookup {
+	const char		*name;
+	struct tracepoint	*tp;
+};
 
-	if (!strcmp(tp->name, "sys_enter"))
-		t->enter = tp;
-	else if (!strcmp(tp->name, "sys_exit"))
-		t->exit = tp;
+static void kpt_tracepoint_match(struct tracepoint *tp, void *priv)
+{
+	struct kpt_tp_lookup *l = priv;
+
+	if (!strcmp(tp->name, l->name))
+		l->tp = tp;
+}
+
+/*
+ * The kernel's tracepoint @name (its modules' are not looked at), or
+ * NULL: as the falco module finds them, for_each_kernel_tracepoint()
+ */
+struct tracepoint *kpt_tracepoint_find(const char *name)
+{
+	struct kpt_tp_lookup l = { .name = name };
+
+	for_each_kernel_tracepoint(kpt_tracepoint_match, &l);
+	return l.tp;
 }
 
 /*
@@ -257,7 +272,8 @@ int kpt_sys_tp_arm(struct kpt_probe *p, unsigned int maxactive)
 		tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 		if (!tp)
 			return -ENOMEM;
-		for_each_kernel_tracepoint(kpt_sys_tp_find, tp);
+		tp->enter = kpt_tracepoint_find("sys_enter");
+		tp->exit = kpt_tracepoint_find("sys_exit");
 		if (!tp->enter || !tp->exit) {
 			kfree(tp);
 			return -ENOENT;

@@ -117,10 +117,13 @@ struct kpt_event {
  * args[0] is no call's number (args[7] and args[8] empty string slots):
  *   KPT_SYS_EV_SIGNAL a signal delivered to the task (about to run its
  *                     handler or its default action): args[1] signo,
- *                     args[2] si_code, args[3] si_errno, args[4] si_addr
- *                     (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP), else
+ *                     args[2] si_code (as a __u32), args[3] si_errno,
+ *                     args[4] si_addr for a fault (SIGSEGV, SIGBUS,
+ *                     SIGILL, SIGFPE, SIGTRAP with si_code > 0), else
  *                     si_pid | (__u64)si_uid << 32, args[5] si_status
  *                     (SIGCHLD) or 0, args[6] the action (KPT_SYS_SIG_*);
+ *                     a task killed as its process exits gets SIGKILL,
+ *                     si_code 0 (SI_USER) and no sender;
  *   KPT_SYS_EV_EXIT   the task exits: args[1] its wait status (the exit
  *                     code << 8, or the signal that killed it, | 0x80 if
  *                     it dumped core), args[2] 1 if it was the process's
@@ -129,6 +132,8 @@ struct kpt_event {
  *                     signal).
  */
 #define KPT_F_SYS_COMPAT	0x20
+/* A summary entry's nr of a 32-bit call: its i386 number | this */
+#define KPT_SYS_NR_COMPAT	0x80000000u
 #define KPT_F_SYS_DENIED	0x40
 #define KPT_SYS_EV_SIGNAL	0x10000
 #define KPT_SYS_EV_EXIT		0x10001
@@ -339,9 +344,11 @@ struct kpt_syssum_req {
 
 struct kpt_syssum_entry {
 	__u32	pid;		/* the process (tgid) */
-	__u32	nr;		/* the call's x86-64 number */
-	char	comm[KPT_COMM_LEN];	/* at its first call of the */
-					/* interval on that CPU, NUL-ended */
+	__u32	nr;		/* the call's x86-64 number, or its */
+				/* i386 one | KPT_SYS_NR_COMPAT */
+	char	comm[KPT_COMM_LEN];	/* the process's (its leader's) at */
+					/* its first call of the interval */
+					/* on that CPU, NUL-ended */
 	__u64	calls;
 	__u64	errors;		/* returned -4095..-1 */
 	__u64	total_ns;
