@@ -107,3 +107,29 @@ void syscalls_cmd__sum_summary(FILE *f, const struct pstats_probe *ps,
 		fprintf(f, "; %llu of kptrace itself, not in the tables", own);
 	fputc('\n', f);
 }
+
+void sys_books__merge(struct pstats_probe *ps, const struct pstats_probe *b)
+{
+	unsigned long long seen = ps->calls < b->calls ? ps->calls : b->calls;
+	unsigned int i;
+
+	/*
+	 * Each probe sees every call: what one selects, the others filter.
+	 * The calls of the union are one probe's; its filtered, those that
+	 * none selected: each filtered the calls the others kept.
+	 */
+	ps->filtered = ps->filtered + b->filtered > seen ?
+		       ps->filtered + b->filtered - seen : 0;
+	ps->calls = ps->calls > b->calls ? ps->calls : b->calls;
+	ps->events += b->events;
+	ps->recorded += b->recorded;
+	for (i = 0; i < KPT_LOST_NR; i++)
+		ps->lost[i] += b->lost[i];
+	ps->missed += b->missed;
+	ps->maxactive_missed += b->maxactive_missed;
+	ps->num_fault += b->num_fault;
+	ps->str_fault += b->str_fault;
+	ps->str_trunc += b->str_trunc;
+	ps->stack_trunc += b->stack_trunc;
+	ps->summary_full += b->summary_full;
+}

@@ -1,6 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * syscalls_cmd: `kptrace syscalls [OPTION]... [--] [COMMAND [ARG]...]`.
+ * syscalls_cmd: `kptrace syscalls [OPTION]... [--] [COMMAND [ARG]...]`,
+ * its command line: the options, checked, and the probes they make
+ * (struct sys_env, syscalls_run.h). The command's other files, each one
+ * idea:
+ *
+ *	syscalls_spec.c		the spec lines: a selection's, a run's probes
+ *	syscalls_run.c		a run: session, probes, COMMAND, outputs, end
+ *	syscalls_print.c	records to calls, lines and JSON (the printer)
+ *	syscalls_fd.c		-y: each process's fds and their paths
+ *	syscalls_pending.c	the calls in progress, from /proc
+ *	syscalls_count.c	-s: the kernel's counts, the tables at the end
+ *	syscalls_sum.c		the tables of -s and -S
+ *	syscalls_comm.c		a process's comm in them: its leader's
+ *	syscalls_prom.c		--prometheus's text of a table
+ *	syscalls_books.c	the books line at the end
+ *	syscalls_flight.c	--flight, the flight recorder
+ *	syscall_fmt.c, syscall_sig.c	a call, a signal, an exit as text
+ *
+ * What follows is how the command works as a whole.
  *
  * One syscalls probe does the work in the kernel, in a session of the
  * tool's own (session.c: /dev/kptrace made a session with
@@ -55,6 +73,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,21 +97,37 @@ static const char usage_text[] =
 "Print system calls as perf trace does, a line each when it returns: the\n"
 "time of its entry (ms from the first call printed), its duration, the\n"
 "task (comm/tid), the call with its arguments named and decoded, and its\n"
-"return value or error. With COMMAND: the calls of COMMAND and of all the\n"
-"processes it starts, until COMMAND exits. Without: those of the whole\n"
-"machine, or of what the options select, until Ctrl-C (SIGINT) or SIGTERM.\n"
+"return value or error; the signals delivered (--- SIGSEGV {...} ---) and\n"
+"the processes' ends (+++ exited with 0 +++), as strace prints them. With\n"
+"COMMAND: the calls of COMMAND and of all the processes it starts, until\n"
+"COMMAND exits (-f: until the last of them exits), on the standard error\n"
+"(COMMAND's standard output is its own). Without: those of the whole\n"
+"machine, or of what the options select, until Ctrl-C (SIGINT) or SIGTERM,\n"
+"on the standard output. At the start and at the end, the call each\n"
+"selected task is blocked in (\"<unfinished ...>\", from /proc).\n"
 "\n"
 "Selection, made in the kernel (all options must hold):\n"
-"  -p, --pid=PID[,PID]...     only these processes (8 at most)\n"
-"  -t, --tid=TID[,TID]...     only these threads (8 at most)\n"
+"  -p, --pid=PID[,PID]...     only these processes, any number (pgrep -d,):\n"
+"                             a probe per 8 (the module's pid= takes 8),\n"
+"                             16 probes at most; not with COMMAND\n"
+"  -f, --follow-forks         with -p: their descendants too, those forked\n"
+"                             later included (a probe children=PID each);\n"
+"                             with COMMAND: trace until the last of its\n"
+"                             descendants exits, not COMMAND itself\n"
+"  -t, --tid=TID[,TID]...     only these threads (8 at most); not with\n"
+"                             COMMAND\n"
 "  -c, --comm=GLOB            only tasks whose comm matches GLOB (* and ?,\n"
 "                             15 bytes at most, taken as they are:\n"
 "                             -c 'Web Content')\n"
 "  -G, --cgroup=PATH          only tasks in the cgroup v2 directory PATH or\n"
 "                             in a cgroup below it\n"
-"  -e, --expr=NAME[,NAME]...  only these calls: names or globs, !NAME\n"
-"                             leaves out (open*,!openat2 or !read,!write)\n"
-"      --failure              only calls that failed (returned -4095..-1)\n"
+"  -e, --expr=[trace=]NAME[,NAME]...\n"
+"                             only these calls: names, globs or strace's\n"
+"                             classes (%file %desc %net %network %process\n"
+"                             %signal %memory %ipc); !NAME leaves out\n"
+"                             (open*,!openat2 or !read,!write); both the\n"
+"                             x86-64 and the i386 calls of those names\n"
+"  -Z, --failure              only calls that failed (returned -4095..-1)\n"
 "      --duration=MS          only calls that took longer than MS ms (0.5:\n"
 "                             500 us)\n"
 "\n"
@@ -130,7 +165,12 @@ static const char usage_text[] =
 "      --stack[=N]            each call's kernel call trace, N frames at most\n"
 "                             (default 16), under its line as dump_stack()\n"
 "                             prints one (-j: \"stack\", an array of frames)\n"
+"  -y, --decode-fds           fds with their path, socket or pipe, as strace\n"
+"                             -y: read(fd: 3</etc/hostname>, ...) (-j:\n"
+"                             \"fds\", \"ret_path\"; see below)\n"
+"  -T, --syscall-times        strace's: accepted, durations are always shown\n"
 "  -o, --output=FILE          print to FILE instead of the standard output\n"
+"                             (the standard error with COMMAND)\n"
 "  -w, --write=FILE           save the raw records to FILE ('-': stdout)\n"
 "                             instead of printing them\n"
 "  -r, --read=FILE            print the calls saved in FILE with -w ('-':\n"
@@ -142,12 +182,19 @@ static const char usage_text[] =
 "How: the tool makes /dev/kptrace a session of its own (its rings, its\n"
 "books) and adds one syscalls probe to it,\n"
 "  s:kptrace/sys_PID [pid=..] [tid=..] [children=PID] [comm=GLOB]\n"
-"    [cgroup=ID] [nr=N[-M],..] [failure] [duration=NS] [stack=N] [summary]\n"
+"    [cgroup=ID] [nr=N[-M],..] [nr32=N[-M],..] [failure] [duration=NS]\n"
+"    [stack=N] [signals] [denied] [summary]\n"
 "(PID the tool's own; with COMMAND, children=PID: its descendants); a\n"
 "refusal prints the module's reason under the column at fault. It reads\n"
 "the probe's records, no other's; the probe goes with the session when\n"
 "the tool ends, whatever ends it (a signal, an error, COMMAND's exit,\n"
-"kill -9): nothing is left to delete. Only 64-bit tasks are traced. The\n"
+"kill -9): nothing is left to delete. The probe has \" signals denied\" but\n"
+"with -s: a record per signal delivered and per task exit, and per call a\n"
+"seccomp filter denied, shown with its errno and \" (seccomp)\" (-j:\n"
+"\"denied\":true). A 32-bit call (int $0x80, an i386 program) shows with\n"
+"its i386 name and \" (32-bit)\" (-j: \"compat\":true); -e selects it by\n"
+"name too (nr32=). A value of -c, -p or -t that starts with '-' (-c -- ls)\n"
+"is refused: --comm=-x for a glob that does. The\n"
 "arguments are named by tracefs (events/syscalls/sys_enter_NAME/format)\n"
 "when there is one, else shown as arg0..arg5 in hex; strings always in\n"
 "quotes. exit and exit_group, which do not return, end in \" = ?\".\n"
@@ -175,8 +222,9 @@ static const char usage_text[] =
 "and exit_group with 0 ns). The tool reads and resets these counts every\n"
 "second (ioctl KPT_IOC_SYSSUM: a CPU's table holds 1024 (process, call)s,\n"
 "a second's worth) and adds them up. A table per process, the one with the\n"
-"most calls (\"events\") first, named by the comm of its busiest call in\n"
-"the last read that had it; in it, the calls with the longest total first.\n"
+"most calls (\"events\") first, named by its leader's comm (its main\n"
+"thread's: /proc/PID/comm while it lives, else the records of the leader,\n"
+"else the calling thread's); in it, the calls with the longest total first.\n"
 "stddev is the sample standard deviation of the call's times in % of their\n"
 "average (perf trace prints that of the average, smaller by the square\n"
 "root of calls). With -j, one object per row: pid, comm, syscall, calls,\n"
@@ -228,6 +276,10 @@ static const char usage_text[] =
 "    kptrace syscalls -- ls /tmp         # ls, and all that it runs\n"
 "    kptrace syscalls -e 'open*' --failure -- make\n"
 "                                        # the opens that fail in a build\n"
+"    kptrace syscalls -p $(pgrep -d, nginx) -f -y\n"
+"                                        # nginx and its children, fds named\n"
+"    kptrace syscalls -e trace=%file -Z -- make\n"
+"                                        # the file calls that fail\n"
 "    kptrace syscalls -p 1234 --duration 10\n"
 "                                        # process 1234's calls over 10 ms\n"
 "    kptrace syscalls -c 'nginx*' -j     # nginx's calls, JSON lines\n"
@@ -250,7 +302,25 @@ static const char usage_text[] =
 "    kptrace syscalls --flight 64K -c nginx\n"
 "                                        # kill -USR1 PID: nginx's last calls\n"
 "\n"
+"-y: the tool keeps each process's fds from its calls (open*, creat,\n"
+"dup*, fcntl F_DUPFD, close, close_range, socket, accept, eventfd,\n"
+"epoll_create, ...; the close-on-exec ones go at an execve), and reads\n"
+"/proc/PID/fd/N once for an fd it did not see made (one from before the\n"
+"trace, a pipe's): a path can be stale when -e leaves out the calls that\n"
+"changed the fd, or when /proc was read after the fd was reused.\n"
+"\n"
+"Calls in progress: the module records a call at its return only, and a\n"
+"call made before the probe was armed not at all: at the start and at the\n"
+"end (and after each --flight dump) the tool reads /proc/PID/task/TID/syscall\n"
+"of the tasks of -p (-f: and their descendants), -t, -c, COMMAND (at the\n"
+"end), and prints the call each is blocked in with \" <unfinished ...>\",\n"
+"its time blocked that since the task last ran (/proc's sched, as the\n"
+"scheduler's clock counts it; \"?\" without CONFIG_SCHED_DEBUG). Not for\n"
+"-G or the whole machine. The return of a call in progress at the start\n"
+"is never shown: it has no record.\n"
+"\n"
 "ENVIRONMENT (for tests): KPTRACE_TRACEFS replaces /sys/kernel/tracing,\n"
+"    KPTRACE_PROC /proc (of the calls in progress),\n"
 "    and the variables of kptrace --help, the files of the module.\n"
 "\n"
 "Exit status: COMMAND's; without one, 0 ok, 1 error, 2 usage error.\n";
@@ -283,6 +353,10 @@ static const struct option sys_opts[] = {
 	{ "interval",	required_argument,	NULL, 'i' },
 	{ "prometheus",	required_argument,	NULL, OPT_PROMETHEUS },
 	{ "flight",	required_argument,	NULL, OPT_FLIGHT },
+	{ "follow-forks", no_argument,		NULL, 'f' },
+	{ "decode-fds",	no_argument,		NULL, 'y' },
+	{ "failed-only", no_argument,		NULL, 'Z' },
+	{ "syscall-times", no_argument,		NULL, 'T' },
 	/* refused, with the reason */
 	{ "stack",	optional_argument,	NULL, OPT_STACK },
 	{ NULL,		0,			NULL, 0 },
@@ -314,10 +388,15 @@ int sys_error(int ret, const char *fmt, ...)
 	return ret;
 }
 
-/* -p or -t: PID[,PID...], each 1..SYS_MAX_PID, SYS_MAX_IDS in all. */
-static int parse_ids(const char *opt, const char *arg, __u32 *ids,
-		     unsigned int *n)
+/*
+ * -p or -t: PID[,PID...], each 1..SYS_MAX_PID, at most @max in all (-p:
+ * any number: @ids grows); an id given twice counts once.
+ */
+static int parse_ids(const char *opt, const char *arg, __u32 **ids,
+		     unsigned int *n, unsigned int max)
 {
+	unsigned int i;
+	__u32 *more;
 	const char *p = arg;
 	unsigned long long v;
 	char *end;
@@ -333,11 +412,21 @@ static int parse_ids(const char *opt, const char *arg, __u32 *ids,
 			return sys_error(EXIT_USAGE,
 					 "%s: invalid id '%.*s' in '%s'", opt,
 					 (int)strcspn(p, ","), p, arg);
-		if (*n == SYS_MAX_IDS)
+		for (i = 0; i < *n && (*ids)[i] != (__u32)v; i++)
+			;
+		if (i == *n && *n == max)
 			return sys_error(EXIT_USAGE,
 					 "%s: more than %d ids (the module takes %d)",
 					 opt, SYS_MAX_IDS, SYS_MAX_IDS);
-		ids[(*n)++] = (__u32)v;
+		if (i == *n && !(*n & (*n + 1))) {
+			/* at 0, 1, 3, 7...: room for twice as many */
+			more = realloc(*ids, 2 * (*n + 1) * sizeof(**ids));
+			if (!more)
+				return sys_error(1, "out of memory");
+			*ids = more;
+		}
+		if (i == *n)
+			(*ids)[(*n)++] = (__u32)v;
 		if (!*end)
 			return 0;
 		p = end + 1;
@@ -399,6 +488,16 @@ static int check_comm(const char *arg)
 
 static int add_expr(struct sys_env *env, const char *arg)
 {
+	const char *eq = strchr(arg, '=');
+
+	/* strace's -e trace=LIST (t=LIST); its other qualifiers are not */
+	if (eq && ((eq - arg == 5 && !strncmp(arg, "trace", 5)) ||
+		   (eq - arg == 1 && *arg == 't')))
+		arg = eq + 1;
+	else if (eq)
+		return sys_error(EXIT_USAGE,
+				 "-e %.*s=: only trace= (or t=) is known here",
+				 (int)(eq - arg), arg);
 	size_t old = env->expr ? strlen(env->expr) : 0;
 	char *s = realloc(env->expr, old + strlen(arg) + 2);
 
@@ -417,7 +516,7 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 
 	optind = 0;	/* glibc: start again */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:p:t:c:G:e:jo:w:r:nqhsSi:",
+	while ((opt = getopt_long(argc, argv, "+:p:t:c:G:e:jo:w:r:nqhsSi:fyZT",
 				  sys_opts, NULL)) != -1) {
 		ret = 0;
 		switch (opt) {
@@ -431,15 +530,34 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 			env->selecting = true;
 			break;
 		}
+		/* "-c -- true": the next option, or the "--", is no value */
+		if ((opt == 'p' || opt == 't' || opt == 'c') &&
+		    optarg == argv[optind - 1] && optarg[0] == '-')
+			return sys_error(EXIT_USAGE,
+					 "-%c needs a value, not '%s' (--%s=%s if that is one)",
+					 opt, optarg, opt == 'p' ? "pid" :
+					 opt == 't' ? "tid" : "comm", optarg);
 		switch (opt) {
 		case 'p':
-			ret = parse_ids("-p", optarg, env->sel.pid,
-					&env->sel.npid);
+			ret = parse_ids("-p", optarg, &env->pids, &env->npids,
+					UINT_MAX);
 			break;
 		case 't':
-			ret = parse_ids("-t", optarg, env->sel.tid,
-					&env->sel.ntid);
+			ret = parse_ids("-t", optarg, &env->tids, &env->ntids,
+					SYS_MAX_IDS);
 			break;
+		case 'f':
+			env->follow = true;
+			break;
+		case 'y':
+			env->fds = true;
+			break;
+		case 'Z':
+			env->sel.failure = true;
+			env->selecting = true;
+			break;
+		case 'T':
+			break;	/* strace's: the durations are always shown */
 		case 'c':
 			ret = check_comm(optarg);
 			if (!ret)
@@ -515,6 +633,11 @@ static int sys_parse(int argc, char **argv, struct sys_env *env)
 	}
 	if (optind < argc)
 		env->command = argv + optind;
+	if (env->command && (env->npids || env->ntids))
+		return sys_error(EXIT_USAGE,
+				 "-%c selects running %s, COMMAND a new one: not both",
+				 env->npids ? 'p' : 't',
+				 env->npids ? "processes" : "threads");
 	if (env->save_path && (env->json || env->output))
 		return sys_usage("-j and -o are for printing: -w saves the raw records");
 	if (env->replay_path && (env->selecting || env->command))
@@ -558,16 +681,20 @@ static int check_expr(struct sys_env *env)
 	int n;
 
 	env->nr_sel = calloc(count, sizeof(*env->nr_sel));
-	if (!env->nr_sel)
+	env->nr32_sel = calloc(syscalls__count(SYSCALLS_32),
+			       sizeof(*env->nr32_sel));
+	if (!env->nr_sel || !env->nr32_sel)
 		return sys_error(1, "out of memory");
-	n = syscalls__select(SYSCALLS_64, env->expr, env->nr_sel,
-			     &env->sel.nr_rest, err, sizeof(err));
+	n = syscalls__select_both(env->expr, env->nr_sel, &env->sel.nr_rest,
+				  env->nr32_sel, &env->sel.nr32_rest, err,
+				  sizeof(err));
 	if (n < 0)
 		return sys_error(EXIT_USAGE, "-e: %s", err);
 	if (!n)
 		return sys_error(EXIT_USAGE, "-e: '%s' selects no system call",
 				 env->expr);
 	env->sel.nr = env->nr_sel;
+	env->sel.nr32 = env->nr32_sel;
 	return 0;
 }
 
@@ -590,14 +717,14 @@ static __u32 proc_tgid(__u32 pid)
 }
 
 /* Each PID of -p a process, each TID of -t a thread, that exists. */
-static int check_ids(const struct sys_sel *sel)
+static int check_ids(const struct sys_env *env)
 {
 	unsigned int i;
 	__u32 tgid;
 
-	for (i = 0; i < sel->npid + sel->ntid; i++) {
-		bool is_pid = i < sel->npid;
-		__u32 id = is_pid ? sel->pid[i] : sel->tid[i - sel->npid];
+	for (i = 0; i < env->npids + env->ntids; i++) {
+		bool is_pid = i < env->npids;
+		__u32 id = is_pid ? env->pids[i] : env->tids[i - env->npids];
 
 		if (kill((pid_t)id, 0) && errno == ESRCH)
 			return sys_error(1, "no %s %u (%s)",
@@ -643,16 +770,18 @@ static int check_prom_dir(const char *dir)
 
 int syscalls_cmd__main(int argc, char **argv)
 {
+	struct sys_sel sels[SYS_MAX_PROBES];
 	struct sys_env env = { 0 };
-	char line[SYS_LINE_MAX];
-	int ret;
+	char line[SYS_LINE_MAX], name[32];
+	unsigned int i;
+	int ret, n;
 
 	ret = sys_parse(argc, argv, &env);
 	if (ret >= 0)
 		goto out;
 	ret = env.expr ? check_expr(&env) : 0;
 	if (!ret)
-		ret = check_ids(&env.sel);
+		ret = check_ids(&env);
 	if (!ret && env.cgroup_path)
 		ret = check_cgroup(env.cgroup_path, &env.sel.cgroup);
 	if (!ret && env.prom_dir)
@@ -671,19 +800,41 @@ int syscalls_cmd__main(int argc, char **argv)
 	}
 	if (env.command)
 		env.sel.children = (__u32)getpid();
+	/* strace's --- SIGNAL --- and +++ exited +++, seccomp's denials */
+	env.sel.signals = !env.sel.summary;
+	env.sel.denied = !env.sel.summary;
+	n = sys_spec__plan(&env, sels, SYS_MAX_PROBES);
+	if (n < 0) {
+		ret = sys_error(1, "out of memory");
+		goto out;
+	}
+	if (!n) {
+		ret = sys_error(EXIT_USAGE,
+				"-p: %u processes%s need more than %d probes (pid= takes %d processes%s): select them by -c COMM or -G CGROUP",
+				env.npids, env.follow ? " and their children" :
+				"", SYS_MAX_PROBES, SYS_MAX_IDS,
+				env.follow ? ", children= one" : "");
+		goto out;
+	}
 	if (env.dry_run) {
-		if (syscalls_cmd__spec(&env.sel, getpid(), line,
-				       sizeof(line)) < 0) {
-			ret = sys_error(1, "the spec line is over %d bytes",
-					SYS_LINE_MAX);
-			goto out;
+		for (i = 0; i < (unsigned int)n; i++) {
+			sys_spec__name(name, sizeof(name), getpid(), i);
+			if (syscalls_cmd__spec_named(&sels[i], name, getpid(),
+						     line, sizeof(line)) < 0) {
+				ret = sys_error(1, "the spec line is over %d bytes",
+						SYS_LINE_MAX);
+				goto out;
+			}
+			printf("%s\n", line);
 		}
-		printf("%s\n", line);
 		ret = fflush(stdout) ? 1 : 0;
 		goto out;
 	}
-	ret = sys_run(&env);
+	ret = sys_run(&env, sels, (unsigned int)n);
 out:
+	free(env.pids);
+	free(env.tids);
+	free(env.nr32_sel);
 	free(env.nr_sel);
 	free(env.expr);
 	free(env.cgroup_label);

@@ -52,6 +52,11 @@ struct sys_sel {
 	__u64 cgroup;			/* a cgroup v2 id; 0: any */
 	const bool *nr;		/* per x86-64 number (syscalls__count()); NULL: all */
 	bool nr_rest;		/* ... and those past the table, to SYS_NR_SPAN */
+	/* with nr: per i386 number (32-bit calls); NULL: none of them */
+	const bool *nr32;
+	bool nr32_rest;
+	bool signals;			/* signals delivered, task exits */
+	bool denied;			/* calls seccomp denied */
 	bool failure;
 	__u64 duration_ns;		/* 0: any */
 	unsigned int stack;		/* frames of each call's trace; 0: none */
@@ -60,12 +65,16 @@ struct sys_sel {
 
 /*
  * The spec line (no newline) of probe kptrace/sys_@tool_pid for @sel into
- * @buf: "s:kptrace/sys_PID" and the options, in the module's order, nr= as
- * ranges, " summary" last. Returns its length, or -1 if it does not fit in
- * @len bytes.
+ * @buf: "s:kptrace/sys_PID" and the options, in the module's order, nr= and
+ * nr32= as ranges, " summary" last. Returns its length, or -1 if it does
+ * not fit in @len bytes.
  */
 int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
 		       size_t len);
+
+/* The same, of probe kptrace/@name. */
+int syscalls_cmd__spec_named(const struct sys_sel *sel, const char *name,
+			     pid_t tool_pid, char *buf, size_t len);
 
 /*
  * The tracefs formats of the calls (names and types of their arguments),
@@ -235,6 +244,13 @@ void syscalls_cmd__summary(FILE *f, const struct pstats_probe *ps,
 void syscalls_cmd__sum_summary(FILE *f, const struct pstats_probe *ps,
 			       unsigned long long read,
 			       unsigned long long own);
+
+/*
+ * Adds the books @b of another probe of the run to @ps: the calls seen
+ * are one probe's (each sees all), the filtered those no probe selected
+ * (taken from the fewer calls of the two), the rest added up.
+ */
+void sys_books__merge(struct pstats_probe *ps, const struct pstats_probe *b);
 
 /* argv[0] is "syscalls". Returns the exit status. */
 /* One line on stderr, "kptrace: error: ..." and a newline; returns @ret */

@@ -23,25 +23,33 @@ struct comm_slot {
 struct sys_comms {
 	struct comm_slot *tab;
 	size_t cap, used;
-	bool live;
+	char *proc;			/* NULL: not live */
 	unsigned long long gen;
 };
 
-struct sys_comms *sys_comms__new(bool live)
+struct sys_comms *sys_comms__new(const char *proc)
 {
 	struct sys_comms *c = calloc(1, sizeof(*c));
 
-	if (c) {
-		c->live = live;
-		c->gen = 1;
+	if (!c)
+		return NULL;
+	c->gen = 1;
+	if (proc) {
+		c->proc = strdup(proc);
+		if (!c->proc) {
+			free(c);
+			return NULL;
+		}
 	}
 	return c;
 }
 
 void sys_comms__free(struct sys_comms *c)
 {
-	if (c)
+	if (c) {
 		free(c->tab);
+		free(c->proc);
+	}
 	free(c);
 }
 
@@ -105,13 +113,13 @@ void sys_comms__note(struct sys_comms *c, __u32 pid, __u32 tid,
 }
 
 /* /proc/PID/comm into @out; false if it cannot be read */
-static bool comm_read(__u32 pid, char *out)
+static bool comm_read(const char *proc, __u32 pid, char *out)
 {
-	char path[64], buf[64];
+	char path[512], buf[64];
 	size_t n;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	snprintf(path, sizeof(path), "%s/%u/comm", proc, pid);
 	f = fopen(path, "re");
 	if (!f)
 		return false;
@@ -133,12 +141,12 @@ void sys_comms__get(struct sys_comms *c, __u32 pid, const char *thread_comm,
 
 	memset(out, 0, KPT_COMM_LEN);
 	/* the leader's own record of this batch, else /proc once a batch */
-	if (s && c->live && !(s->have && s->from_leader && s->gen == c->gen) &&
+	if (s && c->proc && !(s->have && s->from_leader && s->gen == c->gen) &&
 	    s->gen != c->gen) {
 		char comm[KPT_COMM_LEN];
 
 		s->gen = c->gen;
-		if (comm_read(pid, comm)) {
+		if (comm_read(c->proc, pid, comm)) {
 			memcpy(s->comm, comm, sizeof(comm));
 			s->have = true;
 			s->from_leader = false;

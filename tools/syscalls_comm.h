@@ -17,8 +17,8 @@
 
 struct sys_comms;
 
-/* @live: /proc/PID/comm may be read. NULL: no memory. */
-struct sys_comms *sys_comms__new(bool live);
+/* @proc: /proc, whose PID/comm may be read; NULL: none. NULL: no memory. */
+struct sys_comms *sys_comms__new(const char *proc);
 void sys_comms__free(struct sys_comms *c);
 
 /* A new batch: what /proc said is read again when next asked. */

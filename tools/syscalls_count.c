@@ -15,6 +15,7 @@
 #include "child.h"
 #include "prom.h"
 #include "syscalls_cmd.h"
+#include "syscalls_comm.h"
 #include "syscalls_run.h"
 
 #define SYS_SUM_ENTRIES		1024	/* summary's per CPU, the default */
@@ -49,7 +50,7 @@ static int count_out_check(struct sys_run *run)
  * buffer grows to the size an -ENOSPC asks for (nothing was ended then).
  * 0, or -1 with a message.
  */
-int sys_count__read(struct sys_run *run)
+static int count_read_one(struct sys_run *run, const char *name)
 {
 	const struct kpt_syssum_entry *e;
 	struct kpt_syssum_req req;
@@ -60,7 +61,7 @@ int sys_count__read(struct sys_run *run)
 
 	for (;;) {
 		memset(&req, 0, sizeof(req));
-		snprintf(req.name, sizeof(req.name), "%s", run->name);
+		snprintf(req.name, sizeof(req.name), "%s", name);
 		req.buf = (__u64)(uintptr_t)run->sum_buf;
 		req.len = run->sum_len;
 		if (!ioctl(run->src.fd, KPT_IOC_SYSSUM, &req))
@@ -73,7 +74,7 @@ int sys_count__read(struct sys_run *run)
 		if (errno != ENOSPC || req.size <= run->sum_len ||
 		    req.size > SYS_SUM_BUF_MAX || ++tries > 3)
 			return sys_error(-1, "KPT_IOC_SYSSUM of %s/%s: %s",
-					 SYS_GROUP, run->name,
+					 SYS_GROUP, name,
 					 strerror(errno));
 		buf = realloc(run->sum_buf, req.size);
 		if (!buf)
@@ -81,15 +82,11 @@ int sys_count__read(struct sys_run *run)
 		run->sum_buf = buf;
 		run->sum_len = req.size;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &run->t_read);
 	if (req.size > run->sum_len ||
 	    req.size != (__u64)req.nr_entries * sizeof(*e))
 		return sys_error(-1, "KPT_IOC_SYSSUM of %s/%s: %u entries in %llu bytes",
-				 SYS_GROUP, run->name, req.nr_entries,
+				 SYS_GROUP, name, req.nr_entries,
 				 (unsigned long long)req.size);
-	sys_sum__next(run->sum);
-	if (run->interval)
-		sys_sum__next(run->interval);
 	for (i = 0; i < req.nr_entries; i++) {
 		e = &run->sum_buf[i];
 		run->sum_read += e->calls;
@@ -102,6 +99,22 @@ int sys_count__read(struct sys_run *run)
 		    (run->prom && sys_sum__add(run->prom, e)))
 			return sys_error(-1, "out of memory");
 	}
+	return 0;
+}
+
+int sys_count__read(struct sys_run *run)
+{
+	unsigned int i;
+
+	sys_sum__next(run->sum);
+	if (run->interval)
+		sys_sum__next(run->interval);
+	if (run->comms)
+		sys_comms__next(run->comms);
+	for (i = 0; i < run->nprobes; i++)
+		if (count_read_one(run, run->names[i]))
+			return -1;
+	clock_gettime(CLOCK_MONOTONIC, &run->t_read);
 	return 0;
 }
 
@@ -124,7 +137,7 @@ static int run_prom(struct sys_run *run, const struct pstats_probe *ps)
 	FILE *m;
 	int ret;
 
-	if (!ps && !session__probe_books(&run->session, run->probe_id, &now))
+	if (!ps && !sys_run__books(run, &now))
 		ps = &now;
 	m = open_memstream(&text, &len);
 	if (!m)

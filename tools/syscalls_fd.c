@@ -34,16 +34,21 @@ struct fd_slot {
 struct sys_fds {
 	struct fd_slot *tab;
 	size_t cap, used;
-	bool live;
+	char *proc;		/* NULL: not live */
 	char *scratch[SYSCALL_MAX_ARGS];	/* /proc's, until the next call */
 };
 
-struct sys_fds *sys_fds__new(bool live)
+struct sys_fds *sys_fds__new(const char *proc)
 {
 	struct sys_fds *t = calloc(1, sizeof(*t));
 
-	if (t)
-		t->live = live;
+	if (t && proc) {
+		t->proc = strdup(proc);
+		if (!t->proc) {
+			free(t);
+			return NULL;
+		}
+	}
 	return t;
 }
 
@@ -55,7 +60,10 @@ void sys_fds__free(struct sys_fds *t)
 		return;
 	for (i = 0; i < t->cap; i++)
 		free(t->tab[i].path);
+	for (i = 0; i < SYSCALL_MAX_ARGS; i++)
+		free(t->scratch[i]);
 	free(t->tab);
+	free(t->proc);
 	free(t);
 }
 
@@ -143,12 +151,12 @@ static void fd_close(struct sys_fds *t, __u32 pid, __s32 fd)
 }
 
 /* /proc/PID/fd/N's link, or NULL */
-static char *fd_readlink(__u32 pid, __s32 fd)
+static char *fd_readlink(const char *proc, __u32 pid, __s32 fd)
 {
-	char link[64], buf[PATH_MAX];
+	char link[512], buf[PATH_MAX];
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/proc/%u/fd/%d", pid, fd);
+	snprintf(link, sizeof(link), "%s/%u/fd/%d", proc, pid, fd);
 	n = readlink(link, buf, sizeof(buf) - 1);
 	if (n <= 0)
 		return NULL;
@@ -166,9 +174,9 @@ static const char *fd_path(struct sys_fds *t, __u32 pid, __s32 fd)
 		return NULL;
 	if (s)
 		return s->state == FD_OPEN ? s->path : NULL;
-	if (!t->live)
+	if (!t->proc)
 		return NULL;
-	path = fd_readlink(pid, fd);
+	path = fd_readlink(t->proc, pid, fd);
 	if (path)
 		fd_put(t, pid, fd, path, false);
 	free(path);
@@ -245,8 +253,8 @@ static const char *fd_made(struct sys_fds *t, const struct syscall_call *c,
 	struct fd_slot *s;
 
 	/* a relative path: the link says where (if the fd is still it) */
-	if ((!path || *path != '/') && t->live)
-		link = fd_readlink(c->pid, fd);
+	if ((!path || *path != '/') && t->proc)
+		link = fd_readlink(t->proc, c->pid, fd);
 	fd_put(t, c->pid, fd, link ? link : path, cloexec);
 	free(link);
 	s = fd_get(t, c->pid, fd, false);

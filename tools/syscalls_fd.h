@@ -22,8 +22,11 @@
 
 struct sys_fds;
 
-/* @live: /proc may be read for the fds the table has not seen made. */
-struct sys_fds *sys_fds__new(bool live);
+/*
+ * @proc: /proc, whose PID/fd/N may be read for the fds the table has not
+ * seen made; NULL: none (a saved trace). NULL: no memory.
+ */
+struct sys_fds *sys_fds__new(const char *proc);
 void sys_fds__free(struct sys_fds *t);
 
 /*

@@ -208,6 +208,9 @@ static unsigned int show_task(struct sys_printer *p,
 	e->tid = tid;
 	if (sys_call__from_record(&sc, e, p->formats, 0))
 		return 0;
+	/* its registers are not its arguments: it has none */
+	if (!strcmp(sc.name, "restart_syscall"))
+		sc.call.nr_args = 0;
 	snprintf(path, sizeof(path), "%s/%u/task/%u/sched", proc, pid, tid);
 	start = sched_start(path);
 	if (start && self_start >= start) {

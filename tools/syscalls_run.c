@@ -19,6 +19,8 @@
 #include "speclist.h"
 #include "stats.h"
 #include "syscalls_cmd.h"
+#include "syscalls_comm.h"
+#include "syscalls_fd.h"
 #include "syscalls_flight.h"
 #include "syscalls_run.h"
 #include "trace.h"
@@ -26,13 +28,16 @@
 #define SYS_READ_BUF		(1024 * 1024)
 #define SYS_OUT_BUF		(1024 * 1024)
 
-/* -o FILE, or stdout; buffered as the main reader's */
+/*
+ * -o FILE, else stderr with COMMAND (its stdout is its own, as with strace
+ * and perf trace), else stdout; buffered as the main reader's.
+ */
 static int run_output(struct sys_run *run)
 {
 	static char out_buf[SYS_OUT_BUF];
 	int fd;
 
-	run->out = stdout;
+	run->out = run->env->command ? stderr : stdout;
 	if (run->env->output) {
 		fd = open(run->env->output,
 			  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -110,22 +115,48 @@ static int run_flight(struct sys_run *run)
 	return run->flight ? 0 : -1;
 }
 
+/* Adds probe @i of the run: its id, its listing line. 0, or -1. */
+static int run_add(struct sys_run *run, unsigned int i, char *line,
+		   size_t len)
+{
+	struct spec_line sl = { 0 };
+	char *spec;
+
+	sys_spec__name(run->names[i], sizeof(run->names[i]), getpid(), i);
+	if (syscalls_cmd__spec_named(&run->sels[i], run->names[i], getpid(),
+				     line, len) < 0)
+		return sys_error(-1, "the spec line is over %d bytes",
+				 SYS_LINE_MAX);
+	sl.line = line;
+	sl.user = line;
+	if (session__add(&run->session, &sl, &run->ids[i], &spec))
+		return -1;
+	/*
+	 * Its own calls, as the module numbers it (exclude=, global; in a
+	 * container's pid namespace getpid() may be another process's)
+	 */
+	if (!i)
+		run->self_pid = sys_spec__exclude(spec);
+	run->listings[i] = session__listing_line(&run->session, spec,
+						 run->ids[i]);
+	free(spec);
+	if (!run->listings[i])
+		return sys_error(-1, "out of memory");
+	return 0;
+}
+
 /*
  * Makes the tool's session (--flight: its rings overwrite, SIZE per CPU
- * at least), adds the probe and learns its id and exclude= from the
- * module's answer. 0, or -1 with a message.
+ * at least), adds the probes and learns their ids and exclude= from the
+ * module's answers. 0, or -1 with a message.
  */
 static int run_arm(struct sys_run *run)
 {
 	struct session_opts opts = { .clock = KPT_CLOCK_AUTO };
-	struct spec_line sl = { 0 };
-	char line[SYS_LINE_MAX], *spec;
+	char line[SYS_LINE_MAX];
 	struct kpt_info info;
+	unsigned int i;
 
-	if (syscalls_cmd__spec(&run->env->sel, getpid(), line,
-			       sizeof(line)) < 0)
-		return sys_error(-1, "the spec line is over %d bytes",
-				 SYS_LINE_MAX);
 	if (run->env->flight) {
 		opts.ring_bytes = flight__ring_bytes(run->env->flight);
 		opts.overwrite = true;
@@ -138,26 +169,34 @@ static int run_arm(struct sys_run *run)
 		stats__free(&run->start);	/* the totals are enough */
 		run->books.start = &run->start;
 	}
-	sl.line = line;
-	sl.user = line;
-	if (session__add(&run->session, &sl, &run->probe_id, &spec))
-		return -1;
-	/*
-	 * Its own calls, as the module numbers it (exclude=, global; in a
-	 * container's pid namespace getpid() may be another process's)
-	 */
-	run->self_pid = sys_spec__exclude(spec);
-	trace_env.only_probe = true;
-	trace_env.probe_id = run->probe_id;
+	for (i = 0; i < run->nprobes; i++) {
+		if (run_add(run, i, line, sizeof(line)))
+			return -1;
+		if (!run->env->quiet && !run->env->command)
+			fprintf(stderr, "kptrace: %s system calls (%s)%s\n",
+				run->env->sel.summary ? "counting" : "tracing",
+				line, i + 1 == run->nprobes ?
+				"... Hit Ctrl-C to end." : ",");
+	}
+	/* the session holds the tool's probes only: one is filtered for */
+	trace_env.only_probe = run->nprobes == 1;
+	trace_env.probe_id = run->ids[0];
 	trace_env.self_pid = run->self_pid;
-	run->listing = session__listing_line(&run->session, spec,
-					     run->probe_id);
-	free(spec);
-	if (!run->listing)
-		return sys_error(-1, "out of memory");
-	if (!run->env->quiet && !run->env->command)
-		fprintf(stderr, "kptrace: %s system calls (%s)... Hit Ctrl-C to end.\n",
-			run->env->sel.summary ? "counting" : "tracing", line);
+	return 0;
+}
+
+int sys_run__books(const struct sys_run *run, struct pstats_probe *ps)
+{
+	struct pstats_probe one;
+	unsigned int i;
+
+	for (i = 0; i < run->nprobes; i++) {
+		if (session__probe_books(&run->session, run->ids[i],
+					 i ? &one : ps))
+			return -1;
+		if (i)
+			sys_books__merge(ps, &one);
+	}
 	return 0;
 }
 
@@ -165,12 +204,16 @@ static int run_arm(struct sys_run *run)
 static int run_save_listing(struct sys_run *run)
 {
 	struct probes *probes;
+	unsigned int i;
 	int ret = -1;
 
 	if (run->sink.fd <= STDOUT_FILENO)
 		return 0;
 	probes = probes__load(NULL, NULL, true, false);
-	if (probes && !probes__add(probes, run->listing))
+	for (i = 0; probes && i < run->nprobes; i++)
+		if (probes__add(probes, run->listings[i]))
+			break;
+	if (probes && i == run->nprobes)
 		ret = probes__save_to(probes, run->sink.path);
 	else
 		sys_error(0, "out of memory");
@@ -278,27 +321,119 @@ static int run_close_output(struct sys_run *run)
 	if (e && e != EPIPE) {
 		sys_error(0, "cannot write %s: %s",
 			  run->env->output ? run->env->output :
+			  run->out == stderr ? "the standard error" :
 			  "the standard output", strerror(e));
 		err = -1;
 	}
-	if (run->out != stdout && fclose(run->out))
+	if (run->out != stdout && run->out != stderr && fclose(run->out))
 		err = -1;
 	run->out = NULL;
 	return err;
 }
 
-int sys_run(struct sys_env *env)
+/* The tasks whose calls in progress /proc may show: those of -p, -t, -c */
+static void run_pending_sel(struct sys_run *run)
+{
+	struct sys_env *env = run->env;
+	struct sys_pending_sel *ps = &run->pending;
+
+	ps->pids = env->pids;
+	ps->npids = env->npids;
+	ps->tids = env->tids;
+	ps->ntids = env->ntids;
+	ps->follow = env->follow;
+	ps->parent = env->command ? (__u32)getpid() : 0;
+	ps->comm = env->sel.comm[0] ? env->sel.comm : NULL;
+	ps->nr = env->sel.nr;
+	ps->nr_rest = env->sel.nr_rest;
+	ps->self = (__u32)getpid();
+	ps->proc = path_from_env("KPTRACE_PROC", "/proc");
+}
+
+/*
+ * The calls in progress of the selected tasks, as unfinished lines: at
+ * attach, at the stop, after each flight dump. Not with -s (no lines),
+ * -w (raw records only), --failure (a call in progress has not failed).
+ */
+static void run_pending(struct sys_run *run, bool attach)
+{
+	struct sys_env *env = run->env;
+	struct timespec now;
+	__u64 ns = 0;
+
+	/* COMMAND's tasks at attach: the tool's child, waiting to exec it */
+	if ((attach && env->command) || env->sel.summary || env->summary_only || env->save_path ||
+	    env->sel.failure || !run->printer.out ||
+	    !sys_pending__listable(&run->pending))
+		return;
+	if (run->session.clock == KPT_CLOCK_MONO &&
+	    !clock_gettime(CLOCK_MONOTONIC, &now))
+		ns = (__u64)now.tv_sec * 1000000000ULL + (__u64)now.tv_nsec;
+	sys_pending__show(&run->printer, &run->pending, ns);
+	fflush(run->printer.out);
+}
+
+/* flight's hooks: the books of the probes, the calls in progress */
+static int run_flight_books(const void *priv, struct pstats_probe *ps)
+{
+	return sys_run__books(priv, ps);
+}
+
+static void run_flight_pending(const void *priv)
+{
+	run_pending((struct sys_run *)priv, false);
+}
+
+/*
+ * -y, and the leaders' comms of the tables: for the records of a live run
+ * /proc is read too, as long as the processes live.
+ */
+static int run_tables_of_names(struct sys_run *run)
+{
+	struct sys_env *env = run->env;
+	bool live = !env->replay_path;
+
+	if (env->fds) {
+		run->fds = sys_fds__new(live ?
+			path_from_env("KPTRACE_PROC", "/proc") : NULL);
+		if (!run->fds)
+			return -1;
+		run->printer.fds = run->fds;
+	}
+	if (run->sum || run->prom) {
+		run->comms = sys_comms__new(live ?
+			path_from_env("KPTRACE_PROC", "/proc") : NULL);
+		if (!run->comms)
+			return -1;
+	}
+	if (run->sum)
+		sys_sum__set_comms(run->sum, run->comms);
+	if (run->interval)
+		sys_sum__set_comms(run->interval, run->comms);
+	if (run->prom)
+		sys_sum__set_comms(run->prom, run->comms);
+	return 0;
+}
+
+int sys_run(struct sys_env *env, const struct sys_sel *sels, unsigned int n)
 {
 	struct sys_run run = {
 		.env = env,
 		.src = { .fd = -1, .size = -1 },
 		.child = CHILD_INIT,
+		.sels = sels,
+		.nprobes = n,
+	};
+	struct flight_hooks hooks = {
+		.books = run_flight_books,
+		.pending = run_flight_pending,
+		.priv = &run,
 	};
 	struct pstats_probe ps;
 	int err = 1, status = -1, ps_err = -1;
 	char *buf = NULL;
+	unsigned int i;
 
-	snprintf(run.name, sizeof(run.name), "sys_%d", (int)getpid());
 	if (signals__setup())
 		return 1;
 	/* a closed pipe must not kill the tool with its probe armed */
@@ -311,7 +446,8 @@ int sys_run(struct sys_env *env)
 	if (env->prom_dir)
 		run.prom = sys_sum__new_by_comm();
 	if (!buf || ((env->summary_only || env->with_summary) && !run.sum) ||
-	    (env->interval && !run.interval) || (env->prom_dir && !run.prom)) {
+	    (env->interval && !run.interval) || (env->prom_dir && !run.prom) ||
+	    run_tables_of_names(&run)) {
 		sys_error(0, "out of memory");
 		goto out;
 	}
@@ -335,6 +471,9 @@ int sys_run(struct sys_env *env)
 	/* forked first: COMMAND never holds the session's file */
 	if (env->command && child__start(&run.child, env->command))
 		goto out;
+	/* -f: COMMAND's run lasts while any of its descendants lives */
+	if (env->command && env->follow)
+		child__wait_all(&run.child);
 	/*
 	 * Armed first: a refusal (no module, a spec the module rejects)
 	 * leaves the -o and -w files as they were. Nothing is read before
@@ -346,6 +485,9 @@ int sys_run(struct sys_env *env)
 	    (env->flight && run_flight(&run)) ||
 	    (env->sel.summary && sys_count__start(&run)))
 		goto end;
+	run_pending_sel(&run);
+	/* strace -p's: the calls the tasks are in when it attaches */
+	run_pending(&run, true);
 	child__go(&run.child);
 
 	if (env->sel.summary) {
@@ -353,18 +495,21 @@ int sys_run(struct sys_env *env)
 		alarm(0);	/* trace__stop()'s, from COMMAND's end */
 	} else if (run.flight) {
 		err = flight__run(run.flight, &run.src, buf, SYS_READ_BUF,
-				  &run.session, run.probe_id) ? 1 : 0;
+				  &hooks) ? 1 : 0;
 	} else {
 		err = records__pump(&run.src, &run.sink, buf, SYS_READ_BUF) ?
 		      1 : 0;
 	}
+	/* the calls still in progress at the stop (flight: its last dump's) */
+	if (!run.flight)
+		run_pending(&run, false);
 	if (env->command)
 		status = child__end(&run.child, env->command);
 	/* -s: the last read, after COMMAND's end, before the counters */
 	if (env->sel.summary && !err && sys_count__read(&run))
 		err = 1;
 	/* after the drain, before the probe goes: its last counters */
-	ps_err = session__probe_books(&run.session, run.probe_id, &ps);
+	ps_err = sys_run__books(&run, &ps);
 	if (run.flight && !ps_err)
 		flight__books(run.flight, &ps);
 	if (!ps_err)
@@ -395,7 +540,8 @@ out:
 	if (run.src.fd > STDIN_FILENO)
 		close(run.src.fd);
 	stats__free(&run.end);
-	free(run.listing);
+	for (i = 0; i < run.nprobes; i++)
+		free(run.listings[i]);
 	free(trace_stop.bound);
 	sys_formats__free(run.printer.formats);
 	ksyms__free(run.ksyms);
@@ -403,8 +549,9 @@ out:
 	sys_sum__free(run.sum);
 	sys_sum__free(run.interval);
 	sys_sum__free(run.prom);
+	sys_fds__free(run.fds);
+	sys_comms__free(run.comms);
 	free(run.sum_buf);
 	free(buf);
 	return err;
 }
-

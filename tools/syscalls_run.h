@@ -17,16 +17,23 @@
 #include "stats.h"
 #include "summary.h"
 #include "syscalls_cmd.h"
+#include "syscalls_pending.h"
 #include "trace.h"
 
 #define EXIT_USAGE		2
 #define SYS_GROUP		"kptrace"
 #define SYS_LINE_MAX		4096	/* the module's KPT_SPEC_LINE_MAX */
+#define SYS_MAX_PROBES		16	/* a run's, at most */
 
 /* The command line, checked. */
 struct sys_env {
-	struct sys_sel sel;
+	struct sys_sel sel;	/* the pids and tids are below */
+	__u32 *pids, *tids;	/* -p (any number), -t (SYS_MAX_IDS) */
+	unsigned int npids, ntids;
+	bool follow;		/* -f: -p's descendants; COMMAND's, to the last */
+	bool fds;		/* -y: fds with their paths */
 	bool *nr_sel;		/* -e's selection, syscalls__count() */
+	bool *nr32_sel;		/* the same, i386 numbers */
 	char *expr;		/* -e's lists, joined by ',' */
 	const char *cgroup_path;
 	bool json, dry_run, quiet, selecting;
@@ -49,10 +56,17 @@ struct sys_run {
 	struct ksyms *ksyms;	/* --stack and -r: names the frames */
 	FILE *out;
 	struct session session;	/* the tool's: its probe goes with it */
-	__u32 probe_id;
+	/* the probes: selections, names, ids, listing lines */
+	const struct sys_sel *sels;
+	unsigned int nprobes;
+	char names[SYS_MAX_PROBES][32];
+	__u32 ids[SYS_MAX_PROBES];
+	char *listings[SYS_MAX_PROBES];
+	struct sys_fds *fds;		/* -y */
+	struct sys_comms *comms;	/* -s, -S, --prometheus: leaders */
+	struct sys_pending_sel pending;	/* the tasks /proc may show */
 	struct stats start, end;
 	struct books books;
-	char name[32];		/* sys_PID */
 	struct child child;
 	/* -s and -S: the whole run's counts; -i: the interval's too */
 	struct sys_sum *sum, *interval;
@@ -67,7 +81,6 @@ struct sys_run {
 	unsigned long long sum_read;	/* calls of every read */
 	unsigned long long sum_own;	/* of them, the tool's own */
 	__u32 self_pid;		/* the probe's exclude=: global; 0: none */
-	char *listing;		/* its line of the probes listing */
 	unsigned long intervals;	/* -i: printed */
 	unsigned long long next_interval;	/* -i: at this second */
 	struct timespec t0;		/* armed */
@@ -75,8 +88,11 @@ struct sys_run {
 	struct timespec t_interval;	/* the interval's start */
 };
 
-/* The run of @env (syscalls_run.c). Returns the exit status. */
-int sys_run(struct sys_env *env);
+/*
+ * The run of @env with its @n probes @sels (sys_spec__plan()), in
+ * syscalls_run.c. Returns the exit status.
+ */
+int sys_run(struct sys_env *env, const struct sys_sel *sels, unsigned int n);
 
 /*
  * A usage error: "kptrace: error: ..." and the line that points to
@@ -89,6 +105,19 @@ int sys_usage(const char *fmt, ...);
  * global number of the pid written), or 0.
  */
 __u32 sys_spec__exclude(const char *spec);
+
+/*
+ * The probes of a run (syscalls_spec.c): one for the selection, but for
+ * -p, one per SYS_MAX_IDS processes (the module's pid= takes that many),
+ * and with -f one more per process, children=PID, for its descendants (a
+ * process under another of -p is in that one's). Into @sels, @max at
+ * most: returns how many, 0 if that is more than @max, -1: no memory.
+ */
+int sys_spec__plan(const struct sys_env *env, struct sys_sel *sels,
+		   unsigned int max);
+
+/* The name of probe @i of the tool's (sys_PID, then sys_PID_2, ...). */
+void sys_spec__name(char *buf, size_t len, pid_t tool_pid, unsigned int i);
 
 /* -s (syscalls_count.c) */
 /* Holds the signals sys_count__loop() takes, from the start of the run. */
@@ -104,5 +133,8 @@ int sys_count__loop(struct sys_run *run);
  * -r). 0, or -1 with a message.
  */
 int sys_run__tables(struct sys_run *run);
+
+/* The books of the run's probes, merged (sys_books__merge()). 0, or -1. */
+int sys_run__books(const struct sys_run *run, struct pstats_probe *ps);
 
 #endif /* __KPTRACE_SYSCALLS_RUN_H */
