@@ -21,11 +21,13 @@
  * ioctl(KPT_IOC_SESSION) makes it a session of its own (session.c): then
  * its reads take that session's records only, its probes are that
  * session's, and its release closes the session, whoever held the file
- * last. The switch happens once, under the file's lock, before the file
- * was used (kpt_dev_reader::used: a read, a poll, a write, an add), whose
- * first use takes that lock too: so an operation either comes after the
- * switch and finds the new session, or before it and makes the switch
- * fail with -EBUSY. Every operation loads the session once, with acquire,
+ * last. The switch happens once, under the file's switch_lock, before the
+ * file was used (kpt_dev_reader::used: a read, a poll, a write, an add),
+ * whose first use takes that lock too: so an operation either comes after
+ * the switch and finds the new session, or before it and makes the switch
+ * fail with -EBUSY. switch_lock is never held across a wait for records
+ * (a blocking read holds only lock), so a first use waits at most for one
+ * session's allocation. Every operation loads the session once, with acquire,
  * and a session is freed only by the file's release, after all of them.
  *
  * Hidden addresses. A reader that may not see kernel addresses (the rule
@@ -75,6 +77,7 @@
  */
 struct kpt_dev_reader {
 	struct mutex	lock;	/* readers sharing this open file */
+	struct mutex	switch_lock;	/* KPT_IOC_SESSION against a first use */
 	void		*buf;
 	size_t		len;	/* bytes of records in buf */
 	size_t		off;	/* already returned */
@@ -96,19 +99,21 @@ static struct kpt_session *kpt_dev_sess(struct kpt_dev_reader *rd)
 
 /*
  * The file is used: KPT_IOC_SESSION may no longer change its session.
- * The first use takes the lock KPT_IOC_SESSION holds, so that it comes
- * wholly before or after a switch; later ones see used set (acquire,
- * pairing with the release below) and the session it was set after.
- * Returns the session the operation works on.
+ * The first use takes the switch_lock KPT_IOC_SESSION holds, so that it
+ * comes wholly before or after a switch; later ones see used set
+ * (acquire, pairing with the release below) and the session it was set
+ * after. Returns the session the operation works on, or -EINTR when a
+ * fatal signal came while it waited for a switch.
  */
 static struct kpt_session *kpt_dev_use(struct kpt_dev_reader *rd)
 {
 	/* pairs with the store below, made under the lock */
 	if (!smp_load_acquire(&rd->used)) {
-		mutex_lock(&rd->lock);
+		if (mutex_lock_killable(&rd->switch_lock))
+			return ERR_PTR(-EINTR);
 		/* before the unlock: a switch after it sees it */
 		smp_store_release(&rd->used, true);
-		mutex_unlock(&rd->lock);
+		mutex_unlock(&rd->switch_lock);
 	}
 	return kpt_dev_sess(rd);
 }
@@ -128,6 +133,7 @@ static int kpt_dev_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	}
 	mutex_init(&rd->lock);
+	mutex_init(&rd->switch_lock);
 	rd->hide_addrs = !kpt_addrs_visible();
 	rd->sess = kpt_default_session;
 	file->private_data = rd;
@@ -201,6 +207,8 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 	if (!count)
 		return kpt_records_read_check();
 	sess = kpt_dev_use(rd);
+	if (IS_ERR(sess))
+		return PTR_ERR(sess);
 	/* Processes sharing the file (after fork) share its buffer. */
 	if (mutex_lock_interruptible(&rd->lock))
 		return -ERESTARTSYS;
@@ -255,8 +263,12 @@ static ssize_t kpt_dev_read(struct file *file, char __user *ubuf,
 static __poll_t kpt_dev_poll(struct file *file, poll_table *wait)
 {
 	struct kpt_dev_reader *rd = file->private_data;
-	__poll_t mask = kpt_buffer_poll(kpt_dev_use(rd)->buf, file, wait);
+	struct kpt_session *sess = kpt_dev_use(rd);
+	__poll_t mask;
 
+	if (IS_ERR(sess))
+		return EPOLLERR;	/* a fatal signal: the caller dies */
+	mask = kpt_buffer_poll(sess->buf, file, wait);
 	if (READ_ONCE(rd->off) != READ_ONCE(rd->len))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	return mask;
@@ -266,8 +278,12 @@ static ssize_t kpt_dev_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	struct kpt_dev_reader *rd = file->private_data;
-	int ret = kpt_probes_write_user(kpt_dev_use(rd), ubuf, count);
+	struct kpt_session *sess = kpt_dev_use(rd);
+	int ret;
 
+	if (IS_ERR(sess))
+		return PTR_ERR(sess);
+	ret = kpt_probes_write_user(sess, ubuf, count);
 	return ret ? ret : count;
 }
 
@@ -341,8 +357,8 @@ static long kpt_dev_syssum(struct file *file,
 
 /*
  * KPT_IOC_SESSION (uapi/kptrace.h): the file gets a session of its own,
- * once, before it was used; under its lock, so that two threads cannot
- * both make one.
+ * once, before it was used; under its switch_lock, so that two threads
+ * cannot both make one.
  */
 static long kpt_dev_session_new(struct file *file,
 				struct kpt_session_req __user *ureq)
@@ -356,7 +372,7 @@ static long kpt_dev_session_new(struct file *file,
 		return -EBADF;
 	if (copy_from_user(&req, ureq, sizeof(req)))
 		return -EFAULT;
-	if (mutex_lock_interruptible(&rd->lock))
+	if (mutex_lock_interruptible(&rd->switch_lock))
 		return -ERESTARTSYS;
 	if (rd->sess != kpt_default_session)
 		ret = -EEXIST;
@@ -378,7 +394,7 @@ static long kpt_dev_session_new(struct file *file,
 	/* the session whole before any operation of the file finds it */
 	smp_store_release(&rd->sess, sess);
 out:
-	mutex_unlock(&rd->lock);
+	mutex_unlock(&rd->switch_lock);
 	return ret;
 }
 
@@ -386,6 +402,7 @@ out:
 static long kpt_dev_add(struct file *file, struct kpt_add_req __user *ureq)
 {
 	struct kpt_dev_reader *rd = file->private_data;
+	struct kpt_session *sess;
 	struct kpt_add_req req;
 	long ret;
 
@@ -399,7 +416,10 @@ static long kpt_dev_add(struct file *file, struct kpt_add_req __user *ureq)
 	req.pos = -1;
 	req.spec_size = 0;
 	memset(req.msg, 0, sizeof(req.msg));
-	ret = kpt_probes_add_user(kpt_dev_use(rd), &req, rd->hide_addrs);
+	sess = kpt_dev_use(rd);
+	if (IS_ERR(sess))
+		return PTR_ERR(sess);
+	ret = kpt_probes_add_user(sess, &req, rd->hide_addrs);
 	if (copy_to_user(ureq, &req, sizeof(req)))
 		return -EFAULT;
 	return ret;
@@ -493,8 +513,11 @@ static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 			return -EBADF;
 		if (copy_from_user(&pc, (void __user *)arg, sizeof(pc)))
 			return -EFAULT;
-		return kpt_probes_write_user(kpt_dev_use(rd),
-					     u64_to_user_ptr(pc.text), pc.len);
+		sess = kpt_dev_use(rd);
+		if (IS_ERR(sess))
+			return PTR_ERR(sess);
+		return kpt_probes_write_user(sess, u64_to_user_ptr(pc.text),
+					     pc.len);
 	case KPT_IOC_SESSION:
 		return kpt_dev_session_new(file, (void __user *)arg);
 	case KPT_IOC_ADD:

@@ -126,8 +126,8 @@ static const char kpt_clocksource_file[] =
 static bool kpt_clocksource_cpu(void)
 {
 	static const char * const cpu_read[] = {
-		"tsc", "kvm-clock", "hyperv_clocksource_tsc_page", "xen",
-		"arch_sys_counter",
+		"tsc", "tsc-early", "kvm-clock", "hyperv_clocksource_tsc_page",
+		"xen", "arch_sys_counter",
 	};
 	char name[48] = "";
 	struct file *f;
@@ -135,7 +135,7 @@ static bool kpt_clocksource_cpu(void)
 	unsigned int i;
 	ssize_t n;
 
-	if (kpt_clock_tsc)
+	if (READ_ONCE(kpt_clock_tsc))
 		return true;
 	/* init's view, not the caller's (a chroot, a container) */
 	f = kpt_open_from_init_root(kpt_clocksource_file);
@@ -241,7 +241,7 @@ NOKPROBE_SYMBOL(kpt_clock_reach);
  * tsc_khz cycles, about one ms, and mult is within 5% of 10^6 * 2^32 /
  * tsc_khz: the fast path's d * mult stays below 2^63. The local clock's
  * mult is that nominal rate, sched_clock()'s own: nothing to measure or
- * check.
+ * check, only tsc_khz to follow when the kernel refines or changes it.
  */
 u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq, bool local)
 {
@@ -273,12 +273,23 @@ u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq, bool local)
 		c->mult = local ? div_u64((u64)NSEC_PER_MSEC << 32, khz) :
 				  kpt_clock_mult0;
 		c->window = khz;	/* cycles per ms */
+		c->khz = khz;
 		c->cal_tsc = tsc;
 		c->cal_ns = ns;
 		goto anchor;
 	}
-	if (local)
+	if (local) {
+		/*
+		 * sched_clock() follows tsc_khz: its refinement a few
+		 * seconds after boot, a cpufreq change without constant_tsc.
+		 */
+		if (unlikely(khz != c->khz)) {
+			c->mult = div_u64((u64)NSEC_PER_MSEC << 32, khz);
+			c->window = khz;
+			c->khz = khz;
+		}
 		goto anchor;
+	}
 	/* Did the TSC follow CLOCK_MONOTONIC since the last move? */
 	d = tsc - c->tsc;
 	pred = c->ns + mul_u64_u64_shr(d, c->mult, 32);

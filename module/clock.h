@@ -55,7 +55,8 @@
  *
  * Any context, NMI included: an anchor is only written by its own CPU,
  * under an odd seq; a hit that nests inside a move (or sees one happen
- * under it) takes ktime_get_mono_fast_ns() instead.
+ * under it) takes ktime_get_mono_fast_ns() (sched_clock() for the local
+ * clock) instead.
  *
  * The local clock is sched_clock()'s, as ftrace's default "local" trace
  * clock: the TSC scaled to ns by tsc_khz, read whether the kernel trusts
@@ -63,7 +64,10 @@
  * work), never a device. It keeps anchors of its own, the same way, each
  * a (TSC, sched_clock()) pair: as sched_clock() is the TSC scaled, a hit
  * turned from its TSC reads what sched_clock() would have, without its
- * call, and there is no rate to measure or check (mult is tsc_khz's).
+ * call, and there is no rate to measure or check (mult is tsc_khz's,
+ * followed when it changes). Where sched_clock() is a paravirt read
+ * (kvm-clock, Xen, Hyper-V) rather than the TSC scaled, the local clock
+ * is the TSC scaled all the same: close to it, not equal.
  * Each CPU's times never go back (its own floors, apart from the mono
  * clock's); across CPUs they are as close as the CPUs' TSCs are, which
  * the kernel does not promise when it distrusts them: two CPUs' records
@@ -103,6 +107,7 @@ struct kpt_clock {
 	u64		window;	/* one ms in cycles, from tsc_khz */
 	u64		cal_tsc; /* the pair mult is measured from */
 	u64		cal_ns;
+	unsigned int	khz;	/* the tsc_khz mult was made from */
 	unsigned int	seq;	/* odd while the anchor moves */
 };
 
@@ -180,8 +185,8 @@ static nokprobe_inline bool kpt_clock_try(struct kpt_clock __percpu *anchors,
 }
 
 /* The time of a hit, by the clock @local says. Preemption is disabled. */
-static nokprobe_inline u64 kpt_clock_ns(struct kpt_clock __percpu *anchors,
-				       bool local)
+static nokprobe_inline u64
+kpt_clock_ns(struct kpt_clock __percpu *anchors, bool local)
 {
 	u64 ns;
 

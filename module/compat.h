@@ -129,15 +129,21 @@ static nokprobe_inline unsigned long kpt_unwind_ip(struct unwind_state *state)
 /*
  * A file opened as init sees it (@path relative to init's root), whoever
  * asks: from a chroot or a container the caller's root is another.
- * v5.12, ffb37ca3bd16 ("switch file_open_root() to struct path"):
- * file_open_root() takes the root as a struct path.
+ * ffb37ca3bd16 ("switch file_open_root() to struct path"):
+ * file_open_root() takes the root as a struct path. The cutoff below is
+ * not verified between 5.11 and 5.14, none of them a Debian kernel:
+ * 5.10 (old form) and 6.1 on (new) are built by make check-kernels.
+ * init_task's fs is taken under task_lock(), as the kernel's own users
+ * of it do (kernel_read_file_from_path_initns(), the coredump).
  */
 static inline struct file *kpt_open_from_init_root(const char *path)
 {
 	struct path root;
 	struct file *f;
 
+	task_lock(&init_task);
 	get_fs_root(init_task.fs, &root);
+	task_unlock(&init_task);
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 12, 0)
 	f = file_open_root(&root, path, O_RDONLY, 0);
 #else

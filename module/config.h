@@ -29,8 +29,8 @@ struct kpt_config {
 	bool		wake_net_only;	/* selftests: no writer wakes */
 	unsigned int	clock;		/* the default session's, asked */
 	unsigned int	bufsize_kb;	/* as given or chosen, for messages */
-	u64		mem_max;	/* bytes of hist tables and return */
-					/* instances over all probes */
+	u64		mem_max;	/* bytes of hist tables, return */
+					/* instances and sessions' rings */
 };
 
 extern struct kpt_config kpt_cfg;

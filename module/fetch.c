@@ -984,7 +984,8 @@ static bool kpt_probe_lat_only(const struct kpt_probe *p)
 
 /*
  * The handlers: a fast and a general one per slot, each with its path
- * compiled in; kpt_probe_set_handlers() picks them. What else differs
+ * compiled in; kpt_kprobe_set_handlers() and kpt_kretprobe_set_handlers()
+ * pick them. What else differs
  * between programs is a test of struct kpt_prog (a b probe's entry
  * record, a return record's arguments), not a handler of its own: each
  * such handler saved less than a tenth of a hit. One timestamp per hit.

@@ -4,9 +4,9 @@
  * or the tombstone of a deleted one whose records may still be in its
  * session's rings, or nothing once none is left.
  *
- * Every probe gets an id that is not reused while kptrace is loaded (ids
- * are handed out in turn, 2^31 of them, whatever the session; a probe
- * that was never armed gives its id back). kpt_probe_ids maps an id to
+ * Every probe gets an id, handed out in turn whatever the session, not
+ * reused before the ids wrap (2^31 of them); a probe that was never armed
+ * gives its id back. kpt_probe_ids maps an id to
  * its probe; all changes happen under kpt_probes_mutex, lookups under
  * RCU (a handler's, for the overwrite callback, any context, NMI too:
  * preemption disabled, an RCU read-side section; kpt_format_event()'s

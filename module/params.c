@@ -82,7 +82,7 @@ MODULE_PARM_DESC(clock, "the default session's clock: auto, mono (CLOCK_MONOTONI
 
 static unsigned int mem_max_mb;
 module_param(mem_max_mb, uint, 0444);
-MODULE_PARM_DESC(mem_max_mb, "MiB of hist tables and return probe instances over all probes (default 1/8 of RAM)");
+MODULE_PARM_DESC(mem_max_mb, "MiB of hist tables, return probe instances and sessions' rings over all probes and sessions (default 1/8 of RAM)");
 
 struct kpt_config kpt_cfg __read_mostly;
 

@@ -6,9 +6,10 @@
  * the probes files show (the listing, probe_stats, error_log) is
  * probe_show.c's.
  *
- * Every probe gets an id that is not reused while kptrace is loaded (ids
- * are handed out in turn, 2^31 of them). All changes happen under
- * kpt_probes_mutex, in process context; the handlers only read a probe.
+ * Every probe gets an id (ids.c: handed out in turn, not reused before
+ * they wrap; a probe never armed gives its id back). All changes happen
+ * under kpt_probes_mutex, in process context, or on a private list once
+ * off kpt_probe_list (a session's close); the handlers only read a probe.
  *
  * Every probe belongs to a session (session.c), whose rings its records
  * go to; its name is unique in its session. A kind of probe (kprobe,
@@ -34,9 +35,10 @@
  * tombstone (ids.c), and the probe itself (struct kprobe or kretprobe,
  * per-CPU counts, spec, label, symname) is freed after an RCU grace
  * period: a lookup by id from a handler or a text reader may have found
- * it before the tombstone took its place. A session's close does all of
- * this for each of its probes at once, and frees its tombstones with its
- * rings.
+ * it before the tombstone took its place. A session's close disarms all
+ * its probes at once (kpt_probes_disarm_all()), frees them after one
+ * grace period and makes no tombstones: its rings go with it, and its
+ * totals with them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -892,7 +894,10 @@ unsigned int kpt_probes_deleted_pending(void)
 	return n;
 }
 
-/* stats' mem_used_bytes: what the live probes count against mem_max_mb */
+/*
+ * stats' mem_used_bytes: what the live probes and the sessions' rings
+ * count against mem_max_mb
+ */
 u64 kpt_probes_mem_used(void)
 {
 	u64 mem;

@@ -111,8 +111,9 @@ struct kpt_hkey {
 
 /*
  * A probe's program: what its handlers do on a hit, compiled once from its
- * spec by kpt_prog_compile() (probe.c), which also picks the handlers
- * (kpt_probe_set_handlers(), fetch.c). The handlers read this and nothing
+ * spec by kpt_prog_compile() (prog.c); a kind's arm() picks the handlers
+ * that run it (kpt_kprobe_set_handlers(), kpt_kretprobe_set_handlers(),
+ * fetch.c). The handlers read this and nothing
  * of the spec: the fast paths its first words, the general path also its
  * phases, condition and aggregation.
  */
@@ -171,7 +172,7 @@ struct seq_file;
 /*
  * Many probes disarmed at once (a session's close): each kind's disarm()
  * puts what it registered here instead of unregistering it, and
- * kpt_disarm_batch_end() (probe.c) unregisters them all with one wait for
+ * kpt_probes_disarm_all() (probe.c) unregisters them all with one wait for
  * their handlers (an RCU grace period) per kind of registration, not one
  * per probe. Room for as many as the probes disarmed.
  */
@@ -207,7 +208,7 @@ struct kpt_probe_ops {
 	int		(*arm)(struct kpt_probe *p);
 	/*
 	 * unregistered: once it returns, none of its handlers runs; or, with
-	 * @batch, once kpt_disarm_batch_end() returns
+	 * @batch, once kpt_probes_disarm_all() unregistered the batch
 	 */
 	void		(*disarm)(struct kpt_probe *p,
 				  struct kpt_disarm_batch *batch);
@@ -275,8 +276,9 @@ static inline u64 kpt_probe_missed(struct kpt_probe *p)
 
 /*
  * probe.c. The live probes (armed or pending) are on kpt_probe_list, and
- * every change to a probe happens under kpt_probes_mutex; probe_show.c
- * walks the list under it too.
+ * every change to a probe happens under kpt_probes_mutex, or on a private
+ * list once off kpt_probe_list (a session's close, kpt_probes_disarm_all());
+ * probe_show.c walks the list under the mutex too.
  */
 extern struct list_head kpt_probe_list;
 extern struct mutex kpt_probes_mutex;

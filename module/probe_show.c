@@ -2,9 +2,9 @@
 /*
  * kptrace: what the probes files show. The probes listing (probes), their
  * counts (probe_stats) and the last refused spec lines (error_log), which
- * are kept here. Each takes kpt_probes_mutex, as every change to a probe
- * does (probe.c), and walks kpt_probe_list under it; none of this runs in
- * a handler.
+ * are kept here. Each takes kpt_probes_mutex, as every change to a listed
+ * probe does (probe.c), and walks kpt_probe_list under it; none of this
+ * runs in a handler.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

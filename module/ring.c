@@ -416,6 +416,13 @@ err_free:
 	return ERR_PTR(-ENOMEM);
 }
 
+u64 kpt_buffer_bytes(unsigned long bytes)
+{
+	return sizeof(struct kpt_buffer) +
+	       nr_cpu_ids * sizeof(struct kpt_ring *) + kpt_reader_bytes() +
+	       (u64)num_possible_cpus() * (sizeof(struct kpt_ring) + bytes);
+}
+
 /*
  * After every probe writing to @b is unregistered (no writer is left)
  * and with no reader in it (its files are released).
@@ -446,8 +453,8 @@ void kpt_buffer_free(struct kpt_buffer *b)
 /*
  * Where @cpu's ring of @b is written up to (head) and freed up to (tail):
  * byte positions that only grow. A record below tail is gone from the
- * ring, read or overwritten. probe.c frees a deleted probe once every
- * tail has passed the head of the time of its deletion.
+ * ring, read or overwritten. ids.c frees a deleted probe's tombstone once
+ * every tail has passed the head of the time of its deletion.
  */
 void kpt_ring_positions(struct kpt_buffer *b, unsigned int cpu,
 			unsigned long *head, unsigned long *tail)

@@ -61,6 +61,8 @@ struct kpt_buffer {
 
 struct kpt_buffer *kpt_buffer_alloc(const struct kpt_ring_opts *opts);
 void kpt_buffer_free(struct kpt_buffer *b);
+/* what kpt_buffer_alloc() allocates for rings of @bytes per CPU */
+u64 kpt_buffer_bytes(unsigned long bytes);
 
 /* ring_read.c: the reader side, process context only. */
 /* A read of the rings: where its records go, how many at most. */
@@ -119,6 +121,7 @@ struct kpt_ring {
 	u64		read;
 	u64		dropped;	/* corrupt, freed unread */
 	u64		reported[KPT_LOST_NR];	/* lost already reported */
+	u64		last_ts;	/* of the latest record taken */
 
 	struct irq_work	wake_work;
 };
@@ -156,6 +159,7 @@ long kpt_buffer_wait(struct kpt_buffer *b);
 /* ring_read.c: the reader's own state, allocated with the buffer */
 int kpt_reader_alloc(struct kpt_buffer *b);
 void kpt_reader_free(struct kpt_buffer *b);
+size_t kpt_reader_bytes(void);
 
 /* kpt_buffer::wake_armed: who waits, and for how much */
 #define KPT_WAKE_ANY		1

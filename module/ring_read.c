@@ -132,7 +132,12 @@ static int kpt_ring_report_lost(struct kpt_ring *r, const struct kpt_dest *to,
 	ev->magic = KPT_MAGIC;
 	ev->type = KPT_EV_LOST;
 	ev->size = KPT_LOST_SIZE;
-	ev->ts_ns = kpt_clock_now(r->buf->opts.local_clock);
+	/*
+	 * Now, by the reader's CPU; never before a record already taken
+	 * from this ring, whose times are its writer CPU's (floors that may
+	 * run ahead, a TSC that may be skewed on the local clock).
+	 */
+	ev->ts_ns = max(kpt_clock_now(r->buf->opts.local_clock), r->last_ts);
 	ev->cpu = r->cpu;
 	lost->cause = i;
 	lost->count = now - r->reported[i];
@@ -245,17 +250,18 @@ static int kpt_merge_next(struct kpt_cursor *c, size_t done,
  * @until (but the first), contiguous (up to padding or the end of the
  * buffer), at most @room bytes, @batch bytes (but the first) and @max_nr
  * records. Returns their bytes, 0 if the first does not fit or is not
- * whole; *@nr gets their number.
+ * whole; *@nr gets their number, *@last the time of the last one.
  */
 static size_t kpt_merge_run(const struct kpt_cursor *c, u64 until,
 			    size_t room, size_t batch, unsigned long max_nr,
-			    unsigned long *nr)
+			    unsigned long *nr, u64 *last)
 {
 	const struct kpt_ring *r = c->r;
 	unsigned long pos = c->pos, off, cap = r->mask + 1;
 	const struct kpt_event *ev;
 	size_t run = 0;
 	u32 size;
+	u64 ts;
 	u8 type;
 
 	*nr = 0;
@@ -267,10 +273,11 @@ static size_t kpt_merge_run(const struct kpt_cursor *c, u64 until,
 		if (type == KPT_EV_PAD ||
 		    kpt_rec_bad(r, pos, type, size, c->head))
 			break;
+		ts = READ_ONCE(ev->ts_ns);
 		if (size > room - run ||
-		    (run && (size > batch - min(batch, run) ||
-			     READ_ONCE(ev->ts_ns) > until)))
+		    (run && (size > batch - min(batch, run) || ts > until)))
 			break;
+		*last = ts;
 		run += size;
 		pos += size;
 		(*nr)++;
@@ -308,7 +315,7 @@ static ssize_t kpt_rings_merge(struct kpt_buffer *b, const struct kpt_dest *to,
 	size_t done = 0, run;
 	struct kpt_ring *r;
 	int fault = 0, ret;
-	u64 until;
+	u64 until, last;
 
 	for_each_possible_cpu(cpu)
 		kpt_cursor_set(&b->cur[cpu], b->rings[cpu]);
@@ -335,7 +342,7 @@ static ssize_t kpt_rings_merge(struct kpt_buffer *b, const struct kpt_dest *to,
 		r = best->r;
 		run = kpt_merge_run(best, until, len - done,
 				    overwrite ? to->batch : SIZE_MAX,
-				    max_nr - taken, &nr);
+				    max_nr - taken, &nr, &last);
 		if (run) {
 			fault = kpt_dest_copy(to, at + done,
 					      r->data + (best->pos & r->mask),
@@ -348,6 +355,8 @@ static ssize_t kpt_rings_merge(struct kpt_buffer *b, const struct kpt_dest *to,
 		if (run && (!overwrite || kpt_cursor_free(best))) {
 			done += run;
 			taken += nr;
+			/* read while intact: no writer freed the run */
+			r->last_ts = max(r->last_ts, last);
 		} else {
 			/* the next record does not fit, unless overwritten */
 			too_big = !overwrite || READ_ONCE(r->tail) == best->tail;
@@ -481,6 +490,12 @@ ssize_t kpt_buffer_read(struct kpt_buffer *b, struct kpt_read *rq)
 }
 
 /* With the buffer: the cursors of every possible CPU. */
+size_t kpt_reader_bytes(void)
+{
+	return nr_cpu_ids * (sizeof(struct kpt_cursor) +
+			     sizeof(struct kpt_cursor *));
+}
+
 int kpt_reader_alloc(struct kpt_buffer *b)
 {
 	b->cur = kcalloc(nr_cpu_ids, sizeof(*b->cur), GFP_KERNEL);

@@ -11,8 +11,8 @@
  * kill: the kernel closes a dying task's files), in process context.
  * Nothing else frees it, so while the file is open every operation of
  * the file may use the session without a reference of its own. The close
- * first takes the session out of every list a probe or a reader could
- * find it by, under kpt_probes_mutex, and disarms its probes: once
+ * first takes the session's probes off every list a lookup could find
+ * them by, under kpt_probes_mutex, and disarms them off it: once
  * unregister_k*probe() returns (or the tracepoints' synchronisation, for
  * an s probe on them), no handler of theirs runs, on any CPU, so nothing
  * writes to the session's rings any more; a kretprobe instance still in
@@ -31,6 +31,7 @@
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 #include "config.h"
 #include "probe.h"
 #include "ring.h"
@@ -54,18 +55,19 @@ const char *kpt_clock_name(unsigned int clock)
 						      "?";
 }
 
+#define KPT_SESSIONS_TOO_MANY \
+	"too many sessions (" __stringify(KPT_MAX_SESSIONS) ")"
+
 /*
- * What a session of @bytes per CPU counts against mem_max_mb: its rings,
- * their reader's cursors, its tombstones' heads, and its file's buffer
- * (chardev.c)
+ * What a session of @bytes per CPU counts against mem_max_mb: its buffer
+ * (rings and their reader's cursors, as ring.c allocates them), its
+ * tombstones' heads, and its file's buffer (chardev.c)
  */
 static u64 kpt_session_mem(unsigned long bytes)
 {
-	return (u64)num_possible_cpus() *
-	       (bytes + sizeof(struct kpt_ring) + 2 * sizeof(void *) +
-		sizeof(unsigned long)) +
-	       KPT_SESSION_FILE_BYTES + sizeof(struct kpt_session) +
-	       sizeof(struct kpt_buffer);
+	return kpt_buffer_bytes(bytes) +
+	       nr_cpu_ids * sizeof(unsigned long) +
+	       KPT_SESSION_FILE_BYTES + sizeof(struct kpt_session);
 }
 
 /* A session, its buffer allocated; not on kpt_sessions yet. */
@@ -202,7 +204,7 @@ struct kpt_session *kpt_session_new(struct kpt_session_req *req)
 		return ERR_PTR(-ERESTARTSYS);
 	if (kpt_nr_sessions >= KPT_MAX_SESSIONS) {
 		ret = -EMFILE;
-		kpt_session_refused(req, "too many sessions (1024)", ret);
+		kpt_session_refused(req, KPT_SESSIONS_TOO_MANY, ret);
 		goto err_unlock;
 	}
 	/* taken before the allocation, so that two at once cannot pass it */

@@ -47,9 +47,10 @@ struct kpt_session {
 extern struct list_head kpt_sessions;
 extern struct kpt_session *kpt_default_session;
 
-int kpt_sessions_init(void);
 /* What an open /dev/kptrace holds besides its session (chardev.c) */
 #define KPT_SESSION_FILE_BYTES	(64 * 1024)
+
+int kpt_sessions_init(void);
 void kpt_sessions_exit(void);
 struct kpt_session *kpt_session_new(struct kpt_session_req *req);
 void kpt_session_close(struct kpt_session *s);

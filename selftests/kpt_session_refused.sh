@@ -20,6 +20,9 @@
 # one file (kpt_read race): each either made the session with the probe
 # its own, or refused it (EBUSY) with the probe the default session's;
 # none misrouted (a session made, its probe in the default session).
+# 20 rounds of a read and a write as the first uses of a file becoming a
+# session (kpt_read firstuse): the write comes back within 2 s though the
+# read blocks for records that never come.
 # After each refusal the sessions file has the default session's line
 # only, and the module unloads.
 
@@ -56,6 +59,13 @@ assert_eq "rounds either way" \
 	$(($(kpt_field session "$out") + $(kpt_field busy "$out"))) 40
 kpt_wait_sessions 1
 assert_eq "probes left by the race" "$(grep -c '' "$KPT_DIR/probes")" 0
+
+# a first use waiting for a switch never waits behind a blocking read
+out=$("$KPT_READ" -b 16777216 firstuse 20)
+info "$out"
+assert_eq "writes stuck behind a read while the file became a session" \
+	"$(kpt_field stuck "$out")" 0
+kpt_wait_sessions 1
 kpt_unload
 
 kpt_load mem_max_mb=8 stack=64

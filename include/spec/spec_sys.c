@@ -178,7 +178,8 @@ int kpt_parse_sys(struct kpt_cursor *c)
 		if (sys->stack && sys->summary)
 			return kpt_fail(c, at, "stack= with summary: a summary keeps no calls");
 		if ((sys->signals || sys->denied) && sys->summary)
-			return kpt_fail(c, at, "signals or denied with summary: a summary keeps no records");
+			return kpt_fail(c, at,
+					"signals or denied with summary: a summary keeps no records");
 	}
 	return 0;
 }

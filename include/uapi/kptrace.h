@@ -376,11 +376,14 @@ struct kpt_syssum_entry {
  * everything the session owned is freed; nothing of it is listed any
  * more. Sessions are refused past KPT_MAX_SESSIONS (-EMFILE), and their
  * rings count against mem_max_mb with the probes' tables (-E2BIG past
- * it); a refusal changes nothing. Needs the file open for writing
+ * it); a refusal changes nothing but, for -EFAULT writing the answer
+ * back, the id it would have had. Needs the file open for writing
  * (-EBADF), once per file (-EEXIST), before it was used (-EBUSY): before
- * any read(), poll(), write(), KPT_IOC_PROBE or KPT_IOC_ADD through it,
- * refused or not; a kernel that is locked down refuses (-EPERM). Ids
- * count the sessions made, from 1; after 2^32 - 1 they wrap, past 0.
+ * any read() of one byte or more, poll(), write(), KPT_IOC_PROBE or
+ * KPT_IOC_ADD through it, refused or not, as long as the module read its
+ * request (an ioctl refused with -EFAULT or -EBADF does not count); a
+ * kernel that is locked down refuses (-EPERM). Ids count the sessions
+ * made, from 1; after 2^32 - 1 they wrap, past 0.
  *
  * In: ring_bytes, flags, clock. Out (written back on success): ring_bytes
  * as allocated, clock as chosen, id.
@@ -414,7 +417,7 @@ struct kpt_session_req {
 				/* 0: the module's bufsize_kb. out */
 	__u32	flags;		/* in: KPT_SESSION_* */
 	__u32	clock;		/* in: enum kpt_clock_id; out: never AUTO */
-	__u32	id;		/* out: from 1, not reused while loaded */
+	__u32	id;		/* out: from 1, not reused till they wrap */
 	__u32	__pad;		/* 0 */
 	__u64	__rsvd[2];	/* 0 */
 };
@@ -476,7 +479,8 @@ struct kpt_stats_req {
 	__u64	missed;		/* out: the kprobe core's misses of its */
 				/* probes, the deleted ones' included */
 	__u64	filtered;	/* out: likewise */
-	__u64	mem_bytes;	/* out: counted against mem_max_mb */
+	__u64	mem_bytes;	/* out: counted against mem_max_mb: its */
+				/* rings and file buffer, not its probes' */
 };
 
 /*

@@ -49,6 +49,12 @@
  *                is refused (EBUSY) and the probe the default session's
  *                (deleted again); anything else is misrouted:
  *                "race rounds=N session=S busy=B misrouted=M"
+ *   firstuse N   N rounds on a new descriptor: one thread makes it a session
+ *                (-b bytes), 2 ms later another starts a blocking read()
+ *                (nothing comes) and a third a write() of a comment line,
+ *                both first uses of the file; the write must be back
+ *                within 2 s, whatever the read does (then interrupted):
+ *                "firstuse rounds=N stuck=K"
  *
  * Sessions. -S makes the descriptor a session of its own (KPT_IOC_SESSION:
  * -b BYTES its rings per CPU, -o overwrite, -k auto|mono|local its clock)
@@ -838,6 +844,86 @@ static int mode_race(unsigned long n)
 	return 0;
 }
 
+struct firstuse {
+	int fd;
+	volatile int written;
+};
+
+static void *firstuse_session(void *arg)
+{
+	struct firstuse *f = arg;
+	struct kpt_session_req req = { .ring_bytes = ring_bytes };
+
+	if (ioctl(f->fd, KPT_IOC_SESSION, &req))
+		fprintf(stderr, "kpt_read: firstuse: session: %s\n",
+			strerror(errno));
+	return NULL;
+}
+
+static void *firstuse_read(void *arg)
+{
+	static char buf[4096];
+	struct firstuse *f = arg;
+
+	if (read(f->fd, buf, sizeof(buf)) < 0 && errno != EINTR)
+		perror("kpt_read: firstuse: read");
+	return NULL;
+}
+
+static void *firstuse_write(void *arg)
+{
+	static const char line[] = "# a comment\n";
+	struct firstuse *f = arg;
+
+	if (write(f->fd, line, sizeof(line) - 1) < 0)
+		perror("kpt_read: firstuse: write");
+	f->written = 1;
+	return NULL;
+}
+
+static void firstuse_wake(int sig)
+{
+	(void)sig;
+}
+
+static int mode_firstuse(unsigned long n)
+{
+	struct sigaction sa = { .sa_handler = firstuse_wake };	/* EINTR */
+	unsigned long i, stuck = 0;
+	pthread_t ts, tr, tw;
+	struct firstuse f;
+	int ms;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	for (i = 0; i < n; i++) {
+		memset(&f, 0, sizeof(f));
+		f.fd = open_dev(O_RDWR);
+		if (f.fd < 0)
+			return 1;
+		pthread_create(&ts, NULL, firstuse_session, &f);
+		usleep(2000);
+		pthread_create(&tr, NULL, firstuse_read, &f);
+		pthread_create(&tw, NULL, firstuse_write, &f);
+		for (ms = 0; !f.written && ms < 2000; ms += 10)
+			usleep(10000);
+		if (!f.written) {
+			stuck++;
+			fprintf(stderr, "kpt_read: firstuse round %lu: write() still blocked after 2 s\n",
+				i);
+		}
+		pthread_join(ts, NULL);
+		/* the read waits for records that never come: interrupted */
+		while (pthread_tryjoin_np(tr, NULL)) {
+			pthread_kill(tr, SIGUSR1);
+			usleep(10000);
+		}
+		pthread_join(tw, NULL);
+		close(f.fd);
+	}
+	printf("firstuse rounds=%lu stuck=%lu\n", n, stuck);
+	return 0;
+}
+
 static int mode_info(void)
 {
 	struct kpt_info info;
@@ -1227,6 +1313,8 @@ int main(int argc, char **argv)
 		return mode_maxsessions();
 	if (!strcmp(mode, "race") && optind + 1 < argc)
 		return mode_race(strtoul(argv[optind + 1], NULL, 0));
+	if (!strcmp(mode, "firstuse") && optind + 1 < argc)
+		return mode_firstuse(strtoul(argv[optind + 1], NULL, 0));
 	if (!strcmp(mode, "session_errors"))
 		return mode_session_errors();
 	if (!strcmp(mode, "read") && optind + 1 < argc)
