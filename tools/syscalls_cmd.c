@@ -768,6 +768,16 @@ static int check_prom_dir(const char *dir)
 	return 0;
 }
 
+/* -p's processes (-f: those not under another) need too many probes */
+static int too_many_pids(const struct sys_env *env)
+{
+	return sys_error(EXIT_USAGE,
+			 "-p: %u processes%s need more than %d probes (pid= takes %d processes%s): select them by -c COMM or -G CGROUP",
+			 env->npids, env->follow ? " and their children" : "",
+			 SYS_MAX_PROBES, SYS_MAX_IDS,
+			 env->follow ? ", children= one" : "");
+}
+
 int syscalls_cmd__main(int argc, char **argv)
 {
 	struct sys_sel sels[SYS_MAX_PROBES];
@@ -780,6 +790,10 @@ int syscalls_cmd__main(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = env.expr ? check_expr(&env) : 0;
+	/* without -f the count alone says: a usage error, before what exists */
+	if (!ret && !env.follow &&
+	    env.npids > SYS_MAX_PROBES * SYS_MAX_IDS)
+		ret = too_many_pids(&env);
 	if (!ret)
 		ret = check_ids(&env);
 	if (!ret && env.cgroup_path)
@@ -809,11 +823,7 @@ int syscalls_cmd__main(int argc, char **argv)
 		goto out;
 	}
 	if (!n) {
-		ret = sys_error(EXIT_USAGE,
-				"-p: %u processes%s need more than %d probes (pid= takes %d processes%s): select them by -c COMM or -G CGROUP",
-				env.npids, env.follow ? " and their children" :
-				"", SYS_MAX_PROBES, SYS_MAX_IDS,
-				env.follow ? ", children= one" : "");
+		ret = too_many_pids(&env);
 		goto out;
 	}
 	if (env.dry_run) {

@@ -135,7 +135,7 @@ static int run_add(struct sys_run *run, unsigned int i, char *line,
 	 * Its own calls, as the module numbers it (exclude=, global; in a
 	 * container's pid namespace getpid() may be another process's)
 	 */
-	if (!i)
+	if (!run->self_pid)
 		run->self_pid = sys_spec__exclude(spec);
 	run->listings[i] = session__listing_line(&run->session, spec,
 						 run->ids[i]);

@@ -91,8 +91,12 @@ int syscalls_cmd__spec_named(const struct sys_sel *sel, const char *name,
 	spec_ids(buf, len, &pos, " tid=", sel->tid, sel->ntid);
 	if (sel->children)
 		spec_add(buf, len, &pos, " children=%u", sel->children);
-	else if (!sel->npid && !sel->ntid)
-		/* its own calls: tracing them would never end */
+	/*
+	 * Its own calls: tracing them would never end. pid= and tid= never
+	 * name the tool, children= of its own pid is COMMAND's; -f -p's
+	 * children= may have the tool below it (-f -p $$, -f -p 1).
+	 */
+	if (!sel->npid && !sel->ntid && sel->children != (__u32)tool_pid)
 		spec_add(buf, len, &pos, " exclude=%d", (int)tool_pid);
 	if (sel->comm[0]) {
 		/* escaped as the module's listing prints it (its bytes as given) */
