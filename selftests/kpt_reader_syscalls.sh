@@ -67,7 +67,7 @@ no_probes() # WHAT
 }
 
 # dd, exact
-"$KPTRACE" syscalls -j -- dd if=/dev/zero of=/dev/null bs=1 count=300 \
+"$KPTRACE" syscalls -o /dev/stdout -j -- dd if=/dev/zero of=/dev/null bs=1 count=300 \
 	> "$KPT_TMP/dd.json" 2> "$KPT_TMP/dd.err"
 check_eq "dd exit status" "$?" 0
 sed 's/^/#   /' "$KPT_TMP/dd.err"
@@ -84,7 +84,7 @@ check_eq "dd books" "$(summary_books "$KPT_TMP/dd.err")" \
 no_probes dd
 
 # the line of a failing open, and the exit status
-"$KPTRACE" syscalls -e openat -- sh -c 'cat /nonexistent/kpt_x; exit 3' \
+"$KPTRACE" syscalls -o /dev/stdout -e openat -- sh -c 'cat /nonexistent/kpt_x; exit 3' \
 	> "$KPT_TMP/open.txt" 2> "$KPT_TMP/open.err"
 check_eq "exit status is COMMAND's" "$?" 3
 sed 's/^/#   /' "$KPT_TMP/open.txt"
@@ -97,7 +97,7 @@ check_match "openat line" "$(grep '/nonexistent/kpt_x' "$KPT_TMP/open.txt")" \
 	"^[0-9]+\.[0-9]{3} \( *[0-9]+\.[0-9]{3} ms\): cat/[0-9]+ openat\($args\) = -1 ENOENT \(No such file or directory\)\$"
 
 # exit_group
-"$KPTRACE" syscalls -e exit_group -- "$SYSGEN" exit:5 > "$KPT_TMP/exit.txt" \
+"$KPTRACE" syscalls -o /dev/stdout -e exit_group -- "$SYSGEN" exit:5 > "$KPT_TMP/exit.txt" \
 	2> "$KPT_TMP/exit.err"
 check_eq "exit:5 status" "$?" 5
 args='error_code: 5'
@@ -108,17 +108,17 @@ if ! kpt_sys_named; then
 fi
 check_match "exit_group line" "$(cat "$KPT_TMP/exit.txt")" \
 	"^[0-9]+\.[0-9]{3} \( *0\.000 ms\): kpt_sysgen/[0-9]+ exit_group\($args\) = \?\$"
-"$KPTRACE" syscalls -j -e exit_group -- "$SYSGEN" exit:5 > "$KPT_TMP/exit.json" \
+"$KPTRACE" syscalls -o /dev/stdout -j -e exit_group -- "$SYSGEN" exit:5 > "$KPT_TMP/exit.json" \
 	2> /dev/null
 check_match "exit_group JSON" "$(cat "$KPT_TMP/exit.json")" \
 	'^\{"ts":[0-9]+,"dur_ns":0,"comm":"kpt_sysgen","pid":[0-9]+,"tid":[0-9]+,"syscall":"exit_group","args":\{'"$jargs"'\}\}$'
 
 # --failure, --duration
-"$KPTRACE" syscalls -e openat,getppid --failure -- "$SYSGEN" fail:2 getppid:3 \
+"$KPTRACE" syscalls -o /dev/stdout -e openat,getppid --failure -- "$SYSGEN" fail:2 getppid:3 \
 	> "$KPT_TMP/fail.txt" 2> /dev/null
 check_eq "--failure lines" "$(grep -c '' "$KPT_TMP/fail.txt")" 2
 check_eq "--failure: openat" "$(grep -c ' openat(.* = -1 ENOENT ' "$KPT_TMP/fail.txt")" 2
-"$KPTRACE" syscalls -e nanosleep,getppid --duration 100 -- "$SYSGEN" sleep:300 \
+"$KPTRACE" syscalls -o /dev/stdout -e nanosleep,getppid --duration 100 -- "$SYSGEN" sleep:300 \
 	getppid:2 > "$KPT_TMP/dur.txt" 2> /dev/null
 check_eq "--duration lines" "$(grep -c '' "$KPT_TMP/dur.txt")" 1
 check_match "--duration: nanosleep" "$(cat "$KPT_TMP/dur.txt")" \
@@ -185,8 +185,8 @@ rmdir "$cg/kpt_rsys"
 
 # an untrusted comm, in text and JSON
 comm_sh='printf "a\033b\nc" > /proc/$$/comm; read x < /dev/null; exit 0'
-"$KPTRACE" syscalls -e read -- sh -c "$comm_sh" > "$KPT_TMP/comm.txt" 2> /dev/null
-"$KPTRACE" syscalls -j -e read -- sh -c "$comm_sh" > "$KPT_TMP/comm.json" 2> /dev/null
+"$KPTRACE" syscalls -o /dev/stdout -e read -- sh -c "$comm_sh" > "$KPT_TMP/comm.txt" 2> /dev/null
+"$KPTRACE" syscalls -o /dev/stdout -j -e read -- sh -c "$comm_sh" > "$KPT_TMP/comm.json" 2> /dev/null
 check_match "comm escaped in text" "$(cat "$KPT_TMP/comm.txt")" \
 	'^[0-9.]+ \( *[0-9.]+ ms\): a\\x1bb\\x0ac/[0-9]+ read\('
 check_match "comm escaped in JSON" "$(cat "$KPT_TMP/comm.json")" \
@@ -197,7 +197,7 @@ kpt_json_check "$KPT_TMP/comm.json"
 # -c takes those bytes as given: the tool writes them escaped into its
 # spec line, the module decodes them, and exactly the reads made under
 # that comm are kept (as many as the run above shows under it)
-"$KPTRACE" syscalls -c "$(printf 'a\033b\nc')" -e read -- sh -c "$comm_sh" \
+"$KPTRACE" syscalls -o /dev/stdout -c "$(printf 'a\033b\nc')" -e read -- sh -c "$comm_sh" \
 	> "$KPT_TMP/commc.txt" 2> "$KPT_TMP/commc.err"
 check_eq "-c with control bytes: exit status" "$?" 0
 n=$(grep -c ': a\\x1bb\\x0ac/[0-9]* read(' "$KPT_TMP/comm.txt")
@@ -207,7 +207,7 @@ check_eq "-c with control bytes: lines, and lines of that comm" \
 	"$n $n"
 
 # -s: counted in the kernel, one row per (process, call)
-"$KPTRACE" syscalls -s -j -e getppid,openat -- "$SYSGEN" fail:3 getppid:5 \
+"$KPTRACE" syscalls -o /dev/stdout -s -j -e getppid,openat -- "$SYSGEN" fail:3 getppid:5 \
 	> "$KPT_TMP/sum.json" 2> "$KPT_TMP/sum.err"
 check_eq "-s exit status" "$?" 0
 sed 's/^/#   /' "$KPT_TMP/sum.json" "$KPT_TMP/sum.err"
@@ -218,7 +218,7 @@ check_match "-s getppid row" "$(grep '"getppid"' "$KPT_TMP/sum.json")" \
 	'"syscall":"getppid","calls":5,"errors":0,'
 check_match "-s books" "$(cat "$KPT_TMP/sum.err")" \
 	'^kptrace: ([0-9]+) calls seen, 8 counted in the kernel \(all read\), ([0-9]+) filtered, 0 lost, 0 not counted \(summary table full\), 0 missed returns$'
-"$KPTRACE" syscalls -s -e getppid -- "$SYSGEN" getppid:4 > "$KPT_TMP/sum.txt" \
+"$KPTRACE" syscalls -o /dev/stdout -s -e getppid -- "$SYSGEN" getppid:4 > "$KPT_TMP/sum.txt" \
 	2> /dev/null
 check_match "-s table row" "$(grep ' getppid ' "$KPT_TMP/sum.txt")" \
 	'^   getppid +4 +0 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{2}%$'
@@ -231,7 +231,7 @@ PD=$KPT_TMP/prom
 rm -rf "$PD"
 mkdir -p "$PD"
 P=$PD/kptrace_syscalls.prom
-"$KPTRACE" syscalls -s -i 1 --prometheus "$PD" -- "$SYSGEN" getppid:5 \
+"$KPTRACE" syscalls -o /dev/stdout -s -i 1 --prometheus "$PD" -- "$SYSGEN" getppid:5 \
 	sleep:1500 fail:3 > "$KPT_TMP/prom.out" 2> "$KPT_TMP/prom.err" &
 TR=$!
 last=
@@ -343,7 +343,7 @@ check_eq "-r: reads of 1" \
 	"$(grep -c '"syscall":"read",.*"ret":1}$' "$KPT_TMP/ddr.json")" 7
 
 # bad input
-"$KPTRACE" syscalls -e nosuchcall -- true > /dev/null 2> "$KPT_TMP/bad1"
+"$KPTRACE" syscalls -o /dev/stdout -e nosuchcall -- true > /dev/null 2> "$KPT_TMP/bad1"
 check_eq "unknown syscall: status" "$?" 2
 check_eq "unknown syscall: message" "$(cat "$KPT_TMP/bad1")" \
 	"kptrace: error: -e: no system call matches 'nosuchcall'"
@@ -354,13 +354,13 @@ check_eq "no such pid: one line" "$(grep -c '' "$KPT_TMP/bad2")" 1
 check_eq "not cgroup v2: status" "$?" 1
 check_eq "not cgroup v2: message" "$(cat "$KPT_TMP/bad3")" \
 	"kptrace: error: /proc is not a cgroup v2 directory"
-"$KPTRACE" syscalls -- /nonexistent/kpt_cmd > /dev/null 2> "$KPT_TMP/bad4"
+"$KPTRACE" syscalls -o /dev/stdout -- /nonexistent/kpt_cmd > /dev/null 2> "$KPT_TMP/bad4"
 check_eq "command not found: status" "$?" 127
 check_match "command not found: message" "$(cat "$KPT_TMP/bad4")" \
 	"kptrace: error: /nonexistent/kpt_cmd: No such file or directory"
 printf 'x' > "$KPT_TMP/noexec"
 chmod 644 "$KPT_TMP/noexec"
-"$KPTRACE" syscalls -- "$KPT_TMP/noexec" > /dev/null 2> /dev/null
+"$KPTRACE" syscalls -o /dev/stdout -- "$KPT_TMP/noexec" > /dev/null 2> /dev/null
 check_eq "command not executable: status" "$?" 126
 no_probes "bad input"
 

@@ -90,7 +90,7 @@ SIZE=6400
 M=$(((SIZE - 9 * G - O) / G))
 N=$((1000 - M))
 info "--flight $SIZE: $M + 1 + 9 calls shown, $N overwritten"
-"$KPTRACE" syscalls --flight $SIZE -e getppid,openat -- "$SYSGEN" \
+"$KPTRACE" syscalls -o /dev/stdout --flight $SIZE -e getppid,openat -- "$SYSGEN" \
 	getppid:1000 fail:1 getppid:9 > "$KPT_TMP/cmd.out" 2> "$KPT_TMP/cmd.err"
 check_eq "COMMAND: exit status" "$?" 0
 sed -n '1,3p;$p' "$KPT_TMP/cmd.out" | sed 's/^/#   /'
@@ -113,7 +113,7 @@ check_eq "COMMAND: books" "$(balanced "$KPT_TMP/cmd.err" $((M + 10)) $N)" ok
 no_probes "COMMAND"
 
 # the same with -j
-"$KPTRACE" syscalls -j --flight $SIZE -e getppid,openat -- "$SYSGEN" \
+"$KPTRACE" syscalls -o /dev/stdout -j --flight $SIZE -e getppid,openat -- "$SYSGEN" \
 	getppid:1000 fail:1 getppid:9 > "$KPT_TMP/cmd.json" 2> "$KPT_TMP/cmdj.err"
 check_eq "-j: exit status" "$?" 0
 kpt_json_check "$KPT_TMP/cmd.json"
@@ -170,7 +170,7 @@ check_eq "SIGUSR1: books" "$(balanced "$KPT_TMP/usr1.err" $((2 * per)) 460)" ok
 no_probes "SIGUSR1"
 
 # SIZE over the default session's ring: the session's rings are its own
-"$KPTRACE" syscalls --flight 17K -e getppid -- "$SYSGEN" getppid:50 \
+"$KPTRACE" syscalls -o /dev/stdout --flight 17K -e getppid -- "$SYSGEN" getppid:50 \
 	> "$KPT_TMP/big.out" 2> "$KPT_TMP/big.err"
 check_eq "17K: exit status" "$?" 0
 check_eq "17K: all 50 calls, then the line" \

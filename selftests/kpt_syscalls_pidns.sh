@@ -42,7 +42,7 @@ wait_listed()
 
 # 1. a COMMAND traced from inside a pid namespace
 sysgen_start getppid:5
-unshare -p -f --mount-proc "$KPTRACE" syscalls -j -e getppid -- \
+unshare -p -f --mount-proc "$KPTRACE" syscalls -o /dev/stdout -j -e getppid -- \
 	"$SYSGEN" sleep:1500 getppid:3 > "$KPT_TMP/ns.json" \
 	2> "$KPT_TMP/ns.err" &
 TOOL=$!

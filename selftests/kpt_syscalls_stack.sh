@@ -129,7 +129,7 @@ check_match "stack= with summary error" "$(spec_err_last | head -n 1)" \
 check_eq "no probe left" "$(grep -c '' "$KPT_DIR/probes")" 0
 
 # the reader: text, JSON, -w/-r
-"$KPTRACE" syscalls --stack -e openat -- "$SYSGEN" fail:1 \
+"$KPTRACE" syscalls -o /dev/stdout --stack -e openat -- "$SYSGEN" fail:1 \
 	> "$KPT_TMP/open.txt" 2> /dev/null
 path='filename: "/nonexistent/kpt"'
 kpt_sys_named || path='arg1: "/nonexistent/kpt"'
@@ -138,7 +138,7 @@ check_eq "--stack: a path string beside the frames" \
 	"$(grep -A1 ' openat(' "$KPT_TMP/open.txt" | head -n 1)
  Call Trace:"
 frame='^  \[<[0-9a-f]{16}>\] [A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+( \[[a-z0-9_]+\])?$'
-"$KPTRACE" syscalls --stack -e getppid -- "$SYSGEN" getppid:2 \
+"$KPTRACE" syscalls -o /dev/stdout --stack -e getppid -- "$SYSGEN" getppid:2 \
 	> "$KPT_TMP/live.txt" 2> "$KPT_TMP/live.err"
 check_eq "--stack: exit status" "$?" 0
 sed 's/^/#   /' "$KPT_TMP/live.txt"
@@ -153,7 +153,7 @@ nframes=$(grep -c '^  \[<' "$KPT_TMP/live.txt")
 check_eq "--stack: first frame the attach point's" \
 	"$(grep -A1 '^ Call Trace:$' "$KPT_TMP/live.txt" | grep -Ec "\] $first\$")" 2
 
-"$KPTRACE" syscalls -j --stack -e getppid -- "$SYSGEN" getppid:2 \
+"$KPTRACE" syscalls -o /dev/stdout -j --stack -e getppid -- "$SYSGEN" getppid:2 \
 	> "$KPT_TMP/live.json" 2> /dev/null
 kpt_json_check "$KPT_TMP/live.json"
 check_eq "-j --stack: objects with a stack" \
@@ -174,7 +174,7 @@ check_eq "-r: the lines and frames of a live run" \
 kr=$(cat /proc/sys/kernel/kptr_restrict)
 [ -n "$KPT_KR_SAVED" ] || KPT_KR_SAVED=$kr
 echo 2 > /proc/sys/kernel/kptr_restrict || fail "cannot set kptr_restrict=2"
-"$KPTRACE" syscalls --stack -e getppid -- "$SYSGEN" getppid:2 \
+"$KPTRACE" syscalls -o /dev/stdout --stack -e getppid -- "$SYSGEN" getppid:2 \
 	> "$KPT_TMP/hidden.txt" 2> "$KPT_TMP/hidden.err"
 echo "$kr" > /proc/sys/kernel/kptr_restrict
 sed 's/^/#   /' "$KPT_TMP/hidden.txt"

@@ -29,6 +29,8 @@ static pid_t cmd_pid;
 /* set by the SIGCHLD handler */
 static volatile sig_atomic_t cmd_done;
 static volatile sig_atomic_t cmd_status;
+/* -f: the run ends with the last descendant, not with COMMAND */
+static volatile sig_atomic_t wait_all, all_done;
 
 /* One line, "kptrace: error: ..." and @what's errno; returns -1. */
 static int child_error(const char *what)
@@ -48,8 +50,14 @@ static void on_child(int sig)
 		if (pid == cmd_pid && !cmd_done) {
 			cmd_status = status;
 			cmd_done = 1;
-			trace__stop();
+			if (!wait_all)
+				trace__stop();
 		}
+	}
+	/* none left: the orphans COMMAND left were the tool's (a subreaper) */
+	if (wait_all && cmd_done && !all_done && pid < 0 && errno == ECHILD) {
+		all_done = 1;
+		trace__stop();
 	}
 	errno = saved;
 }
@@ -57,7 +65,7 @@ static void on_child(int sig)
 bool child__sigchld(void)
 {
 	on_child(SIGCHLD);
-	return cmd_done;
+	return wait_all ? all_done : cmd_done;
 }
 
 /*
@@ -143,6 +151,12 @@ int child__start(struct child *ch, char **command)
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
 		return child_error("prctl(PR_SET_CHILD_SUBREAPER)");
 	return child_fork(ch, command);
+}
+
+void child__wait_all(struct child *ch)
+{
+	(void)ch;
+	wait_all = 1;
 }
 
 void child__go(struct child *ch)

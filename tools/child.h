@@ -28,12 +28,20 @@ struct child {
  */
 int child__start(struct child *ch, char **command);
 
+/*
+ * strace -f's end: the run stops when the last of COMMAND's descendants
+ * (the tool's children, COMMAND and the orphans it leaves) has exited,
+ * not at COMMAND's exit. Call it after child__start().
+ */
+void child__wait_all(struct child *ch);
+
 /* Armed: COMMAND may run. */
 void child__go(struct child *ch);
 
 /*
  * A SIGCHLD that sigtimedwait() took while it was held (kptrace syscalls
- * -s): reaps as the handler does. Whether COMMAND has ended.
+ * -s): reaps as the handler does. Whether COMMAND has ended (with
+ * child__wait_all(), the last of its descendants).
  */
 bool child__sigchld(void);
 

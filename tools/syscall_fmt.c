@@ -446,6 +446,16 @@ static const struct syscall_str *arg_str(const struct syscall_call *c,
 	return a->kind == SYSCALL_ARG_STR && c->strs ? &c->strs[i] : NULL;
 }
 
+/* -y: "<PATH>" after an fd, its bytes as a string's */
+static void print_fd_path(FILE *f, const char *path)
+{
+	if (!path)
+		return;
+	putc_unlocked('<', f);
+	event__text_bytes(f, path, strlen(path), '>');
+	putc_unlocked('>', f);
+}
+
 static void print_value_text(FILE *f, const struct syscall_call *c,
 			     unsigned int i, const struct syscall_arg *a,
 			     enum fmt_dec dec)
@@ -466,6 +476,7 @@ static void print_value_text(FILE *f, const struct syscall_call *c,
 		fputs("CWD", f);
 	} else if (dec == DEC_DFD || dec == DEC_FD) {
 		fprintf(f, "%d", (__s32)v);
+		print_fd_path(f, c->fd_paths ? c->fd_paths[i] : NULL);
 	} else if (dec == DEC_OPEN_FLAGS) {
 		fputs(syscall_fmt__open_flags(buf, sizeof(buf), v), f);
 	} else if (dec == DEC_OPEN_MODE) {
@@ -485,6 +496,15 @@ static void print_value_text(FILE *f, const struct syscall_call *c,
 	}
 }
 
+/* After the return value: " (32-bit)", " (seccomp)" */
+static void print_marks(FILE *f, const struct syscall_call *c)
+{
+	if (c->compat)
+		fputs(" (32-bit)", f);
+	if (c->denied)
+		fputs(" (seccomp)", f);
+}
+
 static void print_line(FILE *f, const struct syscall_call *c)
 {
 	const char *sep = "";
@@ -493,15 +513,23 @@ static void print_line(FILE *f, const struct syscall_call *c)
 	unsigned int i;
 	int err;
 
-	fprintf(f, "%llu.%03llu (%2llu.%03llu ms): ",
-		(unsigned long long)(c->ts_ns / 1000000),
-		(unsigned long long)(c->ts_ns / 1000 % 1000),
-		(unsigned long long)(c->dur_ns / 1000000),
-		(unsigned long long)(c->dur_ns / 1000 % 1000));
+	if (c->unfinished && !c->blocked_known)
+		fprintf(f, "%llu.%03llu (     ? ms): ",
+			(unsigned long long)(c->ts_ns / 1000000),
+			(unsigned long long)(c->ts_ns / 1000 % 1000));
+	else
+		fprintf(f, "%llu.%03llu (%2llu.%03llu ms): ",
+			(unsigned long long)(c->ts_ns / 1000000),
+			(unsigned long long)(c->ts_ns / 1000 % 1000),
+			(unsigned long long)(c->dur_ns / 1000000),
+			(unsigned long long)(c->dur_ns / 1000 % 1000));
 	event__text_comm(f, c->comm);
 	fprintf(f, "/%u ", c->tid);
 	event__text_bytes(f, c->name, strlen(c->name), 0);
 	putc_unlocked('(', f);
+	/* strace's, for a sleep a signal (or a stop) interrupted */
+	if (c->unfinished && !strcmp(c->name, "restart_syscall"))
+		fputs("<... resuming interrupted call ...>", f);
 	for (i = 0; i < c->nr_args; i++) {
 		a = arg_of(c, i);
 		dec = arg_dec(c->name, a.name);
@@ -512,6 +540,11 @@ static void print_line(FILE *f, const struct syscall_call *c)
 		event__text_bytes(f, a.name, strlen(a.name), 0);
 		fputs(": ", f);
 		print_value_text(f, c, i, &a, dec);
+	}
+	if (c->unfinished) {
+		fputs(") <unfinished ...>", f);
+		print_marks(f, c);
+		return;
 	}
 	fputs(") = ", f);
 	if (c->no_return) {
@@ -528,7 +561,9 @@ static void print_line(FILE *f, const struct syscall_call *c)
 		fprintf(f, "0x%llx", (unsigned long long)c->ret);
 	} else {
 		fprintf(f, "%lld", (long long)c->ret);
+		print_fd_path(f, c->ret_path);
 	}
+	print_marks(f, c);
 }
 
 void syscall_fmt__print(FILE *f, const struct syscall_call *c)
@@ -582,6 +617,7 @@ static void print_value_json(FILE *f, const struct syscall_call *c,
 		}
 	} else if (dec == DEC_DFD || dec == DEC_FD) {
 		fprintf(f, "%d", (__s32)v);
+		print_fd_path(f, c->fd_paths ? c->fd_paths[i] : NULL);
 	} else if (a->kind == SYSCALL_ARG_SIGNED) {
 		fprintf(f, "%lld", (long long)as_signed(v, a->bytes));
 	} else if (a->kind == SYSCALL_ARG_UNSIGNED) {
@@ -589,6 +625,25 @@ static void print_value_json(FILE *f, const struct syscall_call *c,
 	} else {
 		fprintf(f, "%llu", (unsigned long long)v);
 	}
+}
+
+/* -y: "fds":{"NAME":"PATH",...}, the fd arguments with a path */
+static void print_fds_json(FILE *f, const struct syscall_call *c)
+{
+	struct syscall_arg a;
+	unsigned int i, n = 0;
+
+	for (i = 0; c->fd_paths && i < c->nr_args; i++) {
+		if (!c->fd_paths[i])
+			continue;
+		a = arg_of(c, i);
+		fputs(n++ ? "," : ",\"fds\":{", f);
+		json__str(f, a.name, sizeof(a.name));
+		putc_unlocked(':', f);
+		json__str(f, c->fd_paths[i], (size_t)-1);
+	}
+	if (n)
+		putc_unlocked('}', f);
 }
 
 void syscall_fmt__json_open(FILE *f, const struct syscall_call *c)
@@ -613,8 +668,25 @@ void syscall_fmt__json_open(FILE *f, const struct syscall_call *c)
 		print_value_json(f, c, i, &a);
 	}
 	putc_unlocked('}', f);
+	print_fds_json(f, c);
+	if (c->compat)
+		fputs(",\"compat\":true", f);
+	if (c->denied)
+		fputs(",\"denied\":true", f);
+	if (c->unfinished) {
+		fputs(",\"unfinished\":true,\"blocked_ns\":", f);
+		if (c->blocked_known)
+			fprintf(f, "%llu", (unsigned long long)c->dur_ns);
+		else
+			fputs("null", f);
+		return;
+	}
 	if (!c->no_return)
 		fprintf(f, ",\"ret\":%lld", (long long)c->ret);
+	if (!c->no_return && c->ret_path) {
+		fputs(",\"ret_path\":", f);
+		json__str(f, c->ret_path, (size_t)-1);
+	}
 	if (!c->no_return && syscall_fmt__is_error(c->ret)) {
 		name = syscall_fmt__errno_name((int)-c->ret);
 		if (!name) {

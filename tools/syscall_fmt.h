@@ -38,6 +38,20 @@ struct syscall_call {
 	const struct syscall_str *strs;	/* per argument, read for STR ones */
 	__s64 ret;
 	bool no_return;		/* exit, exit_group: ret is not known */
+	/*
+	 * -y: per argument, the path of the fd it is (an argument shown as
+	 * an fd), or NULL; the path of the fd the call returned. NULL: none.
+	 */
+	const char * const *fd_paths;
+	const char *ret_path;
+	bool compat;		/* a 32-bit call: name and number are i386's */
+	bool denied;		/* seccomp denied it: it never ran */
+	/*
+	 * In progress (no return yet, kptrace syscalls at attach or at a
+	 * stop): " <unfinished ...>" for " = RET"; dur_ns, how long it has
+	 * been blocked, if blocked_known.
+	 */
+	bool unfinished, blocked_known;
 };
 
 /* Is @ret an error, -4095..-1 (the kernel's IS_ERR_VALUE)? */

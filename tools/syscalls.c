@@ -15,6 +15,7 @@
 #include <uapi/kptrace_syscalls.h>
 #include "spec.h"
 
+#include "syscall_classes.h"
 #include "syscalls.h"
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
@@ -85,24 +86,67 @@ const char *syscalls__event_name(unsigned int nr)
 	return syscalls__name(SYSCALLS_64, nr);
 }
 
-/* Sets @sel[nr] to @value for each call @glob matches; false: none. */
-static bool select_glob(const char * const *t, unsigned int count,
-			const char *glob, bool value, bool *sel)
+/* strace's class %NAME (-e trace=%file): its bit, or 0 */
+static unsigned int class_bit(const char *name)
+{
+	static const struct {
+		const char *name;
+		unsigned int bit;
+	} classes[] = {
+		{ "desc", SYSCALL_CLASS_DESC }, { "file", SYSCALL_CLASS_FILE },
+		{ "ipc", SYSCALL_CLASS_IPC }, { "net", SYSCALL_CLASS_NETWORK },
+		{ "network", SYSCALL_CLASS_NETWORK },
+		{ "process", SYSCALL_CLASS_PROCESS },
+		{ "signal", SYSCALL_CLASS_SIGNAL },
+		{ "memory", SYSCALL_CLASS_MEMORY },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(classes); i++)
+		if (!strcmp(classes[i].name, name))
+			return classes[i].bit;
+	return 0;
+}
+
+bool syscalls__in_class(enum syscalls_abi abi, unsigned int nr,
+			const char *cls)
+{
+	const unsigned char *c = abi == SYSCALLS_64 ? syscall_classes_64 :
+				 syscall_classes_32;
+	unsigned int n = abi == SYSCALLS_64 ? ARRAY_LEN(syscall_classes_64) :
+			 ARRAY_LEN(syscall_classes_32);
+
+	return nr < n && (c[nr] & class_bit(cls));
+}
+
+/*
+ * Sets @sel[nr] to @value for each call @glob matches (%CLASS: each call
+ * of strace's class); false: none.
+ */
+static bool select_glob(enum syscalls_abi abi, const char * const *t,
+			unsigned int count, const char *glob, bool value,
+			bool *sel)
 {
 	unsigned int nr;
 	bool matched = false;
 
 	for (nr = 0; nr < count; nr++) {
-		if (t[nr] && kpt_glob_match(glob, t[nr])) {
-			sel[nr] = value;
-			matched = true;
-		}
+		if (!t[nr] || (*glob == '%' ?
+			       !syscalls__in_class(abi, nr, glob + 1) :
+			       !kpt_glob_match(glob, t[nr])))
+			continue;
+		sel[nr] = value;
+		matched = true;
 	}
 	return matched;
 }
 
-int syscalls__select(enum syscalls_abi abi, const char *list, bool *sel,
-		     bool *rest, char *err, size_t errlen)
+/*
+ * The selection of @list in @abi; a NAME that matches nothing is an
+ * error unless @lenient (its name in *@unmatched then, if not NULL).
+ */
+static int select_list(enum syscalls_abi abi, const char *list, bool *sel,
+		       bool *rest, bool lenient, char *err, size_t errlen)
 {
 	unsigned int count, nr, pass;
 	const char * const *t = table(abi, &count);
@@ -136,8 +180,15 @@ int syscalls__select(enum syscalls_abi abi, const char *list, bool *sel,
 			memcpy(item, p + exclude, len - exclude);
 			item[len - exclude] = '\0';
 			any_plain |= !exclude;
+			if (*item == '%' && !class_bit(item + 1)) {
+				snprintf(err, errlen,
+					 "no class '%s' (%%desc %%file %%ipc %%net %%network %%process %%signal %%memory)",
+					 item);
+				return -1;
+			}
 			if (exclude == pass &&
-			    !select_glob(t, count, item, !exclude, sel)) {
+			    !select_glob(abi, t, count, item, !exclude, sel) &&
+			    !lenient) {
 				snprintf(err, errlen, "no system call matches '%s'",
 					 item);
 				return -1;
@@ -150,6 +201,56 @@ int syscalls__select(enum syscalls_abi abi, const char *list, bool *sel,
 	for (nr = 0; nr < count; nr++)
 		selected += sel[nr] && t[nr];
 	return selected;
+}
+
+int syscalls__select(enum syscalls_abi abi, const char *list, bool *sel,
+		     bool *rest, char *err, size_t errlen)
+{
+	return select_list(abi, list, sel, rest, false, err, errlen);
+}
+
+int syscalls__select_both(const char *list, bool *sel64, bool *rest64,
+			  bool *sel32, bool *rest32, char *err, size_t errlen)
+{
+	unsigned int c64 = syscalls__count(SYSCALLS_64);
+	unsigned int c32 = syscalls__count(SYSCALLS_32);
+	char item[SYSCALL_NAME_LEN];
+	int n64, n32;
+	bool *one, rest;
+	const char *p;
+	size_t len, ex;
+
+	n64 = select_list(SYSCALLS_64, list, sel64, rest64, true, err, errlen);
+	if (n64 < 0)
+		return -1;
+	n32 = select_list(SYSCALLS_32, list, sel32, rest32, true, err, errlen);
+	if (n32 < 0)
+		return -1;
+	/* each NAME must match a call of one ABI at least */
+	one = calloc(c64 > c32 ? c64 : c32, sizeof(*one));
+	if (!one) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (p = list; ; p += len + 1) {
+		len = strcspn(p, ",");
+		ex = *p == '!';
+		memcpy(item, p + ex, len - ex);
+		item[len - ex] = '\0';
+		if (select_list(SYSCALLS_64, item, one, &rest, true, err,
+				errlen) <= 0 &&
+		    select_list(SYSCALLS_32, item, one, &rest, true, err,
+				errlen) <= 0) {
+			snprintf(err, errlen, "no system call matches '%s'",
+				 item);
+			free(one);
+			return -1;
+		}
+		if (!p[len])
+			break;
+	}
+	free(one);
+	return n64 + n32;
 }
 
 /* --- format files ---------------------------------------------------- */

@@ -47,9 +47,11 @@ int syscalls__nr(enum syscalls_abi abi, const char *name);
 const char *syscalls__event_name(unsigned int nr);
 
 /*
- * A selection, as strace's -e trace=: @list is NAME[,NAME...], each a name
- * or a glob ('*', '?': the matcher of comm filters and probe globs,
- * kpt_glob_match()), and a NAME written !NAME excludes what it matches.
+ * A selection, as strace's -e trace=: @list is NAME[,NAME...], each a name,
+ * a glob ('*', '?': the matcher of comm filters and probe globs,
+ * kpt_glob_match()) or one of strace's classes (%file, %desc, %net,
+ * %network, %process, %signal, %memory, %ipc: its calls as strace's
+ * tables have them), and a NAME written !NAME excludes what it matches.
  * The selection is what the plain NAMEs match (every call when there is
  * none) less what the !NAMEs match, in any order: "open*,!openat2" is
  * open, openat and open_by_handle_at, "!read,!write" all but read and
@@ -63,6 +65,23 @@ const char *syscalls__event_name(unsigned int nr);
  */
 int syscalls__select(enum syscalls_abi abi, const char *list, bool *sel,
 		     bool *rest, char *err, size_t errlen);
+
+/*
+ * The same selection of both ABIs at once (-e, for nr= and nr32=): a NAME
+ * must match a call of one of them, not of each (newfstatat is x86-64's
+ * only, socketcall i386's). Returns the count of named calls selected in
+ * both, or -1 with a message in @err.
+ */
+int syscalls__select_both(const char *list, bool *sel64, bool *rest64,
+			  bool *sel32, bool *rest32, char *err, size_t errlen);
+
+/*
+ * Is call @nr of @abi in strace's class @cls ("file", "desc", "ipc",
+ * "net" or "network", "process", "signal", "memory": strace's -e
+ * trace=%CLASS, from tools/syscalls/classes)?
+ */
+bool syscalls__in_class(enum syscalls_abi abi, unsigned int nr,
+			const char *cls);
 
 /* --- events/syscalls/sys_enter_NAME/format -------------------------- */
 

@@ -39,6 +39,8 @@
 /* a record's args[]: the number, the six registers, two string slots */
 #define SYS_NARGS	9
 #define SYS_STR_SLOT	7	/* args[7] and args[8] */
+/* in a -S row's number: a 32-bit call, whose number is i386's */
+#define SYS_SUM_COMPAT	(1ULL << 62)
 
 /* What the probe is to select: the options of its spec line. */
 struct sys_sel {
@@ -50,6 +52,11 @@ struct sys_sel {
 	__u64 cgroup;			/* a cgroup v2 id; 0: any */
 	const bool *nr;		/* per x86-64 number (syscalls__count()); NULL: all */
 	bool nr_rest;		/* ... and those past the table, to SYS_NR_SPAN */
+	/* with nr: per i386 number (32-bit calls); NULL: none of them */
+	const bool *nr32;
+	bool nr32_rest;
+	bool signals;			/* signals delivered, task exits */
+	bool denied;			/* calls seccomp denied */
 	bool failure;
 	__u64 duration_ns;		/* 0: any */
 	unsigned int stack;		/* frames of each call's trace; 0: none */
@@ -58,12 +65,16 @@ struct sys_sel {
 
 /*
  * The spec line (no newline) of probe kptrace/sys_@tool_pid for @sel into
- * @buf: "s:kptrace/sys_PID" and the options, in the module's order, nr= as
- * ranges, " summary" last. Returns its length, or -1 if it does not fit in
- * @len bytes.
+ * @buf: "s:kptrace/sys_PID" and the options, in the module's order, nr= and
+ * nr32= as ranges, " summary" last. Returns its length, or -1 if it does
+ * not fit in @len bytes.
  */
 int syscalls_cmd__spec(const struct sys_sel *sel, pid_t tool_pid, char *buf,
 		       size_t len);
+
+/* The same, of probe kptrace/@name. */
+int syscalls_cmd__spec_named(const struct sys_sel *sel, const char *name,
+			     pid_t tool_pid, char *buf, size_t len);
 
 /*
  * The tracefs formats of the calls (names and types of their arguments),
@@ -108,9 +119,10 @@ int sys_call__from_record(struct sys_call *sc, const struct kpt_event *e,
  * entries of KPT_IOC_SYSSUM (one per CPU and (process, call)) merged, or
  * the calls of records; their calls, errors, times, and calls by log2 of
  * their time (the entries' lat_log2[], KPT_SYS_SUM_BUCKETS). A process's
- * comm is that of its entry with the most calls in the latest batch
- * (sys_sum__next()) that had one: the name it ran under last, mostly (an
- * exec changes it). A table by comm (sys_sum__new_by_comm(), for
+ * comm is its leader's with sys_sum__set_comms(); else, and where that
+ * is not known, that of its entry with the most calls in the latest
+ * batch (sys_sum__next()) that had one: the name it ran under last,
+ * mostly (an exec changes it). A table by comm (sys_sum__new_by_comm(), for
  * --prometheus) has a row per (process, comm, call) instead: an entry's
  * comm is part of its row's key.
  */
@@ -119,6 +131,13 @@ struct sys_sum;
 struct sys_sum *sys_sum__new(void);
 struct sys_sum *sys_sum__new_by_comm(void);
 void sys_sum__free(struct sys_sum *s);
+/*
+ * Rows named by their process's leader (syscalls_comm.h): each entry's
+ * and call's comm is replaced by sys_comms__get()'s, and a call's
+ * (pid, tid, comm) noted first. @comms outlives @s; NULL: as the entries.
+ */
+struct sys_comms;
+void sys_sum__set_comms(struct sys_sum *s, struct sys_comms *comms);
 /* Empty again: the next interval. */
 void sys_sum__clear(struct sys_sum *s);
 /* A new batch (a KPT_IOC_SYSSUM read): its comms come before the older. */
@@ -181,7 +200,10 @@ struct sys_printer {
 	struct event_fmt lost_fmt;
 	bool have_base;
 	__u64 base_ns;			/* the first call's entry */
+	struct sys_fds *fds;		/* -y: the fds' paths; NULL: none */
 	unsigned long long shown;	/* calls printed (counted: no_lines) */
+	unsigned long long unfinished;	/* calls in progress printed */
+	unsigned long long signals, exits;	/* signals, processes ended */
 	unsigned long long other;	/* records not of a syscalls probe */
 	bool out_error;			/* a write failed: the run stops */
 	int out_errno;
@@ -189,6 +211,13 @@ struct sys_printer {
 };
 
 void sys_printer__record(const struct kpt_event *e, void *priv);
+
+/*
+ * Prints @sc, a call in progress (syscalls_pending.c): " <unfinished
+ * ...>" for its return; its call.ts_ns is the time of the snapshot in
+ * the records' clock (0: the start), printed from the first call shown.
+ */
+void sys_printer__unfinished(struct sys_printer *p, struct sys_call *sc);
 
 /*
  * The summary line at the end of a live run, from the probe's counters
@@ -215,6 +244,13 @@ void syscalls_cmd__summary(FILE *f, const struct pstats_probe *ps,
 void syscalls_cmd__sum_summary(FILE *f, const struct pstats_probe *ps,
 			       unsigned long long read,
 			       unsigned long long own);
+
+/*
+ * Adds the books @b of another probe of the run to @ps: the calls seen
+ * are one probe's (each sees all), the filtered those no probe selected
+ * (taken from the fewer calls of the two), the rest added up.
+ */
+void sys_books__merge(struct pstats_probe *ps, const struct pstats_probe *b);
 
 /* argv[0] is "syscalls". Returns the exit status. */
 /* One line on stderr, "kptrace: error: ..." and a newline; returns @ret */

@@ -177,7 +177,7 @@ struct flight *flight__new(size_t size, struct sink *sink,
  * printed all the same).
  */
 static int flight_dump(struct flight *fl, struct source *src, char *buf,
-		       size_t buf_size, const struct session *s, __u32 id)
+		       size_t buf_size, const struct flight_hooks *h)
 {
 	struct sys_printer *p = fl->printer;
 	unsigned long long shown = p->shown, n, kernel = 0;
@@ -190,7 +190,7 @@ static int flight_dump(struct flight *fl, struct source *src, char *buf,
 			"kptrace: the dump stopped taking records after %d s: calls come faster than it reads\n",
 			DRAIN_SECONDS);
 	/* after the take: what was overwritten before it */
-	if (!session__probe_books(s, id, &ps)) {
+	if (!h->books(h->priv, &ps)) {
 		kernel = ps.lost[KPT_LOST_OVERWRITTEN];
 		n = kernel >= fl->overwritten ? kernel - fl->overwritten : 0;
 		fl->overwritten = kernel;
@@ -216,6 +216,8 @@ static int flight_dump(struct flight *fl, struct source *src, char *buf,
 	else
 		fprintf(p->out, "kptrace: %llu older call%s overwritten\n", n,
 			n == 1 ? "" : "s");
+	if (h->pending)
+		h->pending(h->priv);
 	e = trace__flush(p->out);
 	if (e && !p->out_error) {
 		p->out_error = true;
@@ -226,7 +228,7 @@ static int flight_dump(struct flight *fl, struct source *src, char *buf,
 }
 
 int flight__run(struct flight *fl, struct source *src, char *buf,
-		size_t buf_size, const struct session *s, __u32 id)
+		size_t buf_size, const struct flight_hooks *hooks)
 {
 	sigset_t hold, wait;
 	char size[32];
@@ -248,7 +250,7 @@ int flight__run(struct flight *fl, struct source *src, char *buf,
 	while (!trace__stopped()) {
 		if (dump_asked) {
 			dump_asked = 0;
-			if (flight_dump(fl, src, buf, buf_size, s, id)) {
+			if (flight_dump(fl, src, buf, buf_size, hooks)) {
 				err = -1;
 				break;
 			}
@@ -256,7 +258,7 @@ int flight__run(struct flight *fl, struct source *src, char *buf,
 		}
 		sigsuspend(&wait);
 	}
-	if (!err && flight_dump(fl, src, buf, buf_size, s, id))
+	if (!err && flight_dump(fl, src, buf, buf_size, hooks))
 		err = -1;
 	return err;
 }

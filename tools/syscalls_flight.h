@@ -50,12 +50,19 @@ struct flight *flight__new(size_t size, struct sink *sink,
  * all @src's rings hold (records__take(), @buf of @buf_size bytes for
  * the reads), prints the newest SIZE bytes of calls of the probe, then
  * "kptrace: N older calls overwritten" (-j: {"type":"flight",...}): N,
- * the lost.overwritten of probe @id of session @s since the last dump,
- * and the calls taken past SIZE. Returns 0, or -1 on an error of the
- * reads.
+ * the lost.overwritten of the probes' books (@books(@priv, ps): 0, or -1
+ * if they cannot be read) since the last dump, and the calls taken past
+ * SIZE; then the calls in progress (@pending(@priv), if not NULL).
+ * Returns 0, or -1 on an error of the reads.
  */
+struct flight_hooks {
+	int (*books)(const void *priv, struct pstats_probe *ps);
+	void (*pending)(const void *priv);
+	const void *priv;
+};
+
 int flight__run(struct flight *fl, struct source *src, char *buf,
-		size_t buf_size, const struct session *s, __u32 id);
+		size_t buf_size, const struct flight_hooks *hooks);
 
 /*
  * The books of the end: the calls taken past SIZE, never shown, are

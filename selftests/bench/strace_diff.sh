@@ -380,7 +380,7 @@ run_case()
 	echo "# ---- $name: kpt_sysgen $*"
 	timeout 300 strace -f -ff -qq -o "$d/st" -- "$SYSGEN" "$@"
 	rs=$?
-	timeout 300 "$KPTRACE" syscalls -j -- "$SYSGEN" "$@" \
+	timeout 300 "$KPTRACE" syscalls -o /dev/stdout -j -- "$SYSGEN" "$@" \
 		>"$d/kp.json" 2>"$d/kp.err"
 	rk=$?
 	sed 's/^/# /' "$d/kp.err"
@@ -395,7 +395,7 @@ run_case()
 	timeout 300 strace -c -f -qq -U name,calls,errors -o "$d/sc" -- \
 		"$SYSGEN" "$@"
 	rs=$?
-	timeout 300 "$KPTRACE" syscalls -s -j -- "$SYSGEN" "$@" \
+	timeout 300 "$KPTRACE" syscalls -o /dev/stdout -s -j -- "$SYSGEN" "$@" \
 		>"$d/ks.json" 2>"$d/ks.err"
 	rk=$?
 	sed 's/^/# /' "$d/ks.err"

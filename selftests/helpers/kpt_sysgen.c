@@ -33,13 +33,27 @@
  *                    limit), or until SIGUSR1; then prints
  *                    "spin getppid=N ms=M", the calls made and the time
  *                    they took
+ *   int80:N          N getpid() by int $0x80 (i386 nr 20), then one
+ *                    open("/etc/hostname", O_RDONLY) by int $0x80 (i386
+ *                    nr 5), its path in memory below 4 GiB: 32-bit calls
+ *                    of a 64-bit process (CONFIG_IA32_EMULATION)
+ *   deny:N           a seccomp filter that makes getppid() fail with EPERM
+ *                    (no_new_privs set first), then N getppid() calls
+ *   segv:0           a store to address 0x10: SIGSEGV, SEGV_MAPERR, the
+ *                    default action (the last action)
  *
  * Calls are made with syscall(2), so that libc adds none of its own
  * between them. Exit status 0, or 1 on a usage error or when a thread
  * cannot be started.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
@@ -54,6 +68,8 @@
 /* A parked thread's stack: it only loops on one call */
 #define PARK_STACK	(64 * 1024)
 
+/* segv: an address no process maps (below mmap_min_addr) */
+static volatile int *volatile segv_at = (volatile int *)0x10;
 static long calls_per_thread;
 static long park_ms;
 static volatile sig_atomic_t spin_stop;
@@ -183,6 +199,54 @@ static void spin_getppid(long secs)
 	fflush(stdout);
 }
 
+/* A 32-bit call by int $0x80: i386 number @nr, ebx, ecx, edx */
+static long int80(long nr, long b, long c, long d)
+{
+	long ret;
+
+	asm volatile("int $0x80" : "=a"(ret)
+		     : "a"(nr), "b"(b), "c"(c), "d"(d) : "memory");
+	return ret;
+}
+
+static int int80_calls(long n)
+{
+	static const char path[] = "/etc/hostname";
+	char *low;
+	long i, fd;
+
+	for (i = 0; i < n; i++)
+		int80(20, 0, 0, 0);
+	/* the path where a 32-bit pointer reaches it */
+	low = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	if (low == MAP_FAILED)
+		return 1;
+	memcpy(low, path, sizeof(path));
+	fd = int80(5, (long)(unsigned long)low, O_RDONLY, 0);
+	if (fd >= 0)
+		close((int)fd);
+	return 0;
+}
+
+static int deny_getppid(long n)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 4, .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return 1;
+	getppids(n);
+	return 0;
+}
+
 static int usage(const char *what)
 {
 	fprintf(stderr, "kpt_sysgen: bad action '%s'\n", what);
@@ -258,6 +322,14 @@ int main(int argc, char **argv)
 			return thread_exec(a);
 		} else if (!strcmp(act, "spin")) {
 			spin_getppid(a);
+		} else if (!strcmp(act, "int80")) {
+			if (int80_calls(a))
+				return 1;
+		} else if (!strcmp(act, "deny")) {
+			if (deny_getppid(a))
+				return 1;
+		} else if (!strcmp(act, "segv")) {
+			*segv_at = 1;
 		} else {
 			*colon = ':';
 			return usage(act);

@@ -605,10 +605,10 @@ run syscalls-dry sh -c "$KPT syscalls -n -p 1 -e 'open*,!openat2' --failure --du
 	$KPT syscalls --dry-run --duration 0 -e 'exit*' -- true &&
 	$KPT syscalls -n"
 sed -E 's/sys_[0-9]+/sys_PID/; s/children=[0-9]+/children=PID/; s/exclude=[0-9]+/exclude=PID/' "$OUT/syscalls-dry.out" >"$OUT/syscalls-dry.sed"
-if [ "$rc" = 0 ] && [ "$(cat "$OUT/syscalls-dry.sed")" = "s:kptrace/sys_PID pid=1 nr=2,257,304,428,467 failure duration=1500000
-s:kptrace/sys_PID tid=1 comm=ng*x nr=2-511
-s:kptrace/sys_PID children=PID nr=60,231
-s:kptrace/sys_PID exclude=PID" ] &&
+if [ "$rc" = 0 ] && [ "$(cat "$OUT/syscalls-dry.sed")" = "s:kptrace/sys_PID pid=1 nr=2,257,304,428,467 nr32=5,295,342,428,467 failure duration=1500000 signals denied
+s:kptrace/sys_PID tid=1 comm=ng*x nr=2-511 nr32=0-2,5-511 signals denied
+s:kptrace/sys_PID children=PID nr=60,231 nr32=1,252 signals denied
+s:kptrace/sys_PID exclude=PID signals denied" ] &&
    sed -n 3p "$OUT/syscalls-dry.out" | grep -Eq '^s:kptrace/sys_([0-9]+) children=\1 '; then
 	ok "syscalls --dry-run: the spec lines, children= the tool's own pid"
 else
@@ -620,10 +620,49 @@ sys_usage()
 {
 	printf 'kptrace: error: %s\nTry '\''kptrace syscalls --help'\'' for more information.' "$1"
 }
+# strace's spellings: a value that starts with '-' is no value, -p or -t
+# with COMMAND is refused, -e's qualifiers but trace= are not known; each
+# one line, exit 2, nothing armed (no device: the error comes first)
+check_msg syscalls-comm-dashdash 2 "kptrace: error: -c needs a value, not '--' (--comm=-- if that is one)" env KPTRACE_DEVICE=/nonexistent $KPT syscalls -c -- true
+check_msg syscalls-pid-dash 2 "kptrace: error: -p needs a value, not '-f' (--pid=-f if that is one)" env KPTRACE_DEVICE=/nonexistent $KPT syscalls -p -f
+check_msg syscalls-tid-dash 2 "kptrace: error: -t needs a value, not '-1' (--tid=-1 if that is one)" env KPTRACE_DEVICE=/nonexistent $KPT syscalls -t -1
+check_msg syscalls-pid-cmd 2 "kptrace: error: -p selects running processes, COMMAND a new one: not both" env KPTRACE_DEVICE=/nonexistent $KPT syscalls -p 1 -- true
+check_msg syscalls-tid-cmd 2 "kptrace: error: -t selects running threads, COMMAND a new one: not both" env KPTRACE_DEVICE=/nonexistent $KPT syscalls -t 1 true
+check_msg syscalls-e-signal 2 "kptrace: error: -e signal=: only trace= (or t=) is known here" $KPT syscalls -e signal=SIGSEGV
+check_msg syscalls-e-class 2 "kptrace: error: -e: no class '%files' (%desc %file %ipc %net %network %process %signal %memory)" $KPT syscalls -e trace=%files
+# -p of any length: a probe per 8; -f: children= per process, one under
+# another left out (this shell is under pid 1); 129 processes are too many
+# (20 processes of this test's own: -p checks that each one exists)
+dry_pids=
+for i in $(seq 20); do
+	sleep 60 &
+	dry_pids=${dry_pids:+$dry_pids,}$!
+done
+run syscalls-dry-strace sh -c "$KPT syscalls -n -e trace=%ipc,open -Z -p 1 &&
+	$KPT syscalls -n -f -p 1,\$\$ -y -T &&
+	$KPT syscalls -n -p $dry_pids &&
+	$KPT syscalls -n -e t=%net -- true"
+kill ${dry_pids//,/ } 2>/dev/null
+wait 2>/dev/null
+dry_p() { printf '%s' "$dry_pids" | cut -d, -f"$1"; }
+sed -E 's/sys_[0-9]+/sys_PID/; s/children=[0-9]+ nr/children=PID nr/; s/exclude=[0-9]+/exclude=PID/' "$OUT/syscalls-dry-strace.out" >"$OUT/syscalls-dry-strace.sed"
+if [ "$rc" = 0 ] && [ "$(cat "$OUT/syscalls-dry-strace.sed")" = "s:kptrace/sys_PID pid=1 nr=2,29-31,64-71,220 nr32=5,117,393-402,420 failure signals denied
+s:kptrace/sys_PID pid=1 signals denied
+s:kptrace/sys_PID_2 children=1 exclude=PID signals denied
+s:kptrace/sys_PID pid=$(dry_p 1-8) signals denied
+s:kptrace/sys_PID_2 pid=$(dry_p 9-16) signals denied
+s:kptrace/sys_PID_3 pid=$(dry_p 17-20) signals denied
+s:kptrace/sys_PID children=PID nr=40-55,181-182,288,299,307 nr32=187-189,239,337,345,359-373,417 signals denied" ] &&
+   sed -n 3p "$OUT/syscalls-dry-strace.out" | grep -Eq '^s:kptrace/sys_([0-9]+)_2 children=1 exclude=\1 '; then
+	ok "syscalls --dry-run: -e trace=%CLASS (both ABIs), -Z, -f -p, -p of 20 processes: 3 probes"
+else
+	not_ok "syscalls --dry-run: -e trace=%CLASS (both ABIs), -Z, -f -p, -p of 20 processes: 3 probes" "$(cat "$OUT/syscalls-dry-strace.out" "$OUT/syscalls-dry-strace.err")"
+fi
+check_msg syscalls-pids-129 2 "kptrace: error: -p: 129 processes need more than 16 probes (pid= takes 8 processes): select them by -c COMM or -G CGROUP" sh -c "$KPT syscalls -n -p \$(seq -s, 2 130)"
 check_msg syscalls-bad-expr 2 "kptrace: error: -e: no system call matches 'nosuch'" $KPT syscalls -e 'read,nosuch'
 check_msg syscalls-empty-expr 2 "kptrace: error: -e: 'open*,!open*' selects no system call" $KPT syscalls -e 'open*,!open*'
 check_msg syscalls-no-pid 1 "kptrace: error: no process 1073741823 (-p)" $KPT syscalls -p 1,1073741823
-check_msg syscalls-no-tid 1 "kptrace: error: no thread 1073741823 (-t)" $KPT syscalls -t 1073741823 -- true
+check_msg syscalls-no-tid 1 "kptrace: error: no thread 1073741823 (-t)" $KPT syscalls -t 1073741823
 check_msg syscalls-bad-pid 2 "kptrace: error: -p: invalid id list 'abc': numbers separated by ','" $KPT syscalls -p abc
 check_msg syscalls-pid-zero 2 "kptrace: error: -p: invalid id '0' in '1,0'" $KPT syscalls -p 1,0
 check_msg syscalls-pids-9 2 "kptrace: error: -t: more than 8 ids (the module takes 8)" $KPT syscalls -t 1,2,3,4,5,6,7,8,9
@@ -633,7 +672,7 @@ check_msg syscalls-comm-long 2 "kptrace: error: -c: a comm glob of 1 to 15 bytes
 check_msg syscalls-comm-long-esc 2 "kptrace: error: -c: a comm glob of 1 to 15 bytes, not 'a\\x1b[2Jbcdefghijklm'" $KPT syscalls -c "$(printf 'a\033[2Jbcdefghijklm')"
 # -c takes any bytes; the spec line escapes them as the module reads them
 run syscalls-dry-comm $KPT syscalls -n -c "$(printf 'Web Content\\\033*')"
-if [ "$rc" = 0 ] && [ "$(sed -E 's/sys_[0-9]+/sys_PID/; s/exclude=[0-9]+/exclude=PID/' "$OUT/syscalls-dry-comm.out")" = 's:kptrace/sys_PID exclude=PID comm=Web\x20Content\\\x1b*' ]; then
+if [ "$rc" = 0 ] && [ "$(sed -E 's/sys_[0-9]+/sys_PID/; s/exclude=[0-9]+/exclude=PID/' "$OUT/syscalls-dry-comm.out")" = 's:kptrace/sys_PID exclude=PID comm=Web\x20Content\\\x1b* signals denied' ]; then
 	ok "syscalls -c: a space, a backslash and ESC escaped in the spec line"
 else
 	not_ok "syscalls -c: a space, a backslash and ESC escaped in the spec line" "$(cat "$OUT/syscalls-dry-comm.out" "$OUT/syscalls-dry-comm.err")"
@@ -701,7 +740,7 @@ else
 fi
 run syscalls-dry-sum $KPT syscalls -n -s -p 1 -e read
 if [ "$rc" = 0 ] &&
-   [ "$(sed -E 's/sys_[0-9]+/sys_PID/' "$OUT/syscalls-dry-sum.out")" = "s:kptrace/sys_PID pid=1 nr=0 summary" ]; then
+   [ "$(sed -E 's/sys_[0-9]+/sys_PID/' "$OUT/syscalls-dry-sum.out")" = "s:kptrace/sys_PID pid=1 nr=0 nr32=3 summary" ]; then
 	ok "syscalls -s --dry-run: summary at the end of the spec line"
 else
 	not_ok "syscalls -s --dry-run: summary at the end of the spec line" "$(cat "$OUT/syscalls-dry-sum.out" "$OUT/syscalls-dry-sum.err")"
@@ -741,7 +780,7 @@ fake_env()
 		KPTRACE_PROBES="$dir/probes" \
 		KPTRACE_PROBE_STATS="$dir/probe_stats" \
 		KPTRACE_STATS="$dir/stats" \
-		KPTRACE_TRACEFS="$OUT/tracefs" "$@"
+		KPTRACE_TRACEFS="$OUT/tracefs" KPTRACE_PROC=/nonexistent "$@"
 }
 
 # fake_run NAME CMD...: CMD with the fake device, its files in $OUT/NAME.d
@@ -773,19 +812,19 @@ sess_ok()
 if [ ! -x ./kptrace-dyn ] || [ ! -e test/fakedev.so ]; then
 	skip "syscalls live: fake device" "kptrace-dyn or test/fakedev.so not built"
 else
-	fake_run live-cmd ./kptrace-dyn syscalls -- sh -c 'exit 3'
+	fake_run live-cmd ./kptrace-dyn syscalls -o /dev/stdout -- sh -c 'exit 3'
 	if [ "$rc" = 3 ] && cmp -s "$OUT/live-cmd.out" "$EXP/syscalls-replay.out" &&
 	   [ "$(cat "$OUT/live-cmd.err")" = "$FAKE_SUMMARY" ] &&
-	   [ "$specs" = "s:kptrace/sys_PID children=PID" ] && sess_ok &&
-	   grep -Eq '^s:kptrace/sys_([0-9]+) children=\1$' "$OUT/live-cmd.d/specs"; then
+	   [ "$specs" = "s:kptrace/sys_PID children=PID signals denied" ] && sess_ok &&
+	   grep -Eq '^s:kptrace/sys_([0-9]+) children=\1 signals denied$' "$OUT/live-cmd.d/specs"; then
 		ok "syscalls live: COMMAND's status, its calls, one s line then its delete, the summary"
 	else
 		not_ok "syscalls live: COMMAND's status, its calls, one s line then its delete, the summary" "rc=$rc $(cat "$OUT/live-cmd.err" "$OUT/live-cmd.d/specs")"
 	fi
 
-	fake_run live-noent ./kptrace-dyn syscalls -q -- /nonexistent/cmd
+	fake_run live-noent ./kptrace-dyn syscalls -q -o /dev/null -- /nonexistent/cmd
 	noent=$(cat "$OUT/live-noent.err")
-	fake_run live-noexec ./kptrace-dyn syscalls -q -- "$OUT"
+	fake_run live-noexec ./kptrace-dyn syscalls -q -o /dev/null -- "$OUT"
 	if [ "$(cat "$OUT/live-noexec.err")" = "kptrace: error: $OUT: Permission denied" ] &&
 	   [ "$rc" = 126 ] &&
 	   [ "$noent" = "kptrace: error: /nonexistent/cmd: No such file or directory" ] &&
@@ -806,7 +845,7 @@ else
 	fake_run live-refused env FAKEDEV_REFUSE=1 ./kptrace-dyn syscalls -- touch "$OUT/live-ran"
 	if [ "$rc" = 1 ] && [ ! -e "$OUT/live-ran" ] && [ -z "$specs" ] &&
 	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/g; s/children=[0-9]+/children=PID/g' "$OUT/live-refused.err")" = "kptrace: error: the module refused it (Invalid argument): expected p, r, b or - at the start
-  Command: s:kptrace/sys_PID children=PID
+  Command: s:kptrace/sys_PID children=PID signals denied
            ^" ] && sess_ok; then
 		ok "syscalls live: a refused spec: the module's reason at its column, COMMAND never runs, the session closed"
 	else
@@ -824,7 +863,7 @@ else
 	got=$(sed -n 3p "$OUT/live-refused-esc.err" | awk '{ print index($0, "^") - 1 }')
 	if [ "$rc" = 1 ] && [ "$want" -gt 30 ] && [ "$want" = "$got" ] &&
 	   [ "$(sed -E '3d; s/sys_[0-9]+/sys_PID/g' "$OUT/live-refused-esc.err")" = 'kptrace: error: the module refused it (No such file or directory): symbol not found: \\xa9
-  Command: s:kptrace/sys_PID pid=1 comm=a\\xc3\\xa9' ] && sess_ok; then
+  Command: s:kptrace/sys_PID pid=1 comm=a\\xc3\\xa9 signals denied' ] && sess_ok; then
 		ok "syscalls live: a refused line with UTF-8 in -c, shown escaped, the caret under the module's column"
 	else
 		not_ok "syscalls live: a refused line with UTF-8 in -c, shown escaped, the caret under the module's column" "rc=$rc want=$want got=$got $(cat "$OUT/live-refused-esc.err")"
@@ -832,8 +871,8 @@ else
 
 	fake_run live-sigterm timeout --preserve-status -s TERM 1 ./kptrace-dyn syscalls -p 1
 	if [ "$rc" = 0 ] && cmp -s "$OUT/live-sigterm.out" "$EXP/syscalls-replay.out" &&
-	   [ "$specs" = "s:kptrace/sys_PID pid=1" ] && sess_ok &&
-	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/' "$OUT/live-sigterm.err")" = "kptrace: tracing system calls (s:kptrace/sys_PID pid=1)... Hit Ctrl-C to end.
+	   [ "$specs" = "s:kptrace/sys_PID pid=1 signals denied" ] && sess_ok &&
+	   [ "$(sed -E 's/sys_[0-9]+/sys_PID/' "$OUT/live-sigterm.err")" = "kptrace: tracing system calls (s:kptrace/sys_PID pid=1 signals denied)... Hit Ctrl-C to end.
 $FAKE_SUMMARY" ]; then
 		ok "syscalls live: SIGTERM ends a run without COMMAND, the session closed"
 	else
@@ -843,7 +882,7 @@ $FAKE_SUMMARY" ]; then
 	t0=$(date +%s)
 	fake_run live-sigterm-cmd timeout --preserve-status -s TERM 1 ./kptrace-dyn syscalls -q -- sleep 20
 	t1=$(date +%s)
-	if [ "$rc" = 143 ] && [ $((t1 - t0)) -lt 10 ] && [ "$specs" = "s:kptrace/sys_PID children=PID" ] && sess_ok; then
+	if [ "$rc" = 143 ] && [ $((t1 - t0)) -lt 10 ] && [ "$specs" = "s:kptrace/sys_PID children=PID signals denied" ] && sess_ok; then
 		ok "syscalls live: SIGTERM to the tool: COMMAND gets SIGTERM, exit 143, the session closed"
 	else
 		not_ok "syscalls live: SIGTERM to the tool: COMMAND gets SIGTERM, exit 143, the session closed" "rc=$rc $((t1 - t0)) s $(cat "$OUT/live-sigterm-cmd.err")"
@@ -853,7 +892,7 @@ $FAKE_SUMMARY" ]; then
 	for sig in HUP QUIT USR1 USR2; do
 		fake_run live-sig-$sig timeout --preserve-status -s $sig 1 ./kptrace-dyn syscalls -q -p 1
 		if [ "$rc" = 0 ] && cmp -s "$OUT/live-sig-$sig.out" "$EXP/syscalls-replay.out" &&
-		   [ "$specs" = "s:kptrace/sys_PID pid=1" ] && sess_ok; then
+		   [ "$specs" = "s:kptrace/sys_PID pid=1 signals denied" ] && sess_ok; then
 			ok "syscalls live: SIG$sig ends the run as Ctrl-C does, the session closed"
 		else
 			not_ok "syscalls live: SIG$sig ends the run as Ctrl-C does, the session closed" "rc=$rc $(cat "$OUT/live-sig-$sig.err"; echo "$specs")"
@@ -864,11 +903,11 @@ $FAKE_SUMMARY" ]; then
 	t0=$(date +%s)
 	# (one SIGTERM to the tool alone: timeout(1) also signals its group,
 	# and a second stop signal is a reason for SIGKILL at once)
-	fake_run live-sigterm-deaf sh -c './kptrace-dyn syscalls -q -- sh -c "trap \"\" TERM; sleep 30" & p=$!; sleep 1; kill -TERM $p; wait $p'
+	fake_run live-sigterm-deaf sh -c './kptrace-dyn syscalls -q -o /dev/null -- sh -c "trap \"\" TERM; sleep 30" & p=$!; sleep 1; kill -TERM $p; wait $p'
 	t1=$(date +%s)
 	if [ "$rc" = 137 ] && [ $((t1 - t0)) -ge 5 ] && [ $((t1 - t0)) -lt 15 ] &&
 	   [ "$(cat "$OUT/live-sigterm-deaf.err")" = "kptrace: sh did not end on SIGTERM: sending SIGKILL" ] &&
-	   [ "$specs" = "s:kptrace/sys_PID children=PID" ] && sess_ok; then
+	   [ "$specs" = "s:kptrace/sys_PID children=PID signals denied" ] && sess_ok; then
 		ok "syscalls live: a COMMAND deaf to SIGTERM gets SIGKILL after 5 s, exit 137, the session closed"
 	else
 		not_ok "syscalls live: a COMMAND deaf to SIGTERM gets SIGKILL after 5 s, exit 137, the session closed" "rc=$rc $((t1 - t0)) s $(cat "$OUT/live-sigterm-deaf.err")"
@@ -878,7 +917,7 @@ $FAKE_SUMMARY" ]; then
 	# COMMAND's status stands
 	rm -rf "$OUT/live-epipe.d"
 	mkdir -p "$OUT/live-epipe.d"
-	{ sleep 0.5; fake_env "$OUT/live-epipe.d" ./kptrace-dyn syscalls -q -- sh -c 'exit 3' 2>"$OUT/live-epipe.err"; } | true
+	{ sleep 0.5; fake_env "$OUT/live-epipe.d" ./kptrace-dyn syscalls -q -o /dev/stdout -- sh -c 'exit 3' 2>"$OUT/live-epipe.err"; } | true
 	rc_pipe=${PIPESTATUS[0]}
 	if [ "$rc_pipe" = 3 ] && [ ! -s "$OUT/live-epipe.err" ]; then
 		ok "syscalls live: a closed output pipe ends the output silently, COMMAND's status 3 stands"
@@ -909,10 +948,43 @@ $FAKE_SUMMARY" ]; then
 		not_ok "syscalls live: COMMAND's exit ends the run, its orphans are not waited for" "rc=$rc $((t1 - t0)) s"
 	fi
 
+	# COMMAND's stdout is its own: the trace on stderr, as strace's
+	fake_run live-stdout ./kptrace-dyn syscalls -- sh -c 'echo hello'
+	if [ "$rc" = 0 ] && [ "$(cat "$OUT/live-stdout.out")" = hello ] &&
+	   [ "$(head -c 6 "$OUT/live-stdout.out" | od -An -c | tr -d ' ')" = 'hello\n' ] &&
+	   cmp -s <(head -n 8 "$OUT/live-stdout.err") "$EXP/syscalls-replay.out" &&
+	   [ "$(sed -n '9,$p' "$OUT/live-stdout.err")" = "$FAKE_SUMMARY" ]; then
+		ok "syscalls live: COMMAND's stdout holds its output alone, the trace is on stderr"
+	else
+		not_ok "syscalls live: COMMAND's stdout holds its output alone, the trace is on stderr" "rc=$rc $(od -c "$OUT/live-stdout.out" | head -3; cat "$OUT/live-stdout.err")"
+	fi
+
+	# -f with COMMAND: the run lasts while a descendant lives
+	t0=$(date +%s.%N)
+	fake_run live-follow ./kptrace-dyn syscalls -f -q -o /dev/null -- sh -c 'sleep 1.5 & exit 0'
+	t1=$(date +%s.%N)
+	if [ "$rc" = 0 ] && awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 1.4 && b - a < 10) }' &&
+	   [ "$specs" = "s:kptrace/sys_PID children=PID signals denied" ]; then
+		ok "syscalls live -f: COMMAND's run lasts until its last descendant exits"
+	else
+		not_ok "syscalls live -f: COMMAND's run lasts until its last descendant exits" "rc=$rc $t0 $t1"
+	fi
+
+	# -f -p: a probe for the process, one for its descendants
+	fake_run live-follow-p timeout --preserve-status -s TERM 0.5 ./kptrace-dyn syscalls -f -q -p $$ -o /dev/null
+	# (the tool is under this shell: its own calls left out)
+	if [ "$rc" = 0 ] && [ "$(sed -E 's/sys_[0-9]+/sys_PID/; s/exclude=[0-9]+/exclude=TOOL/' "$fake_dir/specs")" = "s:kptrace/sys_PID pid=$$ signals denied
+s:kptrace/sys_PID_2 children=$$ exclude=TOOL signals denied" ] &&
+	   grep -Eq '^s:kptrace/sys_([0-9]+)_2 children=[0-9]+ exclude=\1 ' "$fake_dir/specs" && sess_ok; then
+		ok "syscalls live -f -p: two probes, pid= and children=, one session"
+	else
+		not_ok "syscalls live -f -p: two probes, pid= and children=, one session" "rc=$rc $specs $(cat "$OUT/live-follow-p.err")"
+	fi
+
 	# -s: KPT_IOC_SYSSUM's canned entries (fakedev.c, set 1), after one
 	# -ENOSPC; the table as an independent computation made it
 	SUM_LINE="kptrace: 30 calls seen, 20 counted in the kernel (all read), 5 filtered, 0 lost, 2 not counted (summary table full), 1 missed returns, 2 in flight at detach"
-	fake_run live-sum ./kptrace-dyn syscalls -s -- true
+	fake_run live-sum ./kptrace-dyn syscalls -s -o /dev/stdout -- true
 	if [ "$rc" = 0 ] && cmp -s "$OUT/live-sum.out" "$EXP/syscalls-sum.out" &&
 	   [ "$(cat "$OUT/live-sum.err")" = "$SUM_LINE" ] &&
 	   [ "$specs" = "s:kptrace/sys_PID children=PID summary" ] && sess_ok &&
@@ -924,7 +996,7 @@ len=4096e entries=8 full=2" ]; then
 	fi
 
 	# -i 1 for 1.2 s: interval 1 (set 1), the last (set 2), the whole run
-	fake_run live-sum-interval ./kptrace-dyn syscalls -s -i 1 -- sleep 1.2
+	fake_run live-sum-interval ./kptrace-dyn syscalls -s -i 1 -o /dev/stdout -- sleep 1.2
 	sed -E 's/\([0-9]+\.[0-9]{3} to [0-9]+\.[0-9]{3} s/(T0 to T1 s/' "$OUT/live-sum-interval.out" >"$OUT/live-sum-interval.sed"
 	if [ "$rc" = 0 ] && cmp -s "$OUT/live-sum-interval.sed" "$EXP/syscalls-sum-interval.out" &&
 	   [ "$(cat "$OUT/live-sum-interval.err")" = "kptrace: 32 calls seen, 22 counted in the kernel (all read), 5 filtered, 0 lost, 2 not counted (summary table full), 1 missed returns, 2 in flight at detach" ] &&
@@ -934,7 +1006,7 @@ len=4096e entries=8 full=2" ]; then
 		not_ok "syscalls live -s -i 1: two intervals, then the whole run's table" "rc=$rc $(diff "$EXP/syscalls-sum-interval.out" "$OUT/live-sum-interval.sed"; cat "$OUT/live-sum-interval.err")"
 	fi
 
-	fake_run live-sum-json ./kptrace-dyn syscalls -s -j -i 1 -q -- sleep 1.2
+	fake_run live-sum-json ./kptrace-dyn syscalls -s -j -i 1 -q -o /dev/stdout -- sleep 1.2
 	d=$(python3 - "$OUT/live-sum-json.out" <<'EOF' 2>&1
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1], "rb")]
@@ -980,10 +1052,10 @@ $SUM_LINE" ]; then
 	fi
 
 	# -S: the lines, then the table the tool counts from them
-	fake_run live-with-sum ./kptrace-dyn syscalls -S -- sh -c 'exit 3'
+	fake_run live-with-sum ./kptrace-dyn syscalls -S -o /dev/stdout -- sh -c 'exit 3'
 	if [ "$rc" = 3 ] && cmp -s "$OUT/live-with-sum.out" "$EXP/syscalls-replay-sum.out" &&
 	   [ "$(cat "$OUT/live-with-sum.err")" = "$FAKE_SUMMARY" ] &&
-	   [ "$specs" = "s:kptrace/sys_PID children=PID" ] && sess_ok; then
+	   [ "$specs" = "s:kptrace/sys_PID children=PID signals denied" ] && sess_ok; then
 		ok "syscalls live -S: one probe with records, the lines, then their table"
 	else
 		not_ok "syscalls live -S: one probe with records, the lines, then their table" "rc=$rc $(cat "$OUT/live-with-sum.err"; echo "$specs")"
@@ -1072,9 +1144,9 @@ $(grep -iE 'error|collid|inconsist' "$OUT/sys-exporter.log" | head -5)"
 	fi
 
 	# without -i: once, at the end; -j's rows still printed
-	fake_run live-prom-once ./kptrace-dyn syscalls -s -j -q --prometheus "$OUT/live-prom-once.d" -- true
+	fake_run live-prom-once ./kptrace-dyn syscalls -s -j -q -o /dev/stdout --prometheus "$OUT/live-prom-once.d" -- true
 	rc1=$rc
-	fake_run live-prom-once-ref ./kptrace-dyn syscalls -s -j -q -- true
+	fake_run live-prom-once-ref ./kptrace-dyn syscalls -s -j -q -o /dev/stdout -- true
 	if [ "$rc1" = 0 ] && [ "$rc" = 0 ] && [ -s "$OUT/live-prom-once.out" ] &&
 	   cmp -s "$OUT/live-prom-once.out" "$OUT/live-prom-once-ref.out" &&
 	   cmp -s "$OUT/live-prom-once.d/kptrace_syscalls.prom" "$EXP/syscalls-prom-1.prom"; then
@@ -1099,7 +1171,7 @@ $(grep -iE 'error|collid|inconsist' "$OUT/sys-exporter.log" | head -5)"
 	# -S: the lines, no table; the file of the calls the tool printed,
 	# with the books of the probe with records
 	mkdir -p "$OUT/live-with-sum-prom.p"
-	fake_run live-with-sum-prom ./kptrace-dyn syscalls -S --prometheus "$OUT/live-with-sum-prom.p" -- sh -c 'exit 3'
+	fake_run live-with-sum-prom ./kptrace-dyn syscalls -S -o /dev/stdout --prometheus "$OUT/live-with-sum-prom.p" -- sh -c 'exit 3'
 	d=$(same "$OUT/live-with-sum-prom.p/kptrace_syscalls.prom" "$EXP/syscalls-with-sum-prom.prom")
 	if [ "$rc" = 3 ] && [ -z "$d" ] &&
 	   cmp -s "$OUT/live-with-sum-prom.out" "$EXP/syscalls-replay.out" &&
@@ -1112,7 +1184,7 @@ $(grep -iE 'error|collid|inconsist' "$OUT/sys-exporter.log" | head -5)"
 	fake_run live-save ./kptrace-dyn syscalls -w "$OUT/live-save.bin" -- true
 	run live-save-replay env KPTRACE_TRACEFS="$OUT/tracefs" $KPT syscalls -r "$OUT/live-save.bin" -q
 	if [ "$rc" = 0 ] && cmp -s "$OUT/live-save-replay.out" "$EXP/syscalls-replay.out" &&
-	   grep -Eq '^s:kptrace/sys_([0-9]+) children=\1 # id=42 ' "$OUT/live-save.bin.probes" &&
+	   grep -Eq '^s:kptrace/sys_([0-9]+) children=\1 signals denied # id=42 ' "$OUT/live-save.bin.probes" &&
 	   [ "$(stat -c %a "$OUT/live-save.bin.probes")" = 600 ] &&
 	   [ "$(cat "$OUT/live-save.err")" = "kptrace: 26 calls seen, 7 saved, 9 filtered, 1 lost (full 1), 1 missed returns, 6 in flight at detach; 2 recorded but not saved (2 left unread)" ]; then
 		ok "syscalls live: -w saves the probe's records (not another probe's) and FILE.probes"

@@ -37,6 +37,9 @@
 #include "syscall_fmt.h"
 #include "syscalls.h"
 #include "syscalls_cmd.h"
+#include "syscalls_comm.h"
+#include "syscalls_fd.h"
+#include "syscalls_pending.h"
 #include "trace.h"
 #include "ktap.h"
 
@@ -1347,6 +1350,452 @@ static void test_event_names(void)
 	same("event name of 400: none", syscalls__event_name(400), NULL);
 }
 
+
+/* --- strace's spellings: classes, signals, exits, 32-bit, seccomp, -y --- */
+
+/* A format of @fields ("unsigned int fd;size_t count") as call @nr's */
+static void set_format(unsigned int nr, const char *name, const char *fields)
+{
+	char text[2048], err[256];
+	struct syscall_format fmt;
+	const char *p = fields;
+	int n, off = 16;
+	size_t len;
+
+	n = snprintf(text, sizeof(text),
+		     "name: sys_enter_%s\nID: 1\nformat:\n"
+		     "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n",
+		     name);
+	while (*p) {
+		len = strcspn(p, ";");
+		n += snprintf(text + n, sizeof(text) - n,
+			      "\tfield:%.*s;\toffset:%d;\tsize:8;\tsigned:0;\n",
+			      (int)len, p, off);
+		off += 8;
+		p += len + (p[len] == ';');
+	}
+	if (syscalls__parse_format(text, &fmt, err, sizeof(err)) ||
+	    sys_formats__set(formats, nr, &fmt))
+		result(0, name, "%s", err);
+}
+
+/* strace's classes (src/linux/x86_64/syscallent.h, i386/syscallent.h) */
+static void test_classes(void)
+{
+	static const struct {
+		enum syscalls_abi abi;
+		const char *call, *cls;
+		bool in;
+	} cases[] = {
+		{ SYSCALLS_64, "open", "file", true },
+		{ SYSCALLS_64, "open", "desc", true },
+		{ SYSCALLS_64, "read", "file", false },
+		{ SYSCALLS_64, "read", "desc", true },
+		{ SYSCALLS_64, "stat", "file", true },
+		{ SYSCALLS_64, "execve", "file", true },
+		{ SYSCALLS_64, "execve", "process", true },
+		{ SYSCALLS_64, "socket", "network", true },
+		{ SYSCALLS_64, "socket", "net", true },
+		{ SYSCALLS_64, "socket", "desc", false },
+		{ SYSCALLS_64, "sendmsg", "network", true },
+		{ SYSCALLS_64, "kill", "signal", true },
+		{ SYSCALLS_64, "kill", "process", true },
+		{ SYSCALLS_64, "rt_sigaction", "signal", true },
+		{ SYSCALLS_64, "clone", "process", true },
+		{ SYSCALLS_64, "exit_group", "process", true },
+		{ SYSCALLS_64, "mmap", "memory", true },
+		{ SYSCALLS_64, "mmap", "desc", true },
+		{ SYSCALLS_64, "brk", "memory", true },
+		{ SYSCALLS_64, "shmget", "ipc", true },
+		{ SYSCALLS_64, "semop", "ipc", true },
+		{ SYSCALLS_64, "getpid", "process", false },
+		{ SYSCALLS_64, "openat2", "file", true },
+		{ SYSCALLS_64, "pidfd_send_signal", "signal", true },
+		{ SYSCALLS_32, "open", "file", true },
+		/* strace's own choice: %desc, not %network */
+		{ SYSCALLS_32, "socketcall", "network", false },
+		{ SYSCALLS_32, "socketcall", "desc", true },
+		{ SYSCALLS_32, "ipc", "ipc", true },
+		{ SYSCALLS_32, "mmap2", "memory", true },
+		{ SYSCALLS_32, "sigreturn", "signal", true },
+	};
+	char name[128];
+	size_t i;
+	int nr;
+
+	for (i = 0; i < ARRAY_LEN(cases); i++) {
+		nr = syscalls__nr(cases[i].abi, cases[i].call);
+		snprintf(name, sizeof(name), "class: %s%s %s in %%%s",
+			 cases[i].abi == SYSCALLS_32 ? "i386 " : "",
+			 cases[i].call, cases[i].in ? "is" : "is not",
+			 cases[i].cls);
+		result(nr >= 0 && syscalls__in_class(cases[i].abi,
+						     (unsigned int)nr,
+						     cases[i].cls) == cases[i].in,
+		       name, "nr %d", nr);
+	}
+}
+
+/* -e with classes, trace=, both ABIs: the spec line */
+static void test_spec_strace(void)
+{
+	bool *nr = calloc(syscalls__count(SYSCALLS_64), sizeof(bool));
+	bool *nr32 = calloc(syscalls__count(SYSCALLS_32), sizeof(bool));
+	struct sys_sel sel = { .pid = { 7 }, .npid = 1 };
+	char err[256];
+	int n;
+
+	if (!nr || !nr32)
+		return;
+	n = syscalls__select_both("open", nr, &sel.nr_rest, nr32,
+				  &sel.nr32_rest, err, sizeof(err));
+	sel.nr = nr;
+	sel.nr32 = nr32;
+	sel.signals = true;
+	sel.denied = true;
+	result(n == 2, "-e open: open of both ABIs", "%d", n);
+	same("spec: -e open: nr=2 nr32=5, signals, denied", spec_of(&sel, 9),
+	     "s:kptrace/sys_9 pid=7 nr=2 nr32=5 signals denied");
+	n = syscalls__select_both("newfstatat,socketcall", nr, &sel.nr_rest,
+				  nr32, &sel.nr32_rest, err, sizeof(err));
+	same("spec: a name of one ABI only", spec_of(&sel, 9),
+	     "s:kptrace/sys_9 pid=7 nr=262 nr32=102 signals denied");
+	n = syscalls__select_both("%ipc,!shm*", nr, &sel.nr_rest, nr32,
+				  &sel.nr32_rest, err, sizeof(err));
+	/* strace puts mq_* in %desc, not %ipc */
+	same("spec: %ipc less shm*", spec_of(&sel, 9),
+	     "s:kptrace/sys_9 pid=7 nr=64-66,68-71,220 nr32=117,393-394,399-402,420 signals denied");
+	n = syscalls__select_both("nosuch", nr, &sel.nr_rest, nr32,
+				  &sel.nr32_rest, err, sizeof(err));
+	same("-e nosuch: an error", n < 0 ? err : "no error",
+	     "no system call matches 'nosuch'");
+	n = syscalls__select_both("%bogus", nr, &sel.nr_rest, nr32,
+				  &sel.nr32_rest, err, sizeof(err));
+	same("-e %bogus: an error", n < 0 ? err : "no error",
+	     "no class '%bogus' (%desc %file %ipc %net %network %process %signal %memory)");
+	free(nr);
+	free(nr32);
+}
+
+/* An entry record of the probe's signals: KPT_SYS_EV_SIGNAL, _EXIT */
+static const struct kpt_event *make_event(__u64 kind, const __u64 *a,
+					  const char *comm, __u32 pid,
+					  __u32 tid, __u64 ts)
+{
+	struct rec r = {
+		.entry = true, .ts = ts, .comm = comm, .pid = pid, .tid = tid,
+		.nr = kind,
+	};
+
+	memcpy(r.regs, a, sizeof(r.regs));
+	return make(&r);
+}
+
+static const char *print_event(__u64 kind, const __u64 *a, bool json)
+{
+	static char out[1024];
+
+	printer_start(json, formats);
+	printer.have_base = true;
+	printer.base_ns = 1000000000;
+	sys_printer__record(make_event(kind, a, "sh", 300, 301, 1002500000),
+			    &printer);
+	snprintf(out, sizeof(out), "%s", printer_text());
+	if (!json && out[0])
+		out[strlen(out) - 1] = '\0';
+	printer_end();
+	return out;
+}
+
+static void test_signals(void)
+{
+	const __u64 segv[6] = { 11, 1, 0, 0x10, 0, KPT_SYS_SIG_DEFAULT };
+	const __u64 term[6] = { 15, 0, 0, 42 | (1000ULL << 32), 0,
+				KPT_SYS_SIG_HANDLER };
+	const __u64 chld[6] = { 17, 1, 0, 302, 3, KPT_SYS_SIG_IGNORED };
+	const __u64 intr[6] = { 2, 0x80, 0, 0, 0, KPT_SYS_SIG_DEFAULT };
+	const __u64 killed[6] = { 11 | 0x80, 1, 1 };
+	const __u64 exited[6] = { 3 << 8, 1, 1 };
+	const __u64 thread[6] = { 0, 0, 1 };
+
+	same("signal: SIGSEGV, a fault's address",
+	     print_event(KPT_SYS_EV_SIGNAL, segv, false),
+	     "2.500 (          ): sh/301 --- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=0x10} ---");
+	same("signal json: SIGSEGV",
+	     print_event(KPT_SYS_EV_SIGNAL, segv, true),
+	     "{\"type\":\"signal\",\"ts\":2500000,\"comm\":\"sh\",\"pid\":300,\"tid\":301,\"signal\":\"SIGSEGV\",\"signo\":11,\"code\":\"SEGV_MAPERR\",\"si_code\":1,\"errno\":0,\"addr\":16,\"action\":\"default\"}\n");
+	same("signal: SIGTERM sent by a process",
+	     print_event(KPT_SYS_EV_SIGNAL, term, false),
+	     "2.500 (          ): sh/301 --- SIGTERM {si_signo=SIGTERM, si_code=SI_USER, si_pid=42, si_uid=1000} ---");
+	same("signal json: SIGTERM sent by a process",
+	     print_event(KPT_SYS_EV_SIGNAL, term, true),
+	     "{\"type\":\"signal\",\"ts\":2500000,\"comm\":\"sh\",\"pid\":300,\"tid\":301,\"signal\":\"SIGTERM\",\"signo\":15,\"code\":\"SI_USER\",\"si_code\":0,\"errno\":0,\"sender_pid\":42,\"sender_uid\":1000,\"action\":\"handler\"}\n");
+	same("signal: SIGCHLD, a child exited",
+	     print_event(KPT_SYS_EV_SIGNAL, chld, false),
+	     "2.500 (          ): sh/301 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=302, si_uid=0, si_status=3} ---");
+	same("signal: SIGINT from the kernel",
+	     print_event(KPT_SYS_EV_SIGNAL, intr, false),
+	     "2.500 (          ): sh/301 --- SIGINT {si_signo=SIGINT, si_code=SI_KERNEL} ---");
+	same("exit: killed by SIGSEGV, core dumped",
+	     print_event(KPT_SYS_EV_EXIT, killed, false),
+	     "2.500 (          ): sh/301 +++ killed by SIGSEGV (core dumped) +++");
+	same("exit json: killed by SIGSEGV",
+	     print_event(KPT_SYS_EV_EXIT, killed, true),
+	     "{\"type\":\"exit\",\"ts\":2500000,\"comm\":\"sh\",\"pid\":300,\"tid\":301,\"status\":139,\"exited\":null,\"signal\":\"SIGSEGV\",\"core_dumped\":true,\"last\":true,\"group\":true}\n");
+	same("exit: exited with 3",
+	     print_event(KPT_SYS_EV_EXIT, exited, false),
+	     "2.500 (          ): sh/301 +++ exited with 3 +++");
+	same("exit: a thread that is not the last: no line",
+	     print_event(KPT_SYS_EV_EXIT, thread, false), "");
+	same("exit json: a thread that is not the last",
+	     print_event(KPT_SYS_EV_EXIT, thread, true),
+	     "{\"type\":\"exit\",\"ts\":2500000,\"comm\":\"sh\",\"pid\":300,\"tid\":301,\"status\":0,\"exited\":0,\"signal\":null,\"core_dumped\":false,\"last\":false,\"group\":true}\n");
+}
+
+/* 32-bit calls (i386 numbers and names) and calls seccomp denied */
+static void test_compat_denied(void)
+{
+	struct rec r = {
+		.ts = 1000012345, .entry_ts = 1000000000, .lat = 12345,
+		.ret = 3, .comm = "a32", .pid = 400, .tid = 400, .nr = 5,
+		.regs = { 0x8049000, 0, 0 },
+		.str = { { 1, "/etc/hostname", 13, KPT_STR_USER } },
+	};
+	const struct kpt_event *e;
+	char *out;
+
+	printer_start(false, no_formats);
+	printer.have_base = true;
+	printer.base_ns = 1000000000;
+	e = make(&r);
+	((struct kpt_event *)e)->flags |= KPT_F_SYS_COMPAT;
+	sys_printer__record(e, &printer);
+	same("line: a 32-bit open: i386's name, (32-bit)", printer_text(),
+	     "0.000 ( 0.012 ms): a32/400 open(arg0: \"/etc/hostname\", arg1: 0x0, arg2: 0x0, arg3: 0x0, arg4: 0x0, arg5: 0x0) = 3 (32-bit)\n");
+	printer_end();
+	printer_start(true, no_formats);
+	printer.have_base = true;
+	printer.base_ns = 1000000000;
+	r.nr = 20;	/* i386 getpid */
+	r.str[0] = (struct rstr){ 0 };
+	r.ret = -1;
+	r.lat = 0;
+	e = make(&r);
+	((struct kpt_event *)e)->flags |= KPT_F_SYS_COMPAT | KPT_F_SYS_DENIED;
+	sys_printer__record(e, &printer);
+	out = strstr(printer_text(), "\"syscall\":\"getpid\"");
+	result(out && strstr(out, ",\"compat\":true,\"denied\":true,\"ret\":-1,\"errno\":\"EPERM\"}"),
+	       "json: a denied 32-bit getpid: compat, denied", "%s",
+	       printer_text());
+	printer_end();
+	r.nr = 110;	/* x86-64 getppid */
+	r.ret = -1;
+	printer_start(false, no_formats);
+	printer.have_base = true;
+	printer.base_ns = 1000000000;
+	e = make(&r);
+	((struct kpt_event *)e)->flags |= KPT_F_SYS_DENIED;
+	sys_printer__record(e, &printer);
+	same("line: a denied getppid: EPERM, (seccomp)", printer_text(),
+	     "0.000 ( 0.000 ms): a32/400 getppid(arg0: 0x8049000, arg1: 0x0, arg2: 0x0, arg3: 0x0, arg4: 0x0, arg5: 0x0) = -1 EPERM (Operation not permitted) (seccomp)\n");
+	printer_end();
+}
+
+/* -y: a crafted trace of one process, its fd table kept from it */
+static void test_fds(void)
+{
+	struct rec r = {
+		.entry_ts = 1000000000, .lat = 1000, .comm = "cat",
+		.pid = 500, .tid = 500,
+	};
+	struct sys_fds *fds = sys_fds__new(NULL);
+	static const char want[] =
+		"0.000 ( 0.001 ms): cat/500 openat(dfd: CWD, filename: \"/etc/hostname\", flags: RDONLY|CLOEXEC) = 3</etc/hostname>\n"
+		"0.000 ( 0.001 ms): cat/500 read(fd: 3</etc/hostname>, buf: 0x1000, count: 4096) = 5\n"
+		"0.000 ( 0.001 ms): cat/500 dup2(oldfd: 3</etc/hostname>, newfd: 7) = 7</etc/hostname>\n"
+		"0.000 ( 0.001 ms): cat/500 close(fd: 3</etc/hostname>) = 0\n"
+		"0.000 ( 0.001 ms): cat/500 read(fd: 3, buf: 0x1000, count: 4096) = -1 EBADF (Bad file descriptor)\n"
+		"0.000 ( 0.001 ms): cat/500 write(fd: 7</etc/hostname>, buf: 0x1000, count: 5) = 5\n"
+		"0.000 ( 0.001 ms): cat/500 socket(family: 2, type: 526337, protocol: 0) = 4<socket:>\n"
+		"0.000 ( 0.001 ms): cat/500 read(fd: 4<socket:>, buf: 0x1000, count: 4096) = 0\n"
+		"0.000 ( 0.001 ms): cat/500 execve(filename: \"/bin/true\", argv: NULL, envp: NULL) = 0\n"
+		"0.000 ( 0.001 ms): cat/500 read(fd: 4, buf: 0x1000, count: 4096) = -1 EBADF (Bad file descriptor)\n"
+		"0.000 ( 0.001 ms): cat/500 read(fd: 7</etc/hostname>, buf: 0x1000, count: 4096) = 0\n";
+
+	if (!fds)
+		return;
+	set_format(0, "read", "unsigned int fd;char * buf;size_t count");
+	set_format(3, "close", "unsigned int fd");
+	set_format(33, "dup2", "unsigned int oldfd;unsigned int newfd");
+	set_format(41, "socket", "int family;int type;int protocol");
+	printer_start(false, formats);
+	printer.have_base = true;
+	printer.base_ns = 1000000000;
+	printer.fds = fds;
+#define CALL(n, a, b, c, rv) do { \
+		r.nr = (n); r.regs[0] = (a); r.regs[1] = (b); \
+		r.regs[2] = (c); r.ret = (rv); \
+		sys_printer__record(make(&r), &printer); \
+	} while (0)
+	r.str[0] = (struct rstr){ 2, "/etc/hostname", 13, KPT_STR_USER, 0 };
+	CALL(257, 0xffffff9c, 0x7ffc0000, 0x80000, 3);
+	r.str[0] = (struct rstr){ 0 };
+	CALL(0, 3, 0x1000, 4096, 5);
+	CALL(33, 3, 7, 0, 7);
+	CALL(3, 3, 0, 0, 0);
+	CALL(0, 3, 0x1000, 4096, -9);
+	CALL(1, 7, 0x1000, 5, 5);
+	/* SOCK_STREAM | SOCK_CLOEXEC: gone at the execve */
+	CALL(41, 2, 0x80801, 0, 4);
+	CALL(0, 4, 0x1000, 4096, 0);
+	r.str[0] = (struct rstr){ 1, "/bin/true", 9, KPT_STR_USER, 0 };
+	CALL(59, 0x2000, 0, 0, 0);
+	r.str[0] = (struct rstr){ 0 };
+	CALL(0, 4, 0x1000, 4096, -9);
+	CALL(0, 7, 0x1000, 4096, 0);
+	same("-y: a trace's fds with their paths, dup2, close, exec's CLOEXEC",
+	     printer_text(), want);
+	printer_end();
+	printer_start(true, formats);
+	printer.fds = fds;
+	CALL(0, 7, 0x1000, 4096, 0);
+	result(strstr(printer_text(), ",\"fds\":{\"fd\":\"/etc/hostname\"},\"ret\":0}") != NULL,
+	       "-y json: \"fds\":{\"fd\":PATH}", "%s", printer_text());
+	printer_end();
+	/* the process ended: its table goes */
+	sys_fds__forget(fds, 500);
+	printer_start(false, formats);
+	printer.fds = fds;
+	CALL(0, 7, 0x1000, 4096, 0);
+	result(strstr(printer_text(), "read(fd: 7, ") != NULL,
+	       "-y: a process's table goes at its end", "%s",
+	       printer_text());
+	printer_end();
+#undef CALL
+	sys_fds__free(fds);
+}
+
+/* -s, -S, --prometheus: a process's comm is its leader's */
+static void test_leader_comm(void)
+{
+	struct rec r = {
+		.entry_ts = 1000000000, .lat = 1000, .comm = "worker-1",
+		.pid = 600, .tid = 601, .nr = 1, .ret = 1,
+	};
+	struct sys_comms *comms = sys_comms__new(NULL);
+	struct sys_sum *s = sys_sum__new();
+	struct sys_sum *by = sys_sum__new_by_comm();
+	struct kpt_syssum_entry e = { .pid = 700, .nr = 0, .calls = 2 };
+	const char *text;
+
+	if (!comms || !s || !by)
+		return;
+	sys_sum__set_comms(s, comms);
+	sys_sum__set_comms(by, comms);
+	printer_start(false, formats);
+	printer.sum = s;
+	printer.by_comm = by;
+	printer.no_lines = true;
+	sys_printer__record(make(&r), &printer);	/* a thread's first */
+	r.tid = 600;
+	r.comm = "server";
+	sys_printer__record(make(&r), &printer);	/* the leader's */
+	r.tid = 602;
+	r.comm = "worker-2";
+	sys_printer__record(make(&r), &printer);
+	printer_end();
+	text = sum_text(s, false, "Summary of events", -1);
+	result(strstr(text, " server (600), 3 events") && !strstr(text, "worker"),
+	       "-S: one process, its leader's comm", "%s", text);
+	text = prom_of(by, NULL, NULL);
+	result(strstr(text, "kptrace_syscall_calls_total{syscall=\"write\",pid=\"600\",comm=\"server\"} 2") &&
+	       strstr(text, "comm=\"worker-1\"} 1"),
+	       "--prometheus: the leader's comm once it is known", "%s", text);
+	/* -s: an entry of a thread, the leader known from no record */
+	memcpy(e.comm, "pool-3", 7);
+	sys_sum__add(s, &e);
+	text = sum_text(s, false, "Summary of events", -1);
+	result(strstr(text, " pool-3 (700)") != NULL,
+	       "-s: a process whose leader is not known: the thread's comm",
+	       "%s", text);
+	sys_sum__free(s);
+	sys_sum__free(by);
+	sys_comms__free(comms);
+}
+
+/* Calls in progress: /proc's syscall file, and a fake /proc */
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void test_pending(void)
+{
+	__u64 a[7] = { 0 };
+	const __u32 pid = 800;
+	struct sys_pending_sel sel = { .pids = &pid, .npids = 1 };
+	char root[512], cmd[3000];
+	unsigned int n;
+
+	result(sys_pending__parse("230 0x0 0x0 0x7ffd1000 0x7ffd1010 0x0 0x0 0x7ffd0ff8 0x7f00dead\n", a) &&
+	       a[0] == 230 && a[3] == 0x7ffd1000 && a[4] == 0x7ffd1010,
+	       "pending: /proc's syscall: number and arguments", "%llu",
+	       (unsigned long long)a[0]);
+	result(!sys_pending__parse("running\n", a) &&
+	       !sys_pending__parse("-1 0x7ffd0ff8 0x7f00dead\n", a),
+	       "pending: running, or in no call: nothing", "");
+	snprintf(root, sizeof(root), "%s/proc", work_dir);
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf %s && mkdir -p %s/self %s/800/task/800 %s/800/task/801 %s/801",
+		 root, root, root, root, root);
+	if (system(cmd)) {
+		result(0, "pending: a fake /proc", "%s", cmd);
+		return;
+	}
+	write_file(root, "self/sched",
+		   "sleep (1)\n---\nse.exec_start                                :        100500.250000\n");
+	write_file(root, "800/stat", "800 (sleep) S 1 800 800 0 -1\n");
+	write_file(root, "800/task/800/syscall",
+		   "0 0x0 0x1000 0x20000 0x0 0x0 0x0 0x7ffd0ff8 0x7f00dead\n");
+	write_file(root, "800/task/800/comm", "sleep\n");
+	write_file(root, "800/task/800/sched",
+		   "se.exec_start                                :        97500.000000\n");
+	write_file(root, "800/task/801/syscall", "running\n");
+	write_file(root, "800/task/801/comm", "sleep\n");
+	sel.proc = root;
+	set_format(0, "read", "unsigned int fd;char * buf;size_t count");
+	printer_start(false, formats);
+	n = sys_pending__show(&printer, &sel, 0);
+	same("pending: a read blocked for 3 s: <unfinished ...>",
+	     printer_text(),
+	     "0.000 (3000.250 ms): sleep/800 read(fd: 0, buf: 0x1000, count: 131072) <unfinished ...>\n");
+	result(n == 1 && printer.unfinished == 1, "pending: one call", "%u",
+	       n);
+	printer_end();
+	write_file(root, "800/task/800/syscall",
+		   "219 0x0 0x0 0x0 0x0 0x0 0x0 0x7ffd0ff8 0x7f00dead\n");
+	write_file(root, "800/task/800/sched", "no such line\n");
+	printer_start(true, formats);
+	sys_pending__show(&printer, &sel, 0);
+	result(strstr(printer_text(), "\"syscall\":\"restart_syscall\",\"args\":{},\"unfinished\":true,\"blocked_ns\":null}") != NULL,
+	       "pending json: restart_syscall, its time unknown", "%s",
+	       printer_text());
+	printer_end();
+	printer_start(false, formats);
+	sys_pending__show(&printer, &sel, 0);
+	same("pending: restart_syscall as strace shows it", printer_text(),
+	     "0.000 (     ? ms): sleep/800 restart_syscall(<... resuming interrupted call ...>) <unfinished ...>\n");
+	printer_end();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -1370,6 +1819,13 @@ int main(int argc, char **argv)
 	test_prom_value();
 	test_prom();
 	test_event_names();
+	test_classes();
+	test_spec_strace();
+	test_signals();
+	test_compat_denied();
+	test_fds();
+	test_leader_comm();
+	test_pending();
 	sys_formats__free(formats);
 	sys_formats__free(no_formats);
 	printf("%d passed, %d failed\n", nr - failed, failed);
