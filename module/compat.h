@@ -163,4 +163,20 @@ static inline struct file *kpt_open_from_init_root(const char *path)
 	__builtin_types_compatible_p(typeof(trace_sched_process_exit),	\
 				     void (struct task_struct *, bool))
 
+/*
+ * The bytes a kretprobe of @n instances of @data bytes takes: from 6.7
+ * the instances sit in an objpool, whose every possible CPU has a ring of
+ * a slot per instance (rounded up to a power of 2), 8 bytes each
+ */
+static inline u64 kpt_kretprobe_pool_bytes(unsigned int n, unsigned int data)
+{
+	u64 bytes = (u64)n * (sizeof(struct kretprobe_instance) + data);
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+	bytes += (u64)num_possible_cpus() * roundup_pow_of_two(n) *
+		 sizeof(void *);
+#endif
+	return bytes;
+}
+
 #endif /* _KPT_COMPAT_H */

@@ -12,6 +12,7 @@
 #include <linux/kprobes.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
+#include "compat.h"
 #include "config.h"
 #include "probe.h"
 
@@ -58,12 +59,12 @@ static unsigned int kpt_kretprobe_maxactive(const struct kpt_probe *p)
 
 /*
  * What a return probe's instances take (the kprobe core's, with the data
- * kept per call), for mem_max_mb
+ * kept per call, compat.h), for mem_max_mb
  */
 u64 kpt_kretprobe_mem(const struct kpt_probe *p)
 {
-	return (u64)p->ops->maxactive(p) *
-	       (sizeof(struct kretprobe_instance) + p->prog.ri_size);
+	return kpt_kretprobe_pool_bytes(p->ops->maxactive(p),
+					p->prog.ri_size);
 }
 
 /* The data a return probe keeps per call, over all its instances */

@@ -375,7 +375,7 @@ void kpt_stack_record(struct kpt_probe *p, struct kpt_event *ev,
 		      unsigned int max);
 
 /* syscall.c: an s probe's */
-#define KPT_SYS_MAXACTIVE	4096	/* its default MAXACTIVE, at most */
+#define KPT_SYS_MAXACTIVE	32768	/* its default MAXACTIVE, at most */
 int kpt_sys_ids_global(struct kpt_spec *spec);
 int kpt_probes_syssum(struct kpt_session *sess, const char *name,
 		      void __user *ubuf, u64 room, u32 *id, u32 *n, u64 *full,

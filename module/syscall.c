@@ -66,6 +66,7 @@
 #include <linux/err.h>
 #include <linux/pid_namespace.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include "ring.h"
 #include "clock.h"
 #include "syscall_sum.h"
@@ -447,7 +448,9 @@ void kpt_sys_kretprobe_wrap(struct kretprobe *rp, kprobe_pre_handler_t *own,
 /*
  * Return instances of @p: its MAXACTIVE, else, as each traced task
  * blocked in a call holds one, as many as 16 MiB of its data hold,
- * maxactive= to KPT_SYS_MAXACTIVE.
+ * maxactive= to KPT_SYS_MAXACTIVE: 28339 of a record's 592 bytes (the
+ * default strsize), so that 20000 threads parked in selected calls leave
+ * room for the calls beside them; 32768 for a summary's.
  */
 static unsigned int kpt_sys_maxactive(const struct kpt_probe *p)
 {
@@ -482,8 +485,12 @@ static unsigned int kpt_sys_denied_maxactive(const struct kpt_probe *p)
  */
 static u64 kpt_sys_mem(const struct kpt_probe *p)
 {
-	u64 aux = (u64)(kpt_sys32_maxactive(p) + kpt_sys_denied_maxactive(p)) *
-		  (sizeof(struct kretprobe_instance) + p->prog.ri_size);
+	unsigned int n32 = kpt_sys32_maxactive(p);
+	unsigned int nden = kpt_sys_denied_maxactive(p);
+	u64 aux = kpt_kretprobe_pool_bytes(n32, p->prog.ri_size);
+
+	if (nden)
+		aux += kpt_kretprobe_pool_bytes(nden, p->prog.ri_size);
 
 	return max(kpt_kretprobe_mem(p),
 		   kpt_sys_tp_bytes(p->spec, kpt_sys_maxactive(p))) + aux +
@@ -611,7 +618,13 @@ static void kpt_sys_main_disarm(struct kpt_probe *p,
 
 static int kpt_sys_check(const struct kpt_probe *p, const char **why)
 {
-	int ret = kpt_kretprobe_check(p, why);
+	int ret = 0;
+
+	/* mem_max_mb bounds it; this, an absurd MAXACTIVE x strsize */
+	if ((u64)p->prog.ri_size * kpt_sys_maxactive(p) > 64ULL << 20) {
+		*why = "MAXACTIVE x the data kept per call is over 64 MiB";
+		ret = -EINVAL;
+	}
 
 	/* a summary's read takes one half of its tables in one kvmalloc() */
 	if (!ret && kpt_sys_sum_bytes(p->spec) / 2 > INT_MAX) {

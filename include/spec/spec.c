@@ -185,8 +185,12 @@ static int kpt_parse_head(struct kpt_cursor *c)
 	    kpt_is_digit(*c->p)) {
 		/* any error of the number under its first digit, as ftrace */
 		at = c->p;
-		if (kpt_scan_u64(c, &max) || !max || max > KPT_MAXACTIVE_MAX)
-			return kpt_fail(c, at, "MAXACTIVE must be 1 to 4096");
+		if (kpt_scan_u64(c, &max) || !max ||
+		    max > (spec->kind == KPT_SPEC_SYSCALLS ?
+			   KPT_SYS_MAXACTIVE_MAX : KPT_MAXACTIVE_MAX))
+			return kpt_fail(c, at, spec->kind == KPT_SPEC_SYSCALLS ?
+					"MAXACTIVE must be 1 to 65536" :
+					"MAXACTIVE must be 1 to 4096");
 		spec->maxactive = (__u32)max;
 	}
 	if (*c->p != ':') {

@@ -22,6 +22,8 @@
 #define KPT_SPEC_GLOB_LEN	16	/* comm globs (TASK_COMM_LEN) */
 #define KPT_SPEC_LINE_MAX	4096	/* one spec line */
 #define KPT_MAXACTIVE_MAX	4096
+/* an s probe's: a task blocked in a call holds one; 20000 parked threads */
+#define KPT_SYS_MAXACTIVE_MAX	65536
 #define KPT_HIST_MAX_KEYS	3	/* as ftrace's hist triggers */
 #define KPT_HIST_MAX_VALS	4	/* besides hitcount */
 #define KPT_HIST_SIZE_DEF	2048	/* entries per CPU */

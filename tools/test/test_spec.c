@@ -339,6 +339,10 @@ static void errors(void)
 	bad("px f", 1, "expected ':' or a space");
 	bad("r0 f", 1, "MAXACTIVE must be 1 to 4096");
 	bad("r4097 f", 1, "MAXACTIVE must be 1 to 4096");
+	/* an s probe's: 20000 parked threads each hold one */
+	good("s65536:e", "s65536:kptrace/e");
+	bad("s65537:e", 1, "MAXACTIVE must be 1 to 65536");
+	bad("r65536 f", 1, "MAXACTIVE must be 1 to 4096");
 	bad("-", 1, "expected -:[GROUP/]NAME");
 	bad("-:e f", 4, "-:NAME takes nothing more");
 	bad("p:e", 3, "expected a symbol or an address");
