@@ -36,7 +36,8 @@ repo=$(cd "$here/../.." && pwd)
 
 # ---------------------------------------------------------------- mutants
 #
-# One line per edit: NAME|FILE|LINES|SED EXPRESSION (sed -E). Each
+# One line per edit: NAME|FILE|LINES|SED EXPRESSION (sed -E), FILE in
+# module/ or tools/ (the reader and kptrace syscalls). Each
 # expression must change exactly LINES lines of FILE; a mutant may have
 # several edits (the same bug on each path a test can take). Anchor on
 # whole lines that say what they do, so that edits elsewhere in the file
@@ -50,6 +51,13 @@ ret_sign|module/fetch.c|1|s/^(\tu64 retval = )(regs_return_value\(regs\), entry_
 filter_ignored|module/fetch.c|1|s/^(\t)return group;$/\1return true;/
 stack_skip|module/fetch.c|1|s/^(\tfor \(unwind_start\(&state, current, regs, NULL\));$/\1, unwind_next_frame(\&state);/
 hist_log2|module/fetch.c|1|s/^(\t\treturn v <= 1 \? 0 : fls64\()v - 1(\);)$/\1v\2/
+sys_nr_ignored|module/syscall.c|1|s/^(\t)memcpy\((g->sys_fast_nr), g->sys\.nr, (sizeof\(g->sys_fast_nr\))\);$/\1memset(\2, 0xff, \3);/
+sys_lat_zero|module/syscall.c|1|s/^(\tlat = )kpt_clock_since\(d->entry_ts, ts\);$/\10;/
+sys_arg32|module/syscall.h|1|s/^(\t\tvals\[1\] = \(u32\)u->)bx;$/\1cx;/
+sys_denied_ret|module/syscall_denied.c|1|s/^(\tkpt_sys_exit_slow\(p, d, )\(long\)u->ax(, ts, 0, regs,)$/\10\2/
+sys_sig_code|module/syscall_signal.c|1|s/^(\t\tvals\[2\] = )\(u32\)info->si_code;$/\10;/
+sys_exit_code|module/syscall_signal.c|1|s/^(\t\tvals\[1\] = \(u32\)tsk->exit_code)(;)$/\1 >> 8\2/
+tool_compat|tools/syscalls_print.c|1|s/^(\tcompat = )e->flags & KPT_F_SYS_COMPAT;$/\10;/
 '
 # What each mutant is, and the tests that should kill it.
 mutant_what()
@@ -62,6 +70,13 @@ mutant_what()
 	filter_ignored)	echo "an if condition always passes" ;;
 	stack_skip)	echo "the stack's first frame (the caller) skipped" ;;
 	hist_log2)	echo ".log2 buckets one off at powers of two" ;;
+	sys_nr_ignored)	echo "an s probe's nr= selects every call" ;;
+	sys_lat_zero)	echo "an s probe's calls last 0 ns" ;;
+	sys_arg32)	echo "a 32-bit call's first argument read from ecx" ;;
+	sys_denied_ret)	echo "a denied call returns 0" ;;
+	sys_sig_code)	echo "a signal's si_code lost" ;;
+	sys_exit_code)	echo "a task's wait status shifted: the exit code lost" ;;
+	tool_compat)	echo "the tool prints no 32-bit call as such" ;;
 	esac
 }
 mutant_tests()
@@ -74,6 +89,10 @@ mutant_tests()
 	filter_ignored)	echo "kpt_spec_filter" ;;
 	stack_skip)	echo "kpt_stack" ;;
 	hist_log2)	echo "kpt_hist_keys kpt_reader_hist" ;;
+	sys_nr_ignored)	echo "kpt_syscalls" ;;
+	sys_lat_zero)	echo "kpt_reader_syscalls" ;;
+	sys_arg32|sys_denied_ret|sys_sig_code|sys_exit_code|tool_compat)
+			echo "kpt_syscalls_signals" ;;
 	esac
 }
 ALL_MUTANTS=$(echo "$MUTANT_EDITS" | sed -n 's/^\([a-z0-9_]*\)|.*/\1/p' | awk '!seen[$0]++')
@@ -132,6 +151,7 @@ say "copying $repo to $work (logs in $logdir)"
 	--warning=no-file-changed --warning=no-file-removed -cf - . ||
 	[ $? = 1 ]; } | tar -C "$work" -xf - || die "cannot copy $repo to $work"
 cp -a "$work/module" "$work/module.pristine"
+cp -a "$work/tools" "$work/tools.pristine"
 if [ "$dry" = 0 ]; then
 	say "building the copy for $kver"
 	if ! make -C "$work" KDIR="$kdir" vm-build >"$logdir/build.log" 2>&1; then
@@ -161,12 +181,20 @@ run()
 	fi
 }
 
-# apply MUTANT: its edits on the copy's module; prints what went wrong.
+# restore: the copy's module and tools as they were
+restore()
+{
+	rm -rf "$work/module" "$work/tools"
+	cp -a "$work/module.pristine" "$work/module"
+	cp -a "$work/tools.pristine" "$work/tools"
+}
+
+# apply MUTANT: its edits on the copy's module or tools; prints what went
+# wrong.
 apply()
 {
 	local m=$1 line file n expr before after
-	rm -rf "$work/module"
-	cp -a "$work/module.pristine" "$work/module"
+	restore
 	while IFS='|' read -r line file n expr; do
 		[ "$line" = "$m" ] || continue
 		cp "$work/$file" "$work/$file.orig"
@@ -219,7 +247,7 @@ for m in "${mutants[@]}"; do
 		failed[$m]=
 		continue
 	fi
-	if ! make -C "$work" KDIR="$kdir" module >"$logdir/$m.build.log" 2>&1; then
+	if ! make -C "$work" KDIR="$kdir" module tools >"$logdir/$m.build.log" 2>&1; then
 		tail -n 20 "$logdir/$m.build.log"
 		res[$m]=build-failed
 		failed[$m]=
@@ -230,8 +258,7 @@ for m in "${mutants[@]}"; do
 	failed[$m]=$(cat "$logdir/$m.failed")
 	say "$m: ${res[$m]}${failed[$m]:+ (failed: ${failed[$m]})}"
 done
-rm -rf "$work/module"
-cp -a "$work/module.pristine" "$work/module"
+restore
 
 rc=0
 printf '\n%-16s %-15s %-18s %s\n' mutant file result "its tests that failed (of its tests)"
