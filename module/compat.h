@@ -164,19 +164,31 @@ static inline struct file *kpt_open_from_init_root(const char *path)
 				     void (struct task_struct *, bool))
 
 /*
- * The bytes a kretprobe of @n instances of @data bytes takes: from 6.7
- * the instances sit in an objpool, whose every possible CPU has a ring of
- * a slot per instance (rounded up to a power of 2), 8 bytes each
+ * The bytes a kretprobe of @n instances of @data bytes takes. Before 6.7
+ * one kmalloc() each, which rounds up to its cache (a power of 2, or 96
+ * or 192); from 6.7 the instances sit in an objpool, one vmalloc() per
+ * possible CPU (whole pages) of a ring with a slot per instance (rounded
+ * up to a power of 2, 8 bytes each) and that CPU's share of the objects.
  */
 static inline u64 kpt_kretprobe_pool_bytes(unsigned int n, unsigned int data)
 {
-	u64 bytes = (u64)n * (sizeof(struct kretprobe_instance) + data);
-
+	u64 obj = sizeof(struct kretprobe_instance) + data;
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
-	bytes += (u64)num_possible_cpus() * roundup_pow_of_two(n) *
-		 sizeof(void *);
+	u64 ncpus = num_possible_cpus();
+
+	if (!n)
+		return 0;
+	return ncpus * PAGE_ALIGN(16 + roundup_pow_of_two(n) * sizeof(void *) +
+				  ALIGN(obj, 8) * DIV_ROUND_UP(n, ncpus));
+#else
+	if (obj > 64 && obj <= 96)
+		obj = 96;
+	else if (obj > 128 && obj <= 192)
+		obj = 192;
+	else
+		obj = roundup_pow_of_two(obj);
+	return (u64)n * obj;
 #endif
-	return bytes;
 }
 
 #endif /* _KPT_COMPAT_H */

@@ -18,9 +18,12 @@
  *
  * Writers. Only probe handlers write, and only to the ring of the CPU they
  * run on, with preemption disabled (the kprobe core guarantees this, on
- * PREEMPT_RT too). The kprobe core also refuses to run a handler while
- * another kprobe handler is active on the same CPU (it counts the hit in
- * the probe's nmissed instead), so an irq or NMI cannot start a second
+ * PREEMPT_RT too; the syscalls probe's tracepoint probes, which the
+ * kernel may call preemptible (6.13+'s faultable syscall tracepoints,
+ * 7.x's SRCU-protected ones), disable it themselves). The kprobe core
+ * also refuses to run a handler while another kprobe handler is active
+ * on the same CPU (it counts the hit in the probe's nmissed instead), so
+ * an irq or NMI cannot start a second
  * write into a ring that is half written. kptrace does not rely on that:
  * a write takes its ring by setting KPT_RING_BUSY, the low bit of head
  * (positions are multiples of 8), with cmpxchg_local(): one instruction,

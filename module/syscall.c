@@ -17,8 +17,11 @@
  *    (struct kpt_sys_tp) in place of kretprobe instances, and a call
  *    that finds its bucket full is a missed return.
  * The probes file says which (at=x64_sys_call+0x0/0x... kretprobe MODE,
- * or at=raw_syscalls:sys_enter/sys_exit tracepoint enabled). Calls of
- * 32-bit tasks (ia32, x32) are not traced.
+ * or at=raw_syscalls:sys_enter/sys_exit tracepoint enabled). Beside it
+ * (syscall.h, struct kpt_sys_aux): 32-bit calls on ia32_sys_call
+ * (syscall_ia32.c; the tracepoints see them by themselves), denied calls
+ * on __secure_computing (syscall_denied.c), signals and exits on their
+ * tracepoints (syscall_signal.c). x32 calls are not traced.
  *
  * The selection runs first, in the kretprobe's kprobe, ahead of the
  * pre-handler that takes an instance (kpt_sys_kretprobe_wrap()): an
@@ -53,10 +56,12 @@
  * exit, with preemption disabled: the task's parents and cgroup are read
  * under that RCU read side, nothing sleeps, nothing is allocated.
  *
- * Files: this one is the kind (its ops, its program) and the kretprobe's
- * handlers; syscall.h the selection and a call's entry, which every
- * attach point runs inline; syscall_record.c the records; syscall_sum.h
- * and syscall_sum.c the summary; syscall_tp.c the tracepoints' way.
+ * Files: this one is the kind (its ops, its program, its attach points'
+ * arming) and the kretprobe's handlers; syscall.h the selection and a
+ * call's entry, which every attach point runs inline; syscall_record.c
+ * the records; syscall_sum.h and syscall_sum.c the summary; syscall_tp.c
+ * the tracepoints' way; syscall_ia32.c, syscall_denied.c and
+ * syscall_signal.c the other attach points.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -447,17 +452,28 @@ void kpt_sys_kretprobe_wrap(struct kretprobe *rp, kprobe_pre_handler_t *own,
 
 /*
  * Return instances of @p: its MAXACTIVE, else, as each traced task
- * blocked in a call holds one, as many as 16 MiB of its data hold,
- * maxactive= to KPT_SYS_MAXACTIVE: 28339 of a record's 592 bytes (the
- * default strsize), so that 20000 threads parked in selected calls leave
- * room for the calls beside them; 32768 for a summary's.
+ * blocked in a call holds one, as many as KPT_SYS_DATA_BUDGET of its call
+ * data hold, maxactive= to KPT_SYS_MAXACTIVE (a record's call data is 592
+ * bytes with the default strsize: 28339 on a box of 16 GiB, whose
+ * mem_max_mb is 2 GiB; 6600 on one of 1 GiB), fewer where the kprobe
+ * core's pool of them would take more than twice that budget (from 6.7,
+ * a ring per possible CPU).
  */
+#define KPT_SYS_DATA_BUDGET	clamp_t(u64, kpt_cfg.mem_max / 32, 1 << 20, 16 << 20)
+
 static unsigned int kpt_sys_maxactive(const struct kpt_probe *p)
 {
+	u64 budget = KPT_SYS_DATA_BUDGET;
+	unsigned int n;
+
 	if (p->spec->maxactive)
 		return p->spec->maxactive;
-	return clamp_t(unsigned long, (16UL << 20) / p->prog.ri_size,
-		       kpt_cfg.maxactive, KPT_SYS_MAXACTIVE);
+	n = clamp_t(u64, budget / p->prog.ri_size, kpt_cfg.maxactive,
+		    KPT_SYS_MAXACTIVE);
+	while (n > kpt_cfg.maxactive &&
+	       kpt_kretprobe_pool_bytes(n, p->prog.ri_size) > 2 * budget)
+		n = max(n / 4 * 3, kpt_cfg.maxactive);
+	return n;
 }
 
 /*
@@ -479,42 +495,69 @@ static unsigned int kpt_sys_denied_maxactive(const struct kpt_probe *p)
 	return p->spec->sys.denied ? kpt_cfg.maxactive : 0;
 }
 
+/* Whether @p arms ia32_sys_call's kretprobe: nr32= selects a call */
+static bool kpt_sys32_wanted(const struct kpt_probe *p)
+{
+	return memchr_inv(p->prog.sys.nr32, 0, sizeof(p->prog.sys.nr32));
+}
+
 /*
- * Its instances, or the tracepoints' slots in their place; the other
- * kretprobes' instances; its summary
+ * Its instances and ia32_sys_call's, or the tracepoints' slots in their
+ * place (which see 32-bit calls too); __secure_computing()'s instances;
+ * its summary
  */
 static u64 kpt_sys_mem(const struct kpt_probe *p)
 {
-	unsigned int n32 = kpt_sys32_maxactive(p);
-	unsigned int nden = kpt_sys_denied_maxactive(p);
-	u64 aux = kpt_kretprobe_pool_bytes(n32, p->prog.ri_size);
+	u64 rp = kpt_kretprobe_mem(p), den = 0;
 
-	if (nden)
-		aux += kpt_kretprobe_pool_bytes(nden, p->prog.ri_size);
-
-	return max(kpt_kretprobe_mem(p),
-		   kpt_sys_tp_bytes(p->spec, kpt_sys_maxactive(p))) + aux +
-	       kpt_sys_sum_bytes(p->spec);
+	if (kpt_sys32_wanted(p))
+		rp += kpt_kretprobe_pool_bytes(kpt_sys32_maxactive(p),
+					       p->prog.ri_size);
+	if (p->spec->sys.denied)
+		den = kpt_kretprobe_pool_bytes(kpt_sys_denied_maxactive(p),
+					       p->prog.ri_size);
+	return max(rp, kpt_sys_tp_bytes(p->spec, kpt_sys_maxactive(p))) +
+	       den + kpt_sys_sum_bytes(p->spec);
 }
 
-/* The kprobe core's misses of @a's kretprobes since they were armed */
-static unsigned long kpt_sys_aux_rp_missed(const struct kpt_sys_aux *a)
+/* The kprobe core's misses of ia32_sys_call's kretprobe since armed */
+static unsigned long kpt_sys32_missed_now(const struct kpt_sys_aux *a)
 {
-	return a->rp32.nmissed + a->rp32.kp.nmissed + a->seccomp.nmissed +
-	       a->seccomp.kp.nmissed;
+	return a->rp32.nmissed + a->rp32.kp.nmissed;
+}
+
+/* __secure_computing()'s (syscall_denied.c) */
+static unsigned long kpt_sys_denied_missed_now(const struct kpt_sys_aux *a)
+{
+	return a->seccomp.nmissed + a->seccomp.kp.nmissed;
 }
 
 /*
  * What @p missed beside its kretprobe on x64_sys_call: the tracepoints'
- * full buckets, the other kretprobes' calls with no free instance (and
- * their kprobes' recursion misses). Any kind of return probe asks.
+ * full buckets, the 32-bit calls with no free instance (and its kprobe's
+ * recursion misses). Any kind of return probe asks. Not
+ * __secure_computing()'s: a call it missed may have been allowed, and
+ * recorded (kpt_sys_denied_unseen()).
  */
 unsigned long kpt_sys_missed(const struct kpt_probe *p)
 {
 	const struct kpt_sys_aux *a = READ_ONCE(p->sys_aux);
 
 	return kpt_sys_tp_missed(p) +
-	       (a ? a->missed_before + kpt_sys_aux_rp_missed(a) : 0);
+	       (a ? a->missed32_before + kpt_sys32_missed_now(a) : 0);
+}
+
+/*
+ * Calls of @p's selection whose seccomp verdict it did not see (no free
+ * instance on __secure_computing(), or a kprobe's recursion): allowed,
+ * they were counted as any call; denied, they were not. The probes
+ * listing shows them (denied_unseen=).
+ */
+static unsigned long kpt_sys_denied_unseen(const struct kpt_probe *p)
+{
+	const struct kpt_sys_aux *a = READ_ONCE(p->sys_aux);
+
+	return a ? a->denied_before + kpt_sys_denied_missed_now(a) : 0;
 }
 
 /*
@@ -534,19 +577,6 @@ int kpt_sys_aux_register(struct kpt_sys_aux *a, struct kretprobe *rp,
 	return register_kretprobe(rp);
 }
 
-/*
- * An attach point of @p's aux that did not register: -ENOMEM fails the
- * arm; else the kernel has not got it (or refuses it), which its log says,
- * and the probe traces the rest.
- */
-static int kpt_sys_aux_refused(struct kpt_probe *p, int ret, const char *what)
-{
-	if (!ret || ret == -ENOMEM)
-		return ret;
-	pr_info("%s: %s are not traced (%d)\n", p->spec->name, what, ret);
-	return 0;
-}
-
 static void kpt_sys_aux_disarm(struct kpt_probe *p,
 			       struct kpt_disarm_batch *batch)
 {
@@ -554,6 +584,7 @@ static void kpt_sys_aux_disarm(struct kpt_probe *p,
 
 	if (!a)
 		return;
+	WRITE_ONCE(a->live, false);
 	if (a->rp32_on)
 		kpt_rp_disarm(&a->rp32, batch);
 	if (a->seccomp_on)
@@ -566,10 +597,13 @@ static void kpt_sys_aux_disarm(struct kpt_probe *p,
 }
 
 /*
- * Arm @p's aux (struct kpt_sys_aux), made at its first arm: 32-bit calls
- * on the kretprobe's way (the tracepoints' sees them already) unless
- * nr32= selects none, denied calls, signals and exits. 0, or an error
- * with none of them armed.
+ * Register @p's aux (struct kpt_sys_aux), made at its first arm, its
+ * handlers recording nothing until kpt_sys_arm() sets live: 32-bit calls
+ * unless nr32= selects none (a kernel without ia32_sys_call goes on: the
+ * tracepoints' way sees them, and before the BHI fix there is no other),
+ * denied calls, signals and exits; the last two asked for, a kernel that
+ * cannot refuses the probe, saying why (a->why). 0, or an error with
+ * none of them registered.
  */
 static int kpt_sys_aux_arm(struct kpt_probe *p)
 {
@@ -584,22 +618,24 @@ static int kpt_sys_aux_arm(struct kpt_probe *p)
 		a->p = p;
 		WRITE_ONCE(p->sys_aux, a);
 	}
+	a->why = NULL;
 	/* registering zeroes the kprobe core's counts: keep them */
-	a->missed_before += kpt_sys_aux_rp_missed(a);
-	if (!p->sys_tp && memchr_inv(sys->nr32, 0, sizeof(sys->nr32))) {
+	a->missed32_before += kpt_sys32_missed_now(a);
+	a->denied_before += kpt_sys_denied_missed_now(a);
+	if (kpt_sys32_wanted(p)) {
 		ret = kpt_sys32_arm(a, kpt_sys32_maxactive(p));
-		ret = kpt_sys_aux_refused(p, ret,
-					  "32-bit calls (ia32_sys_call)");
+		if (ret == -ENOENT || ret == -EINVAL)
+			ret = 0;
 	}
 	if (!ret && sys->denied) {
 		ret = kpt_sys_denied_arm(a, kpt_sys_denied_maxactive(p));
-		ret = kpt_sys_aux_refused(p, ret,
-					  "denied calls (__secure_computing)");
+		if (ret && ret != -ENOMEM)
+			a->why = "denied: no __secure_computing() to probe (no CONFIG_SECCOMP?)";
 	}
 	if (!ret && sys->signals) {
 		ret = kpt_sys_signal_arm(a);
-		ret = kpt_sys_aux_refused(p, ret,
-					  "signals and exits (their tracepoints)");
+		if (ret && ret != -ENOMEM)
+			a->why = "signals: no signal_deliver or sched_process_exit tracepoint";
 	}
 	if (ret)
 		kpt_sys_aux_disarm(p, NULL);
@@ -620,6 +656,10 @@ static int kpt_sys_check(const struct kpt_probe *p, const char **why)
 {
 	int ret = 0;
 
+	if (p->prog.ri_size > KRETPROBE_MAX_DATA_SIZE) {
+		*why = "strsize= over 2008: a call's data would pass the kprobe core's 4096 bytes";
+		return -E2BIG;
+	}
 	/* mem_max_mb bounds it; this, an absurd MAXACTIVE x strsize */
 	if ((u64)p->prog.ri_size * kpt_sys_maxactive(p) > 64ULL << 20) {
 		*why = "MAXACTIVE x the data kept per call is over 64 MiB";
@@ -635,33 +675,38 @@ static int kpt_sys_check(const struct kpt_probe *p, const char **why)
 }
 
 /*
- * A kretprobe on x64_sys_call, its selection ahead of its pre-handler;
- * without x64_sys_call, the raw_syscalls tracepoints (kernels before
- * v5.11 say -EINVAL for a symbol that is not there)
+ * The other attach points first, recording nothing yet (an arm that fails
+ * must leave no record under the probe's id, which the next probe may
+ * take: kpt_id_unused()); then a kretprobe on x64_sys_call, its selection
+ * ahead of its pre-handler, or without x64_sys_call the raw_syscalls
+ * tracepoints (kernels before v5.11 say -EINVAL for a symbol that is not
+ * there), the last step, which either fails with nothing registered or
+ * succeeds; then the others record.
  */
 static int kpt_sys_arm(struct kpt_probe *p)
 {
 	int ret;
 
+	ret = kpt_sys_aux_arm(p);
+	if (ret)
+		return ret;
 	kpt_kretprobe_prepare(p);
 	kpt_sys_set_handlers(p);
 	ret = register_kretprobe(&p->rp);
 	if (!ret) {
 		kpt_sys_kretprobe_wrap(&p->rp, &p->sys_pre,
 				       kpt_sys_kprobe_pre);
-	} else {
-		if (ret != -ENOENT && ret != -EINVAL)
-			return ret;
+	} else if (ret == -ENOENT || ret == -EINVAL) {
 		pr_info("%s: no kretprobe on x64_sys_call (%d): on the raw_syscalls tracepoints\n",
 			p->spec->name, ret);
 		ret = kpt_sys_tp_arm(p, p->rp.maxactive);
-		if (ret)
-			return ret;
 	}
-	ret = kpt_sys_aux_arm(p);
-	if (ret)
-		kpt_sys_main_disarm(p, NULL);
-	return ret;
+	if (ret) {
+		kpt_sys_aux_disarm(p, NULL);
+		return ret;
+	}
+	WRITE_ONCE(p->sys_aux->live, true);
+	return 0;
 }
 
 static void kpt_sys_disarm(struct kpt_probe *p,
@@ -684,15 +729,21 @@ static const char kpt_sys_no_attach[] =
 
 static const char *kpt_sys_arm_error(const struct kpt_probe *p, int err)
 {
+	if (p->sys_aux && p->sys_aux->why)
+		return p->sys_aux->why;
 	return err == -ENOENT ? kpt_sys_no_attach : NULL;
 }
 
 static void kpt_sys_show(struct seq_file *m, struct kpt_probe *p, char *buf)
 {
+	unsigned long unseen = kpt_sys_denied_unseen(p);
+
 	if (p->state == KPT_PROBE_ARMED && p->sys_tp)
 		seq_puts(m, " at=raw_syscalls:sys_enter/sys_exit tracepoint enabled");
 	else
 		kpt_probe_show_kprobe(m, p, "kretprobe", buf);
+	if (unseen)
+		seq_printf(m, " denied_unseen=%lu", unseen);
 }
 
 /* The syscalls kind of probe (s), struct kpt_probe_ops in probe.h */

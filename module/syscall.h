@@ -257,33 +257,43 @@ void kpt_sys_event(struct kpt_probe *p, const u64 *vals);
  *  - with denied, a kretprobe on __secure_computing() (syscall_denied.c);
  *  - with signals, the signal_deliver and sched_process_exit tracepoints
  *    (syscall_signal.c).
- * Each is registered or not on its own: a kernel without one traces the
- * rest, as the probe's log line says.
+ * A kernel without ia32_sys_call traces the rest; one that cannot give
+ * denied or signals refuses the probe (kpt_sys_aux_arm()).
  */
 struct kpt_sys_aux {
 	struct kpt_probe	*p;
 	struct kretprobe	rp32;
 	struct kretprobe	seccomp;
 	kprobe_pre_handler_t	pre32;	/* rp32's own pre-handler */
+	kprobe_pre_handler_t	pre_seccomp;	/* seccomp's */
 	struct tracepoint	*signal;
 	struct tracepoint	*exit;
 	bool			rp32_on;
 	bool			seccomp_on;
 	bool			signals_on;
+	/* set once the whole probe is armed: before, the handlers return */
+	bool			live;
+	const char		*why;	/* what a failed arm refused */
 	/* the kprobe core's misses of its kretprobes before a re-arm */
-	unsigned long		missed_before;
+	unsigned long		missed32_before;
+	unsigned long		denied_before;
 };
 
-/* An aux kretprobe's instance's probe, false while unregistered */
+/*
+ * An aux kretprobe's instance's probe: false while unregistered, or not
+ * yet live (its probe's arm not done)
+ */
 static nokprobe_inline bool kpt_sys_aux_ri(struct kretprobe_instance *ri,
 					   size_t off, struct kpt_probe **p)
 {
 	struct kretprobe *rp = kpt_get_kretprobe(ri);
+	struct kpt_sys_aux *a;
 
 	if (!rp)
 		return false;
-	*p = ((struct kpt_sys_aux *)((char *)rp - off))->p;
-	return true;
+	a = (struct kpt_sys_aux *)((char *)rp - off);
+	*p = a->p;
+	return READ_ONCE(a->live);
 }
 
 int kpt_sys_aux_register(struct kpt_sys_aux *a, struct kretprobe *rp,

@@ -113,6 +113,7 @@ const u8 kpt_sys_strs32[KPT_SYS_NR_BITS] = {
 	[464] = S2(2, 4),	/* getxattrat */
 	[465] = S1(2),		/* listxattrat */
 	[466] = S2(2, 4),	/* removexattrat */
+	[467] = S1(2),		/* open_tree_attr */
 	[468] = S1(2),		/* file_getattr */
 	[469] = S1(2),		/* file_setattr */
 };
@@ -145,7 +146,7 @@ static int kpt_sys32_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kpt_sys_aux *a = container_of(kp, struct kpt_sys_aux, rp32.kp);
 
-	if (!kpt_sys32_select(a->p, regs))
+	if (!READ_ONCE(a->live) || !kpt_sys32_select(a->p, regs))
 		return 0;
 	return kpt_sys_call_pre(READ_ONCE(a->pre32), kp, regs);
 }

@@ -102,6 +102,7 @@ const u8 kpt_sys_strs[KPT_SYS_NR_BITS] = {
 	[464] = S2(2, 4),	/* getxattrat */
 	[465] = S1(2),		/* listxattrat */
 	[466] = S2(2, 4),	/* removexattrat */
+	[467] = S1(2),		/* open_tree_attr */
 	[468] = S1(2),		/* file_getattr */
 	[469] = S1(2),		/* file_setattr */
 };
@@ -251,19 +252,24 @@ static nokprobe_inline void kpt_sys_entry_record(struct kpt_probe *p,
  * now (neither a failure nor a duration: filtered by either) and take
  * nothing for a return. Out of line: reached from kpt_sys_kprobe_rare(),
  * the late selection, ia32_sys_call()'s kprobe and the tracepoint's
- * sys_enter.
+ * sys_enter. And (@flags KPT_F_SYS_DENIED) a call seccomp denied and
+ * rolled back, which has no return value either (syscall_denied.c): a
+ * failure, of no duration.
  */
 noinline void kpt_sys_exit_call(struct kpt_probe *p, const struct pt_regs *u,
 				unsigned int nr, struct pt_regs *regs, u8 flags)
 {
+	bool denied = flags & KPT_F_SYS_DENIED;
 	u64 vals[KPT_SYS_NARGS - KPT_SYS_NSTR];
 
 	this_cpu_inc(p->stats->calls);
 	this_cpu_inc(p->stats->hits);
-	if (p->prog.sys_ret_filter) {
+	/* a denied call failed, in no time */
+	if (denied ? p->prog.sys.duration_ns : p->prog.sys_ret_filter) {
 		this_cpu_inc(p->stats->filtered);
 	} else if (p->sys_sum) {
-		kpt_sys_sum_add(p, kpt_sys_sum_nr(nr, flags), 0, 0);
+		/* a denied one: an error, of no value */
+		kpt_sys_sum_add(p, kpt_sys_sum_nr(nr, flags), -(long)denied, 0);
 	} else {
 		kpt_sys_args(u, nr, vals, flags & KPT_F_SYS_COMPAT);
 		kpt_sys_entry_record(p, vals, flags, regs);

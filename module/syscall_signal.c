@@ -51,8 +51,13 @@ static nokprobe_inline void kpt_sys_sig_record(struct kpt_probe *p, int sig,
 		vals[3] = (u32)info->si_errno;
 		if (kpt_sys_sig_fault(sig, info->si_code))
 			vals[4] = (unsigned long)info->si_addr;
+		else if (sig == SIGSYS && info->si_code == SYS_SECCOMP)
+			vals[4] = (unsigned long)info->si_call_addr;
 		else
 			vals[4] = (u32)info->si_pid | (u64)info->si_uid << 32;
+		if (sig == SIGSYS && info->si_code == SYS_SECCOMP)
+			vals[5] = (u32)info->si_syscall |
+				  (u64)info->si_arch << 32;
 		if (sig == SIGCHLD)
 			vals[5] = (u32)info->si_status;
 	}
@@ -61,28 +66,30 @@ static nokprobe_inline void kpt_sys_sig_record(struct kpt_probe *p, int sig,
 	kpt_sys_event(p, vals);
 }
 
+/* @data: the probe's aux; nothing until it is live (kpt_sys_arm()) */
 static void kpt_sys_sig_deliver(void *data, int sig,
 				struct kernel_siginfo *info,
 				struct k_sigaction *ka)
 {
-	struct kpt_probe *p = data;
+	struct kpt_sys_aux *a = data;
 
 	preempt_disable_notrace();
-	if (kpt_sys_task_selected(&p->prog.sys))
-		kpt_sys_sig_record(p, sig, info, ka);
+	if (READ_ONCE(a->live) && kpt_sys_task_selected(&a->p->prog.sys))
+		kpt_sys_sig_record(a->p, sig, info, ka);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kpt_sys_sig_deliver);
 
 /* @tsk (current) exits; @last: the process ends with it */
-static nokprobe_inline void kpt_sys_task_exit_at(struct kpt_probe *p,
+static nokprobe_inline void kpt_sys_task_exit_at(struct kpt_sys_aux *a,
 						 struct task_struct *tsk,
 						 bool last)
 {
 	u64 vals[KPT_SYS_NARGS - KPT_SYS_NSTR] = { KPT_SYS_EV_EXIT };
+	struct kpt_probe *p = a->p;
 
 	preempt_disable_notrace();
-	if (kpt_sys_task_selected(&p->prog.sys)) {
+	if (READ_ONCE(a->live) && kpt_sys_task_selected(&p->prog.sys)) {
 		vals[1] = (u32)tsk->exit_code;
 		vals[2] = last;
 		vals[3] = !!(tsk->signal->flags & SIGNAL_GROUP_EXIT);
@@ -122,13 +129,13 @@ int kpt_sys_signal_arm(struct kpt_sys_aux *a)
 		a->exit = kpt_tracepoint_find("sched_process_exit");
 	if (!a->signal || !a->exit)
 		return -ENOENT;
-	ret = tracepoint_probe_register(a->signal, kpt_sys_sig_deliver, a->p);
+	ret = tracepoint_probe_register(a->signal, kpt_sys_sig_deliver, a);
 	if (ret)
 		return ret;
-	ret = tracepoint_probe_register(a->exit, kpt_sys_task_exit_probe(), a->p);
+	ret = tracepoint_probe_register(a->exit, kpt_sys_task_exit_probe(), a);
 	if (ret) {
 		tracepoint_probe_unregister(a->signal, kpt_sys_sig_deliver,
-					    a->p);
+					    a);
 		tracepoint_synchronize_unregister();
 		return ret;
 	}
@@ -142,8 +149,8 @@ void kpt_sys_signal_disarm(struct kpt_sys_aux *a,
 {
 	int e1, e2;
 
-	e1 = tracepoint_probe_unregister(a->signal, kpt_sys_sig_deliver, a->p);
-	e2 = tracepoint_probe_unregister(a->exit, kpt_sys_task_exit_probe(), a->p);
+	e1 = tracepoint_probe_unregister(a->signal, kpt_sys_sig_deliver, a);
+	e2 = tracepoint_probe_unregister(a->exit, kpt_sys_task_exit_probe(), a);
 	if (e1 || e2)
 		pr_warn("%s: the signal and exit tracepoints refused an unregister\n",
 			a->p->spec->name);

@@ -112,7 +112,10 @@ struct kpt_event {
  *                     args[0] is its i386 number and args[1..6] its ebx,
  *                     ecx, edx, esi, edi, ebp;
  *   KPT_F_SYS_DENIED  seccomp denied it: it never ran, ret is what the
- *                     filter made it return (-errno), lat_ns is 0.
+ *                     filter made it return (-errno, or a user
+ *                     notification's answer), lat_ns is 0; one it
+ *                     rolled back (TRAP; KILL_PROCESS from 5.16: SIGSYS
+ *                     follows) has no return value: an entry record.
  * With the probe's signals option, two more kinds of entry records, whose
  * args[0] is no call's number (args[7] and args[8] empty string slots):
  *   KPT_SYS_EV_SIGNAL a signal delivered to the task (about to run its
@@ -120,8 +123,14 @@ struct kpt_event {
  *                     args[2] si_code (as a __u32), args[3] si_errno,
  *                     args[4] si_addr for a fault (SIGSEGV, SIGBUS,
  *                     SIGILL, SIGFPE, SIGTRAP with si_code > 0), else
- *                     si_pid | (__u64)si_uid << 32, args[5] si_status
- *                     (SIGCHLD) or 0, args[6] the action (KPT_SYS_SIG_*);
+ *                     for SIGSYS from seccomp (SYS_SECCOMP) its
+ *                     si_call_addr, else si_pid | (__u64)si_uid << 32
+ *                     (numbers of the receiver's pid and user
+ *                     namespaces; for another layout, SIGPOLL's or a
+ *                     timer's, the union's first two __u32), args[5]
+ *                     si_status (SIGCHLD), si_syscall | (__u64)si_arch
+ *                     << 32 (SYS_SECCOMP) or 0, args[6] the action
+ *                     (KPT_SYS_SIG_*);
  *                     a task killed as its process exits gets SIGKILL,
  *                     si_code 0 (SI_USER) and no sender;
  *   KPT_SYS_EV_EXIT   the task exits: args[1] its wait status (the exit
