@@ -169,6 +169,7 @@ static const char *printer_text(void)
 
 static void printer_end(void)
 {
+	sys_printer__fini(&printer);
 	fclose(printer.out);
 	free(mem);
 	mem = NULL;
@@ -1737,6 +1738,70 @@ static void write_file(const char *dir, const char *name, const char *text)
 	}
 }
 
+/*
+ * The return of a call shown in progress at 5 s: "<... read resumed>";
+ * an earlier call of the task leaves it waiting, a later one is itself
+ */
+static void test_resumed(const char *root, const struct sys_pending_sel *sel)
+{
+	struct rec r = {
+		.ts = 4900000000ULL, .entry_ts = 4800000000ULL, .lat = 1000,
+		.ret = 2, .comm = "sleep", .pid = 800, .tid = 800, .nr = 1,
+		.regs = { 1, 0x2000, 2 },
+	};
+
+	write_file(root, "800/task/800/syscall",
+		   "0 0x3 0x1000 0x1 0x0 0x0 0x0 0x7ffd0ff8 0x7f00dead\n");
+	printer_start(false, formats);
+	printer.have_base = true;
+	sys_pending__show(&printer, sel, 5000000000ULL);
+	sys_printer__record(make(&r), &printer);	/* write, earlier */
+	r.nr = 0;
+	r.ts = 6000000000ULL;
+	r.entry_ts = 2000000000ULL;
+	r.lat = 4000000000ULL;
+	r.regs[0] = 3;
+	r.regs[1] = 0x1000;
+	r.regs[2] = 1;
+	r.ret = 1;
+	sys_printer__record(make(&r), &printer);	/* the read, resumed */
+	r.entry_ts = 6500000000ULL;
+	r.ts = 6500001000ULL;
+	r.lat = 1000;
+	sys_printer__record(make(&r), &printer);	/* the next read */
+	same("pending: its return resumed, an earlier call and a later one as they are",
+	     printer_text(),
+	     "5000.000 (     ? ms): sleep/800 read(fd: 3, buf: 0x1000, count: 1) <unfinished ...>\n"
+	     "4800.000 ( 0.001 ms): sleep/800 write(fd: 1, buf: 0x2000, count: 2) = 2\n"
+	     "2000.000 (4000.000 ms): sleep/800 <... read resumed>(fd: 3, buf: 0x1000, count: 1) = 1\n"
+	     "6500.000 ( 0.001 ms): sleep/800 read(fd: 3, buf: 0x1000, count: 1) = 1\n");
+	result(printer.npending == 0, "pending: none kept after the return",
+	       "%zu", printer.npending);
+	printer_end();
+	printer_start(true, formats);
+	printer.have_base = true;
+	sys_pending__show(&printer, sel, 5000000000ULL);
+	r.entry_ts = 2000000000ULL;
+	sys_printer__record(make(&r), &printer);
+	result(strstr(printer_text(), "\"syscall\":\"read\",\"args\":{\"fd\":3,\"buf\":4096,\"count\":1},\"resumed\":true,\"ret\":1}") != NULL,
+	       "pending json: \"resumed\":true", "%s", printer_text());
+	printer_end();
+	/* a call of the task entered after the snapshot: the shown one ended unseen */
+	printer_start(false, formats);
+	printer.have_base = true;
+	sys_pending__show(&printer, sel, 5000000000ULL);
+	r.nr = 1;
+	r.entry_ts = 5500000000ULL;
+	sys_printer__record(make(&r), &printer);
+	r.nr = 0;
+	r.entry_ts = 4000000000ULL;
+	sys_printer__record(make(&r), &printer);
+	result(!strstr(printer_text(), "resumed") && printer.npending == 0,
+	       "pending: a later call of the task: nothing resumed", "%s",
+	       printer_text());
+	printer_end();
+}
+
 static void test_pending(void)
 {
 	__u64 a[7] = { 0 };
@@ -1794,6 +1859,7 @@ static void test_pending(void)
 	same("pending: restart_syscall as strace shows it", printer_text(),
 	     "0.000 (     ? ms): sleep/800 restart_syscall(<... resuming interrupted call ...>) <unfinished ...>\n");
 	printer_end();
+	test_resumed(root, &sel);
 }
 
 int main(int argc, char **argv)
