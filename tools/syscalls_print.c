@@ -433,6 +433,11 @@ void sys_printer__unfinished(struct sys_printer *p, struct sys_call *sc)
 {
 	__u64 now = sc->call.ts_ns;
 
+	/* the first thing shown, at attach: the time starts there */
+	if (!p->have_base && now) {
+		p->have_base = true;
+		p->base_ns = now;
+	}
 	/* its time: from the first call shown, or 0 before any */
 	sc->call.ts_ns = p->have_base && now >= p->base_ns ?
 			 now - p->base_ns : 0;
