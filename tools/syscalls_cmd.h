@@ -40,7 +40,7 @@
 #define SYS_NARGS	9
 #define SYS_STR_SLOT	7	/* args[7] and args[8] */
 /* in a -S row's number: a 32-bit call, whose number is i386's */
-#define SYS_SUM_COMPAT	(1ULL << 62)
+#define SYS_SUM_COMPAT	0x4000000000000000ULL	/* bit 62 */
 
 /* What the probe is to select: the options of its spec line. */
 struct sys_sel {

@@ -1351,7 +1351,6 @@ static void test_event_names(void)
 	same("event name of 400: none", syscalls__event_name(400), NULL);
 }
 
-
 /* --- strace's spellings: classes, signals, exits, 32-bit, seccomp, -y --- */
 
 /* A format of @fields ("unsigned int fd;size_t count") as call @nr's */
@@ -1420,6 +1419,8 @@ static void test_classes(void)
 		{ SYSCALLS_32, "mmap2", "memory", true },
 		{ SYSCALLS_32, "sigreturn", "signal", true },
 	};
+	static const char * const abi_names[] = { "", "i386 " };
+	static const char * const is_names[] = { "is not", "is" };
 	char name[128];
 	size_t i;
 	int nr;
@@ -1427,9 +1428,8 @@ static void test_classes(void)
 	for (i = 0; i < ARRAY_LEN(cases); i++) {
 		nr = syscalls__nr(cases[i].abi, cases[i].call);
 		snprintf(name, sizeof(name), "class: %s%s %s in %%%s",
-			 cases[i].abi == SYSCALLS_32 ? "i386 " : "",
-			 cases[i].call, cases[i].in ? "is" : "is not",
-			 cases[i].cls);
+			 abi_names[cases[i].abi == SYSCALLS_32],
+			 cases[i].call, is_names[cases[i].in], cases[i].cls);
 		result(nr >= 0 && syscalls__in_class(cases[i].abi,
 						     (unsigned int)nr,
 						     cases[i].cls) == cases[i].in,
@@ -1585,7 +1585,9 @@ static void test_compat_denied(void)
 	((struct kpt_event *)e)->flags |= KPT_F_SYS_COMPAT | KPT_F_SYS_DENIED;
 	sys_printer__record(e, &printer);
 	out = strstr(printer_text(), "\"syscall\":\"getpid\"");
-	result(out && strstr(out, ",\"compat\":true,\"denied\":true,\"ret\":-1,\"errno\":\"EPERM\"}"),
+	result(out &&
+	       strstr(out,
+		      ",\"compat\":true,\"denied\":true,\"ret\":-1,\"errno\":\"EPERM\"}"),
 	       "json: a denied 32-bit getpid: compat, denied", "%s",
 	       printer_text());
 	printer_end();
@@ -1621,7 +1623,8 @@ static void test_fds(void)
 		"0.000 ( 0.001 ms): cat/500 read(fd: 4<socket:>, buf: 0x1000, count: 4096) = 0\n"
 		"0.000 ( 0.001 ms): cat/500 execve(filename: \"/bin/true\", argv: NULL, envp: NULL) = 0\n"
 		"0.000 ( 0.001 ms): cat/500 read(fd: 4, buf: 0x1000, count: 4096) = -1 EBADF (Bad file descriptor)\n"
-		"0.000 ( 0.001 ms): cat/500 read(fd: 7</etc/hostname>, buf: 0x1000, count: 4096) = 0\n";
+		"0.000 ( 0.001 ms): cat/500 read(fd: 7</etc/hostname>, buf: 0x1000, count: 4096) = 0\n"
+		;
 
 	if (!fds)
 		return;
@@ -1660,7 +1663,8 @@ static void test_fds(void)
 	printer_start(true, formats);
 	printer.fds = fds;
 	CALL(0, 7, 0x1000, 4096, 0);
-	result(strstr(printer_text(), ",\"fds\":{\"fd\":\"/etc/hostname\"},\"ret\":0}") != NULL,
+	result(strstr(printer_text(),
+		      ",\"fds\":{\"fd\":\"/etc/hostname\"},\"ret\":0}"),
 	       "-y json: \"fds\":{\"fd\":PATH}", "%s", printer_text());
 	printer_end();
 	/* the process ended: its table goes */
@@ -1668,7 +1672,7 @@ static void test_fds(void)
 	printer_start(false, formats);
 	printer.fds = fds;
 	CALL(0, 7, 0x1000, 4096, 0);
-	result(strstr(printer_text(), "read(fd: 7, ") != NULL,
+	result(strstr(printer_text(), "read(fd: 7, "),
 	       "-y: a process's table goes at its end", "%s",
 	       printer_text());
 	printer_end();
@@ -1709,14 +1713,15 @@ static void test_leader_comm(void)
 	result(strstr(text, " server (600), 3 events") && !strstr(text, "worker"),
 	       "-S: one process, its leader's comm", "%s", text);
 	text = prom_of(by, NULL, NULL);
-	result(strstr(text, "kptrace_syscall_calls_total{syscall=\"write\",pid=\"600\",comm=\"server\"} 2") &&
+	result(strstr(text, "kptrace_syscall_calls_total{syscall=\"write\",") &&
+	       strstr(text, ",pid=\"600\",comm=\"server\"} 2") &&
 	       strstr(text, "comm=\"worker-1\"} 1"),
 	       "--prometheus: the leader's comm once it is known", "%s", text);
 	/* -s: an entry of a thread, the leader known from no record */
 	memcpy(e.comm, "pool-3", 7);
 	sys_sum__add(s, &e);
 	text = sum_text(s, false, "Summary of events", -1);
-	result(strstr(text, " pool-3 (700)") != NULL,
+	result(strstr(text, " pool-3 (700)"),
 	       "-s: a process whose leader is not known: the thread's comm",
 	       "%s", text);
 	sys_sum__free(s);
@@ -1783,7 +1788,8 @@ static void test_resumed(const char *root, const struct sys_pending_sel *sel)
 	sys_pending__show(&printer, sel, 5000000000ULL);
 	r.entry_ts = 2000000000ULL;
 	sys_printer__record(make(&r), &printer);
-	result(strstr(printer_text(), "\"syscall\":\"read\",\"args\":{\"fd\":3,\"buf\":4096,\"count\":1},\"resumed\":true,\"ret\":1}") != NULL,
+	result(strstr(printer_text(),
+		      "\"args\":{\"fd\":3,\"buf\":4096,\"count\":1},\"resumed\":true,\"ret\":1}"),
 	       "pending json: \"resumed\":true", "%s", printer_text());
 	printer_end();
 	/* a call of the task entered after the snapshot: the shown one ended unseen */
@@ -1810,7 +1816,8 @@ static void test_pending(void)
 	char root[512], cmd[3000];
 	unsigned int n;
 
-	result(sys_pending__parse("230 0x0 0x0 0x7ffd1000 0x7ffd1010 0x0 0x0 0x7ffd0ff8 0x7f00dead\n", a) &&
+	result(sys_pending__parse("230 0x0 0x0 0x7ffd1000 0x7ffd1010 0x0 0x0 "
+				  "0x7ffd0ff8 0x7f00dead\n", a) &&
 	       a[0] == 230 && a[3] == 0x7ffd1000 && a[4] == 0x7ffd1010,
 	       "pending: /proc's syscall: number and arguments", "%llu",
 	       (unsigned long long)a[0]);
@@ -1850,7 +1857,8 @@ static void test_pending(void)
 	write_file(root, "800/task/800/sched", "no such line\n");
 	printer_start(true, formats);
 	sys_pending__show(&printer, &sel, 0);
-	result(strstr(printer_text(), "\"syscall\":\"restart_syscall\",\"args\":{},\"unfinished\":true,\"blocked_ns\":null}") != NULL,
+	result(strstr(printer_text(),
+		      "\"restart_syscall\",\"args\":{},\"unfinished\":true,\"blocked_ns\":null}"),
 	       "pending json: restart_syscall, its time unknown", "%s",
 	       printer_text());
 	printer_end();
