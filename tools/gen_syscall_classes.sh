@@ -120,7 +120,12 @@ for abi in 64 32; do
 			c = toupper($i)
 			m = m (m == "" ? "" : " | ") "SYSCALL_CLASS_" c
 		}
-		printf "\t[%d] = %s,\t/* %s */\n", $2, m, $3
+		# 100 columns (checkpatch): a long entry has its name above
+		line = sprintf("\t[%d] = %s,", $2, m)
+		if (length(line) + length($3) + 21 > 100)	# tabs: 8 columns
+			printf "\t/* %s */\n%s\n", $3, line
+		else
+			printf "%s\t/* %s */\n", line, $3
 	}' "$dir/classes"
 	echo '};'
 done

@@ -218,7 +218,8 @@ static const unsigned char syscall_classes_64[] = {
 	[319] = SYSCALL_CLASS_DESC,	/* memfd_create */
 	[320] = SYSCALL_CLASS_DESC,	/* kexec_file_load */
 	[321] = SYSCALL_CLASS_DESC,	/* bpf */
-	[322] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_FILE | SYSCALL_CLASS_PROCESS,	/* execveat */
+	/* execveat */
+	[322] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_FILE | SYSCALL_CLASS_PROCESS,
 	[323] = SYSCALL_CLASS_DESC,	/* userfaultfd */
 	[325] = SYSCALL_CLASS_MEMORY,	/* mlock2 */
 	[326] = SYSCALL_CLASS_DESC,	/* copy_file_range */
@@ -226,7 +227,8 @@ static const unsigned char syscall_classes_64[] = {
 	[328] = SYSCALL_CLASS_DESC,	/* pwritev2 */
 	[329] = SYSCALL_CLASS_MEMORY,	/* pkey_mprotect */
 	[332] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_FILE,	/* statx */
-	[424] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_SIGNAL | SYSCALL_CLASS_PROCESS,	/* pidfd_send_signal */
+	/* pidfd_send_signal */
+	[424] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_SIGNAL | SYSCALL_CLASS_PROCESS,
 	[425] = SYSCALL_CLASS_DESC,	/* io_uring_setup */
 	[426] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_SIGNAL,	/* io_uring_enter */
 	[427] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_MEMORY,	/* io_uring_register */
@@ -472,7 +474,8 @@ static const unsigned char syscall_classes_32[] = {
 	[353] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_FILE,	/* renameat2 */
 	[356] = SYSCALL_CLASS_DESC,	/* memfd_create */
 	[357] = SYSCALL_CLASS_DESC,	/* bpf */
-	[358] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_FILE | SYSCALL_CLASS_PROCESS,	/* execveat */
+	/* execveat */
+	[358] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_FILE | SYSCALL_CLASS_PROCESS,
 	[359] = SYSCALL_CLASS_NETWORK,	/* socket */
 	[360] = SYSCALL_CLASS_NETWORK,	/* socketpair */
 	[361] = SYSCALL_CLASS_NETWORK,	/* bind */
@@ -515,7 +518,8 @@ static const unsigned char syscall_classes_32[] = {
 	[419] = SYSCALL_CLASS_DESC,	/* mq_timedreceive_time64 */
 	[420] = SYSCALL_CLASS_IPC,	/* semtimedop_time64 */
 	[421] = SYSCALL_CLASS_SIGNAL,	/* rt_sigtimedwait_time64 */
-	[424] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_SIGNAL | SYSCALL_CLASS_PROCESS,	/* pidfd_send_signal */
+	/* pidfd_send_signal */
+	[424] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_SIGNAL | SYSCALL_CLASS_PROCESS,
 	[425] = SYSCALL_CLASS_DESC,	/* io_uring_setup */
 	[426] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_SIGNAL,	/* io_uring_enter */
 	[427] = SYSCALL_CLASS_DESC | SYSCALL_CLASS_MEMORY,	/* io_uring_register */

@@ -16,6 +16,9 @@
  * --show-zeros). Then " = ": an error (-4095..-1) as -1 ENAME (message),
  * ERESTART* included; the addresses of mmap, mremap, brk, shmat in hex;
  * "?" for a call that does not return (exit, exit_group), as perf trace.
+ * A call in progress ends in " <unfinished ...>" for " = RET", and its
+ * return, when it comes, reads "<... NAME resumed>(ARGS) = RET" (strace's
+ * words; "unfinished":true and "resumed":true in JSON).
  * Untrusted text (comm, strings) as everywhere: event__text_bytes().
  *
  * JSON, an object a line (syscall_fmt__json()): "ts", "dur_ns" (ns),
@@ -525,7 +528,11 @@ static void print_line(FILE *f, const struct syscall_call *c)
 			(unsigned long long)(c->dur_ns / 1000 % 1000));
 	event__text_comm(f, c->comm);
 	fprintf(f, "/%u ", c->tid);
+	if (c->resumed)
+		fputs("<... ", f);
 	event__text_bytes(f, c->name, strlen(c->name), 0);
+	if (c->resumed)
+		fputs(" resumed>", f);
 	putc_unlocked('(', f);
 	/* strace's, for a sleep a signal (or a stop) interrupted */
 	if (c->unfinished && !strcmp(c->name, "restart_syscall"))
@@ -673,6 +680,8 @@ void syscall_fmt__json_open(FILE *f, const struct syscall_call *c)
 		fputs(",\"compat\":true", f);
 	if (c->denied)
 		fputs(",\"denied\":true", f);
+	if (c->resumed)
+		fputs(",\"resumed\":true", f);
 	if (c->unfinished) {
 		fputs(",\"unfinished\":true,\"blocked_ns\":", f);
 		if (c->blocked_known)

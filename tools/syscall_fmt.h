@@ -52,6 +52,12 @@ struct syscall_call {
 	 * been blocked, if blocked_known.
 	 */
 	bool unfinished, blocked_known;
+	/*
+	 * The return of a call shown in progress before (strace's "<...
+	 * NAME resumed>", perf trace's "[continued]"): "<... NAME
+	 * resumed>(ARGS) = RET".
+	 */
+	bool resumed;
 };
 
 /* Is @ret an error, -4095..-1 (the kernel's IS_ERR_VALUE)? */

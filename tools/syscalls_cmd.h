@@ -40,7 +40,7 @@
 #define SYS_NARGS	9
 #define SYS_STR_SLOT	7	/* args[7] and args[8] */
 /* in a -S row's number: a 32-bit call, whose number is i386's */
-#define SYS_SUM_COMPAT	(1ULL << 62)
+#define SYS_SUM_COMPAT	0x4000000000000000ULL	/* bit 62 */
 
 /* What the probe is to select: the options of its spec line. */
 struct sys_sel {
@@ -208,14 +208,24 @@ struct sys_printer {
 	bool out_error;			/* a write failed: the run stops */
 	int out_errno;
 	bool no_memory;			/* sum could not grow: it stops */
+	/* the calls shown in progress, until their return resumes them */
+	struct sys_shown_pending *pending;
+	size_t npending, pending_cap;
 };
 
 void sys_printer__record(const struct kpt_event *e, void *priv);
+
+/* Frees what the printer @p keeps (the calls shown in progress). */
+void sys_printer__fini(struct sys_printer *p);
 
 /*
  * Prints @sc, a call in progress (syscalls_pending.c): " <unfinished
  * ...>" for its return; its call.ts_ns is the time of the snapshot in
  * the records' clock (0: the start), printed from the first call shown.
+ * The printer keeps (tid, call, snapshot time): the first return record
+ * of that task and call entered by then prints as resumed. A record of
+ * the task entered after it drops it (a call entered before the probe
+ * was armed has no return record).
  */
 void sys_printer__unfinished(struct sys_printer *p, struct sys_call *sc);
 

@@ -16,6 +16,7 @@
 
 #define FD_MIN_CAP		256
 #define FD_AT_FDCWD		(-100)
+#define ARRAY_LEN(a)		(sizeof(a) / sizeof((a)[0]))
 #define FD_O_CLOEXEC		02000000	/* O_, SOCK_, EFD_, EPOLL_CLOEXEC */
 #define FD_F_DUPFD		0
 #define FD_F_DUPFD_CLOEXEC	1030
@@ -340,7 +341,7 @@ const char *sys_fds__update(struct sys_fds *t, const struct syscall_call *c)
 		free(copy);
 		return fd_path(t, c->pid, fd);
 	}
-	for (i = 0; i < sizeof(fd_kinds) / sizeof(fd_kinds[0]); i++) {
+	for (i = 0; i < ARRAY_LEN(fd_kinds); i++) {
 		if (!is(name, fd_kinds[i].call))
 			continue;
 		return fd_made(t, c, fd, fd_kinds[i].path,

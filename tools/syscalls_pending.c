@@ -153,14 +153,13 @@ static void mark_procs(struct pend_proc *procs, size_t n,
 		for (i = 0; i < n; i++) {
 			if (procs[i].in)
 				continue;
-			if (sel->parent && procs[i].ppid == sel->parent) {
-				procs[i].in = more = true;
-				continue;
-			}
+			if (sel->parent && procs[i].ppid == sel->parent)
+				procs[i].in = true;
 			for (j = 0; j < n && !procs[i].in; j++)
 				if (procs[j].in && procs[j].pid == procs[i].ppid &&
 				    (sel->follow || sel->parent))
-					procs[i].in = more = true;
+					procs[i].in = true;
+			more |= procs[i].in;
 		}
 	}
 }

@@ -317,6 +317,81 @@ static void printer_check(struct sys_printer *p)
 	}
 }
 
+/* --- the calls shown in progress, until their return -------------------- */
+
+struct sys_shown_pending {
+	__u32 tid;
+	bool compat;
+	__u64 nr;
+	__u64 snap_ns;		/* the snapshot's time, records' clock; 0: ? */
+};
+
+/* The entry of task @tid, or NULL */
+static struct sys_shown_pending *pending_of(struct sys_printer *p, __u32 tid)
+{
+	size_t i;
+
+	for (i = 0; i < p->npending; i++)
+		if (p->pending[i].tid == tid)
+			return &p->pending[i];
+	return NULL;
+}
+
+/*
+ * Keeps @sc, just shown in progress (a task is in one call at a time: its
+ * entry is replaced). Out of memory: its return is not marked resumed.
+ */
+static void pending_keep(struct sys_printer *p, const struct sys_call *sc)
+{
+	struct sys_shown_pending *k = pending_of(p, sc->call.tid), *more;
+	size_t cap;
+
+	if (!k && p->npending == p->pending_cap) {
+		cap = p->pending_cap ? 2 * p->pending_cap : 16;
+		more = realloc(p->pending, cap * sizeof(*more));
+		if (!more)
+			return;
+		p->pending = more;
+		p->pending_cap = cap;
+	}
+	if (!k)
+		k = &p->pending[p->npending++];
+	*k = (struct sys_shown_pending){
+		.tid = sc->call.tid, .compat = sc->call.compat, .nr = sc->nr,
+		.snap_ns = sc->entry_ns,
+	};
+}
+
+/*
+ * Is @sc, a record's call, the return of the call its task was shown in?
+ * Yes if it is that call, entered by the snapshot (any time, if the
+ * snapshot's is not known). A call of the task entered after the
+ * snapshot means that one ended unrecorded: the entry goes.
+ */
+static bool pending_resumes(struct sys_printer *p, const struct sys_call *sc)
+{
+	struct sys_shown_pending *k = pending_of(p, sc->call.tid);
+	bool before, same;
+
+	if (!k)
+		return false;
+	before = !k->snap_ns || sc->entry_ns <= k->snap_ns;
+	same = k->nr == sc->nr && k->compat == sc->call.compat &&
+	       !sc->call.no_return;
+	if (before && !same)
+		return false;	/* an earlier call of the task */
+	*k = p->pending[--p->npending];
+	return before;
+}
+
+void sys_printer__fini(struct sys_printer *p)
+{
+	free(p->pending);
+	p->pending = NULL;
+	p->npending = 0;
+	p->pending_cap = 0;
+}
+
 void sys_printer__record(const struct kpt_event *e, void *priv)
 {
 	struct sys_printer *p = priv;
@@ -337,6 +412,7 @@ void sys_printer__record(const struct kpt_event *e, void *priv)
 			p->base_ns = sc.entry_ns;
 			sc.call.ts_ns = 0;
 		}
+		sc.call.resumed = p->npending && pending_resumes(p, &sc);
 		printer_call(p, &sc, e);
 		p->shown++;
 		/* a 32-bit call's row is apart from the x86-64 call's */
@@ -357,12 +433,18 @@ void sys_printer__unfinished(struct sys_printer *p, struct sys_call *sc)
 {
 	__u64 now = sc->call.ts_ns;
 
+	/* the first thing shown, at attach: the time starts there */
+	if (!p->have_base && now) {
+		p->have_base = true;
+		p->base_ns = now;
+	}
 	/* its time: from the first call shown, or 0 before any */
 	sc->call.ts_ns = p->have_base && now >= p->base_ns ?
 			 now - p->base_ns : 0;
 	sc->call.unfinished = true;
 	sc->call.no_return = false;
 	printer_call(p, sc, NULL);
+	pending_keep(p, sc);
 	p->unfinished++;
 	printer_check(p);
 }

@@ -544,6 +544,7 @@ out:
 		free(run.listings[i]);
 	free(trace_stop.bound);
 	sys_formats__free(run.printer.formats);
+	sys_printer__fini(&run.printer);
 	ksyms__free(run.ksyms);
 	flight__free(run.flight);
 	sys_sum__free(run.sum);

@@ -15,6 +15,8 @@
  *   nosys:N          N calls of number 400, which x86-64 leaves unused
  *                    (335 to 423 are): -ENOSYS, from the dispatcher
  *   threads:T:N      T threads, each N getppid(); the main thread joins
+ *   named:T:N        the same, each thread named "worker-I" first
+ *                    (PR_SET_NAME, I from 0): the leader keeps its comm
  *   fork:K           K children, each one getppid() then _exit(0); the
  *                    parent waits for each
  *   exit:CODE        exit_group(CODE) (nr 231), the last action
@@ -52,6 +54,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <linux/futex.h>
@@ -113,6 +116,16 @@ static void getppids(long n)
 
 static void *thread_fn(void *arg)
 {
+	getppids(calls_per_thread);
+	return arg;
+}
+
+static void *named_fn(void *arg)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "worker-%ld", (long)(intptr_t)arg);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
 	getppids(calls_per_thread);
 	return arg;
 }
@@ -291,13 +304,15 @@ int main(int argc, char **argv)
 			ts.tv_sec = a / 1000;
 			ts.tv_nsec = (a % 1000) * 1000000L;
 			syscall(SYS_nanosleep, &ts, NULL);
-		} else if (!strcmp(act, "threads")) {
+		} else if (!strcmp(act, "threads") || !strcmp(act, "named")) {
 			if (a > 64)
 				return usage(act);
 			calls_per_thread = b;
 			for (i = 0; i < a; i++)
-				if (pthread_create(&tids[i], NULL, thread_fn,
-						   NULL))
+				if (pthread_create(&tids[i], NULL,
+						   act[0] == 'n' ? named_fn :
+						   thread_fn,
+						   (void *)(intptr_t)i))
 					return 1;
 			for (i = 0; i < a; i++)
 				pthread_join(tids[i], NULL);

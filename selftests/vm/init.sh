@@ -19,6 +19,12 @@ export PATH HOME TERM
 mount -t proc -o nosuid,nodev,noexec proc /proc
 mount -t sysfs -o nosuid,nodev,noexec sysfs /sys
 mount -t devtmpfs -o nosuid devtmpfs /dev
+# what udev (and systemd, and every container runtime) adds: devtmpfs has
+# no /dev/stdout, and `-o /dev/stdout` would make a file of that name
+ln -sfn /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
 mount -t debugfs -o nosuid,nodev,noexec debugfs /sys/kernel/debug
 mount -t tmpfs -o nosuid,nodev tmpfs /tmp
 mkdir -p /dev/pts /dev/shm

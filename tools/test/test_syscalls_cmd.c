@@ -169,6 +169,7 @@ static const char *printer_text(void)
 
 static void printer_end(void)
 {
+	sys_printer__fini(&printer);
 	fclose(printer.out);
 	free(mem);
 	mem = NULL;
@@ -1350,7 +1351,6 @@ static void test_event_names(void)
 	same("event name of 400: none", syscalls__event_name(400), NULL);
 }
 
-
 /* --- strace's spellings: classes, signals, exits, 32-bit, seccomp, -y --- */
 
 /* A format of @fields ("unsigned int fd;size_t count") as call @nr's */
@@ -1419,6 +1419,8 @@ static void test_classes(void)
 		{ SYSCALLS_32, "mmap2", "memory", true },
 		{ SYSCALLS_32, "sigreturn", "signal", true },
 	};
+	static const char * const abi_names[] = { "", "i386 " };
+	static const char * const is_names[] = { "is not", "is" };
 	char name[128];
 	size_t i;
 	int nr;
@@ -1426,9 +1428,8 @@ static void test_classes(void)
 	for (i = 0; i < ARRAY_LEN(cases); i++) {
 		nr = syscalls__nr(cases[i].abi, cases[i].call);
 		snprintf(name, sizeof(name), "class: %s%s %s in %%%s",
-			 cases[i].abi == SYSCALLS_32 ? "i386 " : "",
-			 cases[i].call, cases[i].in ? "is" : "is not",
-			 cases[i].cls);
+			 abi_names[cases[i].abi == SYSCALLS_32],
+			 cases[i].call, is_names[cases[i].in], cases[i].cls);
 		result(nr >= 0 && syscalls__in_class(cases[i].abi,
 						     (unsigned int)nr,
 						     cases[i].cls) == cases[i].in,
@@ -1584,7 +1585,9 @@ static void test_compat_denied(void)
 	((struct kpt_event *)e)->flags |= KPT_F_SYS_COMPAT | KPT_F_SYS_DENIED;
 	sys_printer__record(e, &printer);
 	out = strstr(printer_text(), "\"syscall\":\"getpid\"");
-	result(out && strstr(out, ",\"compat\":true,\"denied\":true,\"ret\":-1,\"errno\":\"EPERM\"}"),
+	result(out &&
+	       strstr(out,
+		      ",\"compat\":true,\"denied\":true,\"ret\":-1,\"errno\":\"EPERM\"}"),
 	       "json: a denied 32-bit getpid: compat, denied", "%s",
 	       printer_text());
 	printer_end();
@@ -1620,7 +1623,8 @@ static void test_fds(void)
 		"0.000 ( 0.001 ms): cat/500 read(fd: 4<socket:>, buf: 0x1000, count: 4096) = 0\n"
 		"0.000 ( 0.001 ms): cat/500 execve(filename: \"/bin/true\", argv: NULL, envp: NULL) = 0\n"
 		"0.000 ( 0.001 ms): cat/500 read(fd: 4, buf: 0x1000, count: 4096) = -1 EBADF (Bad file descriptor)\n"
-		"0.000 ( 0.001 ms): cat/500 read(fd: 7</etc/hostname>, buf: 0x1000, count: 4096) = 0\n";
+		"0.000 ( 0.001 ms): cat/500 read(fd: 7</etc/hostname>, buf: 0x1000, count: 4096) = 0\n"
+		;
 
 	if (!fds)
 		return;
@@ -1659,7 +1663,8 @@ static void test_fds(void)
 	printer_start(true, formats);
 	printer.fds = fds;
 	CALL(0, 7, 0x1000, 4096, 0);
-	result(strstr(printer_text(), ",\"fds\":{\"fd\":\"/etc/hostname\"},\"ret\":0}") != NULL,
+	result(strstr(printer_text(),
+		      ",\"fds\":{\"fd\":\"/etc/hostname\"},\"ret\":0}"),
 	       "-y json: \"fds\":{\"fd\":PATH}", "%s", printer_text());
 	printer_end();
 	/* the process ended: its table goes */
@@ -1667,7 +1672,7 @@ static void test_fds(void)
 	printer_start(false, formats);
 	printer.fds = fds;
 	CALL(0, 7, 0x1000, 4096, 0);
-	result(strstr(printer_text(), "read(fd: 7, ") != NULL,
+	result(strstr(printer_text(), "read(fd: 7, "),
 	       "-y: a process's table goes at its end", "%s",
 	       printer_text());
 	printer_end();
@@ -1708,14 +1713,15 @@ static void test_leader_comm(void)
 	result(strstr(text, " server (600), 3 events") && !strstr(text, "worker"),
 	       "-S: one process, its leader's comm", "%s", text);
 	text = prom_of(by, NULL, NULL);
-	result(strstr(text, "kptrace_syscall_calls_total{syscall=\"write\",pid=\"600\",comm=\"server\"} 2") &&
+	result(strstr(text, "kptrace_syscall_calls_total{syscall=\"write\",") &&
+	       strstr(text, ",pid=\"600\",comm=\"server\"} 2") &&
 	       strstr(text, "comm=\"worker-1\"} 1"),
 	       "--prometheus: the leader's comm once it is known", "%s", text);
 	/* -s: an entry of a thread, the leader known from no record */
 	memcpy(e.comm, "pool-3", 7);
 	sys_sum__add(s, &e);
 	text = sum_text(s, false, "Summary of events", -1);
-	result(strstr(text, " pool-3 (700)") != NULL,
+	result(strstr(text, " pool-3 (700)"),
 	       "-s: a process whose leader is not known: the thread's comm",
 	       "%s", text);
 	sys_sum__free(s);
@@ -1737,6 +1743,71 @@ static void write_file(const char *dir, const char *name, const char *text)
 	}
 }
 
+/*
+ * The return of a call shown in progress at 5 s: "<... read resumed>";
+ * an earlier call of the task leaves it waiting, a later one is itself
+ */
+static void test_resumed(const char *root, const struct sys_pending_sel *sel)
+{
+	struct rec r = {
+		.ts = 4900000000ULL, .entry_ts = 4800000000ULL, .lat = 1000,
+		.ret = 2, .comm = "sleep", .pid = 800, .tid = 800, .nr = 1,
+		.regs = { 1, 0x2000, 2 },
+	};
+
+	write_file(root, "800/task/800/syscall",
+		   "0 0x3 0x1000 0x1 0x0 0x0 0x0 0x7ffd0ff8 0x7f00dead\n");
+	printer_start(false, formats);
+	printer.have_base = true;
+	sys_pending__show(&printer, sel, 5000000000ULL);
+	sys_printer__record(make(&r), &printer);	/* write, earlier */
+	r.nr = 0;
+	r.ts = 6000000000ULL;
+	r.entry_ts = 2000000000ULL;
+	r.lat = 4000000000ULL;
+	r.regs[0] = 3;
+	r.regs[1] = 0x1000;
+	r.regs[2] = 1;
+	r.ret = 1;
+	sys_printer__record(make(&r), &printer);	/* the read, resumed */
+	r.entry_ts = 6500000000ULL;
+	r.ts = 6500001000ULL;
+	r.lat = 1000;
+	sys_printer__record(make(&r), &printer);	/* the next read */
+	same("pending: its return resumed, an earlier call and a later one as they are",
+	     printer_text(),
+	     "5000.000 (     ? ms): sleep/800 read(fd: 3, buf: 0x1000, count: 1) <unfinished ...>\n"
+	     "4800.000 ( 0.001 ms): sleep/800 write(fd: 1, buf: 0x2000, count: 2) = 2\n"
+	     "2000.000 (4000.000 ms): sleep/800 <... read resumed>(fd: 3, buf: 0x1000, count: 1) = 1\n"
+	     "6500.000 ( 0.001 ms): sleep/800 read(fd: 3, buf: 0x1000, count: 1) = 1\n");
+	result(printer.npending == 0, "pending: none kept after the return",
+	       "%zu", printer.npending);
+	printer_end();
+	printer_start(true, formats);
+	printer.have_base = true;
+	sys_pending__show(&printer, sel, 5000000000ULL);
+	r.entry_ts = 2000000000ULL;
+	sys_printer__record(make(&r), &printer);
+	result(strstr(printer_text(),
+		      "\"args\":{\"fd\":3,\"buf\":4096,\"count\":1},\"resumed\":true,\"ret\":1}"),
+	       "pending json: \"resumed\":true", "%s", printer_text());
+	printer_end();
+	/* a call of the task entered after the snapshot: the shown one ended unseen */
+	printer_start(false, formats);
+	printer.have_base = true;
+	sys_pending__show(&printer, sel, 5000000000ULL);
+	r.nr = 1;
+	r.entry_ts = 5500000000ULL;
+	sys_printer__record(make(&r), &printer);
+	r.nr = 0;
+	r.entry_ts = 4000000000ULL;
+	sys_printer__record(make(&r), &printer);
+	result(!strstr(printer_text(), "resumed") && printer.npending == 0,
+	       "pending: a later call of the task: nothing resumed", "%s",
+	       printer_text());
+	printer_end();
+}
+
 static void test_pending(void)
 {
 	__u64 a[7] = { 0 };
@@ -1745,7 +1816,8 @@ static void test_pending(void)
 	char root[512], cmd[3000];
 	unsigned int n;
 
-	result(sys_pending__parse("230 0x0 0x0 0x7ffd1000 0x7ffd1010 0x0 0x0 0x7ffd0ff8 0x7f00dead\n", a) &&
+	result(sys_pending__parse("230 0x0 0x0 0x7ffd1000 0x7ffd1010 0x0 0x0 "
+				  "0x7ffd0ff8 0x7f00dead\n", a) &&
 	       a[0] == 230 && a[3] == 0x7ffd1000 && a[4] == 0x7ffd1010,
 	       "pending: /proc's syscall: number and arguments", "%llu",
 	       (unsigned long long)a[0]);
@@ -1785,7 +1857,8 @@ static void test_pending(void)
 	write_file(root, "800/task/800/sched", "no such line\n");
 	printer_start(true, formats);
 	sys_pending__show(&printer, &sel, 0);
-	result(strstr(printer_text(), "\"syscall\":\"restart_syscall\",\"args\":{},\"unfinished\":true,\"blocked_ns\":null}") != NULL,
+	result(strstr(printer_text(),
+		      "\"restart_syscall\",\"args\":{},\"unfinished\":true,\"blocked_ns\":null}"),
 	       "pending json: restart_syscall, its time unknown", "%s",
 	       printer_text());
 	printer_end();
@@ -1794,6 +1867,7 @@ static void test_pending(void)
 	same("pending: restart_syscall as strace shows it", printer_text(),
 	     "0.000 (     ? ms): sleep/800 restart_syscall(<... resuming interrupted call ...>) <unfinished ...>\n");
 	printer_end();
+	test_resumed(root, &sel);
 }
 
 int main(int argc, char **argv)
