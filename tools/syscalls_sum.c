@@ -155,8 +155,11 @@ static int sum_add(struct sys_sum *s, const struct sys_sum_row *in)
 
 int sys_sum__add(struct sys_sum *s, const struct kpt_syssum_entry *e)
 {
+	/* the module's 32-bit calls: i386 number | KPT_SYS_NR_COMPAT */
+	__u64 nr = e->nr & KPT_SYS_NR_COMPAT ?
+		   (e->nr & ~KPT_SYS_NR_COMPAT) | SYS_SUM_COMPAT : e->nr;
 	struct sys_sum_row in = {
-		.nr = e->nr, .pid = e->pid, .calls = e->calls,
+		.nr = nr, .pid = e->pid, .calls = e->calls,
 		.errors = e->errors, .total_ns = e->total_ns,
 		.min_ns = e->min_ns, .max_ns = e->max_ns,
 		.sumsq = { e->sumsq_ns[0], e->sumsq_ns[1] },

@@ -1010,6 +1010,25 @@ static void test_sum_saturate(void)
 	sys_sum__free(s);
 }
 
+/* The module's 32-bit calls (nr | KPT_SYS_NR_COMPAT): i386 names */
+static void test_sum_compat(void)
+{
+	struct kpt_syssum_entry a = {
+		.pid = 501, .nr = 20 | KPT_SYS_NR_COMPAT, .comm = "c32",
+		.calls = 3, .total_ns = 300, .min_ns = 100, .max_ns = 100,
+	};
+	struct sys_sum *s = sys_sum__new();
+	const char *t;
+
+	if (!s)
+		return;
+	sys_sum__add(s, &a);
+	t = sum_text(s, true, "Summary of events", -1);
+	result(!!strstr(t, "\"syscall\":\"i386:getpid\",\"calls\":3,"),
+	       "summary: a 32-bit call's row is named i386:NAME", "'%s'", t);
+	sys_sum__free(s);
+}
+
 static const char *sum_summary_of(const struct pstats_probe *ps,
 				  unsigned long long read,
 				  unsigned long long own)
@@ -1888,6 +1907,7 @@ int main(int argc, char **argv)
 	test_sum();
 	test_printer_sum();
 	test_sum_saturate();
+	test_sum_compat();
 	test_sum_summary();
 	test_prom_seconds();
 	test_prom_value();
