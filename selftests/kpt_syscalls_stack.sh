@@ -29,6 +29,7 @@
 # - kptr_restrict=2: the frames read "[<0000000000000000>] ?", the lines
 #   are the same.
 
+# (-e signal=none: the calls' lines and frames alone, no exit line)
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
 kpt_setup
@@ -129,7 +130,7 @@ check_match "stack= with summary error" "$(spec_err_last | head -n 1)" \
 check_eq "no probe left" "$(grep -c '' "$KPT_DIR/probes")" 0
 
 # the reader: text, JSON, -w/-r
-"$KPTRACE" syscalls -o /dev/stdout --stack -e openat -- "$SYSGEN" fail:1 \
+"$KPTRACE" syscalls -e signal=none -o /dev/stdout --stack -e openat -- "$SYSGEN" fail:1 \
 	> "$KPT_TMP/open.txt" 2> /dev/null
 path='filename: "/nonexistent/kpt"'
 kpt_sys_named || path='arg1: "/nonexistent/kpt"'
@@ -138,7 +139,7 @@ check_eq "--stack: a path string beside the frames" \
 	"$(grep -A1 ' openat(' "$KPT_TMP/open.txt" | head -n 1)
  Call Trace:"
 frame='^  \[<[0-9a-f]{16}>\] [A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+( \[[a-z0-9_]+\])?$'
-"$KPTRACE" syscalls -o /dev/stdout --stack -e getppid -- "$SYSGEN" getppid:2 \
+"$KPTRACE" syscalls -e signal=none -o /dev/stdout --stack -e getppid -- "$SYSGEN" getppid:2 \
 	> "$KPT_TMP/live.txt" 2> "$KPT_TMP/live.err"
 check_eq "--stack: exit status" "$?" 0
 sed 's/^/#   /' "$KPT_TMP/live.txt"
@@ -153,7 +154,7 @@ nframes=$(grep -c '^  \[<' "$KPT_TMP/live.txt")
 check_eq "--stack: first frame the attach point's" \
 	"$(grep -A1 '^ Call Trace:$' "$KPT_TMP/live.txt" | grep -Ec "\] $first\$")" 2
 
-"$KPTRACE" syscalls -o /dev/stdout -j --stack -e getppid -- "$SYSGEN" getppid:2 \
+"$KPTRACE" syscalls -e signal=none -o /dev/stdout -j --stack -e getppid -- "$SYSGEN" getppid:2 \
 	> "$KPT_TMP/live.json" 2> /dev/null
 kpt_json_check "$KPT_TMP/live.json"
 check_eq "-j --stack: objects with a stack" \
@@ -161,10 +162,10 @@ check_eq "-j --stack: objects with a stack" \
 check_eq "-j --stack: frames" "$(grep -o '{"addr":' "$KPT_TMP/live.json" | grep -c '')" \
 	"$nframes"
 
-"$KPTRACE" syscalls --stack -w "$KPT_TMP/saved" -e getppid -- \
+"$KPTRACE" syscalls -e signal=none --stack -w "$KPT_TMP/saved" -e getppid -- \
 	"$SYSGEN" getppid:2 > /dev/null 2>&1
 check_eq "-w --stack: exit status" "$?" 0
-"$KPTRACE" syscalls -r "$KPT_TMP/saved" > "$KPT_TMP/replay.txt" 2> /dev/null
+"$KPTRACE" syscalls -e signal=none -r "$KPT_TMP/saved" > "$KPT_TMP/replay.txt" 2> /dev/null
 # times, pids and getppid's value (the tool's pid) aside
 norm() { sed -E 's/^[0-9]+\.[0-9]+ \( *[0-9]+\.[0-9]+ ms\)//; s#/[0-9]+ # #; s/= [0-9]+$//'; }
 check_eq "-r: the lines and frames of a live run" \
@@ -174,7 +175,7 @@ check_eq "-r: the lines and frames of a live run" \
 kr=$(cat /proc/sys/kernel/kptr_restrict)
 [ -n "$KPT_KR_SAVED" ] || KPT_KR_SAVED=$kr
 echo 2 > /proc/sys/kernel/kptr_restrict || fail "cannot set kptr_restrict=2"
-"$KPTRACE" syscalls -o /dev/stdout --stack -e getppid -- "$SYSGEN" getppid:2 \
+"$KPTRACE" syscalls -e signal=none -o /dev/stdout --stack -e getppid -- "$SYSGEN" getppid:2 \
 	> "$KPT_TMP/hidden.txt" 2> "$KPT_TMP/hidden.err"
 echo "$kr" > /proc/sys/kernel/kptr_restrict
 sed 's/^/#   /' "$KPT_TMP/hidden.txt"

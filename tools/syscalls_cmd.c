@@ -126,7 +126,9 @@ static const char usage_text[] =
 "                             classes (%file %desc %net %network %process\n"
 "                             %signal %memory %ipc); !NAME leaves out\n"
 "                             (open*,!openat2 or !read,!write); both the\n"
-"                             x86-64 and the i386 calls of those names\n"
+"                             x86-64 and the i386 calls of those names;\n"
+"                             -e signal=none: no --- SIGNAL --- and no\n"
+"                             +++ exited +++ lines\n"
 "  -Z, --failure              only calls that failed (returned -4095..-1)\n"
 "      --duration=MS          only calls that took longer than MS ms (0.5:\n"
 "                             500 us)\n"
@@ -496,13 +498,17 @@ static int add_expr(struct sys_env *env, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 
-	/* strace's -e trace=LIST (t=LIST); its other qualifiers are not */
+	/* strace's -e trace=LIST (t=LIST) and -e signal=none */
 	if (eq && ((eq - arg == 5 && !strncmp(arg, "trace", 5)) ||
 		   (eq - arg == 1 && *arg == 't')))
 		arg = eq + 1;
-	else if (eq)
+	else if (eq && eq - arg == 6 && !strncmp(arg, "signal", 6) &&
+		 !strcmp(eq + 1, "none")) {
+		env->no_signals = true;
+		return 0;
+	} else if (eq)
 		return sys_error(EXIT_USAGE,
-				 "-e %.*s=: only trace= (or t=) is known here",
+				 "-e %.*s=: only trace= (or t=) and signal=none are known here",
 				 (int)(eq - arg), arg);
 	size_t old = env->expr ? strlen(env->expr) : 0;
 	char *s = realloc(env->expr, old + strlen(arg) + 2);
@@ -821,7 +827,7 @@ int syscalls_cmd__main(int argc, char **argv)
 	if (env.command)
 		env.sel.children = (__u32)getpid();
 	/* strace's --- SIGNAL --- and +++ exited +++, seccomp's denials */
-	env.sel.signals = !env.sel.summary;
+	env.sel.signals = !env.sel.summary && !env.no_signals;
 	env.sel.denied = !env.sel.summary;
 	n = sys_spec__plan(&env, sels, SYS_MAX_PROBES);
 	if (n < 0) {

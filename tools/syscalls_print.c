@@ -402,7 +402,8 @@ void sys_printer__record(const struct kpt_event *e, void *priv)
 		if (!p->no_lines)
 			event__print(&p->lost_fmt, e);
 	} else if (printer_event(p, e)) {
-		;
+		/* a record the probe counted as recorded, as a call's */
+		p->shown++;
 	} else if (sys_call__from_record(&sc, e, p->formats,
 					 p->have_base ? p->base_ns : 0)) {
 		p->other++;

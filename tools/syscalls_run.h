@@ -32,6 +32,7 @@ struct sys_env {
 	unsigned int npids, ntids;
 	bool follow;		/* -f: -p's descendants; COMMAND's, to the last */
 	bool fds;		/* -y: fds with their paths */
+	bool no_signals;	/* -e signal=none */
 	bool *nr_sel;		/* -e's selection, syscalls__count() */
 	bool *nr32_sel;		/* the same, i386 numbers */
 	char *expr;		/* -e's lists, joined by ',' */

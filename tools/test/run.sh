@@ -603,16 +603,18 @@ fi
 run syscalls-dry sh -c "$KPT syscalls -n -p 1 -e 'open*,!openat2' --failure --duration 1.5 &&
 	$KPT syscalls -n -t 1 -c 'ng*x' -e '!read,!write' &&
 	$KPT syscalls --dry-run --duration 0 -e 'exit*' -- true &&
-	$KPT syscalls -n"
+	$KPT syscalls -n &&
+	$KPT syscalls -n -e signal=none -e getppid"
 sed -E 's/sys_[0-9]+/sys_PID/; s/children=[0-9]+/children=PID/; s/exclude=[0-9]+/exclude=PID/' "$OUT/syscalls-dry.out" >"$OUT/syscalls-dry.sed"
 if [ "$rc" = 0 ] && [ "$(cat "$OUT/syscalls-dry.sed")" = "s:kptrace/sys_PID pid=1 nr=2,257,304,428,467 nr32=5,295,342,428,467 failure duration=1500000 signals denied
 s:kptrace/sys_PID tid=1 comm=ng*x nr=2-511 nr32=0-2,5-511 signals denied
 s:kptrace/sys_PID children=PID nr=60,231 nr32=1,252 signals denied
-s:kptrace/sys_PID exclude=PID signals denied" ] &&
+s:kptrace/sys_PID exclude=PID signals denied
+s:kptrace/sys_PID exclude=PID nr=110 nr32=64 denied" ] &&
    sed -n 3p "$OUT/syscalls-dry.out" | grep -Eq '^s:kptrace/sys_([0-9]+) children=\1 '; then
-	ok "syscalls --dry-run: the spec lines, children= the tool's own pid"
+	ok "syscalls --dry-run: the spec lines, children= the tool's own pid, -e signal=none"
 else
-	not_ok "syscalls --dry-run: the spec lines, children= the tool's own pid" "$(cat "$OUT/syscalls-dry.out" "$OUT/syscalls-dry.err")"
+	not_ok "syscalls --dry-run: the spec lines, children= the tool's own pid, -e signal=none" "$(cat "$OUT/syscalls-dry.out" "$OUT/syscalls-dry.err")"
 fi
 
 # errors: one line (usage errors: and the Try line), nothing armed
@@ -628,7 +630,7 @@ check_msg syscalls-pid-dash 2 "kptrace: error: -p needs a value, not '-f' (--pid
 check_msg syscalls-tid-dash 2 "kptrace: error: -t needs a value, not '-1' (--tid=-1 if that is one)" env KPTRACE_DEVICE=/nonexistent $KPT syscalls -t -1
 check_msg syscalls-pid-cmd 2 "kptrace: error: -p selects running processes, COMMAND a new one: not both" env KPTRACE_DEVICE=/nonexistent $KPT syscalls -p 1 -- true
 check_msg syscalls-tid-cmd 2 "kptrace: error: -t selects running threads, COMMAND a new one: not both" env KPTRACE_DEVICE=/nonexistent $KPT syscalls -t 1 true
-check_msg syscalls-e-signal 2 "kptrace: error: -e signal=: only trace= (or t=) is known here" $KPT syscalls -e signal=SIGSEGV
+check_msg syscalls-e-signal 2 "kptrace: error: -e signal=: only trace= (or t=) and signal=none are known here" $KPT syscalls -e signal=SIGSEGV
 check_msg syscalls-e-class 2 "kptrace: error: -e: no class '%files' (%desc %file %ipc %net %network %process %signal %memory)" $KPT syscalls -e trace=%files
 # -p of any length: a probe per 8; -f: children= per process, one under
 # another left out (this shell is under pid 1); 129 processes are too many
