@@ -462,7 +462,7 @@ sys_kpt_pfield() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
 # The sys_kpt_<mode>_* arms: the spec lines `kptrace syscalls --dry-run
 # ARGS...` prints (the tool's defaults, signals and denied included), its
-# probes renamed kb, kb2 and its own pid (exclude=, COMMAND's children=)
+# probes renamed kb, kb_2 and its own pid (exclude=, COMMAND's children=)
 # replaced: SYS_EXCL for exclude= (the tool's stand-in: the test is one
 # compare, whatever the pid), SYS_CHILDREN for COMMAND's children=.
 # SYS_SPECS: the lines.
@@ -828,14 +828,14 @@ micro()
 				SYS_CHILDREN=$tool
 			else
 				args=(-f -p "$tool")
-				names=(kb kb2)
+				names=(kb kb_2)
 			fi ;;
 		followp)
 			# -f -p P with the loop P itself (pid= selects it; the
 			# children= probe beside it does not)
 			sys_start || return 1
 			args=(-f -p "$SYS_PID")
-			names=(kb kb2) ;;
+			names=(kb kb_2) ;;
 		pid|tid)
 			sys_start || return 1
 			local id=1
