@@ -331,27 +331,62 @@ SYS_MAXACTIVE=1024
 
 sys_stopped() { [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = T ]; }
 
-# sys_start: kpt_sysloop -s in the background, pinned to CPU 0 and stopped
-# before its loop, so that its pid (SYS_PID) can be selected; no call of
-# it is in flight while it waits.
+# sys_start [fork]: kpt_sysloop -s in the background, pinned to CPU 0 and
+# stopped before its loop, so that its pid (SYS_PID) can be selected; no
+# call of it is in flight while it waits. With fork (kpt_sysloop -f), the
+# loop is the child of a process that only waits for it (SYS_PARENT), as
+# COMMAND is the child of kptrace syscalls; else SYS_PARENT = SYS_PID.
 sys_start()
 {
+	local fork=()
+
+	[ "${1:-}" != fork ] || fork=(-f)
 	sys_runs=$((sys_runs + 1))
 	SYS_RUN=$((SYS_RUN_BASE + sys_runs))
 	rm -f "$tmp/sysloop.out"
-	"$SYSLOOP" -s "$calls" "$SYS_RUN" >"$tmp/sysloop.out" \
+	"$SYSLOOP" -s "${fork[@]}" "$calls" "$SYS_RUN" >"$tmp/sysloop.out" \
 		2>"$tmp/sysloop.err" &
 	SYS_PID=$!
+	SYS_PARENT=$!
+	if [ ${#fork[@]} != 0 ]; then
+		wait_for 10 sys_child "$SYS_PARENT" ||
+			{ say "kpt_sysloop -f did not fork"; sys_abort; return 1; }
+	fi
 	wait_for 10 sys_stopped "$SYS_PID" && return 0
 	say "kpt_sysloop did not stop: $(cat "$tmp/sysloop.err")"
 	sys_abort
 	return 1
 }
 
+# sys_child PID: SYS_PID becomes PID's one child, if it has one yet
+sys_child()
+{
+	local c
+
+	c=$(cat "/proc/$1/task/$1/children" 2>/dev/null) || return 1
+	c=${c%% }
+	[ -n "$c" ] || return 1
+	SYS_PID=$c
+}
+
 sys_abort()
 {
-	kill -KILL "$SYS_PID" 2>/dev/null
-	wait "$SYS_PID" 2>/dev/null
+	kill -KILL "$SYS_PID" "$SYS_PARENT" 2>/dev/null
+	wait "$SYS_PARENT" 2>/dev/null
+}
+
+# sys_depth PID: PID's ancestors up to init, init included: the parents
+# a children= test walks for a task outside the selection
+sys_depth()
+{
+	local p=$1 n=0
+
+	while [ "$p" -gt 1 ]; do
+		p=$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null) || break
+		[ -n "$p" ] || break
+		n=$((n + 1))
+	done
+	echo "$n"
 }
 
 # sys_go: lets the loop run and waits for it; r: "calls ns chunk_ns chunk
@@ -365,7 +400,7 @@ sys_go()
 		awk '$4 ~ /^\[(kptrace|kpt_bench|kpt_floor|bpf|__builtin__(ftrace|kprobes))\]$/' \
 			/proc/kallsyms >"$out/ksyms.$SYS_RUN"
 	kill -CONT "$SYS_PID"
-	wait "$SYS_PID" || { say "kpt_sysloop exited $?: $(cat "$tmp/sysloop.err")"; return 1; }
+	wait "$SYS_PARENT" || { say "kpt_sysloop exited $?: $(cat "$tmp/sysloop.err")"; return 1; }
 	line=$(cat "$tmp/sysloop.out")
 	set -- $line
 	[ "${1%%=*}" = calls ] && [ "${5#run=}" = "$SYS_RUN" ] ||
@@ -398,15 +433,20 @@ sysft_clear()
 	ftrace_clear
 }
 
-# kptrace's syscalls probe: kptrace.ko loaded with SPEC written to probes
+# kptrace's syscalls probes: kptrace.ko loaded with each SPEC written to
+# probes
 sys_kpt_load()
 {
+	local spec
+
 	kpt_load stack=0 || return 1
-	if ! echo "$1" >$D/kptrace/probes; then
-		say "'$1' refused: $(tail -n 3 $D/kptrace/error_log 2>/dev/null)"
-		rmmod kptrace
-		return 1
-	fi
+	for spec in "$@"; do
+		if ! echo "$spec" >$D/kptrace/probes; then
+			say "'$spec' refused: $(tail -n 3 $D/kptrace/error_log 2>/dev/null)"
+			rmmod kptrace
+			return 1
+		fi
+	done
 	kpt_probes=$(tr ' ' '_' <$D/kptrace/probes | tr '\n' ';')
 }
 
@@ -419,6 +459,62 @@ sys_kpt_pstats()
 
 # One field of that line
 sys_kpt_pfield() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+# The sys_kpt_<mode>_* arms: the spec lines `kptrace syscalls --dry-run
+# ARGS...` prints (the tool's defaults, signals and denied included), its
+# probes renamed kb, kb_2 and its own pid (exclude=, COMMAND's children=)
+# replaced: SYS_EXCL for exclude= (the tool's stand-in: the test is one
+# compare, whatever the pid), SYS_CHILDREN for COMMAND's children=.
+# SYS_SPECS: the lines.
+sys_tool_specs()
+{
+	local out line i=0
+
+	SYS_SPECS=()
+	out=$("$KPTRACE" syscalls --dry-run "$@" 2>"$tmp/dry.err") ||
+		{ say "kptrace syscalls --dry-run $*: $(cat "$tmp/dry.err")"; return 1; }
+	while read -r line; do
+		[ -n "$line" ] || continue
+		i=$((i + 1))
+		line=$(printf '%s\n' "$line" |
+			sed -E "s|^s:kptrace/sys_[0-9]+(_[0-9]+)? |s:kptrace/kb\1 |
+				s/ exclude=[0-9]+/ exclude=$SYS_EXCL/")
+		[ -z "${SYS_CHILDREN:-}" ] ||
+			line=$(printf '%s\n' "$line" |
+				sed -E "s/ children=[0-9]+/ children=$SYS_CHILDREN/")
+		SYS_SPECS+=("$line")
+	done <<<"$out"
+	[ "$i" -gt 0 ] || { say "kptrace syscalls --dry-run $*: no spec"; return 1; }
+}
+
+# The -G arms' cgroups (v2): SYS_CG/kpt_s/svc, selected, and
+# SYS_CG/kpt_o/svc, not; each two levels below the root, as a service's
+# under system.slice. Made once; cgroup2 mounted if it is not.
+SYS_CG=
+sys_cg_setup()
+{
+	[ -z "$SYS_CG" ] || return 0
+	SYS_CG=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	if [ -z "$SYS_CG" ]; then
+		SYS_CG=$tmp/cgroup2
+		mkdir -p "$SYS_CG"
+		mount -t cgroup2 none "$SYS_CG" || { SYS_CG=; return 1; }
+	fi
+	mkdir -p "$SYS_CG/kpt_s/svc" "$SYS_CG/kpt_o/svc" || { SYS_CG=; return 1; }
+}
+
+# The probes' lost records: events - filtered - recorded, summed
+sys_kpt_lost()
+{
+	local n ps sum=0
+
+	for n in "$@"; do
+		ps=$(sys_kpt_pstats "$n")
+		[ -n "$ps" ] || continue
+		sum=$((sum + $(sys_kpt_pfield "$ps" events) - $(sys_kpt_pfield "$ps" filtered) - $(sys_kpt_pfield "$ps" recorded)))
+	done
+	echo "$sum"
+}
 
 # `kptrace syscalls` writing raw records (-w), once the reader has it
 kpt_has_syscalls_cmd()
@@ -704,6 +800,90 @@ micro()
 		extra+=" pstats=$(printf '%s' "$ps" | tr ' ' ',')"
 		extra+=" probes=$kpt_probes"
 		rm -f "$tmp/kpt.bin" "$tmp/kpt.bin.probes" ;;
+	sys_kpt_*_other|sys_kpt_*_task)
+		# a selection mode of `kptrace syscalls`, the spec as the tool
+		# writes it (sys_tool_specs); _task: the loop is selected and
+		# a -w reader reads its records; _other: it is not
+		local mode=${arm#sys_kpt_} who=${arm##*_} helper= ps pstats=
+		local args=() names=(kb) depth
+
+		mode=${mode%_*}
+		SYS_EXCL=$$
+		SYS_CHILDREN=
+		case $mode in
+		cmd|follow)
+			# COMMAND: children=TOOL, the loop TOOL's child (task)
+			# or not (other: TOOL a sleep beside it); -f -p P: the
+			# loop P's child (task) or not (other: P the sleep)
+			if [ "$who" = task ]; then
+				sys_start fork || return 1
+			else
+				sys_start || return 1
+				sleep 100000 &
+				helper=$!
+			fi
+			local tool=${helper:-$SYS_PARENT}
+			if [ "$mode" = cmd ]; then
+				args=(-- true)
+				SYS_CHILDREN=$tool
+			else
+				args=(-f -p "$tool")
+				names=(kb kb_2)
+			fi ;;
+		followp)
+			# -f -p P with the loop P itself (pid= selects it; the
+			# children= probe beside it does not)
+			sys_start || return 1
+			args=(-f -p "$SYS_PID")
+			names=(kb kb_2) ;;
+		pid|tid)
+			sys_start || return 1
+			local id=1
+			[ "$who" = other ] || id=$SYS_PID
+			args=(-${mode:0:1} "$id") ;;
+		comm)
+			# the loop's comm is kpt_sysloop
+			sys_start || return 1
+			args=(-c 'kpt_sys*')
+			[ "$who" = task ] || args=(-c 'kpt_oth*') ;;
+		cgroup)
+			sys_cg_setup || { say "no cgroup v2"; return 1; }
+			sys_start || return 1
+			local cg=$SYS_CG/kpt_s/svc
+			[ "$who" = task ] || cg=$SYS_CG/kpt_o/svc
+			echo "$SYS_PID" >"$cg/cgroup.procs" ||
+				{ say "cannot move the loop to $cg"; sys_abort; return 1; }
+			args=(-G "$SYS_CG/kpt_s/svc") ;;
+		*)	say "unknown mode $mode"; return 1 ;;
+		esac
+		depth=$(sys_depth "$SYS_PID")
+		sys_tool_specs "${args[@]}" &&
+			sys_kpt_load "${SYS_SPECS[@]}" ||
+			{ sys_abort; [ -z "$helper" ] || kill "$helper"; return 1; }
+		kpt_reader_start || { say "kptrace reader did not start"; sys_abort; rmmod kptrace; return 1; }
+		sys_go || { kpt_reader_stop_unload; return 1; }
+		[ -z "$helper" ] || { kill "$helper"; wait "$helper" 2>/dev/null; }
+		wait_for $WAIT kpt_drained || say "kptrace rings not drained"
+		lost=$(sys_kpt_lost "${names[@]}")
+		for n in "${names[@]}"; do
+			ps=$(sys_kpt_pstats "$n")
+			pstats+="$n:$(printf '%s' "$ps" | tr ' ' ',');"
+		done
+		kpt_reader_stop_unload
+		set -- $(kpt_count "$tmp/kpt.bin" -p "$SYS_PID")
+		del=$("$KPTRACE" -r "$tmp/kpt.bin" -j -q --no-stack -p "$SYS_PID" |
+			grep -c '"type":"return".*"args":\[110,')
+		exp=$calls
+		[ "$who" = task ] || exp=0
+		extra="records=$(($1 + $2)) around=$(($1 + $2 - del))"
+		cpu=$kpt_cpu
+		bytes=$(stat -c %s "$tmp/kpt.bin")
+		extra+=" all_records=$(kpt_count "$tmp/kpt.bin" | awk '{ print $1 + $2 }')"
+		extra+=" lost_records=$3 $kpt_fields"
+		extra+=" mode=$mode tool_args=$(printf '%s' "${args[*]}" | tr ' ' '_')"
+		extra+=" depth=$depth pstats=$pstats"
+		extra+=" probes=$kpt_probes"
+		rm -f "$tmp/kpt.bin" "$tmp/kpt.bin.probes" ;;
 	*)	say "unknown arm $arm"; return 1 ;;
 	esac
 	set -- $r
@@ -977,7 +1157,12 @@ micro_arms=(baseline floor_kprobe floor_kretprobe
 	    agg_ftrace_comm agg_ftrace_stack
 	    sys_none sys_floor_kprobe sys_floor_kretprobe
 	    sys_ftrace_task sys_ftrace_other sys_kpt_other sys_kpt_task
-	    sys_kpt_sum)
+	    sys_kpt_sum
+	    sys_kpt_pid_other sys_kpt_pid_task sys_kpt_tid_other
+	    sys_kpt_tid_task sys_kpt_comm_other sys_kpt_comm_task
+	    sys_kpt_cgroup_other sys_kpt_cgroup_task sys_kpt_cmd_other
+	    sys_kpt_cmd_task sys_kpt_follow_other sys_kpt_follow_task
+	    sys_kpt_followp_task)
 e2e_arms=(e2e_none e2e_kptrace e2e_ftrace e2e_bpftrace e2e_perf e2e_strace
 	  e2e_sys_none e2e_sys_strace e2e_sys_perf_trace e2e_sys_perf_trace_m
 	  e2e_sys_perf_trace_s e2e_sys_bpftrace e2e_sys_kptrace

@@ -2,8 +2,12 @@
 /*
  * kpt_sysloop: the user-space loop of make bench's system-call arms (sys_*).
  *
- *   kpt_sysloop [-s] N RUN
+ *   kpt_sysloop [-s] [-f] N RUN
  *
+ * With -f it forks first: the parent only waits for the child (blocked in
+ * wait4 while the loop runs) and exits with its status; the child does
+ * the rest. The bench then has a loop whose parent it knows, for the
+ * children= selections (kptrace syscalls COMMAND, -f -p).
  * Pins itself to CPU 0, and with -s stops itself (SIGSTOP): the bench then
  * knows its pid, arms a tracer that selects it (or another task) and
  * sends SIGCONT; the stop comes after the call that raised it has
@@ -29,12 +33,14 @@
  * fstat and one write, and exit_group.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,7 +81,7 @@ static long sys_loop(unsigned long n, unsigned long run)
 
 static int bad_args(void)
 {
-	fprintf(stderr, "usage: kpt_sysloop [-s] N RUN\n");
+	fprintf(stderr, "usage: kpt_sysloop [-s] [-f] N RUN\n");
 	return 2;
 }
 
@@ -84,13 +90,17 @@ int main(int argc, char **argv)
 	unsigned long n, run;
 	struct timespec t0, t1;
 	cpu_set_t cpus;
-	int stop = 0, arg = 1;
+	int stop = 0, fork_first = 0, arg = 1;
 	long long ns;
 	char *end;
 
-	if (arg < argc && !strcmp(argv[arg], "-s")) {
-		stop = 1;
-		arg++;
+	for (; arg < argc; arg++) {
+		if (!strcmp(argv[arg], "-s"))
+			stop = 1;
+		else if (!strcmp(argv[arg], "-f"))
+			fork_first = 1;
+		else
+			break;
 	}
 	if (argc - arg != 2)
 		return bad_args();
@@ -100,6 +110,24 @@ int main(int argc, char **argv)
 	run = strtoul(argv[arg + 1], &end, 0);
 	if (*end || !*argv[arg + 1])
 		return bad_args();
+
+	if (fork_first) {
+		pid_t child = fork();
+		int st;
+
+		if (child < 0) {
+			perror("kpt_sysloop: fork");
+			return 1;
+		}
+		if (child) {
+			while (waitpid(child, &st, 0) < 0)
+				if (errno != EINTR)
+					return 1;
+			if (WIFEXITED(st))
+				return WEXITSTATUS(st);
+			return 128 + WTERMSIG(st);
+		}
+	}
 
 	/* one vCPU from marker to marker: the plugin reads only its count */
 	CPU_ZERO(&cpus);

@@ -126,6 +126,33 @@ SYS = [
     ("sys_kpt_other", "kptrace s pid=, other task"),
     ("sys_kpt_task", "kptrace s pid=, this task, -w"),
     ("sys_kpt_sum", "kptrace s pid= summary, this task"),
+    # kptrace syscalls' selection modes, the spec as the tool writes it
+    # (its defaults: signals denied); guest.sh sys_kpt_<mode>_*
+    ("sys_kpt_pid_other", "-p: pid=1 (default opts)"),
+    ("sys_kpt_pid_task", "-p: pid=LOOP, -w"),
+    ("sys_kpt_tid_other", "-t: tid=1"),
+    ("sys_kpt_tid_task", "-t: tid=LOOP, -w"),
+    ("sys_kpt_comm_other", "-c 'kpt_oth*' (loop not)"),
+    ("sys_kpt_comm_task", "-c 'kpt_sys*', -w"),
+    ("sys_kpt_cgroup_other", "-G (loop in another cg)"),
+    ("sys_kpt_cgroup_task", "-G (loop in it), -w"),
+    ("sys_kpt_cmd_other", "COMMAND (loop not under it)"),
+    ("sys_kpt_cmd_task", "COMMAND (loop its child), -w"),
+    ("sys_kpt_follow_other", "-f -p P (loop not under P)"),
+    ("sys_kpt_follow_task", "-f -p P (loop P's child), -w"),
+    ("sys_kpt_followp_task", "-f -p LOOP (loop is P), -w"),
+]
+
+# The selection modes of kptrace syscalls the targets are stated for:
+# (mode, the arm of a task outside the selection, of a recorded call)
+SYS_MODES = [
+    ("-p", "sys_kpt_pid_other", "sys_kpt_pid_task"),
+    ("-t", "sys_kpt_tid_other", "sys_kpt_tid_task"),
+    ("-c", "sys_kpt_comm_other", "sys_kpt_comm_task"),
+    ("-G", "sys_kpt_cgroup_other", "sys_kpt_cgroup_task"),
+    ("COMMAND", "sys_kpt_cmd_other", "sys_kpt_cmd_task"),
+    ("-f -p (child)", "sys_kpt_follow_other", "sys_kpt_follow_task"),
+    ("-f -p (P itself)", None, "sys_kpt_followp_task"),
 ]
 
 # dd under the system-call tracers, every call of dd traced
@@ -591,7 +618,7 @@ def sys_stats(rows):
         if all(x >= 0 for x in lost):
             s["lost_total"] = int(sum(lost))
         for k in ("records", "counted", "around", "all_records",
-                  "all_events", "mech",
+                  "all_events", "mech", "mode", "tool_args", "depth",
                   "selected_pid", "probes", "pstats"):
             if k in rs[-1]:
                 s[k] = rs[-1][k]
@@ -639,12 +666,23 @@ def sys_targets(sysd, e2e_sys):
           "sys_kpt_task", "sys_ftrace_task", 0.5)
     ratio("the summary (-s) <= a recorded call",
           "sys_kpt_sum", "sys_kpt_task", 1.0)
-    s = sysd.get("sys_kpt_task")
-    if s:
+    for mode, other, task in SYS_MODES:
+        if other and other in sysd:
+            ratio("%s: an outsider <= 1.5x one empty kprobe" % mode,
+                  other, "sys_floor_kprobe", 1.5)
+        if task in sysd:
+            ratio("%s: a recorded call <= 1.5x the empty kretprobe" % mode,
+                  task, "sys_floor_kretprobe", 1.5)
+            ratio("%s: a recorded call <= 0.5x ftrace's pair" % mode,
+                  task, "sys_ftrace_task", 0.5)
+    for arm in ["sys_kpt_task"] + [m[2] for m in SYS_MODES]:
+        s = sysd.get(arm)
+        if not s:
+            continue
         d = s.get("delivered")
         f = d["min_fraction"] if d else None
         t.append({"target": "every getppid() of the task recorded, none "
-                            "lost (sys_kpt_task)",
+                            "lost (%s)" % arm,
                   "value": f, "limit": 1.0,
                   "met": (f is not None and f >= 1.0 and
                           s.get("lost_total", 1) == 0),
@@ -707,7 +745,10 @@ def sys_tables(sysd, e2e_sys, sys_tg, meta):
       "instructions per call. x kprobe, x kretpr, x ftr tk: cost / the "
       "empty kprobe's, the empty kretprobe's, ftrace raw_syscalls' for the "
       "task (sys_enter + sys_exit). other task: the tracer selects pid 1, "
-      "the loop only pays for the test. delivered: the loop's getppid() "
+      "the loop only pays for the test. -p ... -f: kptrace syscalls' "
+      "selection modes, the spec lines its --dry-run prints (signals "
+      "denied by default), the loop selected (-w reader) or not (guest.sh "
+      "sys_kpt_<mode>_*). delivered: the loop's getppid() "
       "calls in the reader's file / N, worst repetition (%s). lost: the "
       "floors' calls missed (no instance), ftrace's overruns, kptrace's "
       "lost records, the summary's calls without room (summary_full)." %
