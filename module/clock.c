@@ -13,10 +13,9 @@
 #include <linux/fs.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
-#include <asm/tsc.h>
-#include <asm/cpufeature.h>
 #include "clock.h"
 #include "compat.h"
+#include "arch.h"
 #include <uapi/kptrace.h>
 
 DEFINE_PER_CPU(struct kpt_clock, kpt_anchor_mono);
@@ -44,9 +43,9 @@ static bool kpt_clock_pair(u64 *tsc, u64 *ns, unsigned int khz, bool local)
 {
 	u64 t0, t1;
 
-	t0 = rdtsc_ordered();
+	t0 = kpt_arch_cycles_ordered();
 	*ns = kpt_clock_read(local);
-	t1 = rdtsc_ordered();
+	t1 = kpt_arch_cycles_ordered();
 	*tsc = t0 + (t1 - t0) / 2;
 	return t1 - t0 <= khz / 1000;	/* 1 us */
 }
@@ -82,7 +81,7 @@ static bool kpt_clock_init_pair(u64 *tsc, u64 *ns, unsigned int khz)
  */
 void kpt_clock_init(void)
 {
-	unsigned int cpu, khz = tsc_khz;
+	unsigned int cpu, khz = kpt_arch_cycles_khz();
 	u64 t0, n0, t1, n1, nominal;
 
 	for_each_possible_cpu(cpu) {
@@ -93,8 +92,8 @@ void kpt_clock_init(void)
 	}
 	atomic_set(&kpt_clock_bad, 0);
 	kpt_clock_tsc = false;
-	kpt_clock_local_tsc = boot_cpu_has(X86_FEATURE_TSC) && khz;
-	if (boot_cpu_has(X86_FEATURE_TSC) && khz && !check_tsc_unstable() &&
+	kpt_clock_local_tsc = kpt_arch_cycles_present() && khz;
+	if (kpt_clock_local_tsc && kpt_arch_cycles_trusted() &&
 	    kpt_clock_init_pair(&t0, &n0, khz)) {
 		msleep(20);
 		if (kpt_clock_init_pair(&t1, &n1, khz) && t1 > t0 && n1 > n0) {
@@ -230,7 +229,7 @@ static u64 kpt_clock_reach(struct kpt_clock *c)
 
 	if (!READ_ONCE(c->window))
 		return 0;
-	d = min(rdtsc_ordered() - c->tsc, c->window);
+	d = min(kpt_arch_cycles_ordered() - c->tsc, c->window);
 	return max(c->ns + ((d * c->mult) >> 32), c->floor);
 }
 NOKPROBE_SYMBOL(kpt_clock_reach);
@@ -245,7 +244,7 @@ NOKPROBE_SYMBOL(kpt_clock_reach);
  */
 u64 kpt_clock_move(struct kpt_clock *c, unsigned int seq, bool local)
 {
-	unsigned int khz = READ_ONCE(tsc_khz);
+	unsigned int khz = kpt_arch_cycles_khz();
 	bool tsc_ok = local ? kpt_clock_local_tsc : READ_ONCE(kpt_clock_tsc);
 	u64 tsc, ns, d, pred, err;
 
@@ -353,7 +352,7 @@ u64 kpt_clock_ns_slow(bool local)
 		return ns;
 	seq = READ_ONCE(c->seq);
 	barrier();
-	if ((seq & 1) || rdtsc_ordered() - c->tsc >= c->window)
+	if ((seq & 1) || kpt_arch_cycles_ordered() - c->tsc >= c->window)
 		return kpt_clock_move(c, seq, local);
 	/* (the fast path stores no time: none of it may be above this) */
 	return kpt_clock_after(c, max(kpt_clock_read(local),

@@ -4,6 +4,11 @@
  * choice (uapi enum kpt_clock_id), CLOCK_MONOTONIC ("mono", below) or
  * sched_clock() ("local", at the end of this comment).
  *
+ * "The TSC" below is the architecture's cycle counter (arch.h): x86's
+ * TSC, or arm64's architected timer count (cntvct_el0, a register read,
+ * whose rate is the firmware's cntfrq_el0: 62.5 MHz under QEMU), which
+ * arm64's CLOCK_MONOTONIC and sched_clock() read themselves.
+ *
  * ktime_get_mono_fast_ns() is NMI-safe but costs a call, an indirect call
  * to the clocksource (a retpoline on many machines) and a seqcount loop:
  * the largest single cost of a hit. So each CPU keeps an anchor, a pair
@@ -92,8 +97,7 @@
 #include <linux/timekeeping.h>
 #include <linux/kprobes.h>
 #include <linux/math64.h>
-#include <asm/msr.h>
-#include <asm/tsc.h>
+#include "arch.h"
 
 #define KPT_CLOCK_SLACK_NS	2000	/* plus 0.1% of the window */
 
@@ -167,7 +171,7 @@ static nokprobe_inline bool kpt_clock_try(struct kpt_clock __percpu *anchors,
 	 * is caught by the seq check below, and a TSC read before the
 	 * anchor's (d < 0, so huge) sends the hit to the slow path.
 	 */
-	d = rdtsc() - c->tsc;
+	d = kpt_arch_cycles() - c->tsc;
 	/*
 	 * window 0 (no anchor yet, no TSC): the slow path decides. An odd
 	 * seq sets the top bit (a window is far below it): one test.

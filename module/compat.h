@@ -15,12 +15,7 @@
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
 #include <linux/sched/task.h>
-#include <asm/unwind.h>
 #include <trace/events/sched.h>
-
-#ifndef CONFIG_X86_64
-#error "kptrace supports x86_64 only (its stack walker uses the x86 unwinder)"
-#endif
 
 /*
  * v5.11, d741bf41d7c7 ("kprobes: Remove kretprobe hash"): the instance no
@@ -99,33 +94,6 @@ static __always_inline bool kpt_try_cmpxchg_local(unsigned long *ptr,
 	return ok;
 }
 #endif
-
-/*
- * The return address of the unwinder's frame, as
- * unwind_get_return_address() gives it, without its check where the
- * unwinder vouches for it. That check, __kernel_text_address(), walks the
- * module tree for a module's frame (mod_find(), an RCU tree walk: cache
- * misses on hardware), and the ORC unwinder (every Debian kernel's) walks
- * it again for the same address when it looks up the frame's ORC entry
- * one step on. While no step had to guess (unwind_error(): an address
- * without ORC data, unwound as if it kept a frame pointer), each return
- * address was read from the slot an ORC entry named, and state->ip is it.
- * The check is kept after a guess, so the walk stops at the first value
- * that is not kernel text, as the kernel's own stack traces do, and for
- * a frame of saved registers (state->signal: an interrupt, an exception,
- * the user registers that end a task's stack), whose ip is whatever the
- * interrupted code ran, user or firmware code included. Other
- * unwinders (frame pointer, guess) always keep it.
- */
-static nokprobe_inline unsigned long kpt_unwind_ip(struct unwind_state *state)
-{
-#ifdef CONFIG_UNWINDER_ORC
-	/* a call frame's: a regs frame's ip is the interrupted code's */
-	if (!unwind_error(state) && !unwind_done(state) && !state->signal)
-		return state->ip;
-#endif
-	return unwind_get_return_address(state);
-}
 
 /*
  * A file opened as init sees it (@path relative to init's root), whoever

@@ -22,7 +22,6 @@
 #include <linux/uaccess.h>
 #include <linux/stddef.h>
 #include <linux/module.h>
-#include <asm/unwind.h>
 #include <kpt_slot.h>
 #include "config.h"
 #include "probe.h"
@@ -30,28 +29,11 @@
 #include "hist.h"
 #include "clock.h"
 #include "compat.h"
+#include "arch.h"
 #include "record.h"
 
-static const unsigned short kpt_reg_offset[KPT_REG_NR] = {
-	[KPT_REG_AX] = offsetof(struct pt_regs, ax),
-	[KPT_REG_BX] = offsetof(struct pt_regs, bx),
-	[KPT_REG_CX] = offsetof(struct pt_regs, cx),
-	[KPT_REG_DX] = offsetof(struct pt_regs, dx),
-	[KPT_REG_SI] = offsetof(struct pt_regs, si),
-	[KPT_REG_DI] = offsetof(struct pt_regs, di),
-	[KPT_REG_BP] = offsetof(struct pt_regs, bp),
-	[KPT_REG_SP] = offsetof(struct pt_regs, sp),
-	[KPT_REG_R8] = offsetof(struct pt_regs, r8),
-	[KPT_REG_R9] = offsetof(struct pt_regs, r9),
-	[KPT_REG_R10] = offsetof(struct pt_regs, r10),
-	[KPT_REG_R11] = offsetof(struct pt_regs, r11),
-	[KPT_REG_R12] = offsetof(struct pt_regs, r12),
-	[KPT_REG_R13] = offsetof(struct pt_regs, r13),
-	[KPT_REG_R14] = offsetof(struct pt_regs, r14),
-	[KPT_REG_R15] = offsetof(struct pt_regs, r15),
-	[KPT_REG_IP] = offsetof(struct pt_regs, ip),
-	[KPT_REG_FLAGS] = offsetof(struct pt_regs, flags),
-};
+static const unsigned short kpt_reg_offset[KPT_REG_NR] =
+	KPT_ARCH_REG_OFFSETS;
 
 /*
  * The value of one fetcharg: for a number the number, for a string its
@@ -76,7 +58,7 @@ static nokprobe_inline bool kpt_fetch_one(const struct kpt_step *f,
 		v = regs_get_kernel_argument(regs, f->index - 1);
 		break;
 	case KPT_FB_STACK:
-		v = regs_get_kernel_stack_nth(regs, f->index);
+		v = kpt_arch_stack_nth(regs, f->index);
 		break;
 	case KPT_FB_STACKP:
 		v = kernel_stack_pointer(regs);
@@ -191,20 +173,31 @@ static nokprobe_inline bool kpt_cond_pass(const struct kpt_probe *p,
 }
 
 /*
+ * Are @p's registers at a function's first instruction (SYM, SYM+0)? The
+ * arm64 walk then takes the caller from the link register (arch.h).
+ */
+static nokprobe_inline bool kpt_probe_at_func(const struct kpt_probe *p)
+{
+	return p->spec->sym[0] && !p->spec->offset;
+}
+
+/*
  * The callers of the probed function, from the probe's registers outwards.
  * This is arch_stack_walk() with regs, which stack_trace_save_regs() wraps
- * but does not export; the x86 unwinder it uses is exported.
+ * but does not export: arch.h's walk, the x86 unwinder (exported) or
+ * arm64's frame records.
  */
-static nokprobe_inline unsigned int kpt_save_stack(struct pt_regs *regs,
+static nokprobe_inline unsigned int kpt_save_stack(struct kpt_probe *p,
+						   struct pt_regs *regs,
 						   u64 *out, unsigned int max)
 {
-	struct unwind_state state;
+	struct kpt_unwind u;
 	unsigned long addr;
 	unsigned int n = 0;
 
-	for (unwind_start(&state, current, regs, NULL);
-	     n < max && !unwind_done(&state); unwind_next_frame(&state)) {
-		addr = kpt_unwind_ip(&state);
+	for (kpt_unwind_start(&u, regs, kpt_probe_at_func(p));
+	     n < max && !kpt_unwind_done(&u); kpt_unwind_next(&u)) {
+		addr = kpt_unwind_ip(&u);
 		if (!addr)
 			break;
 		out[n++] = addr;
@@ -236,14 +229,14 @@ noinline void kpt_stack_record(struct kpt_probe *p, struct kpt_event *ev,
 			       struct pt_regs *regs, u64 *out, unsigned int n,
 			       unsigned int max)
 {
-	struct unwind_state state;
 	bool ours = !regs, seen = false;
 	unsigned int steps = 0;
+	struct kpt_unwind u;
 	unsigned long addr;
 
-	for (unwind_start(&state, current, regs, NULL); !unwind_done(&state);
-	     unwind_next_frame(&state)) {
-		addr = kpt_unwind_ip(&state);
+	for (kpt_unwind_start(&u, regs, regs && kpt_probe_at_func(p));
+	     !kpt_unwind_done(&u); kpt_unwind_next(&u)) {
+		addr = kpt_unwind_ip(&u);
 		if (!addr)
 			break;
 		if (ours) {
@@ -702,7 +695,7 @@ static noinline void kpt_hist_stack(struct kpt_probe *p, struct pt_regs *regs,
 	unsigned int n;
 
 	w[0] = (unsigned long)kpt_probe_kprobe(p)->addr;
-	n = 1 + kpt_save_stack(regs, w + 1, KPT_HIST_STACK_DEPTH - 1);
+	n = 1 + kpt_save_stack(p, regs, w + 1, KPT_HIST_STACK_DEPTH - 1);
 	memset(w + n, 0, (KPT_HIST_STACK_DEPTH - n) * 8);
 }
 NOKPROBE_SYMBOL(kpt_hist_stack);

@@ -15,13 +15,10 @@
 #include <linux/string.h>
 #include "config.h"
 #include "probe.h"
+#include "arch.h"
 
 /* Where $arg1..$arg6 are: regs_get_kernel_argument()'s registers. */
-static const unsigned short kpt_arg_regs[] = {
-	offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
-	offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
-	offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
-};
+static const unsigned short kpt_arg_regs[] = KPT_ARCH_ARG_OFFSETS;
 
 /*
  * Can the fast paths copy fetcharg @i, @f, straight from pt_regs (or take
@@ -139,7 +136,7 @@ void kpt_prog_compile(const struct kpt_spec *spec,
 	g->regs_only = !spec->ncond && spec->nargs <= KPT_FAST_ARGS;
 	g->ret_slot = KPT_FAST_ARGS;
 	for (i = 0; i < KPT_FAST_ARGS; i++)
-		g->arg_off[i] = offsetof(struct pt_regs, ax);
+		g->arg_off[i] = KPT_ARCH_RET_OFFSET;
 	/* the entry's steps first */
 	for (at = KPT_AT_ENTRY; at <= KPT_AT_RETURN; at++) {
 		g->phase[at].first = steps;

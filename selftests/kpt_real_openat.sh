@@ -9,7 +9,8 @@
 # event of that tid) has ret >= 0 (an fd); `cat <missing file>`: a return
 # with ret=-2 (ENOENT; 4294967294 where the function returns int). The
 # call trace starts with do_sys_openat2+0x0 (or +0x4 with IBT) and its
-# next frame is __x64_sys_openat, do_sys_open or __x64_sys_openat2.
+# next frame is __x64_sys_openat, do_sys_open or __x64_sys_openat2
+# (__arm64_sys_openat or __arm64_sys_openat2 on arm64).
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup
@@ -73,5 +74,5 @@ first=$(echo "$f1" | sed -n 1p)
 second=$(echo "$f1" | sed -n 2p)
 assert_match "first frame" "$first" '^do_sys_openat2\+0x(0|4)/0x[0-9a-f]+$'
 assert_match "second frame" "$second" \
-	'^(__x64_sys_openat|__x64_sys_openat2|do_sys_open|__do_sys_openat|__se_sys_openat)\+0x[0-9a-f]+/0x[0-9a-f]+$'
+	'^(__x64_sys_openat|__x64_sys_openat2|__arm64_sys_openat|__arm64_sys_openat2|do_sys_open|__do_sys_openat|__se_sys_openat)\+0x[0-9a-f]+/0x[0-9a-f]+$'
 info "cat's opens traced with fds, -2 and the syscall stack"

@@ -60,6 +60,30 @@ expected_skip()
 	esac
 }
 
+# arch_skip NAME: prints why test NAME cannot run on this machine's
+# architecture (uname -m), or returns 1. Counted as a skip, with KPT_STRICT
+# too: what is x86-64's alone for now (issue 36, the arm64 port) is named
+# here, one line per reason, and not run at all.
+arch_skip()
+{
+	case $(uname -m):$1 in
+	aarch64:kpt_syscalls*|aarch64:kpt_reader_syscalls|\
+	aarch64:kpt_hazard_syscalls)
+		echo "x86-64 only: the syscalls probe (s) is not ported to arm64" ;;
+	aarch64:kpt_hazard_retprobe_delete_sleeping|\
+	aarch64:kpt_hazard_unload_inflight)
+		return 1 ;;
+	aarch64:kpt_hazard_*)
+		echo "x86-64 only: kpt_hazard.ko (NMI, APIC) is not ported to arm64" ;;
+	aarch64:kpt_spec_args|aarch64:kpt_spec_differential|\
+	aarch64:kpt_spec_multi|aarch64:kpt_spec_syntax_errors|\
+	aarch64:kpt_hist_ftrace)
+		echo "x86-64 only: its specs name x86 registers (%di ...) or offsets" ;;
+	*)
+		return 1 ;;
+	esac
+}
+
 loaded()
 {
 	[ -e "/sys/module/$1/initstate" ] || [ -e "/sys/module/$1/refcnt" ]
@@ -146,6 +170,11 @@ for t in $tests; do
 	name=$(basename "$t")
 	log=$KPT_RUNDIR/$name.log
 	echo "# ---- $name"
+	if why=$(arch_skip "${name%.sh}"); then
+		skip=$((skip + 1))
+		echo "ok $i $name # SKIP $why"
+		continue
+	fi
 	if ! clean_state; then
 		echo "# (unloaded modules left by an earlier step)"
 	fi

@@ -112,6 +112,19 @@ static bool ksyms__parse_line(char *line, struct ksym_line *l)
 	return ksyms__split_name(end + 3, l);
 }
 
+/*
+ * An ELF mapping symbol ($x, $d, $x.12: where code or data begins in an
+ * arm64 or arm module): /proc/kallsyms lists a module's on arm64 before
+ * 6.2, and the kernel's own lookup skips them; so does ours, or a frame
+ * of a module would be named "$x".
+ */
+static bool ksyms__is_mapping(const struct ksym_line *l)
+{
+	return l->name_len >= 2 && l->name[0] == '$' &&
+	       strchr("adtx", l->name[1]) &&
+	       (l->name_len == 2 || l->name[2] == '.');
+}
+
 int ksyms__for_each(const char *path,
 		    int (*fn)(const struct ksym_line *l, void *ctx), void *ctx)
 {
@@ -125,7 +138,7 @@ int ksyms__for_each(const char *path,
 	if (!f)
 		return -errno;
 	while (!ret && getline(&line, &cap, f) > 0)
-		if (ksyms__parse_line(line, &l))
+		if (ksyms__parse_line(line, &l) && !ksyms__is_mapping(&l))
 			ret = fn(&l, ctx);
 	if (!ret && ferror(f))
 		ret = -EIO;

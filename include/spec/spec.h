@@ -63,13 +63,24 @@ enum kpt_fetch_type {
 	KPT_T_NR
 };
 
-/* x86_64 registers, in the order of kpt_reg_names[]. */
+/*
+ * The registers %REG names, in the order of kpt_reg_names[]: the
+ * architecture's the parser is built for (the module's, or the tool's),
+ * as ftrace's kprobe_events names its own.
+ */
+#ifdef __aarch64__
+enum kpt_reg {
+	KPT_REG_X0, KPT_REG_X30 = KPT_REG_X0 + 30, KPT_REG_SP, KPT_REG_PC,
+	KPT_REG_PSTATE, KPT_REG_NR
+};
+#else
 enum kpt_reg {
 	KPT_REG_AX, KPT_REG_BX, KPT_REG_CX, KPT_REG_DX, KPT_REG_SI,
 	KPT_REG_DI, KPT_REG_BP, KPT_REG_SP, KPT_REG_R8, KPT_REG_R9,
 	KPT_REG_R10, KPT_REG_R11, KPT_REG_R12, KPT_REG_R13, KPT_REG_R14,
 	KPT_REG_R15, KPT_REG_IP, KPT_REG_FLAGS, KPT_REG_NR
 };
+#endif
 
 struct kpt_deref {
 	__s32	off;

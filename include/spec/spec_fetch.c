@@ -22,10 +22,19 @@
  */
 #include "spec_impl.h"
 
+#ifdef __aarch64__
+const char * const kpt_reg_names[KPT_REG_NR] = {
+	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9",
+	"x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19",
+	"x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29",
+	"x30", "sp", "pc", "pstate",
+};
+#else
 const char * const kpt_reg_names[KPT_REG_NR] = {
 	"ax", "bx", "cx", "dx", "si", "di", "bp", "sp", "r8", "r9",
 	"r10", "r11", "r12", "r13", "r14", "r15", "ip", "flags",
 };
+#endif
 
 const char * const kpt_type_names[KPT_T_NR] = {
 	"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",

@@ -9,7 +9,9 @@
 #   --busybox PATH  a static busybox (default: /bin/busybox of busybox-static)
 #   --init FILE     becomes /init (default: init.sh beside this script)
 #   --add SRC:DEST  copy file or directory SRC to DEST (absolute) in the image
-#   --strip-ko      strip debug info from every *.ko packed (smaller, faster)
+#   --strip-ko      strip debug info from every *.ko packed (smaller, faster),
+#                   with $STRIP (default strip; aarch64-linux-gnu-strip for
+#                   an arm64 image)
 #
 # The image holds no kernel modules of the distribution: only what the
 # kernel has built in is usable (ttyS0/ttyS1, devtmpfs, debugfs, tmpfs).
@@ -49,7 +51,11 @@ trap 'rm -rf "$stage"' EXIT
 
 mkdir -p "$stage"/{bin,sbin,dev,etc,proc,sys,tmp,run,root,usr/bin,usr/sbin}
 install -m 0755 "$busybox" "$stage/bin/busybox"
-for applet in $("$busybox" --list); do
+# Another architecture's busybox cannot run here: its applets are taken
+# to be the host's busybox-static's (the same Debian package and version)
+applets=$("$busybox" --list 2>/dev/null) || applets=$(/bin/busybox --list) ||
+	die "cannot list $busybox's applets (nor /bin/busybox's)"
+for applet in $applets; do
 	[ "$applet" = busybox ] || ln -sf busybox "$stage/bin/$applet"
 done
 install -m 0755 "$init" "$stage/init"
@@ -78,8 +84,9 @@ for a in "${adds[@]+"${adds[@]}"}"; do
 	fi
 done
 
-if [ "$strip_ko" = 1 ] && command -v strip >/dev/null; then
-	find "$stage" -name '*.ko' -type f -exec strip --strip-debug {} +
+strip=${STRIP:-strip}
+if [ "$strip_ko" = 1 ] && command -v "$strip" >/dev/null; then
+	find "$stage" -name '*.ko' -type f -exec "$strip" --strip-debug {} +
 fi
 
 mkdir -p "$(dirname "$out")"
