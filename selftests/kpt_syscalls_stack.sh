@@ -165,7 +165,7 @@ check_eq "-j --stack: frames" "$(grep -o '{"addr":' "$KPT_TMP/live.json" | grep 
 "$KPTRACE" syscalls -e signal=none --stack -w "$KPT_TMP/saved" -e getppid -- \
 	"$SYSGEN" getppid:2 > /dev/null 2>&1
 check_eq "-w --stack: exit status" "$?" 0
-"$KPTRACE" syscalls -e signal=none -r "$KPT_TMP/saved" > "$KPT_TMP/replay.txt" 2> /dev/null
+"$KPTRACE" syscalls -r "$KPT_TMP/saved" > "$KPT_TMP/replay.txt" 2> /dev/null
 # times, pids and getppid's value (the tool's pid) aside
 norm() { sed -E 's/^[0-9]+\.[0-9]+ \( *[0-9]+\.[0-9]+ ms\)//; s#/[0-9]+ # #; s/= [0-9]+$//'; }
 check_eq "-r: the lines and frames of a live run" \
