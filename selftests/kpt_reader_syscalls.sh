@@ -68,11 +68,6 @@ calls_in()
 	grep -Evc '^[0-9.]+ \( *\): [^ ]+ (---|\+\+\+) |^\{"type":"(signal|exit)"' "$1"
 }
 
-no_probes() # WHAT
-{
-	check_eq "$1: probes left" "$(grep -c '' "$KPT_DIR/probes")" 0
-}
-
 # dd, exact
 "$KPTRACE" syscalls -o /dev/stdout -j -- dd if=/dev/zero of=/dev/null bs=1 count=300 \
 	> "$KPT_TMP/dd.json" 2> "$KPT_TMP/dd.err"

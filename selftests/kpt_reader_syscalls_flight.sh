@@ -71,11 +71,6 @@ balanced()
 		       $1 == $2 + $3 + $4 + $6) ? "ok" : "bad " $0 }'
 }
 
-no_probes() # WHAT
-{
-	check_eq "$1: probes left" "$(grep -c '' "$KPT_DIR/probes")" 0
-}
-
 # the record sizes, from -w's files
 "$KPTRACE" syscalls -e signal=none -q -w "$KPT_TMP/g.bin" -e getppid -- "$SYSGEN" getppid:10 ||
 	fail "kptrace syscalls -w (getppid)"

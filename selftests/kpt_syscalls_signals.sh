@@ -31,11 +31,6 @@ kpt_load
 
 . "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
 
-no_probes() # WHAT
-{
-	check_eq "$1: probes left" "$(grep -c '' "$KPT_DIR/probes")" 0
-}
-
 # --- SIGSEGV, a fault --------------------------------------------------------
 "$KPTRACE" syscalls -o "$KPT_TMP/segv.txt" -- "$SYSGEN" segv:0 2> /dev/null
 check_eq "segv: status" "$?" 139

@@ -46,11 +46,6 @@ kpt_load
 
 . "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
 
-no_probes() # WHAT
-{
-	check_eq "$1: probes left" "$(grep -c '' "$KPT_DIR/probes")" 0
-}
-
 # trace_bg ARGS...: the tool in the background until armed (its banner)
 trace_bg()
 {

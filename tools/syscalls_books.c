@@ -8,20 +8,15 @@
 #include "event.h"
 #include "syscalls_cmd.h"
 
-void syscalls_cmd__summary(FILE *f, const struct pstats_probe *ps,
-			   unsigned long long shown, unsigned long long own,
-			   bool saved)
+/* ", N lost (cause N, ...)": the probe's losses by cause; returns them */
+static unsigned long long books_lost(FILE *f, const struct pstats_probe *ps)
 {
-	unsigned long long lost = 0, seen, decided, unread;
+	unsigned long long lost = 0;
 	const char *sep = " (";
 	unsigned int i;
 
 	for (i = 0; i < KPT_LOST_NR; i++)
 		lost += ps->lost[i];
-	/* the calls without an instance never reached the handler */
-	seen = ps->calls + ps->maxactive_missed + ps->missed;
-	fprintf(f, "kptrace: %llu calls seen, %llu %s, %llu filtered", seen,
-		shown, saved ? "saved" : "shown", ps->filtered);
 	fprintf(f, ", %llu lost", lost);
 	for (i = 0; i < KPT_LOST_NR; i++) {
 		if (!ps->lost[i])
@@ -31,6 +26,21 @@ void syscalls_cmd__summary(FILE *f, const struct pstats_probe *ps,
 	}
 	if (lost)
 		fputc(')', f);
+	return lost;
+}
+
+void syscalls_cmd__summary(FILE *f, const struct pstats_probe *ps,
+			   unsigned long long shown, unsigned long long own,
+			   bool saved)
+{
+	unsigned long long lost, seen, decided, unread;
+	const char *sep;
+
+	/* the calls without an instance never reached the handler */
+	seen = ps->calls + ps->maxactive_missed + ps->missed;
+	fprintf(f, "kptrace: %llu calls seen, %llu %s, %llu filtered", seen,
+		shown, saved ? "saved" : "shown", ps->filtered);
+	lost = books_lost(f, ps);
 	fprintf(f, ", %llu missed returns", ps->maxactive_missed);
 	if (ps->missed)
 		fprintf(f, ", %llu missed by the kprobe", ps->missed);
@@ -65,12 +75,8 @@ void syscalls_cmd__sum_summary(FILE *f, const struct pstats_probe *ps,
 			       unsigned long long read,
 			       unsigned long long own)
 {
-	unsigned long long lost = 0, seen, decided;
-	const char *sep = " (";
-	unsigned int i;
+	unsigned long long lost, seen, decided;
 
-	for (i = 0; i < KPT_LOST_NR; i++)
-		lost += ps->lost[i];
 	seen = ps->calls + ps->maxactive_missed + ps->missed;
 	fprintf(f, "kptrace: %llu calls seen, %llu counted in the kernel",
 		seen, ps->recorded);
@@ -83,15 +89,8 @@ void syscalls_cmd__sum_summary(FILE *f, const struct pstats_probe *ps,
 	else
 		fprintf(f, " (%llu read: %llu more than counted)", read,
 			read - ps->recorded);
-	fprintf(f, ", %llu filtered, %llu lost", ps->filtered, lost);
-	for (i = 0; i < KPT_LOST_NR; i++) {
-		if (!ps->lost[i])
-			continue;
-		fprintf(f, "%s%s %llu", sep, event__lost_cause(i), ps->lost[i]);
-		sep = ", ";
-	}
-	if (lost)
-		fputc(')', f);
+	fprintf(f, ", %llu filtered", ps->filtered);
+	lost = books_lost(f, ps);
 	fprintf(f, ", %llu not counted (summary table full)",
 		ps->summary_full);
 	fprintf(f, ", %llu missed returns", ps->maxactive_missed);

@@ -68,6 +68,12 @@ spec_finish()
 
 # ------------------------------------------------------------ probe specs
 
+# no_probes WHAT: the probes file is empty (soft): the tool left nothing
+no_probes()
+{
+	check_eq "$1: probes left" "$(grep -c '' "$KPT_DIR/probes")" 0
+}
+
 # spec_write TEXT: one write() of TEXT to /dev/kptrace; prints "ok" or
 # "errno=ENAME".
 spec_write()
