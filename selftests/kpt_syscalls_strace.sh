@@ -94,8 +94,10 @@ if [ $# = 4 ]; then
 		"$([ "$2" -ge 500 ] && echo yes || echo "$2 ms")" yes
 	check_eq "blocked sleep: the stop's line 3000 ms at least later" \
 		"$([ "$3" -ge 3000 ] && echo yes || echo "$3 ms")" yes
+	# (the blocked time is sched_clock()'s, the lines' time the trace's:
+	# under TCG the two drift apart, 0.2% seen on 5.10: 2% allowed)
 	check_eq "blocked sleep: blocked 3000 ms more at the stop" \
-		"$([ $(($4 - $2)) -ge 3000 ] && [ $(($4 - $2)) -le $(($3 + 1)) ] && echo yes || echo "$2 then $4 ms, $3 ms apart")" yes
+		"$([ $(($4 - $2)) -ge 3000 ] && [ $(($4 - $2)) -le $(($3 + $3 / 50 + 1)) ] && echo yes || echo "$2 then $4 ms, $3 ms apart")" yes
 fi
 kill "$SL"
 wait "$SL" 2> /dev/null
