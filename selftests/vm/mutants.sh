@@ -54,7 +54,7 @@ hist_log2|module/fetch.c|1|s/^(\t\treturn v <= 1 \? 0 : fls64\()v - 1(\);)$/\1v\
 sys_nr_ignored|module/syscall.c|1|s/^(\t)memcpy\((g->sys_fast_nr), g->sys\.nr, (sizeof\(g->sys_fast_nr\))\);$/\1memset(\2, 0xff, \3);/
 sys_lat_zero|module/syscall.c|1|s/^(\tlat = )kpt_clock_since\(d->entry_ts, ts\);$/\10;/
 sys_arg32|module/syscall.h|1|s/^(\t\tvals\[1\] = \(u32\)u->)bx;$/\1cx;/
-sys_denied_ret|module/syscall_denied.c|1|s/^(\tkpt_sys_exit_slow\(p, d, )\(long\)u->ax(, ts, 0, regs,)$/\10\2/
+sys_denied_ret|module/syscall_denied.c|1|s/^(\tkpt_sys_exit_slow\(p, d, )\(long\)u->ax(, ts, 0, regs, flags\);)$/\10\2/
 sys_sig_code|module/syscall_signal.c|1|s/^(\t\tvals\[2\] = )\(u32\)info->si_code;$/\10;/
 sys_exit_code|module/syscall_signal.c|1|s/^(\t\tvals\[1\] = \(u32\)tsk->exit_code)(;)$/\1 >> 8\2/
 tool_compat|tools/syscalls_print.c|1|s/^(\tcompat = )e->flags & KPT_F_SYS_COMPAT;$/\10;/
