@@ -155,6 +155,8 @@ static int run_arm(struct sys_run *run)
 	struct session_opts opts = { .clock = KPT_CLOCK_AUTO };
 	char line[SYS_LINE_MAX];
 	struct kpt_info info;
+	size_t banner_len;
+	FILE *banner = NULL;
 	unsigned int i;
 
 	if (run->env->flight) {
@@ -169,15 +171,26 @@ static int run_arm(struct sys_run *run)
 		stats__free(&run->start);	/* the totals are enough */
 		run->books.start = &run->start;
 	}
+	/* printed by run_banner(), once the calls in progress are shown */
+	if (!run->env->quiet && !run->env->command) {
+		banner = open_memstream(&run->banner, &banner_len);
+		if (!banner)
+			return sys_error(-1, "out of memory");
+	}
 	for (i = 0; i < run->nprobes; i++) {
-		if (run_add(run, i, line, sizeof(line)))
+		if (run_add(run, i, line, sizeof(line))) {
+			if (banner)
+				fclose(banner);
 			return -1;
-		if (!run->env->quiet && !run->env->command)
-			fprintf(stderr, "kptrace: %s system calls (%s)%s\n",
+		}
+		if (banner)
+			fprintf(banner, "kptrace: %s system calls (%s)%s\n",
 				run->env->sel.summary ? "counting" : "tracing",
 				line, i + 1 == run->nprobes ?
 				"... Hit Ctrl-C to end." : ",");
 	}
+	if (banner && fclose(banner))
+		return sys_error(-1, "out of memory");
 	/* the session holds the tool's probes only: one is filtered for */
 	trace_env.only_probe = run->nprobes == 1;
 	trace_env.probe_id = run->ids[0];
@@ -373,6 +386,16 @@ static void run_pending(struct sys_run *run, bool attach)
 	fflush(run->printer.out);
 }
 
+/*
+ * "... Hit Ctrl-C to end.": after the calls in progress at attach, so that
+ * whoever waits for it knows a call entered from now on is not one of them
+ */
+static void run_banner(struct sys_run *run)
+{
+	if (run->banner)
+		fputs(run->banner, stderr);
+}
+
 /* flight's hooks: the books of the probes, the calls in progress */
 static int run_flight_books(const void *priv, struct pstats_probe *ps)
 {
@@ -488,6 +511,7 @@ int sys_run(struct sys_env *env, const struct sys_sel *sels, unsigned int n)
 	run_pending_sel(&run);
 	/* strace -p's: the calls the tasks are in when it attaches */
 	run_pending(&run, true);
+	run_banner(&run);
 	child__go(&run.child);
 
 	if (env->sel.summary) {
@@ -542,6 +566,7 @@ out:
 	stats__free(&run.end);
 	for (i = 0; i < run.nprobes; i++)
 		free(run.listings[i]);
+	free(run.banner);
 	free(trace_stop.bound);
 	sys_formats__free(run.printer.formats);
 	sys_printer__fini(&run.printer);

@@ -63,6 +63,7 @@ struct sys_run {
 	char names[SYS_MAX_PROBES][32];
 	__u32 ids[SYS_MAX_PROBES];
 	char *listings[SYS_MAX_PROBES];
+	char *banner;		/* "tracing system calls (...)" lines */
 	struct sys_fds *fds;		/* -y */
 	struct sys_comms *comms;	/* -s, -S, --prometheus: leaders */
 	struct sys_pending_sel pending;	/* the tasks /proc may show */
