@@ -13,6 +13,11 @@
 #   nanosleep), each with the time it has been blocked: at attach 500 ms
 #   at least (the sleep started 0.5 s before), at the stop 3000 ms more
 #   than at attach; the stop's line 3000 ms at least after the attach's.
+# - `sleep 2 &`, traced with -p from 0.5 s until after it exits: its
+#   call in progress at attach, then "<... clock_nanosleep resumed>() = ?"
+#   with "(     ? ms)" (no return probe was armed for a call entered
+#   before the attach: its return and time are not known, only that it
+#   ended before the next call), then its exit_group, exactly.
 # - a process blocked in read() of a FIFO (dd bs=1 count=1, its stdin
 #   the FIFO, opened read-write), the read entered after the attach,
 #   traced with -p -y -e read: at SIGINT, the one line "dd/PID read(fd:
@@ -102,6 +107,28 @@ fi
 kill "$SL"
 wait "$SL" 2> /dev/null
 no_probes "blocked sleep"
+
+# --- a call blocked before the attach that ends while traced ---------------
+# no return probe was armed for it: when the task's next call comes, the
+# line "<... NAME resumed>() = ?" says it ended, its return and time unknown
+sleep 2 &
+SL=$!
+sleep 0.5
+trace_bg -p "$SL"
+wait "$SL"
+sleep 1
+trace_stop "blocked sleep ended"
+grep -v ' +++ .* +++$' "$KPT_TMP/bg.out" |
+	sed -E 's/^[0-9]+\.[0-9]{3} \( *([0-9]+\.[0-9]{3}|\?) ms\): /TS: /; s/\(.*\) (<unfinished|= 0)/(ARGS) \1/' \
+	> "$KPT_TMP/ended.txt"
+check_eq "blocked sleep ended: in progress, ended unseen, then its exit" \
+	"$(sed -E 's/(clock_nanosleep|nanosleep)/SLEEP/g' "$KPT_TMP/ended.txt")" \
+	"TS: sleep/$SL SLEEP(ARGS) <unfinished ...>
+TS: sleep/$SL <... SLEEP resumed>() = ?
+TS: sleep/$SL exit_group(error_code: 0) = ?"
+check_eq "blocked sleep ended: its time unknown" \
+	"$(grep -Ec "^[0-9]+\.[0-9]{3} \(     \? ms\): sleep/$SL <\.\.\. (clock_nanosleep|nanosleep) resumed>\(\) = \?\$" "$KPT_TMP/bg.out")" 1
+no_probes "blocked sleep ended"
 
 # --- a FIFO read that blocks while traced: at SIGINT -------------------------
 FIFO=$KPT_TMP/fifo

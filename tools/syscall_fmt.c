@@ -516,7 +516,7 @@ static void print_line(FILE *f, const struct syscall_call *c)
 	unsigned int i;
 	int err;
 
-	if (c->unfinished && !c->blocked_known)
+	if ((c->unfinished && !c->blocked_known) || c->dur_unknown)
 		fprintf(f, "%llu.%03llu (     ? ms): ",
 			(unsigned long long)(c->ts_ns / 1000000),
 			(unsigned long long)(c->ts_ns / 1000 % 1000));
@@ -660,8 +660,12 @@ void syscall_fmt__json_open(FILE *f, const struct syscall_call *c)
 	unsigned int i;
 	char buf[32];
 
-	fprintf(f, "{\"ts\":%llu,\"dur_ns\":%llu,\"comm\":",
-		(unsigned long long)c->ts_ns, (unsigned long long)c->dur_ns);
+	fprintf(f, "{\"ts\":%llu,\"dur_ns\":", (unsigned long long)c->ts_ns);
+	if (c->dur_unknown)
+		fputs("null", f);
+	else
+		fprintf(f, "%llu", (unsigned long long)c->dur_ns);
+	fputs(",\"comm\":", f);
 	json__str(f, c->comm, KPT_COMM_LEN);
 	fprintf(f, ",\"pid\":%u,\"tid\":%u,\"syscall\":", c->pid, c->tid);
 	json__str(f, c->name, (size_t)-1);

@@ -58,6 +58,8 @@ struct syscall_call {
 	 * resumed>(ARGS) = RET".
 	 */
 	bool resumed;
+	/* its time is not known: "(     ? ms)", "dur_ns":null */
+	bool dur_unknown;
 };
 
 /* Is @ret an error, -4095..-1 (the kernel's IS_ERR_VALUE)? */

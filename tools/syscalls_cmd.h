@@ -224,8 +224,9 @@ void sys_printer__fini(struct sys_printer *p);
  * the records' clock (0: the start), printed from the first call shown.
  * The printer keeps (tid, call, snapshot time): the first return record
  * of that task and call entered by then prints as resumed. A record of
- * the task entered after it drops it (a call entered before the probe
- * was armed has no return record).
+ * the task entered after it ends it, printed "<... NAME resumed>() = ?"
+ * before that record (a call entered before the probe was armed has no
+ * return record).
  */
 void sys_printer__unfinished(struct sys_printer *p, struct sys_call *sc);
 

@@ -320,10 +320,12 @@ static void printer_check(struct sys_printer *p)
 /* --- the calls shown in progress, until their return -------------------- */
 
 struct sys_shown_pending {
-	__u32 tid;
+	__u32 pid, tid;
 	bool compat;
 	__u64 nr;
 	__u64 snap_ns;		/* the snapshot's time, records' clock; 0: ? */
+	char comm[KPT_COMM_LEN];	/* as shown: untrusted */
+	char name[32];
 };
 
 /* The entry of task @tid, or NULL */
@@ -357,16 +359,49 @@ static void pending_keep(struct sys_printer *p, const struct sys_call *sc)
 	if (!k)
 		k = &p->pending[p->npending++];
 	*k = (struct sys_shown_pending){
-		.tid = sc->call.tid, .compat = sc->call.compat, .nr = sc->nr,
+		.pid = sc->call.pid, .tid = sc->call.tid,
+		.compat = sc->call.compat, .nr = sc->nr,
 		.snap_ns = sc->entry_ns,
 	};
+	if (sc->call.comm)	/* KPT_COMM_LEN bytes, or to a NUL */
+		memcpy(k->comm, sc->call.comm,
+		       strnlen(sc->call.comm, sizeof(k->comm)));
+	snprintf(k->name, sizeof(k->name), "%s", sc->call.name);
+}
+
+/*
+ * The call @k was shown in progress, and @next, a later call of its task,
+ * came before its return: it ended unrecorded (entered before the attach,
+ * so no return probe was armed for it, or its return missed or lost, as
+ * the books count). strace's words for a return it did not see, at the
+ * time it had ended by: "<... NAME resumed>() = ?", its time unknown.
+ */
+static void pending_ended(struct sys_printer *p,
+			  const struct sys_shown_pending *k,
+			  const struct sys_call *next)
+{
+	struct syscall_call c = {
+		.ts_ns = next->call.ts_ns, .comm = k->comm,
+		.pid = k->pid, .tid = k->tid, .name = k->name,
+		.no_return = true, .compat = k->compat,
+		.resumed = true, .dur_unknown = true,
+	};
+
+	if (p->no_lines)
+		return;
+	if (p->json) {
+		syscall_fmt__json(p->out, &c);
+	} else {
+		syscall_fmt__print(p->out, &c);
+		putc_unlocked('\n', p->out);
+	}
 }
 
 /*
  * Is @sc, a record's call, the return of the call its task was shown in?
  * Yes if it is that call, entered by the snapshot (any time, if the
  * snapshot's is not known). A call of the task entered after the
- * snapshot means that one ended unrecorded: the entry goes.
+ * snapshot means that one ended unrecorded: shown so, and the entry goes.
  */
 static bool pending_resumes(struct sys_printer *p, const struct sys_call *sc)
 {
@@ -380,6 +415,8 @@ static bool pending_resumes(struct sys_printer *p, const struct sys_call *sc)
 	       !sc->call.no_return;
 	if (before && !same)
 		return false;	/* an earlier call of the task */
+	if (!before)
+		pending_ended(p, k, sc);
 	*k = p->pending[--p->npending];
 	return before;
 }

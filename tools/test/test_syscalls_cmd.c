@@ -1821,8 +1821,25 @@ static void test_resumed(const char *root, const struct sys_pending_sel *sel)
 	r.nr = 0;
 	r.entry_ts = 4000000000ULL;
 	sys_printer__record(make(&r), &printer);
-	result(!strstr(printer_text(), "resumed") && printer.npending == 0,
-	       "pending: a later call of the task: nothing resumed", "%s",
+	same("pending: a later call of the task: the shown one ended unseen, then nothing resumed",
+	     printer_text(),
+	     "5000.000 (     ? ms): sleep/800 read(fd: 3, buf: 0x1000, count: 1) <unfinished ...>\n"
+	     "5500.000 (     ? ms): sleep/800 <... read resumed>() = ?\n"
+	     "5500.000 ( 0.001 ms): sleep/800 write(fd: 3, buf: 0x1000, count: 1) = 1\n"
+	     "4000.000 ( 0.001 ms): sleep/800 read(fd: 3, buf: 0x1000, count: 1) = 1\n");
+	result(printer.npending == 0, "pending: none kept after it ended",
+	       "%zu", printer.npending);
+	printer_end();
+	printer_start(true, formats);
+	printer.have_base = true;
+	sys_pending__show(&printer, sel, 5000000000ULL);
+	r.nr = 1;
+	r.entry_ts = 5500000000ULL;
+	sys_printer__record(make(&r), &printer);
+	r.nr = 0;
+	result(strstr(printer_text(),
+		      "{\"ts\":5500000000,\"dur_ns\":null,\"comm\":\"sleep\",\"pid\":800,\"tid\":800,\"syscall\":\"read\",\"args\":{},\"resumed\":true}\n"),
+	       "pending json: ended unseen, \"dur_ns\":null and no \"ret\"", "%s",
 	       printer_text());
 	printer_end();
 }
