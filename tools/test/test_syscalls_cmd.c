@@ -1838,7 +1838,9 @@ static void test_resumed(const char *root, const struct sys_pending_sel *sel)
 	sys_printer__record(make(&r), &printer);
 	r.nr = 0;
 	result(strstr(printer_text(),
-		      "{\"ts\":5500000000,\"dur_ns\":null,\"comm\":\"sleep\",\"pid\":800,\"tid\":800,\"syscall\":\"read\",\"args\":{},\"resumed\":true}\n"),
+		      "{\"ts\":5500000000,\"dur_ns\":null,\"comm\":\"sleep\","
+		      "\"pid\":800,\"tid\":800,\"syscall\":\"read\","
+		      "\"args\":{},\"resumed\":true}\n"),
 	       "pending json: ended unseen, \"dur_ns\":null and no \"ret\"", "%s",
 	       printer_text());
 	printer_end();
