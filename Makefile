@@ -217,7 +217,7 @@ bench:
 
 # strace in the same guest: the differential tests of kptrace syscalls.
 check-strace:
-	$(Q)selftests/bench/strace_diff.sh --boot $(STRACE_ARGS)
+	$(Q)selftests/bench/strace_diff.sh --boot $(if $(KERNELS),--kernels "$(KERNELS)") $(STRACE_ARGS)
 
 .PHONY: all kdir-ok module tools test-module selftests-helpers install \
 	clean style vm-deps vm-build vm-build-arm64 check run dkms-check bench hazard-module \
