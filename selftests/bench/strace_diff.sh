@@ -20,7 +20,11 @@
 # with selftests/Makefile's flags and the guest's gcc) twice:
 #
 #   strace -f -ff -qq -o DIR/st -- kpt_sysgen ACTIONS   (a file per thread)
-#   kptrace syscalls -j -- kpt_sysgen ACTIONS
+#   kptrace syscalls -j -o DIR/kp.json -- kpt_sysgen ACTIONS
+#
+# (-o a file, not /dev/stdout: under vng --exec, /dev/stdout is a link to
+# a virtio port of its own, not to fd 1, so "-o /dev/stdout >FILE" sends
+# the records to the console; seen on 6.1, 29 Nov 2026)
 #
 # and compares, thread by thread, the sequence of (system call, return
 # value); a test passes when every thread's sequence is equal, both exit
@@ -511,8 +515,8 @@ run_case()
 	echo "# ---- $name: kpt_sysgen $*"
 	timeout 300 strace -f -ff -qq -o "$d/st" -- "$SYSGEN" "$@"
 	rs=$?
-	timeout 300 "$KPTRACE" syscalls -o /dev/stdout -j -- "$SYSGEN" "$@" \
-		>"$d/kp.json" 2>"$d/kp.err"
+	timeout 300 "$KPTRACE" syscalls -o "$d/kp.json" -j -- "$SYSGEN" "$@" \
+		>"$d/kp.out" 2>"$d/kp.err"
 	rk=$?
 	sed 's/^/# /' "$d/kp.err"
 	[ "$rs" = "$want" ] || { echo "# strace run exited $rs, not $want"; bad=1; }
@@ -526,8 +530,8 @@ run_case()
 	timeout 300 strace -c -f -qq -U name,calls,errors -o "$d/sc" -- \
 		"$SYSGEN" "$@"
 	rs=$?
-	timeout 300 "$KPTRACE" syscalls -o /dev/stdout -s -j -- "$SYSGEN" "$@" \
-		>"$d/ks.json" 2>"$d/ks.err"
+	timeout 300 "$KPTRACE" syscalls -o "$d/ks.json" -s -j -- "$SYSGEN" "$@" \
+		>"$d/ks.out" 2>"$d/ks.err"
 	rk=$?
 	sed 's/^/# /' "$d/ks.err"
 	[ "$rs" = "$want" ] || { echo "# strace -c run exited $rs, not $want"; bad=1; }
