@@ -13,6 +13,15 @@
 #                                    win, e.g. --rev HEAD), runs this script
 #                                    there, prints its KTAP, and exits 0 only
 #                                    when the guest ran and nothing failed
+#        strace_diff.sh --boot --kernels "6.1 7.2" [bench.sh options]
+#                                    the same on each kernel named: 6.12
+#                                    is the bench guest above (bench.sh
+#                                    options apply to it only); 6.1 and
+#                                    7.2 boot that guest's root with the
+#                                    Debian kernel of the matrix's test box
+#                                    of bookworm or sid (boot_other below).
+#                                    The last line is the total "N passed,
+#                                    N failed" (make check-strace KERNELS=)
 #
 # Each case runs the static helper selftests/helpers/kpt_sysgen (bench.sh
 # builds only the modules and kpt_sysloop, so this script builds it in the
