@@ -567,8 +567,8 @@ cases=(
 # Real programs, each run twice in a fresh copy of the same work directory
 # ($tmp/NAME/work, made by wl_prepare):
 #
-#   strace -f -ff -qq -e trace=SET -o DIR/st -- COMMAND >DIR/st.out
-#   kptrace syscalls -f -e trace=SET -j -o DIR/kp.json -- COMMAND >DIR/kp.out
+#   strace -f -ff -qq -e trace=SET -o DIR/st -- COMMAND >DIR/out.strace
+#   kptrace syscalls -f -e trace=SET -j -o DIR/kp.json -- COMMAND >DIR/out.kptrace
 #
 # and compared as the cases above (the same compare seq: per thread, named
 # by ancestry, the sequence of (call, normalised return); calls of the
@@ -628,20 +628,20 @@ wl_case()
 	echo "# ---- $name: $*"
 	wl_prepare "$d/work"
 	(cd "$d/work" && exec timeout 300 strace -f -ff -qq -e trace="$set" \
-		-o "$d/st" -- "$@" >"$d/st.out" 2>"$d/st.stderr")
+		-o "$d/st" -- "$@" >"$d/out.strace" 2>"$d/err.strace")
 	rs=$?
 	wl_prepare "$d/work"
 	(cd "$d/work" && exec timeout 300 "$KPTRACE" syscalls -f \
 		-e trace="$set" -j -o "$d/kp.json" -- "$@" \
-		>"$d/kp.out" 2>"$d/kp.err")
+		>"$d/out.kptrace" 2>"$d/kp.err")
 	rk=$?
 	grep '^kptrace:' "$d/kp.err" | sed 's/^/# /'
 	[ "$rs" = "$want" ] || { echo "# strace run exited $rs, not $want"; bad=1; }
 	[ "$rk" = "$want" ] || { echo "# kptrace run exited $rk, not $want"; bad=1; }
 	books_ok "$d/kp.err" || { echo "# kptrace lost calls or missed returns"; bad=1; }
-	if ! cmp -s "$d/st.out" "$d/kp.out"; then
+	if ! cmp -s "$d/out.strace" "$d/out.kptrace"; then
 		echo "# COMMAND's stdout differs between the runs:"
-		diff "$d/st.out" "$d/kp.out" | head -n 20 | sed 's/^/#   /'
+		diff "$d/out.strace" "$d/out.kptrace" | head -n 20 | sed 's/^/#   /'
 		bad=1
 	fi
 	compare seq "$d" "$d/kp.json" || bad=1
@@ -654,9 +654,9 @@ workloads=(
 	"head 0 COREUTILS_SET head -n 3 /etc/passwd"
 	"wc 0 COREUTILS_SET wc /etc/passwd input.txt"
 	"cp 0 COREUTILS_SET cp input.txt copy.txt"
-	"stat 0 COREUTILS_SET stat input.txt"
+	"stat 0 COREUTILS_SET stat -c '%n %s %h %F %a' input.txt /etc/passwd"
 	"cat_missing 1 COREUTILS_SET cat input.txt /nonexistent/kpt"
-	"pipeline 0 FILE_SET sh -c cat\ /etc/passwd\ |\ sort\ |\ uniq\ -c\ |\ wc\ -l"
+	"pipeline 0 FILE_SET sh -c 'cat /etc/passwd | sort | uniq -c | wc -l'"
 	"build_fails 2 FILE_SET make -f build.mk"
 	"threads_files 0 THREADS_SET \$SYSGEN threads:4:3 fail:2 fork:2"
 )
@@ -669,7 +669,7 @@ for c in "${cases[@]}"; do
 done
 for w in "${workloads[@]}"; do
 	read -r wname wwant wset wcmd <<<"$w"
-	# the command's words; "\ " keeps a space inside one (the pipeline)
+	# the command's words, as the shell splits them (quotes kept)
 	eval "wargs=($wcmd)"
 	wl_case "$wname" "$wwant" "${!wset}" "${wargs[@]}"
 done
