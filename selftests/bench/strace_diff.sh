@@ -126,20 +126,22 @@ boot_other()
 	7.2)	suite=sid ;;
 	*)	echo "strace_diff: unknown kernel '$k' (6.1, 6.12, 7.2)"; return 2 ;;
 	esac
-	# shellcheck source=../vm/testbox.sh
+	# shellcheck source=selftests/vm/testbox.sh disable=SC1091
 	. "$src/selftests/vm/testbox.sh"
-	# shellcheck source=../vm/vmlib.sh
+	# shellcheck source=selftests/vm/vmlib.sh disable=SC1091
 	. "$src/selftests/vm/vmlib.sh"
 	local bench=$KPT_CACHE/chroot-trixie-bench
 	testbox_ensure "$suite" || { echo "strace_diff: no $suite test box"; return 1; }
-	[ -x "$bench/usr/bin/strace" ] && [ -x "$bench/usr/bin/vng" ] || {
+	if [ ! -x "$bench/usr/bin/strace" ] || [ ! -x "$bench/usr/bin/vng" ]; then
 		echo "strace_diff: no bench chroot $bench with strace and vng (make bench, or make check-strace without KERNELS, makes it)"
 		return 1
-	}
+	fi
 	sroot=$(testbox_root "$suite")
 	kver=$(meta_kver "$sroot" amd64)
-	[ -n "$kver" ] && [ -r "$sroot/boot/vmlinuz-$kver" ] ||
-		{ echo "strace_diff: no linux-image-amd64 in $sroot"; return 1; }
+	if [ -z "$kver" ] || [ ! -r "$sroot/boot/vmlinuz-$kver" ]; then
+		echo "strace_diff: no linux-image-amd64 in $sroot"
+		return 1
+	fi
 	echo "strace_diff: $k: $kver from $sroot, root $bench (overlay), logs in $logdir"
 
 	ov=$(mktemp -d /var/tmp/kptrace-strace-ov.XXXXXX)
@@ -600,7 +602,9 @@ FILE_SET+=,chdir,fchdir,mkdir,mkdirat,unlink,unlinkat,rename,renameat
 FILE_SET+=,renameat2,chmod,fchmodat,getdents64,getxattr,lgetxattr
 FILE_SET+=,listxattr,llistxattr,close,dup,dup2,dup3,pipe,pipe2,fcntl
 FILE_SET+=,clone,clone3,fork,vfork,exit,exit_group
+# shellcheck disable=SC2034  # (both used as ${!wset})
 COREUTILS_SET=$FILE_SET,read,write,lseek,pread64,copy_file_range
+# shellcheck disable=SC2034
 THREADS_SET=$FILE_SET,getppid
 
 # wl_prepare DIR: the work directory, the same for both runs: a file to
@@ -661,7 +665,7 @@ workloads=(
 	"threads_files 0 THREADS_SET \$SYSGEN threads:4:3 fail:2 fork:2"
 )
 
-echo "1..$(( (${#cases[@]} * 2 + ${#workloads[@]}) ))"
+echo "1..$((${#cases[@]} * 2 + ${#workloads[@]}))"
 t0=$(date +%s)
 for c in "${cases[@]}"; do
 	# shellcheck disable=SC2086
@@ -670,6 +674,7 @@ done
 for w in "${workloads[@]}"; do
 	read -r wname wwant wset wcmd <<<"$w"
 	# the command's words, as the shell splits them (quotes kept)
+	wargs=()
 	eval "wargs=($wcmd)"
 	wl_case "$wname" "$wwant" "${!wset}" "${wargs[@]}"
 done
