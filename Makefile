@@ -30,7 +30,10 @@
 #                       per-thread (call, return) sequences and -s counts
 #                       of kpt_sysgen runs (selftests/bench/strace_diff.sh;
 #                       STRACE_ARGS= passes bench.sh options, e.g. --rev
-#                       HEAD). Not in CI: about 2 minutes
+#                       HEAD). Not in CI: about 2 minutes. KERNELS="6.1
+#                       7.2" boots that root on those Debian kernels
+#                       instead (6.12 is the bench guest), with coreutils,
+#                       pipeline, failing-build and threads workloads too
 #   make check-kernels  every kernel of the matrix (5.10 6.1 6.1-rt 6.12
 #                       6.12-rt 7.2), each in a fresh test box of its suite
 #                       (mmdebstrap chroots in KPT_CACHE=/var/cache/kptrace):
@@ -217,7 +220,7 @@ bench:
 
 # strace in the same guest: the differential tests of kptrace syscalls.
 check-strace:
-	$(Q)selftests/bench/strace_diff.sh --boot $(STRACE_ARGS)
+	$(Q)selftests/bench/strace_diff.sh --boot $(if $(KERNELS),--kernels "$(KERNELS)") $(STRACE_ARGS)
 
 .PHONY: all kdir-ok module tools test-module selftests-helpers install \
 	clean style vm-deps vm-build vm-build-arm64 check run dkms-check bench hazard-module \
