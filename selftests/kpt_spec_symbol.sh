@@ -17,6 +17,9 @@
 #   (kpt_spec dump: the slot of ra is the address, the same as $stack0:x64)
 # p vfs_write if pid == <the test shell>: ra=$stack0:symbol is a vmlinux
 #   symbol (no " [module]"), again the 2nd frame of each event's trace.
+# On arm64 (lib.sh's architecture facts): the return address at a
+# function's entry is %x30 (the link register), %ip is %pc, at +0x0 (brk
+# leaves pc at the probed instruction), and the third argument is %x2.
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
@@ -26,8 +29,10 @@ kpt_test_load
 [ -e "$KPT_TEST_DIR/vals" ] || skip "kpt_test.ko has no vals file (rebuild it)"
 
 HEX='0x[0-9a-f]+'
+RA=$KPT_RET_ADDR
+A3=$KPT_REG_ARG3
 kpt_load stack=2
-spec_add 'p:sym kpt_test_vals ra=$stack0:symbol ip=%ip:symbol node=%dx:symbol next=+8(%dx):symbol neg=$arg2:symbol rax=$stack0'
+spec_add "p:sym kpt_test_vals ra=$RA:symbol ip=$KPT_REG_IP:symbol node=$A3:symbol next=+8($A3):symbol neg=\$arg2:symbol rax=$RA"
 echo 2 > "$KPT_TEST_DIR/vals" || fail "calling kpt_test_vals"
 "$KPT_SPEC" dump > "$KPT_TMP/dump" || fail "kpt_spec dump"
 sed 's/^/#   /' "$KPT_TMP/dump"
@@ -50,7 +55,7 @@ while IFS='|' read -r ev frame; do
 	n=$((n + 1))
 	frame=${frame#  }
 	check_match "event $n" "$ev" \
-		": sym: ra=kpt_test_vals_write\\+$HEX/$HEX \\[kpt_test\\] ip=kpt_test_vals\\+0x1/$HEX \\[kpt_test\\] node=kpt_test_nodes\\+0x0/$HEX \\[kpt_test\\] next=kpt_test_nodes\\+0x10/$HEX \\[kpt_test\\] neg=0xffffffffffffff(ff|fe) rax=$HEX\$"
+		": sym: ra=kpt_test_vals_write\\+$HEX/$HEX \\[kpt_test\\] ip=kpt_test_vals\\+$KPT_ENTRY_IP/$HEX \\[kpt_test\\] node=kpt_test_nodes\\+0x0/$HEX \\[kpt_test\\] next=kpt_test_nodes\\+0x10/$HEX \\[kpt_test\\] neg=0xffffffffffffff(ff|fe) rax=$HEX\$"
 	ra=$(echo "$ev" | sed 's/.* ra=\(.*\) ip=.*/\1/')
 	check_eq "event $n: ra is the caller frame" "$ra" "$frame"
 done < "$KPT_TMP/pairs"
@@ -59,7 +64,7 @@ check_eq "neg values" "$(sed -n 's/.* neg=\([^ ]*\) .*/\1/p' "$KPT_TMP/trace" | 
 	"0xffffffffffffffff 0xfffffffffffffffe "
 
 # A vmlinux caller: no module suffix.
-spec_add "p:vw vfs_write ra=\$stack0:symbol if pid == $$"
+spec_add "p:vw vfs_write ra=$RA:symbol if pid == $$"
 echo 1 > "$KPT_TEST_DIR/call" || fail "calling kpt_test_func"
 spec_add '-:vw'
 kpt_trace_read "$KPT_TMP/trace2"

@@ -68,14 +68,14 @@ arch_skip()
 {
 	case $(uname -m):$1 in
 	aarch64:kpt_syscalls*|aarch64:kpt_reader_syscalls|\
-	aarch64:kpt_hazard_syscalls)
+	aarch64:kpt_hazard_syscalls|aarch64:kpt_spec_filter_sys)
 		echo "x86-64 only: the syscalls probe (s) is not ported to arm64" ;;
 	aarch64:kpt_hazard_retprobe_delete_sleeping|\
 	aarch64:kpt_hazard_unload_inflight)
 		return 1 ;;
 	aarch64:kpt_hazard_*)
 		echo "x86-64 only: kpt_hazard.ko (NMI, APIC) is not ported to arm64" ;;
-	aarch64:kpt_spec_args|aarch64:kpt_spec_differential|\
+	aarch64:kpt_spec_differential|\
 	aarch64:kpt_spec_multi|aarch64:kpt_spec_syntax_errors|\
 	aarch64:kpt_hist_ftrace)
 		echo "x86-64 only: its specs name x86 registers (%di ...) or offsets" ;;
