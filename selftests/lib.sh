@@ -426,7 +426,7 @@ kpt_sleep_call()
 #			EILSEQ (the x86 decoder's boundary check); EINVAL
 #			(arm64's arch_prepare_kprobe() refuses an address that
 #			is not a multiple of 4 with -EINVAL before kptrace can
-#			tell why)
+#			tell why); KPT_EINSN_WHY, the reason kptrace gives
 #	KPT_NR_READ, KPT_NR_WRITE
 #			the numbers of read(2) and write(2), as the first field
 #			of /proc/PID/syscall: 0, 1; 63, 64 (asm-generic)
@@ -440,6 +440,7 @@ aarch64|arm64)
 	KPT_ENTRY_IP=0x0
 	KPT_BLACKLISTED=kprobe_breakpoint_handler
 	KPT_EINSN=EINVAL
+	KPT_EINSN_WHY='cannot be probed (blacklisted, notrace, or not kernel text)'
 	KPT_NR_READ=63
 	KPT_NR_WRITE=64
 	;;
@@ -452,6 +453,7 @@ aarch64|arm64)
 	KPT_ENTRY_IP=0x1
 	KPT_BLACKLISTED=kprobe_int3_handler
 	KPT_EINSN=EILSEQ
+	KPT_EINSN_WHY='offset is not on an instruction boundary'
 	KPT_NR_READ=0
 	KPT_NR_WRITE=1
 	;;

@@ -78,9 +78,7 @@ arch_skip()
 		return 1 ;;
 	aarch64:kpt_hazard_*)
 		echo "x86-64 only: kpt_hazard.ko (NMI, APIC) is not ported to arm64" ;;
-	aarch64:kpt_spec_differential|\
-	aarch64:kpt_spec_multi|aarch64:kpt_spec_syntax_errors|\
-	aarch64:kpt_hist_ftrace)
+	aarch64:kpt_spec_differential)
 		echo "x86-64 only: its specs name x86 registers (%di ...) or offsets" ;;
 	*)
 		return 1 ;;
