@@ -70,8 +70,9 @@ expected_skip()
 arch_skip()
 {
 	case $(uname -m):$1 in
-	aarch64:kpt_syscalls*|aarch64:kpt_reader_syscalls|\
-	aarch64:kpt_hazard_syscalls|aarch64:kpt_spec_filter_sys)
+	aarch64:kpt_syscalls*|aarch64:kpt_reader_syscalls*|\
+	aarch64:kpt_hazard_syscalls|aarch64:kpt_spec_filter_sys|\
+	aarch64:kpt_reader_probe_cmd_sys|aarch64:kpt_session_kill_sys)
 		echo "x86-64 only: the syscalls probe (s) is not ported to arm64" ;;
 	aarch64:kpt_hazard_retprobe_delete_sleeping|\
 	aarch64:kpt_hazard_unload_inflight)
