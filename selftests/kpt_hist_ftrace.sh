@@ -8,7 +8,9 @@
 #   helpers/kpt_spec
 #
 # Both armed before the workload, on the same functions:
-#   kpt_test_func a=%di:u32   keys a, a.log2, a.buckets=7, cpu
+#   kpt_test_func a=%di:u32   keys a, a.log2, a.buckets=7, cpu (%x0 on
+#                             arm64: lib.sh's KPT_REG_ARG1, which both
+#                             languages name alike)
 #   do_sys_openat2            keys comm (ftrace: common_pid.execname,
 #                             summed per name)
 # Workload: 2 x 20 calls of kpt_test_func on one CPU, 30 on every CPU,
@@ -57,10 +59,10 @@ both()
 }
 
 kpt_load
-both fa kpt_test_func 'a=%di:u32' a a
-both fl kpt_test_func 'a=%di:u32' a.log2 a.log2
-both fb kpt_test_func 'a=%di:u32' a.buckets=7 a.buckets=7
-both fc kpt_test_func 'a=%di:u32' cpu cpu
+both fa kpt_test_func "a=$KPT_REG_ARG1:u32" a a
+both fl kpt_test_func "a=$KPT_REG_ARG1:u32" a.log2 a.log2
+both fb kpt_test_func "a=$KPT_REG_ARG1:u32" a.buckets=7 a.buckets=7
+both fc kpt_test_func "a=$KPT_REG_ARG1:u32" cpu cpu
 both o do_sys_openat2 '' comm common_pid.execname
 echo 1 > "$TR/events/kpth/enable" || fail "cannot enable the kpth events"
 echo 1 > "$TR/tracing_on"

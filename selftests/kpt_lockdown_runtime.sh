@@ -73,9 +73,9 @@ spec_add 'p:quiet do_sys_openat2 if uid == 65534 && comm == "kpt_read"'
 check_eq "pend is pending" "$(spec_mode pend)" pending
 kpt_bg "$KPT_READ" -t 20 read 1 > "$KPT_TMP/blocked" 2> "$KPT_TMP/blocked.err"
 blocked=$KPT_BG
-# asleep in read() (x86-64 call 0), not only started
+# asleep in read() (KPT_NR_READ: 0 on x86-64, 63 on arm64), not only started
 n=0
-until [ "$(cut -d ' ' -f 1 "/proc/$blocked/syscall" 2>/dev/null)" = 0 ]; do
+until [ "$(cut -d ' ' -f 1 "/proc/$blocked/syscall" 2>/dev/null)" = $KPT_NR_READ ]; do
 	kill -0 "$blocked" 2>/dev/null ||
 		fail "the reader did not block: $(cat "$KPT_TMP/blocked" "$KPT_TMP/blocked.err")"
 	[ $n -lt 100 ] || fail "the reader is not in read() after 10 s"

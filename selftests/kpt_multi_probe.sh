@@ -13,8 +13,8 @@
 #   ...: kpt_test_func+0x5: arg0=0x3
 #   ...: kpt_test_sleep+0x0: arg0=0x1  (address= probes: "sym+0xoff" of the
 #                                       address given)
-# +0x5 is the instruction after the fentry call: +0x9 on a kernel with IBT
-# (kpt_after_entry).
+# +0x5 is the instruction after the fentry call: +0x9 on a kernel with IBT,
+# +0x8 on arm64 (kpt_after_entry).
 # and the probes file lists ids 0, 1, 2 in that order with hits 1, 3, 1.
 
 . "$(dirname "$0")/lib.sh"

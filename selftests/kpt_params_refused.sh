@@ -9,10 +9,14 @@
 # Each case (CONTRACT.md, "Refusals"), then a clean load and unload:
 #   unknown symbol                      ENOENT
 #   unknown symbol after a good one     ENOENT (the good one is rolled back)
-#   blacklisted (kprobe_int3_handler)   EINVAL
+#   blacklisted (the kprobe core's breakpoint handler: kprobe_int3_handler,
+#     on arm64 kprobe_breakpoint_handler; KPT_BLACKLISTED)   EINVAL
 #   offset inside an instruction        EILSEQ (kpt_test_func+1 is inside
 #                                       the 5-byte __fentry__ call/nop, or
-#                                       inside endbr64 on IBT kernels)
+#                                       inside endbr64 on IBT kernels); on
+#                                       arm64 EINVAL, arm64's kprobes' own
+#                                       answer for an address that is not
+#                                       a multiple of 4 (KPT_EINSN)
 #   65 probe points (name=, name=+address=)  E2BIG; 64 are accepted
 #   args=7, stack=65, maxactive=4097    EINVAL
 #   bufsize_kb=0                        EINVAL
@@ -24,8 +28,9 @@
 #     allows; 1048576 in a 1 GiB guest)    ENOMEM, or EINVAL past the
 #                                       per-CPU limit
 #   address=0x1000 (not kernel text)    EINVAL (unprobeable)
-#   address=<kpt_test_func + 1>         EILSEQ
-#   retprobe=1 name=kpt_test_func+0x5   EINVAL (kretprobes need the entry)
+#   address=<kpt_test_func + 1>         EILSEQ (arm64: EINVAL, as above)
+#   retprobe=1 name=kpt_test_func+0x5   EINVAL (kretprobes need the entry;
+#                                       +0x8 on arm64: kpt_after_entry)
 #   clock=bad, clock=MONO               EINVAL (auto, mono or local)
 
 . "$(dirname "$0")/lib.sh"
@@ -36,7 +41,8 @@ kpt_test_load
 
 # kpt_test_func+0x5 must be an instruction boundary for the retprobe case:
 # the first instruction is the 5-byte __fentry__ call (nop), or on IBT
-# kernels endbr64 (4 bytes) then the call, where +0x9 is (kpt_after_entry).
+# kernels endbr64 (4 bytes) then the call, where +0x9 is; on arm64 +0x8,
+# past mov x9, x30 and the bl to ftrace (kpt_after_entry).
 boundary=$(kpt_after_entry kpt_test_func)
 
 # lists of N items
@@ -63,8 +69,8 @@ refused()
 refused ENOENT name=kpt_no_such_function_xyz
 refused -w kpt_no_such_function_xyz ENOENT \
 	name=kpt_test_func,kpt_no_such_function_xyz
-refused EINVAL name=kprobe_int3_handler
-refused -w kpt_test_func+1 EILSEQ name=kpt_test_func+1
+refused EINVAL name=$KPT_BLACKLISTED
+refused -w kpt_test_func+1 $KPT_EINSN name=kpt_test_func+1
 refused -w 65 E2BIG "name=$(items 65 kpt_test_func)"
 addr=$(awk '$3 == "kpt_test_func" { print "0x" $1; exit }' /proc/kallsyms)
 [ -n "$addr" ] || fail "kpt_test_func is not in /proc/kallsyms"
@@ -86,7 +92,7 @@ refused -w 0x1000 EINVAL address=0x1000
 # kpt_test_func is 16-byte aligned: +1 is the same address ending in 1.
 case $addr in
 *0)	inside=${addr%0}1
-	refused -w "$inside" EILSEQ address="$inside" ;;
+	refused -w "$inside" $KPT_EINSN address="$inside" ;;
 *)	fail "kpt_test_func at $addr is not 16-byte aligned" ;;
 esac
 refused -w "kpt_test_func+$boundary" EINVAL retprobe=1 \

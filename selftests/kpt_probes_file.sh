@@ -15,7 +15,9 @@
 # listing. Then retprobe=1, sym+0x5 and MOD:SYM lines. On a kernel with
 # IBT the kprobe core puts entry probes at +0x4, past the endbr64, and the
 # first instruction after the fentry call is +0x9 (kpt_entry_off): at= says
-# where the probe is, label= the address as given.
+# where the probe is, label= the address as given. On arm64 the entry
+# probes are at +0x0 and sym+0x5 is +0x8, past ftrace's two instructions
+# (kpt_after_entry).
 
 . "$(dirname "$0")/lib.sh"
 kpt_setup

@@ -45,8 +45,9 @@ kpt_test_load
 
 PERIOD=10
 
-# sleeps_in PID NR FILE: PID sleeps in syscall NR (x86_64: 0 read, 1
-# write) on its fd open on FILE, as /proc/PID/syscall and /proc/PID/fd say
+# sleeps_in PID NR FILE: PID sleeps in syscall NR (KPT_NR_READ or
+# KPT_NR_WRITE) on its fd open on FILE, as /proc/PID/syscall and
+# /proc/PID/fd say
 sleeps_in()
 {
 	# shellcheck disable=SC2046
@@ -72,7 +73,7 @@ wait_sleeping()
 # read of kallsyms or BTF during its setup
 wait_reading()
 {
-	wait_sleeping "$1" 0 "$KPT_DEV" "its read() of $KPT_DEV"
+	wait_sleeping "$1" $KPT_NR_READ "$KPT_DEV" "its read() of $KPT_DEV"
 }
 
 # wait_taking PID: PID has taken records (stats: read > 0). A reader that
@@ -238,7 +239,8 @@ kpt_call $N
 assert_eq "$_what: recorded" "$(kpt_stat recorded)" $N
 kill -INT "$reader"
 kill -CONT "$reader"
-wait_sleeping "$reader" 1 "$KPT_TMP/fifo" "a write to the FIFO in its drain"
+wait_sleeping "$reader" $KPT_NR_WRITE "$KPT_TMP/fifo" \
+	"a write to the FIFO in its drain"
 kill -INT "$reader"
 kill -CONT "$consumer"
 wait "$reader"

@@ -26,8 +26,7 @@
 #  - globs: "p:vr vfs_read*" adds one probe per match (vr_*), --max 1
 #    refuses "vfs_*", `probe del 'vr_*'` removes them, `probe del open` one
 #    probe, `probe clear` every one;
-#  - s lines with a comm glob, failure and summary=64 are added as
-#    written, listed so, deleted, and replayed from that listing.
+#  (s lines: kpt_reader_probe_cmd_sys)
 # timeout: 300
 
 # shellcheck disable=SC2016  # the specs' $argN are the probe language's
@@ -156,21 +155,6 @@ assert_eq "probes left after probe del 'vr_*'" \
 assert_eq "probe open after probe del open" \
 	"$("$KPTRACE" probe list | grep -c '^r:kptrace/open ')" 0
 
-# s lines go as they are (comm='s glob is no function glob, the options
-# no fetchargs), and a listing of them replays through probe add -f
-"$KPTRACE" probe add 's:sa pid=1 comm=ba?h failure' \
-	's:sb comm=a* nr=0-3 summary=64' > "$T/out" 2> "$T/err" ||
-	fail "probe add of s lines: $(cat "$T/err")"
-S_LIST='s:kptrace/sa pid=1 comm=ba?h failure
-s:kptrace/sb comm=a* nr=0-3 summary=64'
-"$KPTRACE" probe list | sed -n 's/ # .*//; /^s:/p' > "$T/slist"
-assert_eq "s probes added by probe add, listed" "$(cat "$T/slist")" "$S_LIST"
-"$KPTRACE" probe del sa sb > "$T/out" 2> "$T/err" ||
-	fail "probe del sa sb: $(cat "$T/err")"
-"$KPTRACE" probe add -f "$T/slist" > "$T/out" 2> "$T/err" ||
-	fail "probe add -f of the s listing: $(cat "$T/err")"
-assert_eq "s probes replayed from their listing" \
-	"$("$KPTRACE" probe list | sed -n 's/ # .*//; /^s:/p')" "$S_LIST"
 "$KPTRACE" probe clear > "$T/out" 2> "$T/err" ||
 	fail "probe clear: $(cat "$T/err")"
 assert_eq "probe list after probe clear" "$("$KPTRACE" probe list | wc -c)" 0

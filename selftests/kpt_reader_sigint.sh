@@ -49,8 +49,9 @@ dev_fd()
 }
 
 # wait_reading PID: PID sleeps in read(2) of /dev/kptrace: /proc/PID/syscall
-# says "0 0x<fd> ..." (read, on x86_64), not a read of kallsyms or BTF
-# during its setup. Without /proc/PID/syscall, 1 s after the open.
+# says "<KPT_NR_READ> 0x<fd> ..." (0 on x86_64, 63 on arm64), not a read
+# of kallsyms or BTF during its setup. Without /proc/PID/syscall, 1 s
+# after the open.
 wait_reading()
 {
 	_i=0
@@ -60,7 +61,8 @@ wait_reading()
 		_fd=$(dev_fd "$1")
 		if [ -n "$_fd" ]; then
 			_sc=$(cut -d' ' -f1,2 "/proc/$1/syscall" 2>/dev/null)
-			[ "$_sc" = "0 $(printf '0x%x' "$_fd")" ] && return 0
+			[ "$_sc" = "$KPT_NR_READ $(printf '0x%x' "$_fd")" ] &&
+				return 0
 			[ -z "$_sc" ] && [ $_i -ge 10 ] && return 0
 		fi
 		sleep 0.1

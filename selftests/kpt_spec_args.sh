@@ -23,7 +23,9 @@
 #            =65502, :x32=0xffffffde, +8(+8(+8($arg3)))=0x0 (NULL next), and
 #            +0(+8(+8(+8($arg3)))) through that NULL: 0, counted num_fault
 #   p:stk   $stack0 == +0($stack), $stack1 == +8($stack), $stack == %sp,
-#            $stack0 is a return address into kpt_test_vals_write
+#            $stack0 is a return address into kpt_test_vals_write (on
+#            arm64 %x30, the link register: KPT_RET_ADDR)
+# On arm64 the registers are %x0 .. %x5 for %di .. %r9 (lib.sh).
 # The probes file lists each spec in canonical form (types spelled out).
 
 . "$(dirname "$0")/lib.sh"
@@ -33,23 +35,29 @@ require_kpt_spec
 kpt_test_load
 [ -e "$KPT_TEST_DIR/vals" ] || skip "kpt_test.ko has no vals file (rebuild it)"
 
+# The registers by the architecture's names (lib.sh): %di %si %dx %cx
+# %r8 %r9 on x86-64, %x0 .. %x5 on arm64, where the return address at the
+# entry is %x30 (the link register), not $stack0.
+D=$KPT_REG_ARG1 S=$KPT_REG_ARG2 X=$KPT_REG_ARG3
+C=$KPT_REG_ARG4 R8=$KPT_REG_ARG5 R9=$KPT_REG_ARG6
+RA=$KPT_RET_ADDR
 kpt_load stack=0
-spec_add 'p:regs kpt_test_func %di %si %dx %cx %r8 %r9'
+spec_add "p:regs kpt_test_func $D $S $X $C $R8 $R9"
 spec_add 'p:args kpt_test_func $arg1 $arg2 $arg3 $arg4 $arg5 $arg6'
-spec_add 'p:names kpt_test_func $arg1 x=$arg2 %dx y=%cx c=$comm'
-spec_add 'p:types kpt_test_vals u8=%di:u8 u16=%di:u16 u32=%di:u32 u64=%di:u64 s8=%di:s8 s16=%di:s16 s32=%di:s32 s64=%di:s64 x8=%di:x8 x16=%di:x16 x32=%di:x32 x64=%di:x64 n8=%si:s8 nu=%si:u32 nx=%si:x16 n=$arg2:s64'
-spec_add 'p:deref kpt_test_vals v0=+0($arg3) v1=+0(+8($arg3)):s64 v2=+0(+8(+8($arg3))):u8 neg=-16(+8(+8($arg3))):s64 m16=+0(+8(%dx)):u16 m32=+0(+8(%dx)):x32 nul=+8(+8(+8($arg3))) bad=+0(+8(+8(+8($arg3)))):u64'
-spec_add 'p:stk kpt_test_vals s0=$stack0 m0=+0($stack) s1=$stack1 m1=+8($stack) sp=$stack rsp=%sp ra=$stack0:symbol'
+spec_add "p:names kpt_test_func \$arg1 x=\$arg2 $X y=$C c=\$comm"
+spec_add "p:types kpt_test_vals u8=$D:u8 u16=$D:u16 u32=$D:u32 u64=$D:u64 s8=$D:s8 s16=$D:s16 s32=$D:s32 s64=$D:s64 x8=$D:x8 x16=$D:x16 x32=$D:x32 x64=$D:x64 n8=$S:s8 nu=$S:u32 nx=$S:x16 n=\$arg2:s64"
+spec_add "p:deref kpt_test_vals v0=+0(\$arg3) v1=+0(+8(\$arg3)):s64 v2=+0(+8(+8(\$arg3))):u8 neg=-16(+8(+8(\$arg3))):s64 m16=+0(+8($X)):u16 m32=+0(+8($X)):x32 nul=+8(+8(+8(\$arg3))) bad=+0(+8(+8(+8(\$arg3)))):u64"
+spec_add "p:stk kpt_test_vals s0=\$stack0 m0=+0(\$stack) s1=\$stack1 m1=+8(\$stack) sp=\$stack rsp=%sp ra=$RA:symbol"
 sed 's/^/#   /' "$KPT_DIR/probes"
 
 # The canonical form of each spec in the listing.
 check_eq "listing" "$(sed 's/ # .*//' "$KPT_DIR/probes")" \
-'p:kptrace/regs kpt_test_func arg1=%di:x64 arg2=%si:x64 arg3=%dx:x64 arg4=%cx:x64 arg5=%r8:x64 arg6=%r9:x64
-p:kptrace/args kpt_test_func arg1=$arg1:x64 arg2=$arg2:x64 arg3=$arg3:x64 arg4=$arg4:x64 arg5=$arg5:x64 arg6=$arg6:x64
-p:kptrace/names kpt_test_func arg1=$arg1:x64 x=$arg2:x64 arg3=%dx:x64 y=%cx:x64 c=$comm:string
-p:kptrace/types kpt_test_vals u8=%di:u8 u16=%di:u16 u32=%di:u32 u64=%di:u64 s8=%di:s8 s16=%di:s16 s32=%di:s32 s64=%di:s64 x8=%di:x8 x16=%di:x16 x32=%di:x32 x64=%di:x64 n8=%si:s8 nu=%si:u32 nx=%si:x16 n=$arg2:s64
-p:kptrace/deref kpt_test_vals v0=+0($arg3):x64 v1=+0(+8($arg3)):s64 v2=+0(+8(+8($arg3))):u8 neg=-16(+8(+8($arg3))):s64 m16=+0(+8(%dx)):u16 m32=+0(+8(%dx)):x32 nul=+8(+8(+8($arg3))):x64 bad=+0(+8(+8(+8($arg3)))):u64
-p:kptrace/stk kpt_test_vals s0=$stack0:x64 m0=+0($stack):x64 s1=$stack1:x64 m1=+8($stack):x64 sp=$stack:x64 rsp=%sp:x64 ra=$stack0:symbol'
+"p:kptrace/regs kpt_test_func arg1=$D:x64 arg2=$S:x64 arg3=$X:x64 arg4=$C:x64 arg5=$R8:x64 arg6=$R9:x64
+p:kptrace/args kpt_test_func arg1=\$arg1:x64 arg2=\$arg2:x64 arg3=\$arg3:x64 arg4=\$arg4:x64 arg5=\$arg5:x64 arg6=\$arg6:x64
+p:kptrace/names kpt_test_func arg1=\$arg1:x64 x=\$arg2:x64 arg3=$X:x64 y=$C:x64 c=\$comm:string
+p:kptrace/types kpt_test_vals u8=$D:u8 u16=$D:u16 u32=$D:u32 u64=$D:u64 s8=$D:s8 s16=$D:s16 s32=$D:s32 s64=$D:s64 x8=$D:x8 x16=$D:x16 x32=$D:x32 x64=$D:x64 n8=$S:s8 nu=$S:u32 nx=$S:x16 n=\$arg2:s64
+p:kptrace/deref kpt_test_vals v0=+0(\$arg3):x64 v1=+0(+8(\$arg3)):s64 v2=+0(+8(+8(\$arg3))):u8 neg=-16(+8(+8(\$arg3))):s64 m16=+0(+8($X)):u16 m32=+0(+8($X)):x32 nul=+8(+8(+8(\$arg3))):x64 bad=+0(+8(+8(+8(\$arg3)))):u64
+p:kptrace/stk kpt_test_vals s0=\$stack0:x64 m0=+0(\$stack):x64 s1=\$stack1:x64 m1=+8(\$stack):x64 sp=\$stack:x64 rsp=%sp:x64 ra=$RA:symbol"
 
 # The test shell itself writes (comm "sh" for busybox's builtin echo).
 echo 2 > "$KPT_TEST_DIR/call" || fail "calling kpt_test_func"

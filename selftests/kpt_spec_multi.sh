@@ -12,6 +12,8 @@
 #   r:f4   kpt_test_func rv=$retval:s64         f4: ret=-i rv=-i
 #   p:f5   kpt_test_func+<first insn after the fentry call> d=%di:u32
 #                                               f5: d=1..3
+#          (+0x5, +0x9 after an endbr64; on arm64 +0x8 d=%x0:u32:
+#          kpt_after_entry, KPT_REG_ARG1)
 # ids 0..5 distinct, the kptrace ids of the records (kpt_spec dump) are
 # those of the probes, each probes line hits = its events, and the records
 # come in call order: loop's, then call 1's 5 records, call 2's, call 3's.
@@ -30,20 +32,16 @@ spec_add 'p:f1 kpt_test_func a=$arg1:u32'
 spec_add 'p:f2 kpt_test_func b=$arg2:x16'
 spec_add 'p:f3 kpt_test_func a=$arg1:u32'
 spec_add 'r:f4 kpt_test_func rv=$retval:s64'
-# The first instruction after the fentry call: +5, or +9 after an endbr64.
-off=
-for o in 5 9; do
-	if [ "$(spec_write "p:f5 kpt_test_func+$o d=%di:u32")" = ok ]; then
-		off=$o
-		break
-	fi
-done
-[ -n "$off" ] || fail "no offset of kpt_test_func (5, 9) takes a probe"
+# The first instruction after the fentry call: +5, or +9 after an endbr64
+# (arm64: +0x8, past ftrace's two instructions).
+off=$(kpt_after_entry kpt_test_func)
+r=$(spec_write "p:f5 kpt_test_func+$off d=$KPT_REG_ARG1:u32")
+[ "$r" = ok ] || fail "kpt_test_func+$off takes no probe: $r"
 sed 's/^/#   /' "$KPT_DIR/probes"
 check_eq "ids" "$(for p in loop f1 f2 f3 f4 f5; do spec_field $p id; done | tr '\n' ' ')" \
 	"0 1 2 3 4 5 "
 check_match "f5 at" "$(spec_field f5 at)" \
-	"^kpt_test:kpt_test_func\\+0x$off/0x[0-9a-f]+\$"
+	"^kpt_test:kpt_test_func\\+$off/0x[0-9a-f]+\$"
 kpt_call 3
 "$KPT_SPEC" dump > "$KPT_TMP/dump" || fail "kpt_spec dump"
 sed 's/^/#   /' "$KPT_TMP/dump"

@@ -399,10 +399,71 @@ kpt_sleep_call()
 	echo "$1" > "$KPT_TEST_DIR/sleep" || fail "kpt_sleep_call $1 failed"
 }
 
+# ---------------------------------------------------------- architecture
+#
+# What the tests assert that differs between x86-64 and arm64, in one
+# place (as module/arch.h is the module's; run_tests.sh's arch_skip names
+# the tests that do not run on arm64 at all). Tests use these, never
+# uname -m:
+#	KPT_ARCH	x86_64 or arm64
+#	KPT_REG_ARG1..KPT_REG_ARG6
+#			the registers of a function's first six arguments, as
+#			the probe language names them: %di %si %dx %cx %r8
+#			%r9; %x0 .. %x5 (AAPCS64)
+#	KPT_REG_IP	the instruction pointer: %ip; %pc
+#	KPT_RET_ADDR	a fetch of the return address at a function's first
+#			instruction: $stack0 (the call pushed it); %x30
+#			(bl leaves it in the link register, and $stack0 is
+#			whatever the caller had at the top of its stack)
+#	KPT_ENTRY_IP	sym+KPT_ENTRY_IP is the instruction pointer a kprobe
+#			handler sees for a probe on sym's entry: 0x1 (past the
+#			int3, or as kprobes on ftrace make it look); 0x0 (brk
+#			leaves pc at the probed instruction)
+#	KPT_BLACKLISTED	the kprobe core's own breakpoint handler, which
+#			kprobes refuse (EINVAL): kprobe_int3_handler;
+#			kprobe_breakpoint_handler (a local symbol)
+#	KPT_EINSN	the errno of a probe address inside an instruction:
+#			EILSEQ (the x86 decoder's boundary check); EINVAL
+#			(arm64's arch_prepare_kprobe() refuses an address that
+#			is not a multiple of 4 with -EINVAL before kptrace can
+#			tell why); KPT_EINSN_WHY, the reason kptrace gives
+#	KPT_NR_READ, KPT_NR_WRITE
+#			the numbers of read(2) and write(2), as the first field
+#			of /proc/PID/syscall: 0, 1; 63, 64 (asm-generic)
+case $(uname -m) in
+aarch64|arm64)
+	KPT_ARCH=arm64
+	KPT_REG_ARG1=%x0 KPT_REG_ARG2=%x1 KPT_REG_ARG3=%x2
+	KPT_REG_ARG4=%x3 KPT_REG_ARG5=%x4 KPT_REG_ARG6=%x5
+	KPT_REG_IP=%pc
+	KPT_RET_ADDR=%x30
+	KPT_ENTRY_IP=0x0
+	KPT_BLACKLISTED=kprobe_breakpoint_handler
+	KPT_EINSN=EINVAL
+	KPT_EINSN_WHY='cannot be probed (blacklisted, notrace, or not kernel text)'
+	KPT_NR_READ=63
+	KPT_NR_WRITE=64
+	;;
+*)
+	KPT_ARCH=x86_64
+	KPT_REG_ARG1=%di KPT_REG_ARG2=%si KPT_REG_ARG3=%dx
+	KPT_REG_ARG4=%cx KPT_REG_ARG5=%r8 KPT_REG_ARG6=%r9
+	KPT_REG_IP=%ip
+	KPT_RET_ADDR='$stack0'
+	KPT_ENTRY_IP=0x1
+	KPT_BLACKLISTED=kprobe_int3_handler
+	KPT_EINSN=EILSEQ
+	KPT_EINSN_WHY='offset is not on an instruction boundary'
+	KPT_NR_READ=0
+	KPT_NR_WRITE=1
+	;;
+esac
+
 # kpt_entry_off SYM: where the kprobe core puts a probe on SYM's entry, as
 # "0x<hex>": 0x0, or 0x4 past the endbr64 a kernel built with IBT starts
-# functions with (v6.2+, arch_adjust_kprobe_addr). Asked of the kernel
-# itself: an ftrace kprobe_events probe, read back from kprobes/list.
+# functions with (x86-64 v6.2+, arch_adjust_kprobe_addr); 0x0 on arm64.
+# Asked of the kernel itself: an ftrace kprobe_events probe, read back
+# from kprobes/list.
 kpt_entry_off()
 {
 	_ev=$KPT_DEBUGFS/tracing/kprobe_events
@@ -417,11 +478,40 @@ kpt_entry_off()
 	echo "$_off"
 }
 
-# kpt_after_entry SYM: SYM+off of the instruction after SYM's entry probe
-# site (the 5-byte fentry call), a boundary on every kernel, as "0x<hex>".
+# kpt_after_entry SYM: SYM+off of the first instruction after ftrace's
+# patch site at SYM's entry, a boundary kprobes accept on every kernel,
+# as "0x<hex>". x86-64: past the 5-byte fentry call (nop), which starts
+# the function or follows the endbr64 (kpt_entry_off + 5). arm64: past
+# the two instructions -fpatchable-function-entry=2 leaves (mov x9, x30
+# and the bl to ftrace, after a bti c on a kernel with BTI): the bl is
+# the offset kprobes refuse as an ftrace location, the first one past
+# the entry (or list as [FTRACE] on a kernel with kprobes on ftrace),
+# asked of kprobe_events as kpt_entry_off asks; 0x8 without it.
 kpt_after_entry()
 {
-	printf '0x%x\n' $(($(kpt_entry_off "$1") + 5))
+	if [ "$KPT_ARCH" != arm64 ]; then
+		printf '0x%x\n' $(($(kpt_entry_off "$1") + 5))
+		return
+	fi
+	_ev=$KPT_DEBUGFS/tracing/kprobe_events
+	[ -w "$_ev" ] || { echo 0x8; return; }
+	_o=4
+	while [ $_o -le 16 ]; do
+		if ! echo "p:kpt_after_entry/p $1+$_o" >> "$_ev" 2>/dev/null; then
+			printf '0x%x\n' $((_o + 4))
+			return
+		fi
+		_ft=$(awk -v s="$(printf '%s+0x%x' "$1" $_o)" \
+			'$3 == s && /\[FTRACE\]/ { print "y"; exit }' \
+			"$KPT_DEBUGFS/kprobes/list")
+		echo "-:kpt_after_entry/p" >> "$_ev"
+		if [ -n "$_ft" ]; then
+			printf '0x%x\n' $((_o + 4))
+			return
+		fi
+		_o=$((_o + 4))
+	done
+	fail "kpt_after_entry: no ftrace location in $1's first 16 bytes"
 }
 
 # kpt_require_stable_rearm: skips a test that arms and disarms a kprobe on

@@ -113,10 +113,11 @@ spec_field()
 	spec_line "$1" | sed -En "s/.* # (.* )?$2=([^ ]*).*/\\2/p"
 }
 
-# spec_mode NAME: kprobe|kretprobe MODE of NAME's probes line.
+# spec_mode NAME: kprobe|kretprobe MODE of NAME's probes line (int3 has a
+# digit: arm64's entry probes are int3 where x86-64's are ftrace).
 spec_mode()
 {
-	spec_line "$1" | sed -En 's/.* (kprobe|kretprobe) ([a-z]+) hits=.*/\2/p'
+	spec_line "$1" | sed -En 's/.* (kprobe|kretprobe) ([a-z0-9]+) hits=.*/\2/p'
 }
 
 # spec_stat NAME FIELD: FIELD of NAME's total line in probe_stats.
