@@ -129,7 +129,7 @@ struct kpt_prog {
 	bool		syscalls;	/* an s probe: syscall.c's handlers */
 	bool		sys_ret_filter;	/* its failure or duration= */
 	bool		sys_ret_slow;	/* those, or stack= */
-	bool		sys_fast_task;	/* no tid=, comm=, cgroup=, children= */
+	bool		sys_fast_task;	/* no comm=, cgroup=, children= */
 	bool		clock_local;	/* its session's clock: local */
 	/* ... that clock's anchors (clock.h) */
 	struct kpt_clock __percpu *clock;

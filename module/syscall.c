@@ -169,8 +169,7 @@ static void kpt_sys_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 	g->sys_fast_nr[KPT_NR_EXIT / 64] &= ~(1ULL << (KPT_NR_EXIT % 64));
 	g->sys_fast_nr[KPT_NR_EXIT_GROUP / 64] &=
 		~(1ULL << (KPT_NR_EXIT_GROUP % 64));
-	g->sys_fast_task = !sys->ntid && !sys->comm[0] && !sys->cgroup &&
-			   !sys->children;
+	g->sys_fast_task = !sys->comm[0] && !sys->cgroup && !sys->children;
 	g->sys_ret_filter = sys->failure || sys->duration_ns;
 	g->sys_ret_slow = g->sys_ret_filter || sys->stack;
 }
@@ -201,10 +200,9 @@ static nokprobe_inline int kpt_sys_pre(struct kpt_probe *p,
 
 /*
  * kpt_sys_kprobe_pre()'s rare calls, out of line: exit and exit_group,
- * which never return, recorded here, taking no instance; numbers past
+ * which never return, recorded here, taking no instance; and numbers past
  * KPT_SYS_NR_BITS (which x64_sys_call never sees: past the kernel's
- * table); and every call of a probe that selects by tid=, comm=,
- * cgroup= or children=.
+ * table).
  */
 static noinline int kpt_sys_kprobe_rare(struct kpt_probe *p,
 					struct pt_regs *regs,
@@ -222,12 +220,30 @@ static noinline int kpt_sys_kprobe_rare(struct kpt_probe *p,
 NOKPROBE_SYMBOL(kpt_sys_kprobe_rare);
 
 /*
+ * The rest of a call's selection, out of line, for a probe that selects
+ * by comm=, cgroup= or children=: kpt_sys_kprobe_pre() has decided the
+ * number (not exit*), exclude=, pid= and tid= already, and is not asked
+ * again.
+ */
+static noinline int kpt_sys_kprobe_rest(struct kpt_probe *p,
+					struct pt_regs *regs)
+{
+	if (!kpt_sys_task_rest(&p->prog.sys)) {
+		this_cpu_inc(p->stats->unselected);
+		return 0;
+	}
+	return kpt_sys_pre(p, regs);
+}
+NOKPROBE_SYMBOL(kpt_sys_kprobe_rest);
+
+/*
  * x64_sys_call(regs, nr)'s kprobe: the selection, and only for a selected
  * call the kretprobe's own pre-handler. An unselected call so pays the
  * kprobe and the selection, not the instance's get and put (two atomics
- * on the pool, a third of its cost before). The number's bit, exclude=
- * and pid= are decided here, the rest by a tail call to
- * kpt_sys_kprobe_rare(): nothing is kept across a call, so no register
+ * on the pool, a third of its cost before). The number's bit, exclude=,
+ * pid= and tid= are decided here, comm=, cgroup= and children= by a tail
+ * call to kpt_sys_kprobe_rest(), exit* and numbers past the table by one
+ * to kpt_sys_kprobe_rare(): nothing is kept across a call, so no register
  * is saved (but where frame pointers forbid the tail call).
  */
 static int kpt_sys_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
@@ -243,10 +259,10 @@ static int kpt_sys_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 			return kpt_sys_kprobe_rare(p, regs, nr); /* exit* */
 		goto unselected;
 	}
-	if (unlikely(!g->sys_fast_task))
-		return kpt_sys_kprobe_rare(p, regs, nr);
 	if (kpt_sys_left_out(&g->sys))
 		goto unselected;
+	if (unlikely(!g->sys_fast_task))
+		return kpt_sys_kprobe_rest(p, regs);
 	return kpt_sys_pre(p, regs);
 
 unselected:

@@ -98,21 +98,23 @@ static nokprobe_inline bool kpt_sys_id_in(const u32 *ids, unsigned int n,
 
 bool kpt_sys_comm_match(const char *glob);
 
-/* Is the calling task left out by exclude= or pid=? */
+/*
+ * Is the calling task left out by exclude=, pid= or tid=? Loads of
+ * current and compares, no call: kpt_sys_kprobe_pre() decides them inline.
+ */
 static nokprobe_inline bool kpt_sys_left_out(const struct kpt_sys_spec *sys)
 {
 	return (sys->exclude && current->tgid == sys->exclude) ||
-	       (sys->npid && !kpt_sys_id_in(sys->pid, sys->npid, current->tgid));
+	       (sys->npid && !kpt_sys_id_in(sys->pid, sys->npid, current->tgid)) ||
+	       (sys->ntid && !kpt_sys_id_in(sys->tid, sys->ntid, current->pid));
 }
 
-/* Is the calling task selected, whatever its call? */
-static nokprobe_inline bool
-kpt_sys_task_selected(const struct kpt_sys_spec *sys)
+/*
+ * Is the calling task, not left out, selected by comm=, cgroup= and
+ * children=? (kpt_sys_kprobe_rest(), out of line)
+ */
+static nokprobe_inline bool kpt_sys_task_rest(const struct kpt_sys_spec *sys)
 {
-	if (kpt_sys_left_out(sys))
-		return false;
-	if (sys->ntid && !kpt_sys_id_in(sys->tid, sys->ntid, current->pid))
-		return false;
 	if (sys->comm[0] && !kpt_sys_comm_match(sys->comm))
 		return false;
 	if (sys->cgroup && !kpt_sys_in_cgroup(sys->cgroup))
@@ -120,6 +122,13 @@ kpt_sys_task_selected(const struct kpt_sys_spec *sys)
 	if (sys->children && !kpt_sys_child_of(sys->children))
 		return false;
 	return true;
+}
+
+/* Is the calling task selected, whatever its call? */
+static nokprobe_inline bool
+kpt_sys_task_selected(const struct kpt_sys_spec *sys)
+{
+	return !kpt_sys_left_out(sys) && kpt_sys_task_rest(sys);
 }
 
 /*
