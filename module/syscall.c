@@ -175,19 +175,27 @@ static void kpt_sys_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 }
 
 /*
- * Does the calling task's comm match @glob? Out of line: its copy would
- * cost every call of the selection a stack canary.
+ * A miss of @g's comm= memo @m (syscall.h): the verdict on the comm whose
+ * bytes are @c0 and @c1, kept in @m. Out of line: its copy would cost
+ * every call of the selection a stack canary.
  */
-noinline bool kpt_sys_comm_match(const char *glob)
+noinline bool kpt_sys_comm_learn(const struct kpt_prog *g,
+				 struct kpt_sys_comm_memo *m, u64 c0, u64 c1)
 {
 	char comm[TASK_COMM_LEN];
+	bool yes;
 
-	/* a rename may be under way: a comm that ends */
-	memcpy(comm, current->comm, sizeof(comm));
+	/* the bytes the memo keeps, not a second read: a rename may be on */
+	memcpy(comm, &c0, sizeof(c0));
+	memcpy(comm + sizeof(c0), &c1, sizeof(c1));
 	comm[sizeof(comm) - 1] = '\0';
-	return kpt_glob_match(glob, comm);
+	yes = kpt_glob_match(g->sys.comm, comm);
+	m->comm[0] = c0;
+	m->comm[1] = c1;
+	m->verdict = yes ? KPT_SYS_COMM_YES : KPT_SYS_COMM_NO;
+	return yes;
 }
-NOKPROBE_SYMBOL(kpt_sys_comm_match);
+NOKPROBE_SYMBOL(kpt_sys_comm_learn);
 
 /* syscall.h */
 DEFINE_PER_CPU(bool, kpt_sys_preselected);
@@ -228,7 +236,7 @@ NOKPROBE_SYMBOL(kpt_sys_kprobe_rare);
 static noinline int kpt_sys_kprobe_rest(struct kpt_probe *p,
 					struct pt_regs *regs)
 {
-	if (!kpt_sys_task_rest(&p->prog.sys)) {
+	if (!kpt_sys_task_rest(&p->prog)) {
 		this_cpu_inc(p->stats->unselected);
 		return 0;
 	}
@@ -517,10 +525,18 @@ static bool kpt_sys32_wanted(const struct kpt_probe *p)
 	return memchr_inv(p->prog.sys.nr32, 0, sizeof(p->prog.sys.nr32));
 }
 
+/* The bytes of a comm= memo, with @spec's: kpt_sys_mem() counts them */
+static u64 kpt_sys_comm_bytes(const struct kpt_spec *spec)
+{
+	return spec->sys.comm[0] ?
+	       (u64)sizeof(struct kpt_sys_comm_memo) * num_possible_cpus() :
+	       0;
+}
+
 /*
  * Its instances and ia32_sys_call's, or the tracepoints' slots in their
  * place (which see 32-bit calls too); __secure_computing()'s instances;
- * its summary
+ * its summary; its comm= memo
  */
 static u64 kpt_sys_mem(const struct kpt_probe *p)
 {
@@ -533,7 +549,8 @@ static u64 kpt_sys_mem(const struct kpt_probe *p)
 		den = kpt_kretprobe_pool_bytes(kpt_sys_denied_maxactive(p),
 					       p->prog.ri_size);
 	return max(rp, kpt_sys_tp_bytes(p->spec, kpt_sys_maxactive(p))) +
-	       den + kpt_sys_sum_bytes(p->spec);
+	       den + kpt_sys_sum_bytes(p->spec) +
+	       kpt_sys_comm_bytes(p->spec);
 }
 
 /* The kprobe core's misses of ia32_sys_call's kretprobe since armed */
@@ -691,6 +708,19 @@ static int kpt_sys_check(const struct kpt_probe *p, const char **why)
 }
 
 /*
+ * A comm= probe's memo (syscall.h), made at its first arm before any of
+ * its handlers can run, kept until the probe is freed (kpt_sys_free(),
+ * after its last handler), as its aux is: every verdict zero, none yet
+ */
+static int kpt_sys_comm_alloc(struct kpt_probe *p)
+{
+	if (!p->spec->sys.comm[0] || p->prog.sys_comm_memo)
+		return 0;
+	p->prog.sys_comm_memo = alloc_percpu(struct kpt_sys_comm_memo);
+	return p->prog.sys_comm_memo ? 0 : -ENOMEM;
+}
+
+/*
  * The other attach points first, recording nothing yet (an arm that fails
  * must leave no record under the probe's id, which the next probe may
  * take: kpt_id_unused()); then a kretprobe on x64_sys_call, its selection
@@ -703,7 +733,9 @@ static int kpt_sys_arm(struct kpt_probe *p)
 {
 	int ret;
 
-	ret = kpt_sys_aux_arm(p);
+	ret = kpt_sys_comm_alloc(p);
+	if (!ret)
+		ret = kpt_sys_aux_arm(p);
 	if (ret)
 		return ret;
 	kpt_kretprobe_prepare(p);
@@ -738,6 +770,8 @@ static void kpt_sys_free(struct kpt_probe *p)
 	kpt_sys_sum_free(p);
 	kfree(p->sys_aux);
 	p->sys_aux = NULL;
+	free_percpu(p->prog.sys_comm_memo);
+	p->prog.sys_comm_memo = NULL;
 }
 
 static const char kpt_sys_no_attach[] =
