@@ -15,10 +15,10 @@
 #include <linux/sched.h>
 #include <linux/cgroup.h>
 #include <linux/percpu.h>
-#include <asm/unaligned.h>
 #include "config.h"
 #include "probe.h"
 #include "record.h"
+#include "compat.h"
 
 /* x86-64 numbers, which are ABI; and the i386 ones */
 #define KPT_NR_EXIT		60
@@ -144,10 +144,11 @@ bool kpt_sys_comm_learn(const struct kpt_prog *g,
 static nokprobe_inline bool kpt_sys_comm_selected(const struct kpt_prog *g)
 {
 	struct kpt_sys_comm_memo *m = this_cpu_ptr(g->sys_comm_memo);
+	/* two 8-byte loads, whatever comm's alignment: no copy on the stack */
 	u64 c0 = get_unaligned((const u64 *)current->comm);
 	u64 c1 = get_unaligned((const u64 *)current->comm + 1);
 
-	BUILD_BUG_ON(TASK_COMM_LEN != 2 * sizeof(u64));
+	BUILD_BUG_ON(sizeof(current->comm) != 2 * sizeof(u64));
 	if (likely(m->comm[0] == c0 && m->comm[1] == c1 && m->verdict))
 		return m->verdict == KPT_SYS_COMM_YES;
 	return kpt_sys_comm_learn(g, m, c0, c1);
