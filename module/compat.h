@@ -18,6 +18,17 @@
 #include <trace/events/sched.h>
 
 /*
+ * get_unaligned(): <asm/unaligned.h> until 6.12 moved it to
+ * <linux/unaligned.h> (5f60d5f6bbc1, "move asm/unaligned.h to
+ * linux/unaligned.h")
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+/*
  * v5.11, d741bf41d7c7 ("kprobes: Remove kretprobe hash"): the instance no
  * longer points at its kretprobe directly; get_kretprobe() reads it.
  */

@@ -129,7 +129,7 @@ struct kpt_prog {
 	bool		syscalls;	/* an s probe: syscall.c's handlers */
 	bool		sys_ret_filter;	/* its failure or duration= */
 	bool		sys_ret_slow;	/* those, or stack= */
-	bool		sys_fast_task;	/* no tid=, comm=, cgroup=, children= */
+	bool		sys_fast_task;	/* no comm=, cgroup=, children= */
 	bool		clock_local;	/* its session's clock: local */
 	/* ... that clock's anchors (clock.h) */
 	struct kpt_clock __percpu *clock;
@@ -163,6 +163,8 @@ struct kpt_prog {
 	struct kpt_sys_spec sys;
 	/* ... its numbers but exit and exit_group (kpt_sys_kprobe_pre()) */
 	u64		sys_fast_nr[KPT_SYS_NR_BITS / 64];
+	/* ... comm='s verdicts, per CPU (syscall.h); NULL until armed */
+	struct kpt_sys_comm_memo __percpu *sys_comm_memo;
 };
 
 struct kpt_session;

@@ -169,26 +169,33 @@ static void kpt_sys_compile(const struct kpt_spec *spec, struct kpt_prog *g)
 	g->sys_fast_nr[KPT_NR_EXIT / 64] &= ~(1ULL << (KPT_NR_EXIT % 64));
 	g->sys_fast_nr[KPT_NR_EXIT_GROUP / 64] &=
 		~(1ULL << (KPT_NR_EXIT_GROUP % 64));
-	g->sys_fast_task = !sys->ntid && !sys->comm[0] && !sys->cgroup &&
-			   !sys->children;
+	g->sys_fast_task = !sys->comm[0] && !sys->cgroup && !sys->children;
 	g->sys_ret_filter = sys->failure || sys->duration_ns;
 	g->sys_ret_slow = g->sys_ret_filter || sys->stack;
 }
 
 /*
- * Does the calling task's comm match @glob? Out of line: its copy would
- * cost every call of the selection a stack canary.
+ * A miss of @g's comm= memo @m (syscall.h): the verdict on the comm whose
+ * bytes are @c0 and @c1, kept in @m. Out of line: its copy would cost
+ * every call of the selection a stack canary.
  */
-noinline bool kpt_sys_comm_match(const char *glob)
+noinline bool kpt_sys_comm_learn(const struct kpt_prog *g,
+				 struct kpt_sys_comm_memo *m, u64 c0, u64 c1)
 {
 	char comm[TASK_COMM_LEN];
+	bool yes;
 
-	/* a rename may be under way: a comm that ends */
-	memcpy(comm, current->comm, sizeof(comm));
+	/* the bytes the memo keeps, not a second read: a rename may be on */
+	memcpy(comm, &c0, sizeof(c0));
+	memcpy(comm + sizeof(c0), &c1, sizeof(c1));
 	comm[sizeof(comm) - 1] = '\0';
-	return kpt_glob_match(glob, comm);
+	yes = kpt_glob_match(g->sys.comm, comm);
+	m->comm[0] = c0;
+	m->comm[1] = c1;
+	m->verdict = yes ? KPT_SYS_COMM_YES : KPT_SYS_COMM_NO;
+	return yes;
 }
-NOKPROBE_SYMBOL(kpt_sys_comm_match);
+NOKPROBE_SYMBOL(kpt_sys_comm_learn);
 
 /* syscall.h */
 DEFINE_PER_CPU(bool, kpt_sys_preselected);
@@ -201,10 +208,9 @@ static nokprobe_inline int kpt_sys_pre(struct kpt_probe *p,
 
 /*
  * kpt_sys_kprobe_pre()'s rare calls, out of line: exit and exit_group,
- * which never return, recorded here, taking no instance; numbers past
+ * which never return, recorded here, taking no instance; and numbers past
  * KPT_SYS_NR_BITS (which x64_sys_call never sees: past the kernel's
- * table); and every call of a probe that selects by tid=, comm=,
- * cgroup= or children=.
+ * table).
  */
 static noinline int kpt_sys_kprobe_rare(struct kpt_probe *p,
 					struct pt_regs *regs,
@@ -222,12 +228,30 @@ static noinline int kpt_sys_kprobe_rare(struct kpt_probe *p,
 NOKPROBE_SYMBOL(kpt_sys_kprobe_rare);
 
 /*
+ * The rest of a call's selection, out of line, for a probe that selects
+ * by comm=, cgroup= or children=: kpt_sys_kprobe_pre() has decided the
+ * number (not exit*), exclude=, pid= and tid= already, and is not asked
+ * again.
+ */
+static noinline int kpt_sys_kprobe_rest(struct kpt_probe *p,
+					struct pt_regs *regs)
+{
+	if (!kpt_sys_task_rest(&p->prog)) {
+		this_cpu_inc(p->stats->unselected);
+		return 0;
+	}
+	return kpt_sys_pre(p, regs);
+}
+NOKPROBE_SYMBOL(kpt_sys_kprobe_rest);
+
+/*
  * x64_sys_call(regs, nr)'s kprobe: the selection, and only for a selected
  * call the kretprobe's own pre-handler. An unselected call so pays the
  * kprobe and the selection, not the instance's get and put (two atomics
- * on the pool, a third of its cost before). The number's bit, exclude=
- * and pid= are decided here, the rest by a tail call to
- * kpt_sys_kprobe_rare(): nothing is kept across a call, so no register
+ * on the pool, a third of its cost before). The number's bit, exclude=,
+ * pid= and tid= are decided here, comm=, cgroup= and children= by a tail
+ * call to kpt_sys_kprobe_rest(), exit* and numbers past the table by one
+ * to kpt_sys_kprobe_rare(): nothing is kept across a call, so no register
  * is saved (but where frame pointers forbid the tail call).
  */
 static int kpt_sys_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
@@ -243,10 +267,10 @@ static int kpt_sys_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 			return kpt_sys_kprobe_rare(p, regs, nr); /* exit* */
 		goto unselected;
 	}
-	if (unlikely(!g->sys_fast_task))
-		return kpt_sys_kprobe_rare(p, regs, nr);
 	if (kpt_sys_left_out(&g->sys))
 		goto unselected;
+	if (unlikely(!g->sys_fast_task))
+		return kpt_sys_kprobe_rest(p, regs);
 	return kpt_sys_pre(p, regs);
 
 unselected:
@@ -501,10 +525,18 @@ static bool kpt_sys32_wanted(const struct kpt_probe *p)
 	return memchr_inv(p->prog.sys.nr32, 0, sizeof(p->prog.sys.nr32));
 }
 
+/* The bytes of a comm= memo, with @spec's: kpt_sys_mem() counts them */
+static u64 kpt_sys_comm_bytes(const struct kpt_spec *spec)
+{
+	return spec->sys.comm[0] ?
+	       (u64)sizeof(struct kpt_sys_comm_memo) * num_possible_cpus() :
+	       0;
+}
+
 /*
  * Its instances and ia32_sys_call's, or the tracepoints' slots in their
  * place (which see 32-bit calls too); __secure_computing()'s instances;
- * its summary
+ * its summary; its comm= memo
  */
 static u64 kpt_sys_mem(const struct kpt_probe *p)
 {
@@ -517,7 +549,8 @@ static u64 kpt_sys_mem(const struct kpt_probe *p)
 		den = kpt_kretprobe_pool_bytes(kpt_sys_denied_maxactive(p),
 					       p->prog.ri_size);
 	return max(rp, kpt_sys_tp_bytes(p->spec, kpt_sys_maxactive(p))) +
-	       den + kpt_sys_sum_bytes(p->spec);
+	       den + kpt_sys_sum_bytes(p->spec) +
+	       kpt_sys_comm_bytes(p->spec);
 }
 
 /* The kprobe core's misses of ia32_sys_call's kretprobe since armed */
@@ -675,6 +708,19 @@ static int kpt_sys_check(const struct kpt_probe *p, const char **why)
 }
 
 /*
+ * A comm= probe's memo (syscall.h), made at its first arm before any of
+ * its handlers can run, kept until the probe is freed (kpt_sys_free(),
+ * after its last handler), as its aux is: every verdict zero, none yet
+ */
+static int kpt_sys_comm_alloc(struct kpt_probe *p)
+{
+	if (!p->spec->sys.comm[0] || p->prog.sys_comm_memo)
+		return 0;
+	p->prog.sys_comm_memo = alloc_percpu(struct kpt_sys_comm_memo);
+	return p->prog.sys_comm_memo ? 0 : -ENOMEM;
+}
+
+/*
  * The other attach points first, recording nothing yet (an arm that fails
  * must leave no record under the probe's id, which the next probe may
  * take: kpt_id_unused()); then a kretprobe on x64_sys_call, its selection
@@ -687,7 +733,9 @@ static int kpt_sys_arm(struct kpt_probe *p)
 {
 	int ret;
 
-	ret = kpt_sys_aux_arm(p);
+	ret = kpt_sys_comm_alloc(p);
+	if (!ret)
+		ret = kpt_sys_aux_arm(p);
 	if (ret)
 		return ret;
 	kpt_kretprobe_prepare(p);
@@ -722,6 +770,8 @@ static void kpt_sys_free(struct kpt_probe *p)
 	kpt_sys_sum_free(p);
 	kfree(p->sys_aux);
 	p->sys_aux = NULL;
+	free_percpu(p->prog.sys_comm_memo);
+	p->prog.sys_comm_memo = NULL;
 }
 
 static const char kpt_sys_no_attach[] =

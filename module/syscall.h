@@ -18,6 +18,7 @@
 #include "config.h"
 #include "probe.h"
 #include "record.h"
+#include "compat.h"
 
 /* x86-64 numbers, which are ABI; and the i386 ones */
 #define KPT_NR_EXIT		60
@@ -96,24 +97,83 @@ static nokprobe_inline bool kpt_sys_id_in(const u32 *ids, unsigned int n,
 	return false;
 }
 
-bool kpt_sys_comm_match(const char *glob);
+/*
+ * comm='s verdict on this CPU's last comm, per probe (a probe's memo,
+ * alloc_percpu() at its first arm, freed with it: kpt_sys_comm_alloc()).
+ * The verdict is a function of the comm's 16 bytes alone, so nothing
+ * invalidates it: a rename changes the bytes.
+ *
+ * Why a memo, in hardware terms: a miss calls kpt_sys_comm_learn() (a
+ * call and return, a stack canary's load and compare, the comm's 16-byte
+ * copy to the stack) and kpt_glob_match(), a loop of a load and a
+ * data-dependent branch per byte of glob and comm: 92 instructions for
+ * an outsider whose comm differs at the 5th byte, 197 for a match of
+ * "kpt_sys*" (session 23's profile), the branches mispredicted whenever
+ * the CPU switches between tasks of different comms. A hit is two loads
+ * of current->comm (task_struct, whose line current->tgid's tests touch
+ * already or soon), three of a line only this CPU writes (no sharing
+ * with another CPU: per CPU) and three compares: about ten instructions
+ * and no call, a tenth or more of what a call of a -c probe costs.
+ *
+ * Why it is safe in every context that reaches it: only the handlers of
+ * one s probe read and write its memo, each with preemption disabled,
+ * on the CPU whose memo it is: the kprobes on x64_sys_call and
+ * ia32_sys_call and the kretprobe on __secure_computing (kprobe handlers
+ * do not nest on a CPU: a hit inside one is a miss), the raw_syscalls
+ * tracepoints (5.10's way, syscall_tp.c, the same kpt_sys_select()) and
+ * signal_deliver and sched_process_exit (syscall_signal.c). Each is
+ * reached from a task's own system call, signal delivery or exit, never
+ * from an interrupt or NMI, so no two run interleaved on a CPU and
+ * neither sees the other's memo half-written. (Were one ever reached
+ * from an interrupt, a torn memo could give one call a wrong verdict,
+ * never a fault: it is plain memory, and the comm is read as two words,
+ * a rename under way giving bytes of either name, as a copy would.)
+ */
+struct kpt_sys_comm_memo {
+	u64	comm[2];	/* the comm's bytes, as loaded */
+	u64	verdict;	/* KPT_SYS_COMM_NO or _YES; 0: none yet */
+};
 
-/* Is the calling task left out by exclude= or pid=? */
+#define KPT_SYS_COMM_NO		1
+#define KPT_SYS_COMM_YES	2
+
+bool kpt_sys_comm_learn(const struct kpt_prog *g,
+			struct kpt_sys_comm_memo *m, u64 c0, u64 c1);
+
+/* Does the calling task's comm match comm=? */
+static nokprobe_inline bool kpt_sys_comm_selected(const struct kpt_prog *g)
+{
+	struct kpt_sys_comm_memo *m = this_cpu_ptr(g->sys_comm_memo);
+	/* two 8-byte loads, whatever comm's alignment: no copy on the stack */
+	u64 c0 = get_unaligned((const u64 *)current->comm);
+	u64 c1 = get_unaligned((const u64 *)current->comm + 1);
+
+	BUILD_BUG_ON(sizeof(current->comm) != 2 * sizeof(u64));
+	if (likely(m->comm[0] == c0 && m->comm[1] == c1 && m->verdict))
+		return m->verdict == KPT_SYS_COMM_YES;
+	return kpt_sys_comm_learn(g, m, c0, c1);
+}
+
+/*
+ * Is the calling task left out by exclude=, pid= or tid=? Loads of
+ * current and compares, no call: kpt_sys_kprobe_pre() decides them inline.
+ */
 static nokprobe_inline bool kpt_sys_left_out(const struct kpt_sys_spec *sys)
 {
 	return (sys->exclude && current->tgid == sys->exclude) ||
-	       (sys->npid && !kpt_sys_id_in(sys->pid, sys->npid, current->tgid));
+	       (sys->npid && !kpt_sys_id_in(sys->pid, sys->npid, current->tgid)) ||
+	       (sys->ntid && !kpt_sys_id_in(sys->tid, sys->ntid, current->pid));
 }
 
-/* Is the calling task selected, whatever its call? */
-static nokprobe_inline bool
-kpt_sys_task_selected(const struct kpt_sys_spec *sys)
+/*
+ * Is the calling task, not left out, selected by comm=, cgroup= and
+ * children=? (kpt_sys_kprobe_rest(), out of line)
+ */
+static nokprobe_inline bool kpt_sys_task_rest(const struct kpt_prog *g)
 {
-	if (kpt_sys_left_out(sys))
-		return false;
-	if (sys->ntid && !kpt_sys_id_in(sys->tid, sys->ntid, current->pid))
-		return false;
-	if (sys->comm[0] && !kpt_sys_comm_match(sys->comm))
+	const struct kpt_sys_spec *sys = &g->sys;
+
+	if (sys->comm[0] && !kpt_sys_comm_selected(g))
 		return false;
 	if (sys->cgroup && !kpt_sys_in_cgroup(sys->cgroup))
 		return false;
@@ -122,20 +182,28 @@ kpt_sys_task_selected(const struct kpt_sys_spec *sys)
 	return true;
 }
 
+/* Is the calling task selected, whatever its call? */
+static nokprobe_inline bool kpt_sys_task_selected(const struct kpt_prog *g)
+{
+	return !kpt_sys_left_out(&g->sys) && kpt_sys_task_rest(g);
+}
+
 /*
  * The selection, cheapest test first: call @nr, an i386 number if
  * @compat (a 32-bit call), by the calling task
  */
-static nokprobe_inline bool kpt_sys_selected(const struct kpt_sys_spec *sys,
+static nokprobe_inline bool kpt_sys_selected(const struct kpt_prog *g,
 					     unsigned int nr, bool compat)
 {
+	const struct kpt_sys_spec *sys = &g->sys;
+
 	if (nr >= KPT_SYS_NR_BITS) {
 		if (sys->nr_given)
 			return false;
 	} else if (!kpt_sys_nr_in(compat ? sys->nr32 : sys->nr, nr)) {
 		return false;
 	}
-	return kpt_sys_task_selected(sys);
+	return kpt_sys_task_selected(g);
 }
 
 /*
@@ -171,7 +239,7 @@ void kpt_sys_strs_read(struct kpt_probe *p, u64 *vals, char *dst,
 static nokprobe_inline bool kpt_sys_select(struct kpt_probe *p,
 					   unsigned int nr, bool compat)
 {
-	if (likely(!kpt_sys_selected(&p->prog.sys, nr, compat))) {
+	if (likely(!kpt_sys_selected(&p->prog, nr, compat))) {
 		this_cpu_inc(p->stats->unselected);
 		return false;
 	}

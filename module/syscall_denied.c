@@ -57,7 +57,7 @@ static nokprobe_inline bool kpt_sys_denied_select(struct kpt_probe *p)
 	bool compat;
 
 	return kpt_sys_denied_call(&nr, &compat) &&
-	       kpt_sys_selected(&p->prog.sys, nr, compat);
+	       kpt_sys_selected(&p->prog, nr, compat);
 }
 
 static int kpt_sys_denied_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)

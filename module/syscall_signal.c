@@ -74,7 +74,7 @@ static void kpt_sys_sig_deliver(void *data, int sig,
 	struct kpt_sys_aux *a = data;
 
 	preempt_disable_notrace();
-	if (READ_ONCE(a->live) && kpt_sys_task_selected(&a->p->prog.sys))
+	if (READ_ONCE(a->live) && kpt_sys_task_selected(&a->p->prog))
 		kpt_sys_sig_record(a->p, sig, info, ka);
 	preempt_enable_notrace();
 }
@@ -89,7 +89,7 @@ static nokprobe_inline void kpt_sys_task_exit_at(struct kpt_sys_aux *a,
 	struct kpt_probe *p = a->p;
 
 	preempt_disable_notrace();
-	if (READ_ONCE(a->live) && kpt_sys_task_selected(&p->prog.sys)) {
+	if (READ_ONCE(a->live) && kpt_sys_task_selected(&p->prog)) {
 		vals[1] = (u32)tsk->exit_code;
 		vals[2] = last;
 		vals[3] = !!(tsk->signal->flags & SIGNAL_GROUP_EXIT);

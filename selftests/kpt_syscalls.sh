@@ -23,6 +23,9 @@
 #   pid=P 14.
 # - comm=: getppid:7 -> "comm=kpt_sysg*" 7, "comm=nomatch*" none (every
 #   call it saw filtered).
+# - comm= across a rename (prctl(PR_SET_NAME), each probe's verdict kept
+#   per CPU for the last comm seen): getppid:3 rename:1 getppid:4
+#   rename:0 getppid:2 -> "comm=kpt_sysg*" 5, "comm=kpt_rn*" 4.
 # - exclude=P with comm=kpt_sysg*: P's getppid:3 left out, another
 #   kpt_sysgen's getppid:2 in.
 # - children=$$: getppid:2 fork:3 -> 5: 2 returning $$, 3 returning P.
@@ -171,8 +174,19 @@ check_eq "comm= non-matching records" \
 set -- $(books sn)
 check_eq "comm= non-matching: all filtered, none recorded" \
 	"$1 $2 $4" "$3 $3 0"
-spec_add '-:sc'
 spec_add '-:sn'
+
+# comm= follows the comm, not the task: renamed and back mid-run
+spec_add 's:sr comm=kpt_rn* nr=110'
+"$SYSGEN" getppid:3 rename:1 getppid:4 rename:0 getppid:2 ||
+	fail "kpt_sysgen rename"
+records sc > "$KPT_TMP/sc"
+check_eq "comm= records, renamed away and back" \
+	"$(grep -c '' "$KPT_TMP/sc")" 5
+check_eq "comm= records of the new name" \
+	"$(grep -c "^return id=$(spec_field sr id) " "$KPT_TMP/dump")" 4
+spec_add '-:sc'
+spec_add '-:sr'
 
 # exclude=: one process of that comm left out
 sysgen_start getppid:3

@@ -43,6 +43,8 @@
  *                    (no_new_privs set first), then N getppid() calls
  *   segv:0           a store to address 0x10: SIGSEGV, SEGV_MAPERR, the
  *                    default action (the last action)
+ *   rename:N         prctl(PR_SET_NAME) (nr 157): the comm becomes
+ *                    "kpt_rnN", or "kpt_sysgen" again for N = 0
  *
  * Calls are made with syscall(2), so that libc adds none of its own
  * between them. Exit status 0, or 1 on a usage error or when a thread
@@ -345,6 +347,13 @@ int main(int argc, char **argv)
 				return 1;
 		} else if (!strcmp(act, "segv")) {
 			*segv_at = 1;
+		} else if (!strcmp(act, "rename")) {
+			char name[32] = "kpt_sysgen";
+
+			if (a)
+				snprintf(name, sizeof(name), "kpt_rn%ld", a);
+			if (prctl(PR_SET_NAME, name))
+				return 1;
 		} else {
 			*colon = ':';
 			return usage(act);
