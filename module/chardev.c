@@ -55,6 +55,7 @@
 #include <linux/uaccess.h>
 #include <linux/err.h>
 #include <linux/mutex.h>
+#include "clock.h"
 #include "config.h"
 #include "ring.h"
 #include "probe.h"
@@ -534,6 +535,9 @@ static long kpt_dev_ioctl(struct file *file, unsigned int cmd,
 	case KPT_IOC_SYSSUM:
 		return kpt_records_read_check() ?:
 		       kpt_dev_syssum(file, (void __user *)arg);
+	case KPT_IOC_NOW:
+		return put_user(kpt_clock_now(sess->clock == KPT_CLOCK_LOCAL),
+				(u64 __user *)arg);
 	default:
 		return -ENOTTY;
 	}

@@ -529,7 +529,8 @@ static bool kpt_sys32_wanted(const struct kpt_probe *p)
 static u64 kpt_sys_comm_bytes(const struct kpt_spec *spec)
 {
 	return spec->sys.comm[0] ?
-	       (u64)sizeof(struct kpt_sys_comm_memo) * num_possible_cpus() :
+	       (u64)ALIGN(sizeof(struct kpt_sys_comm_memo), 32) *
+	       num_possible_cpus() :
 	       0;
 }
 
@@ -716,7 +717,9 @@ static int kpt_sys_comm_alloc(struct kpt_probe *p)
 {
 	if (!p->spec->sys.comm[0] || p->prog.sys_comm_memo)
 		return 0;
-	p->prog.sys_comm_memo = alloc_percpu(struct kpt_sys_comm_memo);
+	/* 32-byte aligned: within one cache line (syscall.h) */
+	p->prog.sys_comm_memo =
+		__alloc_percpu(sizeof(struct kpt_sys_comm_memo), 32);
 	return p->prog.sys_comm_memo ? 0 : -ENOMEM;
 }
 

@@ -99,7 +99,7 @@ static nokprobe_inline bool kpt_sys_id_in(const u32 *ids, unsigned int n,
 
 /*
  * comm='s verdict on this CPU's last comm, per probe (a probe's memo,
- * alloc_percpu() at its first arm, freed with it: kpt_sys_comm_alloc()).
+ * allocated per CPU at its first arm, freed with it: kpt_sys_comm_alloc()).
  * The verdict is a function of the comm's 16 bytes alone, so nothing
  * invalidates it: a rename changes the bytes.
  *
@@ -110,24 +110,28 @@ static nokprobe_inline bool kpt_sys_id_in(const u32 *ids, unsigned int n,
  * an outsider whose comm differs at the 5th byte, 197 for a match of
  * "kpt_sys*" (session 23's profile), the branches mispredicted whenever
  * the CPU switches between tasks of different comms. A hit is two loads
- * of current->comm (task_struct, whose line current->tgid's tests touch
- * already or soon), three of a line only this CPU writes (no sharing
- * with another CPU: per CPU) and three compares: about ten instructions
- * and no call, a tenth or more of what a call of a -c probe costs.
+ * of current->comm (one line of the running task's task_struct), three
+ * of one line only this CPU writes (per CPU, 32-byte aligned: no sharing
+ * with another CPU, no split across lines) and three compares: about ten
+ * instructions and no call, a tenth or more of what a call of a -c probe
+ * costs.
  *
  * Why it is safe in every context that reaches it: only the handlers of
  * one s probe read and write its memo, each with preemption disabled,
  * on the CPU whose memo it is: the kprobes on x64_sys_call and
  * ia32_sys_call and the kretprobe on __secure_computing (kprobe handlers
  * do not nest on a CPU: a hit inside one is a miss), the raw_syscalls
- * tracepoints (5.10's way, syscall_tp.c, the same kpt_sys_select()) and
+ * tracepoints (where x64_sys_call cannot be probed, as on 5.10:
+ * syscall_tp.c, the same kpt_sys_select()) and
  * signal_deliver and sched_process_exit (syscall_signal.c). Each is
  * reached from a task's own system call, signal delivery or exit, never
  * from an interrupt or NMI, so no two run interleaved on a CPU and
  * neither sees the other's memo half-written. (Were one ever reached
- * from an interrupt, a torn memo could give one call a wrong verdict,
- * never a fault: it is plain memory, and the comm is read as two words,
- * a rename under way giving bytes of either name, as a copy would.)
+ * from an interrupt, a learn nested in another could leave one comm's
+ * bytes with the other's verdict, wrong on that CPU until its next
+ * miss: never a fault, it is plain memory.) A rename under way in
+ * another task gives bytes of either name, or of both, as a copy would:
+ * the verdict kept is that of the very bytes judged.
  */
 struct kpt_sys_comm_memo {
 	u64	comm[2];	/* the comm's bytes, as loaded */

@@ -23,10 +23,7 @@
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
-kpt_setup
-require_kpt_spec
-kpt_test_load
-[ -e "$KPT_TEST_DIR/vals" ] || skip "kpt_test.ko has no vals file (rebuild it)"
+kpt_spec_vals_setup
 
 U64=$(spec_kallsyms kpt_test_u64 kpt_test)
 HEAD=$(spec_kallsyms kpt_test_head kpt_test)

@@ -30,10 +30,7 @@
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
-kpt_setup
-require_kpt_spec
-kpt_test_load
-[ -e "$KPT_TEST_DIR/vals" ] || skip "kpt_test.ko has no vals file (rebuild it)"
+kpt_spec_vals_setup
 
 # The registers by the architecture's names (lib.sh): %di %si %dx %cx
 # %r8 %r9 on x86-64, %x0 .. %x5 on arm64, where the return address at the

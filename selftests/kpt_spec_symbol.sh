@@ -23,10 +23,7 @@
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
-kpt_setup
-require_kpt_spec
-kpt_test_load
-[ -e "$KPT_TEST_DIR/vals" ] || skip "kpt_test.ko has no vals file (rebuild it)"
+kpt_spec_vals_setup
 
 HEX='0x[0-9a-f]+'
 RA=$KPT_RET_ADDR

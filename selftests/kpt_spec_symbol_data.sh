@@ -15,10 +15,7 @@
 
 . "$(dirname "$0")/lib.sh"
 . "$KPT_SELFTESTS/helpers/kpt_spec_lib.sh"
-kpt_setup
-require_kpt_spec
-kpt_test_load
-[ -e "$KPT_TEST_DIR/vals" ] || skip "kpt_test.ko has no vals file (rebuild it)"
+kpt_spec_vals_setup
 awk '$3 == "kpt_test_nodes" { f = 1 } END { exit !f }' /proc/kallsyms ||
 	skip "no data symbols in kallsyms (CONFIG_KALLSYMS_ALL is not set)"
 

@@ -13,11 +13,13 @@
 #   nanosleep), each with the time it has been blocked: at attach 500 ms
 #   at least (the sleep started 0.5 s before), at the stop 3000 ms more
 #   than at attach; the stop's line 3000 ms at least after the attach's.
-# - `sleep 2 &`, traced with -p from 0.5 s until after it exits: its
-#   call in progress at attach, then "<... clock_nanosleep resumed>() = ?"
-#   with "(     ? ms)" (no return probe was armed for a call entered
-#   before the attach: its return and time are not known, only that it
-#   ended before the next call), then its exit_group, exactly.
+# - dd blocked in read() of a FIFO before the attach, traced with -p -e
+#   read,exit_group, then a byte written: its call in progress at
+#   attach, then "<... read resumed>() = ?" with "(     ? ms)" (no return
+#   probe was armed for a call entered before the attach: its return and
+#   time are not known, only that it ended before the next call), then
+#   its exit_group, exactly; on either clock (the snapshot's time in the
+#   records' clock from KPT_IOC_NOW where that is the local one).
 # - a process blocked in read() of a FIFO (dd bs=1 count=1, its stdin
 #   the FIFO, opened read-write), the read entered after the attach,
 #   traced with -p -y -e read: at SIGINT, the one line "dd/PID read(fd:
@@ -111,24 +113,36 @@ no_probes "blocked sleep"
 # --- a call blocked before the attach that ends while traced ---------------
 # no return probe was armed for it: when the task's next call comes, the
 # line "<... NAME resumed>() = ?" says it ended, its return and time unknown
-sleep 2 &
-SL=$!
-sleep 0.5
-trace_bg -p "$SL"
-wait "$SL"
+FIFO=$KPT_TMP/fifo
+rm -f "$FIFO"
+mkfifo "$FIFO"
+sh -c 'exec 3<>"$1"; exec dd bs=1 count=1 <&3 2> /dev/null' sh "$FIFO" \
+	> "$KPT_TMP/dd.out" &
+SH=$!
+# in its read() before the attach
+i=0
+until [ "$(cut -d' ' -f1 "/proc/$SH/syscall" 2> /dev/null)" = "$KPT_NR_READ" ] &&
+      grep -q '^dd$' "/proc/$SH/comm" 2> /dev/null; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "dd did not block in read()"
+	sleep 0.1
+done
+trace_bg -p "$SH" -e read,exit_group
+printf 'x' > "$FIFO"
+wait "$SH"
 sleep 1
-trace_stop "blocked sleep ended"
+trace_stop "read ended while traced"
 grep -v ' +++ .* +++$' "$KPT_TMP/bg.out" |
-	sed -E 's/^[0-9]+\.[0-9]{3} \( *([0-9]+\.[0-9]{3}|\?) ms\): /TS: /; s/\(.*\) (<unfinished|= 0)/(ARGS) \1/' \
+	sed -E 's/^[0-9]+\.[0-9]{3} \( *([0-9]+\.[0-9]{3}|\?) ms\): /TS: /; s/buf: 0x[0-9a-f]+/buf: B/' \
 	> "$KPT_TMP/ended.txt"
-check_eq "blocked sleep ended: in progress, ended unseen, then its exit" \
-	"$(sed -E 's/(clock_nanosleep|nanosleep)/SLEEP/g' "$KPT_TMP/ended.txt")" \
-	"TS: sleep/$SL SLEEP(ARGS) <unfinished ...>
-TS: sleep/$SL <... SLEEP resumed>() = ?
-TS: sleep/$SL exit_group(error_code: 0) = ?"
-check_eq "blocked sleep ended: its time unknown" \
-	"$(grep -Ec "^[0-9]+\.[0-9]{3} \(     \? ms\): sleep/$SL <\.\.\. (clock_nanosleep|nanosleep) resumed>\(\) = \?\$" "$KPT_TMP/bg.out")" 1
-no_probes "blocked sleep ended"
+check_eq "read ended while traced: in progress, ended unseen, then its exit" \
+	"$(cat "$KPT_TMP/ended.txt")" \
+	"TS: dd/$SH read(fd: 0, buf: B, count: 1) <unfinished ...>
+TS: dd/$SH <... read resumed>() = ?
+TS: dd/$SH exit_group(error_code: 0) = ?"
+check_eq "read ended while traced: its time unknown" \
+	"$(grep -Ec "^[0-9]+\.[0-9]{3} \(     \? ms\): dd/$SH <\.\.\. read resumed>\(\) = \?\$" "$KPT_TMP/bg.out")" 1
+no_probes "read ended while traced"
 
 # --- a FIFO read that blocks while traced: at SIGINT -------------------------
 FIFO=$KPT_TMP/fifo

@@ -298,6 +298,11 @@ int session__stats(const struct session *s, struct stats *st)
 	return 0;
 }
 
+int session__now(const struct session *s, __u64 *ns)
+{
+	return session__ioctl(s->fd, KPT_IOC_NOW, ns) ? -1 : 0;
+}
+
 int session__probe_books(const struct session *s, __u32 id,
 			 struct pstats_probe *ps)
 {

@@ -69,6 +69,12 @@ int session__add(const struct session *s, const struct spec_line *sl,
 int session__stats(const struct session *s, struct stats *st);
 
 /*
+ * Now, by the clock of the session's records (KPT_IOC_NOW): 0, or -1
+ * (errno set; a module without it: ENOTTY).
+ */
+int session__now(const struct session *s, __u64 *ns);
+
+/*
  * The books of probe @id of @s (KPT_IOC_PROBE_STATS), as probe_stats'
  * total line. 0, or -1 with a message.
  */

@@ -379,9 +379,14 @@ static void run_pending(struct sys_run *run, bool attach)
 	    env->sel.failure || !run->printer.out ||
 	    !sys_pending__listable(&run->pending))
 		return;
-	if (run->session.clock == KPT_CLOCK_MONO &&
-	    !clock_gettime(CLOCK_MONOTONIC, &now))
-		ns = (__u64)now.tv_sec * 1000000000ULL + (__u64)now.tv_nsec;
+	/* the snapshot's time in the records' clock; 0: not known */
+	if (run->session.clock == KPT_CLOCK_MONO) {
+		if (!clock_gettime(CLOCK_MONOTONIC, &now))
+			ns = (__u64)now.tv_sec * 1000000000ULL +
+			     (__u64)now.tv_nsec;
+	} else if (session__now(&run->session, &ns)) {
+		ns = 0;
+	}
 	sys_pending__show(&run->printer, &run->pending, ns);
 	fflush(run->printer.out);
 }

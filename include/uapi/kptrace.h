@@ -534,5 +534,12 @@ struct kpt_probe_books {
 #define KPT_IOC_ADD		_IOWR(KPT_IOC_MAGIC, 5, struct kpt_add_req)
 #define KPT_IOC_STATS		_IOWR(KPT_IOC_MAGIC, 6, struct kpt_stats_req)
 #define KPT_IOC_PROBE_STATS	_IOWR(KPT_IOC_MAGIC, 7, struct kpt_probe_books)
+/*
+ * ioctl(KPT_IOC_NOW): now, in ns by the clock of the file's session's
+ * records (kpt_event.ts_ns): how a tool places a moment of its own (a
+ * /proc snapshot) among the records where that clock is not one it can
+ * read itself (KPT_CLOCK_LOCAL).
+ */
+#define KPT_IOC_NOW		_IOR(KPT_IOC_MAGIC, 8, __u64)
 
 #endif /* _UAPI_KPTRACE_H */

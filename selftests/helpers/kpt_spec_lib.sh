@@ -32,6 +32,16 @@ require_kpt_spec()
 		skip "helpers/kpt_spec not built (make -C selftests helpers)"
 }
 
+# kpt_spec_vals_setup: the setup of a test of kpt_test_vals() (the fetches'
+# tests): kpt_setup, kpt_spec, kpt_test.ko loaded with its vals file
+kpt_spec_vals_setup()
+{
+	kpt_setup
+	require_kpt_spec
+	kpt_test_load
+	[ -e "$KPT_TEST_DIR/vals" ] || skip "kpt_test.ko has no vals file (rebuild it)"
+}
+
 require_test2_ko()
 {
 	[ -n "$KPT_TEST2_KO" ] && [ -f "$KPT_TEST2_KO" ] ||

@@ -1682,8 +1682,8 @@ static void test_fds(void)
 	printer_start(true, formats);
 	printer.fds = fds;
 	CALL(0, 7, 0x1000, 4096, 0);
-	result(strstr(printer_text(),
-		      ",\"fds\":{\"fd\":\"/etc/hostname\"},\"ret\":0}"),
+	result(!!strstr(printer_text(),
+			",\"fds\":{\"fd\":\"/etc/hostname\"},\"ret\":0}"),
 	       "-y json: \"fds\":{\"fd\":PATH}", "%s", printer_text());
 	printer_end();
 	/* the process ended: its table goes */
@@ -1691,7 +1691,7 @@ static void test_fds(void)
 	printer_start(false, formats);
 	printer.fds = fds;
 	CALL(0, 7, 0x1000, 4096, 0);
-	result(strstr(printer_text(), "read(fd: 7, "),
+	result(!!strstr(printer_text(), "read(fd: 7, "),
 	       "-y: a process's table goes at its end", "%s",
 	       printer_text());
 	printer_end();
@@ -1740,7 +1740,7 @@ static void test_leader_comm(void)
 	memcpy(e.comm, "pool-3", 7);
 	sys_sum__add(s, &e);
 	text = sum_text(s, false, "Summary of events", -1);
-	result(strstr(text, " pool-3 (700)"),
+	result(!!strstr(text, " pool-3 (700)"),
 	       "-s: a process whose leader is not known: the thread's comm",
 	       "%s", text);
 	sys_sum__free(s);
@@ -1807,8 +1807,8 @@ static void test_resumed(const char *root, const struct sys_pending_sel *sel)
 	sys_pending__show(&printer, sel, 5000000000ULL);
 	r.entry_ts = 2000000000ULL;
 	sys_printer__record(make(&r), &printer);
-	result(strstr(printer_text(),
-		      "\"args\":{\"fd\":3,\"buf\":4096,\"count\":1},\"resumed\":true,\"ret\":1}"),
+	result(!!strstr(printer_text(),
+			"\"args\":{\"fd\":3,\"buf\":4096,\"count\":1},\"resumed\":true,\"ret\":1}"),
 	       "pending json: \"resumed\":true", "%s", printer_text());
 	printer_end();
 	/* a call of the task entered after the snapshot: the shown one ended unseen */
@@ -1837,10 +1837,10 @@ static void test_resumed(const char *root, const struct sys_pending_sel *sel)
 	r.entry_ts = 5500000000ULL;
 	sys_printer__record(make(&r), &printer);
 	r.nr = 0;
-	result(strstr(printer_text(),
-		      "{\"ts\":5500000000,\"dur_ns\":null,\"comm\":\"sleep\","
-		      "\"pid\":800,\"tid\":800,\"syscall\":\"read\","
-		      "\"args\":{},\"resumed\":true}\n"),
+	result(!!strstr(printer_text(),
+			"{\"ts\":5500000000,\"dur_ns\":null,\"comm\":\"sleep\","
+			"\"pid\":800,\"tid\":800,\"syscall\":\"read\","
+			"\"args\":{},\"resumed\":true}\n"),
 	       "pending json: ended unseen, \"dur_ns\":null and no \"ret\"", "%s",
 	       printer_text());
 	printer_end();
@@ -1895,8 +1895,8 @@ static void test_pending(void)
 	write_file(root, "800/task/800/sched", "no such line\n");
 	printer_start(true, formats);
 	sys_pending__show(&printer, &sel, 0);
-	result(strstr(printer_text(),
-		      "\"restart_syscall\",\"args\":{},\"unfinished\":true,\"blocked_ns\":null}"),
+	result(!!strstr(printer_text(),
+			"\"restart_syscall\",\"args\":{},\"unfinished\":true,\"blocked_ns\":null}"),
 	       "pending json: restart_syscall, its time unknown", "%s",
 	       printer_text());
 	printer_end();
