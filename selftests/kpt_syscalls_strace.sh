@@ -19,7 +19,9 @@
 #   probe was armed for a call entered before the attach: its return and
 #   time are not known, only that it ended before the next call), then
 #   its exit_group, exactly; on either clock (the snapshot's time in the
-#   records' clock from KPT_IOC_NOW where that is the local one).
+#   records' clock from KPT_IOC_NOW where that is the local one). The
+#   same read ended by SIGKILL: the unfinished line, the ended line, then
+#   "+++ killed by SIGKILL +++", exactly.
 # - a process blocked in read() of a FIFO (dd bs=1 count=1, its stdin
 #   the FIFO, opened read-write), the read entered after the attach,
 #   traced with -p -y -e read: at SIGINT, the one line "dd/PID read(fd:
@@ -143,6 +145,33 @@ TS: dd/$SH exit_group(error_code: 0) = ?"
 check_eq "read ended while traced: its time unknown" \
 	"$(grep -Ec "^[0-9]+\.[0-9]{3} \(     \? ms\): dd/$SH <\.\.\. read resumed>\(\) = \?\$" "$KPT_TMP/bg.out")" 1
 no_probes "read ended while traced"
+
+# the same read ended by SIGKILL: no next call, its end says it
+sh -c 'exec 3<>"$1"; exec dd bs=1 count=1 <&3 2> /dev/null' sh "$FIFO" \
+	> "$KPT_TMP/dd.out" &
+SH=$!
+i=0
+until [ "$(cut -d' ' -f1 "/proc/$SH/syscall" 2> /dev/null)" = "$KPT_NR_READ" ] &&
+      grep -q '^dd$' "/proc/$SH/comm" 2> /dev/null; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "dd did not block in read()"
+	sleep 0.1
+done
+trace_bg -p "$SH" -e read,exit_group
+kill -KILL "$SH"
+wait "$SH" 2> /dev/null
+sleep 1
+trace_stop "read ended by SIGKILL"
+sed -E 's/^[0-9]+\.[0-9]{3} \( *([0-9]+\.[0-9]{3}|\?|) ms\): /TS: /; s/^[0-9]+\.[0-9]{3} \( +\): /TS: /; s/buf: 0x[0-9a-f]+/buf: B/' \
+	"$KPT_TMP/bg.out" | grep -v "^TS: dd/$SH --- SIGKILL " > "$KPT_TMP/ended.txt"
+# (the SIGKILL's delivery line, where the kernel traces it, is between
+# the ended line and the end: its fields are the kernel's, not checked)
+check_eq "read ended by SIGKILL: in progress, ended unseen, then killed" \
+	"$(cat "$KPT_TMP/ended.txt")" \
+	"TS: dd/$SH read(fd: 0, buf: B, count: 1) <unfinished ...>
+TS: dd/$SH <... read resumed>() = ?
+TS: dd/$SH +++ killed by SIGKILL +++"
+no_probes "read ended by SIGKILL"
 
 # --- a FIFO read that blocks while traced: at SIGINT -------------------------
 FIFO=$KPT_TMP/fifo

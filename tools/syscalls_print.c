@@ -225,6 +225,10 @@ int sys_call__from_record(struct sys_call *sc, const struct kpt_event *e,
 	return 0;
 }
 
+/* below, with the calls shown in progress */
+static void pending_end_at(struct sys_printer *p, __u32 tid, __u64 ev_ns,
+			   __u64 ts);
+
 /* A signal or an exit record (the probe's signals), printed; false: not one */
 static bool printer_event(struct sys_printer *p, const struct kpt_event *e)
 {
@@ -239,6 +243,7 @@ static bool printer_event(struct sys_printer *p, const struct kpt_event *e)
 		p->base_ns = e->ts_ns;
 	}
 	ts = e->ts_ns >= p->base_ns ? e->ts_ns - p->base_ns : 0;
+	pending_end_at(p, e->tid, e->ts_ns, ts);
 	if (a[0] == KPT_SYS_EV_SIGNAL) {
 		struct syscall_signal s = {
 			.ts_ns = ts, .comm = e->comm, .pid = e->pid,
@@ -370,18 +375,18 @@ static void pending_keep(struct sys_printer *p, const struct sys_call *sc)
 }
 
 /*
- * The call @k was shown in progress, and @next, a later call of its task,
- * came before its return: it ended unrecorded (entered before the attach,
- * so no return probe was armed for it, or its return missed or lost, as
- * the books count). strace's words for a return it did not see, at the
- * time it had ended by: "<... NAME resumed>() = ?", its time unknown.
+ * The call @k was shown in progress, and a later call of its task, a
+ * signal delivered to it or its end came before its return: it ended
+ * unrecorded (entered before the attach, so no return probe was armed for
+ * it, or its return missed or lost, as the books count). strace's words
+ * for a return it did not see, at @ts_ns, the time it had ended by:
+ * "<... NAME resumed>() = ?", its time unknown.
  */
 static void pending_ended(struct sys_printer *p,
-			  const struct sys_shown_pending *k,
-			  const struct sys_call *next)
+			  const struct sys_shown_pending *k, __u64 ts_ns)
 {
 	struct syscall_call c = {
-		.ts_ns = next->call.ts_ns, .comm = k->comm,
+		.ts_ns = ts_ns, .comm = k->comm,
 		.pid = k->pid, .tid = k->tid, .name = k->name,
 		.no_return = true, .compat = k->compat,
 		.resumed = true, .dur_unknown = true,
@@ -416,9 +421,27 @@ static bool pending_resumes(struct sys_printer *p, const struct sys_call *sc)
 	if (before && !same)
 		return false;	/* an earlier call of the task */
 	if (!before)
-		pending_ended(p, k, sc);
+		pending_ended(p, k, sc->call.ts_ns);
 	*k = p->pending[--p->npending];
 	return before;
+}
+
+/*
+ * A signal delivered to task @tid, or its end, at @ev_ns (the records'
+ * clock; @ts from the trace's start): both come after the return of the
+ * call it was in, so the call shown in progress before @ev_ns ended,
+ * shown so before the signal's or end's line (its return record, when
+ * there is one, came first and took it).
+ */
+static void pending_end_at(struct sys_printer *p, __u32 tid, __u64 ev_ns,
+			   __u64 ts)
+{
+	struct sys_shown_pending *k = p->npending ? pending_of(p, tid) : NULL;
+
+	if (!k || !k->snap_ns || ev_ns <= k->snap_ns)
+		return;
+	pending_ended(p, k, ts);
+	*k = p->pending[--p->npending];
 }
 
 void sys_printer__fini(struct sys_printer *p)

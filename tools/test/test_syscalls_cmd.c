@@ -1773,6 +1773,9 @@ static void test_resumed(const char *root, const struct sys_pending_sel *sel)
 		.ret = 2, .comm = "sleep", .pid = 800, .tid = 800, .nr = 1,
 		.regs = { 1, 0x2000, 2 },
 	};
+	const __u64 term[6] = { 15, 0, 0, 42 | (1000ULL << 32), 0,
+				KPT_SYS_SIG_HANDLER };
+	const char *text, *ended;
 
 	write_file(root, "800/task/800/syscall",
 		   "0 0x3 0x1000 0x1 0x0 0x0 0x0 0x7ffd0ff8 0x7f00dead\n");
@@ -1843,6 +1846,23 @@ static void test_resumed(const char *root, const struct sys_pending_sel *sel)
 			"\"args\":{},\"resumed\":true}\n"),
 	       "pending json: ended unseen, \"dur_ns\":null and no \"ret\"", "%s",
 	       printer_text());
+	printer_end();
+	/* a signal before the snapshot leaves it; one after it ends it first */
+	printer_start(false, formats);
+	printer.have_base = true;
+	sys_pending__show(&printer, sel, 5000000000ULL);
+	sys_printer__record(make_event(KPT_SYS_EV_SIGNAL, term, "sleep", 800,
+				       800, 4000000000ULL), &printer);
+	result(printer.npending == 1,
+	       "pending: a signal before the snapshot: still in progress",
+	       "%zu", printer.npending);
+	sys_printer__record(make_event(KPT_SYS_EV_SIGNAL, term, "sleep", 800,
+				       800, 6000000000ULL), &printer);
+	text = printer_text();
+	ended = strstr(text, "6000.000 (     ? ms): sleep/800 <... read resumed>() = ?\n");
+	result(ended && strstr(ended, "--- SIGTERM ") && printer.npending == 0,
+	       "pending: a signal after the snapshot: the call ended, then the signal",
+	       "%s", text);
 	printer_end();
 }
 
