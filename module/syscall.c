@@ -709,18 +709,21 @@ static int kpt_sys_check(const struct kpt_probe *p, const char **why)
 }
 
 /*
- * A comm= probe's memo (syscall.h), made at its first arm before any of
- * its handlers can run, kept until the probe is freed (kpt_sys_free(),
- * after its last handler), as its aux is: every verdict zero, none yet
+ * A probe's memory but its return instances, made with it
+ * (kpt_probe_new(): its charge taken already, kpt_sys_free() on a
+ * failure): its comm= memo (syscall.h), every verdict zero, none yet; its
+ * summary
  */
-static int kpt_sys_comm_alloc(struct kpt_probe *p)
+static int kpt_sys_new(struct kpt_probe *p)
 {
-	if (!p->spec->sys.comm[0] || p->prog.sys_comm_memo)
-		return 0;
-	/* 32-byte aligned: within one cache line (syscall.h) */
-	p->prog.sys_comm_memo =
-		__alloc_percpu(sizeof(struct kpt_sys_comm_memo), 32);
-	return p->prog.sys_comm_memo ? 0 : -ENOMEM;
+	if (p->prog.sys.comm[0]) {
+		/* 32-byte aligned: within one cache line (syscall.h) */
+		p->prog.sys_comm_memo =
+			__alloc_percpu(sizeof(struct kpt_sys_comm_memo), 32);
+		if (!p->prog.sys_comm_memo)
+			return -ENOMEM;
+	}
+	return kpt_sys_sum_new(p);
 }
 
 /*
@@ -736,9 +739,7 @@ static int kpt_sys_arm(struct kpt_probe *p)
 {
 	int ret;
 
-	ret = kpt_sys_comm_alloc(p);
-	if (!ret)
-		ret = kpt_sys_aux_arm(p);
+	ret = kpt_sys_aux_arm(p);
 	if (ret)
 		return ret;
 	kpt_kretprobe_prepare(p);
@@ -805,7 +806,7 @@ const struct kpt_probe_ops kpt_sys_ops = {
 	.maxactive	= kpt_sys_maxactive,
 	.mem		= kpt_sys_mem,
 	.check		= kpt_sys_check,
-	.alloc		= kpt_sys_sum_new,
+	.alloc		= kpt_sys_new,
 	.arm		= kpt_sys_arm,
 	.disarm		= kpt_sys_disarm,
 	.free		= kpt_sys_free,

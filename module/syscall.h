@@ -99,7 +99,7 @@ static nokprobe_inline bool kpt_sys_id_in(const u32 *ids, unsigned int n,
 
 /*
  * comm='s verdict on this CPU's last comm, per probe (a probe's memo,
- * allocated per CPU at its first arm, freed with it: kpt_sys_comm_alloc()).
+ * allocated per CPU with the probe, freed with it: kpt_sys_new()).
  * The verdict is a function of the comm's 16 bytes alone, so nothing
  * invalidates it: a rename changes the bytes.
  *

@@ -34,26 +34,6 @@ kpt_test_load
 kpt_load
 
 N=${KPT_KILL_N:-1000}
-KLIST=$KPT_DEBUGFS/kprobes/list
-
-kprobes_on()
-{
-	grep -c "[[:space:]]$1+0x[0-9a-f]*[[:space:]]" "$KLIST" 2>/dev/null
-}
-
-# gone WHAT: within 1 s of a kill, nothing of the session is left
-gone()
-{
-	i=0
-	while [ "$(kpt_sessions_lines)" != 1 ] && [ $i -lt 10 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	assert_eq "$1: sessions lines within 1 s of the kill" "$(kpt_sessions_lines)" 1
-	assert_eq "$1: probes listed" "$(grep -c '' "$KPT_DIR/probes")" 0
-	assert_eq "$1: kprobes armed on $2" "$(kprobes_on "$2")" 0
-}
-
 # session_field NAME: NAME= of the session that is not the default one
 session_field()
 {
@@ -65,14 +45,14 @@ kpt_session_start "$KPT_TMP/h" -e 'p:s kpt_test_func' hold
 pid=$KPT_BG
 assert_eq "holding: sessions lines" "$(kpt_sessions_lines)" 2
 assert_eq "holding: probes listed" "$(grep -c ' session=[0-9]' "$KPT_DIR/probes")" 1
-[ -r "$KLIST" ] && assert_eq "holding: kprobes on kpt_test_func" \
-	"$(kprobes_on kpt_test_func)" 1
+assert_eq "holding: kprobes on kpt_test_func" \
+	"$(kpt_kprobes_on kpt_test_func)" 1
 rmmod kptrace 2>/dev/null && fail "rmmod kptrace worked while a session was open"
 kpt_loaded kptrace || fail "kptrace unloaded under an open session"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 KPT_BG_PIDS=
-gone "kill -9 while holding" kpt_test_func
+kpt_session_gone "kill -9 while holding" kpt_test_func
 kpt_call 100
 assert_eq "default session's hits after 100 calls" "$(kpt_stat hits)" 0
 
@@ -90,7 +70,7 @@ info "reading: the session's hits $h0 then $h1 right before the kill"
 [ -n "$h0" ] && [ -n "$h1" ] && [ "$h1" -gt "$h0" ] ||
 	fail "reading: no calls hitting at the kill ($h0, $h1)"
 wait "$pid" 2>/dev/null
-gone "kill -9 while reading, calls hitting" kpt_test_func
+kpt_session_gone "kill -9 while reading, calls hitting" kpt_test_func
 touch "$KPT_TMP/stop"
 wait "$flood"
 KPT_BG_PIDS=
@@ -109,7 +89,7 @@ assert_eq "sleepers' entries recorded before the kill (4 in flight)" \
 	"$(session_field recorded)" 4
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
-gone "kill -9 with 4 calls in flight" kpt_test_sleep
+kpt_session_gone "kill -9 with 4 calls in flight" kpt_test_sleep
 for p in $sleepers; do
 	[ "$p" = "$pid" ] || wait "$p" 2>/dev/null
 done
@@ -121,7 +101,7 @@ out=$("$KPT_READ" -S -b 65536 -e 'p:s kpt_test_func' killloop "$N")
 assert_eq "kprobe sessions killed" "$out" "killloop n=$N killed=$N armed=$N"
 sleep 1
 m1=$(kpt_mem_kb VmallocUsed)
-gone "after $N kills" kpt_test_func
+kpt_session_gone "after $N kills" kpt_test_func
 info "$N sessions killed: Slab+Percpu+Vmalloc $m0 kB -> $m1 kB ($((m1 - m0)) kB)"
 if [ $((m1 - m0)) -gt $((N / 2)) ]; then
 	grep -q ' kasan_report$' /proc/kallsyms &&

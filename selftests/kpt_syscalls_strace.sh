@@ -118,17 +118,22 @@ no_probes "blocked sleep"
 FIFO=$KPT_TMP/fifo
 rm -f "$FIFO"
 mkfifo "$FIFO"
-sh -c 'exec 3<>"$1"; exec dd bs=1 count=1 <&3 2> /dev/null' sh "$FIFO" \
-	> "$KPT_TMP/dd.out" &
-SH=$!
-# in its read() before the attach
-i=0
-until [ "$(cut -d' ' -f1 "/proc/$SH/syscall" 2> /dev/null)" = "$KPT_NR_READ" ] &&
-      grep -q '^dd$' "/proc/$SH/comm" 2> /dev/null; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "dd did not block in read()"
-	sleep 0.1
-done
+# dd_in_read: dd reading one byte of the FIFO (its stdin, opened
+# read-write), SH its pid, in its read() before the attach (/proc says)
+dd_in_read()
+{
+	sh -c 'exec 3<>"$1"; exec dd bs=1 count=1 <&3 2> /dev/null' sh "$FIFO" \
+		> "$KPT_TMP/dd.out" &
+	SH=$!
+	i=0
+	until [ "$(cut -d' ' -f1 "/proc/$SH/syscall" 2> /dev/null)" = "$KPT_NR_READ" ] &&
+	      grep -q '^dd$' "/proc/$SH/comm" 2> /dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "dd did not block in read()"
+		sleep 0.1
+	done
+}
+dd_in_read
 trace_bg -p "$SH" -e read,exit_group
 printf 'x' > "$FIFO"
 wait "$SH"
@@ -147,16 +152,7 @@ check_eq "read ended while traced: its time unknown" \
 no_probes "read ended while traced"
 
 # the same read ended by SIGKILL: no next call, its end says it
-sh -c 'exec 3<>"$1"; exec dd bs=1 count=1 <&3 2> /dev/null' sh "$FIFO" \
-	> "$KPT_TMP/dd.out" &
-SH=$!
-i=0
-until [ "$(cut -d' ' -f1 "/proc/$SH/syscall" 2> /dev/null)" = "$KPT_NR_READ" ] &&
-      grep -q '^dd$' "/proc/$SH/comm" 2> /dev/null; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "dd did not block in read()"
-	sleep 0.1
-done
+dd_in_read
 trace_bg -p "$SH" -e read,exit_group
 kill -KILL "$SH"
 wait "$SH" 2> /dev/null

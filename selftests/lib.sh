@@ -952,6 +952,28 @@ kpt_sessions_lines()
 	grep -c '' "$KPT_DIR/sessions"
 }
 
+# kpt_kprobes_on SYMBOL: how many kprobes the kernel's list has on SYMBOL
+kpt_kprobes_on()
+{
+	grep -c "[[:space:]]$1+0x[0-9a-f]*[[:space:]]" \
+		"$KPT_DEBUGFS/kprobes/list" 2> /dev/null
+}
+
+# kpt_session_gone WHAT SYMBOL: within 1 s of a session's kill, nothing of
+# it is left: the default session's line alone, no probe listed, no
+# kprobe on SYMBOL
+kpt_session_gone()
+{
+	i=0
+	while [ "$(kpt_sessions_lines)" != 1 ] && [ $i -lt 10 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	assert_eq "$1: sessions lines within 1 s of the kill" "$(kpt_sessions_lines)" 1
+	assert_eq "$1: probes listed" "$(grep -c '' "$KPT_DIR/probes")" 0
+	assert_eq "$1: kprobes armed on $2" "$(kpt_kprobes_on "$2")" 0
+}
+
 # kpt_wait_sessions N: until the sessions file has N lines (the default
 # session's included), 5 s at most; fails then.
 kpt_wait_sessions()
