@@ -25,7 +25,9 @@
 #   call it saw filtered).
 # - comm= across a rename (prctl(PR_SET_NAME), each probe's verdict kept
 #   per CPU for the last comm seen): getppid:3 rename:1 getppid:4
-#   rename:0 getppid:2 -> "comm=kpt_sysg*" 5, "comm=kpt_rn*" 4.
+#   rename:0 getppid:2 -> "comm=kpt_sysg*" 5, "comm=kpt_rn*" 4; the same
+#   with rename:1000 ("kpt_sysg1000", kpt_sysgen's first 8 bytes) ->
+#   "comm=kpt_sysgen" 5.
 # - exclude=P with comm=kpt_sysg*: P's getppid:3 left out, another
 #   kpt_sysgen's getppid:2 in.
 # - children=$$: getppid:2 fork:3 -> 5: 2 returning $$, 3 returning P.
@@ -187,6 +189,13 @@ check_eq "comm= records of the new name" \
 	"$(grep -c "^return id=$(spec_field sr id) " "$KPT_TMP/dump")" 4
 spec_add '-:sc'
 spec_add '-:sr'
+# ... and by all 16 bytes: a name that keeps the first 8 is another comm
+spec_add 's:sx comm=kpt_sysgen nr=110'
+"$SYSGEN" getppid:3 rename:1000 getppid:4 rename:0 getppid:2 ||
+	fail "kpt_sysgen rename"
+check_eq "comm=kpt_sysgen records, renamed kpt_sysg1000 and back" \
+	"$(records sx | grep -c '')" 5
+spec_add '-:sx'
 
 # exclude=: one process of that comm left out
 sysgen_start getppid:3

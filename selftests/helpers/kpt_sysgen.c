@@ -44,7 +44,8 @@
  *   segv:0           a store to address 0x10: SIGSEGV, SEGV_MAPERR, the
  *                    default action (the last action)
  *   rename:N         prctl(PR_SET_NAME) (nr 157): the comm becomes
- *                    "kpt_rnN", or "kpt_sysgen" again for N = 0
+ *                    "kpt_rnN", "kpt_sysgN" for N >= 1000 (the first 8
+ *                    bytes of "kpt_sysgen"), or "kpt_sysgen" again for N = 0
  *
  * Calls are made with syscall(2), so that libc adds none of its own
  * between them. Exit status 0, or 1 on a usage error or when a thread
@@ -350,7 +351,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(act, "rename")) {
 			char name[32] = "kpt_sysgen";
 
-			if (a)
+			if (a >= 1000)	/* kpt_sysgen's first 8 bytes */
+				snprintf(name, sizeof(name), "kpt_sysg%ld", a);
+			else if (a)
 				snprintf(name, sizeof(name), "kpt_rn%ld", a);
 			if (prctl(PR_SET_NAME, name))
 				return 1;
