@@ -163,7 +163,7 @@ struct kpt_prog {
 	struct kpt_sys_spec sys;
 	/* ... its numbers but exit and exit_group (kpt_sys_kprobe_pre()) */
 	u64		sys_fast_nr[KPT_SYS_NR_BITS / 64];
-	/* ... comm='s verdicts, per CPU (syscall.h); NULL until armed */
+	/* ... comm='s verdicts, per CPU (syscall.h); NULL without comm= */
 	struct kpt_sys_comm_memo __percpu *sys_comm_memo;
 };
 

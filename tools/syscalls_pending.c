@@ -190,6 +190,9 @@ static unsigned int show_task(struct sys_printer *p,
 	if (!read_text(path, text, sizeof(text)) ||
 	    !sys_pending__parse(text, e->data) || !nr_wanted(sel, e->data[0]))
 		return 0;
+	/* its call entered by now: a later one, after */
+	if (sel->now)
+		now_ns = sel->now(sel->now_ctx);
 	snprintf(path, sizeof(path), "%s/%u/task/%u/comm", proc, pid, tid);
 	if (read_text(path, text, sizeof(text))) {
 		n = strcspn(text, "\n");

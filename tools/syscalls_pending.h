@@ -36,6 +36,13 @@ struct sys_pending_sel {
 	bool nr_rest;
 	__u32 self;			/* the tool: never shown */
 	const char *proc;		/* /proc (tests: another root) */
+	/*
+	 * Now in the records' clock (0: not known), asked for each task
+	 * right after its call is read, so that a call it enters later is
+	 * never taken for the one shown; NULL: sys_pending__show()'s now_ns
+	 */
+	__u64 (*now)(void *ctx);
+	void *now_ctx;
 };
 
 /* Can @sel's tasks be listed (a -G or whole-machine run's are not)? */
@@ -44,7 +51,8 @@ bool sys_pending__listable(const struct sys_pending_sel *sel);
 /*
  * Prints through @p (sys_printer__unfinished()) the call each of @sel's
  * tasks is in, the tool's own left out; @now_ns: the time of the snapshot
- * in the records' clock. Returns the calls printed.
+ * in the records' clock, where @sel has no now(). Returns the calls
+ * printed.
  */
 unsigned int sys_pending__show(struct sys_printer *p,
 			       const struct sys_pending_sel *sel,

@@ -345,6 +345,23 @@ static int run_close_output(struct sys_run *run)
 }
 
 /* The tasks whose calls in progress /proc may show: those of -p, -t, -c */
+/* Now in the records' clock: the session's, 0 if not known */
+static __u64 run_now(void *ctx)
+{
+	const struct sys_run *run = ctx;
+	struct timespec now;
+	__u64 ns = 0;
+
+	if (run->session.clock == KPT_CLOCK_MONO) {
+		if (!clock_gettime(CLOCK_MONOTONIC, &now))
+			ns = (__u64)now.tv_sec * 1000000000ULL +
+			     (__u64)now.tv_nsec;
+	} else if (session__now(&run->session, &ns)) {
+		ns = 0;
+	}
+	return ns;
+}
+
 static void run_pending_sel(struct sys_run *run)
 {
 	struct sys_env *env = run->env;
@@ -361,6 +378,8 @@ static void run_pending_sel(struct sys_run *run)
 	ps->nr_rest = env->sel.nr_rest;
 	ps->self = (__u32)getpid();
 	ps->proc = path_from_env("KPTRACE_PROC", "/proc");
+	ps->now = run_now;
+	ps->now_ctx = run;
 }
 
 /*
@@ -371,23 +390,14 @@ static void run_pending_sel(struct sys_run *run)
 static void run_pending(struct sys_run *run, bool attach)
 {
 	struct sys_env *env = run->env;
-	struct timespec now;
-	__u64 ns = 0;
 
 	/* COMMAND's tasks at attach: the tool's child, waiting to exec it */
 	if ((attach && env->command) || env->sel.summary || env->summary_only || env->save_path ||
 	    env->sel.failure || !run->printer.out ||
 	    !sys_pending__listable(&run->pending))
 		return;
-	/* the snapshot's time in the records' clock; 0: not known */
-	if (run->session.clock == KPT_CLOCK_MONO) {
-		if (!clock_gettime(CLOCK_MONOTONIC, &now))
-			ns = (__u64)now.tv_sec * 1000000000ULL +
-			     (__u64)now.tv_nsec;
-	} else if (session__now(&run->session, &ns)) {
-		ns = 0;
-	}
-	sys_pending__show(&run->printer, &run->pending, ns);
+	/* each task's snapshot timed by run_now() */
+	sys_pending__show(&run->printer, &run->pending, 0);
 	fflush(run->printer.out);
 }
 

@@ -535,10 +535,12 @@ struct kpt_probe_books {
 #define KPT_IOC_STATS		_IOWR(KPT_IOC_MAGIC, 6, struct kpt_stats_req)
 #define KPT_IOC_PROBE_STATS	_IOWR(KPT_IOC_MAGIC, 7, struct kpt_probe_books)
 /*
- * ioctl(KPT_IOC_NOW): now, in ns by the clock of the file's session's
- * records (kpt_event.ts_ns): how a tool places a moment of its own (a
- * /proc snapshot) among the records where that clock is not one it can
- * read itself (KPT_CLOCK_LOCAL).
+ * ioctl(KPT_IOC_NOW): now, in ns by the clock of the file's session at the
+ * time of the call (the default session's until KPT_IOC_SESSION): the
+ * clock kpt_event.ts_ns is read from, CLOCK_MONOTONIC or sched_clock()
+ * (a record's time is that clock as its CPU interpolates it, clock.h).
+ * How a tool places a moment of its own (a /proc snapshot) among the
+ * records where it cannot read that clock (KPT_CLOCK_LOCAL).
  */
 #define KPT_IOC_NOW		_IOR(KPT_IOC_MAGIC, 8, __u64)
 

@@ -1866,6 +1866,14 @@ static void test_resumed(const char *root, const struct sys_pending_sel *sel)
 	printer_end();
 }
 
+static unsigned int fake_now_calls;
+
+static __u64 fake_now(void *ctx)
+{
+	fake_now_calls++;
+	return 5000000000ULL;
+}
+
 static void test_pending(void)
 {
 	__u64 a[7] = { 0 };
@@ -1925,6 +1933,21 @@ static void test_pending(void)
 	same("pending: restart_syscall as strace shows it", printer_text(),
 	     "0.000 (     ? ms): sleep/800 restart_syscall(<... resuming interrupted call ...>) <unfinished ...>\n");
 	printer_end();
+	/* each task's snapshot timed by sel.now(), not by now_ns */
+	sel.now = fake_now;
+	fake_now_calls = 0;
+	printer_start(false, formats);
+	printer.have_base = true;
+	sys_pending__show(&printer, &sel, 1);
+	sys_printer__record(make(&(struct rec){
+		.ts = 5200000000ULL, .entry_ts = 4800000000ULL, .lat = 400000000,
+		.ret = 0, .comm = "sleep", .pid = 800, .tid = 800, .nr = 219,
+	}), &printer);
+	result(fake_now_calls == 1 && strstr(printer_text(), "<... restart_syscall resumed>"),
+	       "pending: the snapshot's time asked per task, after its call is read",
+	       "%u calls: %s", fake_now_calls, printer_text());
+	printer_end();
+	sel.now = NULL;
 	test_resumed(root, &sel);
 }
 
