@@ -344,7 +344,6 @@ static int run_close_output(struct sys_run *run)
 	return err;
 }
 
-/* The tasks whose calls in progress /proc may show: those of -p, -t, -c */
 /* Now in the records' clock: the session's, 0 if not known */
 static __u64 run_now(void *ctx)
 {
@@ -362,6 +361,7 @@ static __u64 run_now(void *ctx)
 	return ns;
 }
 
+/* The tasks whose calls in progress /proc may show: those of -p, -t, -c */
 static void run_pending_sel(struct sys_run *run)
 {
 	struct sys_env *env = run->env;
